@@ -1,0 +1,335 @@
+import { z } from 'zod';
+
+/**
+ * The connector's whole configuration: one zod schema over the environment, parsed once.
+ * This is the only module that reads `process.env`; everything else receives the frozen result.
+ */
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce
+  .number({ error: 'must be a number' })
+  .int('must be a whole number')
+  .positive('must be greater than 0');
+
+const list = z.string().transform((v) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0),
+);
+
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .transform((v) => v.replace(/\/+$/, ''));
+
+const nonEmpty = z.string().trim().min(1, 'must not be empty');
+
+/** Each variable with its schema and a one-line hint shown when it is missing or bad. */
+const variables = {
+  LOG_LEVEL: {
+    schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    hint: 'one of fatal, error, warn, info, debug, trace, silent',
+  },
+  PORT: { schema: positiveInt.max(65535).default(3000), hint: 'the HTTP port for webhooks' },
+  HOST: { schema: nonEmpty.default('0.0.0.0'), hint: 'the address the HTTP server binds' },
+
+  REDIS_URL: {
+    schema: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .default('redis://127.0.0.1:6379'),
+    hint: 'e.g. redis://127.0.0.1:6379',
+  },
+  QUEUE_PREFIX: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+      .default('connector'),
+    hint: 'the BullMQ key prefix; give each connector sharing a Redis its own',
+  },
+
+  PARTNER_API_URL: {
+    schema: httpUrl,
+    hint: 'the provider base address including /api/v1, e.g. https://partner.example.com/api/v1',
+  },
+  PARTNER_API_TOKEN: {
+    schema: nonEmpty,
+    hint: 'the token printed by `connector token`',
+  },
+  PARTNER_RATE_LIMIT: {
+    schema: positiveInt.default(60),
+    hint: 'requests allowed per window for this token',
+  },
+  PARTNER_RATE_WINDOW_MS: {
+    schema: positiveInt.default(60_000),
+    hint: 'the rate window in milliseconds',
+  },
+  PARTNER_SYNC_RESERVE: {
+    schema: z.coerce.number().min(0).max(0.9).default(0.2),
+    hint: 'share of the request budget kept for status sync, 0 to 0.9',
+  },
+  PARTNER_RETRY_AFTER_DEFAULT_MS: {
+    schema: positiveInt.default(60_000),
+    hint: 'how long to pause after a 429 that has no Retry-After header',
+  },
+  PARTNER_TIMEOUT_MS: {
+    schema: positiveInt.default(15_000),
+    hint: 'timeout of one partner request in milliseconds',
+  },
+
+  SHOPIFY_SHOP: {
+    schema: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*\.myshopify\.com$/, 'must look like name.myshopify.com'),
+    hint: 'the shop domain, name.myshopify.com',
+  },
+  SHOPIFY_ACCESS_TOKEN: {
+    schema: nonEmpty.optional(),
+    hint: 'Admin API access token of a custom app (or set SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET)',
+  },
+  SHOPIFY_CLIENT_ID: { schema: nonEmpty.optional(), hint: 'the app client id' },
+  SHOPIFY_CLIENT_SECRET: { schema: nonEmpty.optional(), hint: 'the app client secret' },
+  SHOPIFY_WEBHOOK_SECRET: {
+    schema: nonEmpty.optional(),
+    hint: 'the secret Shopify signs webhooks with (defaults to SHOPIFY_CLIENT_SECRET)',
+  },
+  SHOPIFY_API_VERSION: {
+    schema: z
+      .string()
+      .regex(/^\d{4}-\d{2}$/, 'must look like 2026-07')
+      .default('2026-07'),
+    hint: 'the Admin API version',
+  },
+  SHOPIFY_ADMIN_API_URL: {
+    schema: httpUrl.optional(),
+    hint: 'optional origin every Admin API request goes to instead of https://{shop}',
+  },
+
+  ORDER_POLL_INTERVAL_MS: {
+    schema: positiveInt.default(300_000),
+    hint: 'how often missed orders are reconciled, in milliseconds',
+  },
+  ORDER_POLL_OVERLAP_MS: {
+    schema: positiveInt.default(600_000),
+    hint: 'how far before the watermark each reconciliation looks again',
+  },
+  ELIGIBLE_FINANCIAL_STATUSES: {
+    schema: list.default(['paid']),
+    hint: 'comma-separated financial statuses ready to ship, e.g. paid,partially_refunded',
+  },
+  SKIP_TEST_ORDERS: { schema: bool.default(true), hint: 'true to skip test orders' },
+  INCLUDE_TAGS: {
+    schema: list.default([]),
+    hint: 'comma-separated; when set, only orders with one of these tags ship',
+  },
+  EXCLUDE_TAGS: {
+    schema: list.default([]),
+    hint: 'comma-separated; orders with any of these tags never ship',
+  },
+
+  SENDER_NAME: { schema: nonEmpty, hint: 'contact name at the warehouse' },
+  SENDER_COMPANY: { schema: nonEmpty.optional(), hint: 'the merchant company name' },
+  SENDER_PHONE: { schema: nonEmpty, hint: 'warehouse phone number' },
+  SENDER_EMAIL: { schema: z.email('must be an email address').optional(), hint: 'warehouse email' },
+  SENDER_STREET: { schema: nonEmpty, hint: 'warehouse street and number' },
+  SENDER_CITY: { schema: nonEmpty, hint: 'warehouse city' },
+  SENDER_POSTAL_CODE: { schema: nonEmpty, hint: 'warehouse postal code' },
+  SENDER_COUNTRY_CODE: {
+    schema: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'must be a two-letter ISO country code')
+      .transform((v) => v.toUpperCase()),
+    hint: 'ISO 3166-1 alpha-2, e.g. DK',
+  },
+  SEND_RECEIVER_EMAIL: {
+    schema: bool.default(false),
+    hint: "true to send the buyer's email (the provider then notifies the receiver)",
+  },
+  DOCUMENT_TAG: {
+    schema: nonEmpty.default('document'),
+    hint: 'orders with this tag ship as order_type document',
+  },
+  CONTENT_DESCRIPTION: {
+    schema: nonEmpty.optional(),
+    hint: "English description of goods; defaults to the products' types",
+  },
+  DEFAULT_WEIGHT_KG: {
+    schema: z.coerce.number().min(0.1).max(30).default(0.5),
+    hint: 'weight used for a line item without one, in kg',
+  },
+  DEFAULT_LENGTH_CM: {
+    schema: z.coerce.number().positive().max(120).default(30),
+    hint: 'box length, cm',
+  },
+  DEFAULT_WIDTH_CM: {
+    schema: z.coerce.number().positive().max(50).default(20),
+    hint: 'box width, cm',
+  },
+  DEFAULT_HEIGHT_CM: {
+    schema: z.coerce.number().positive().max(50).default(10),
+    hint: 'box height, cm',
+  },
+
+  CREATE_ATTEMPTS: {
+    schema: positiveInt.default(10),
+    hint: 'attempts for a shipment create that meets 5xx or network errors',
+  },
+  CREATE_BACKOFF_MS: {
+    schema: positiveInt.default(30_000),
+    hint: 'first retry delay; doubles each attempt (10 attempts from 30 s cover about 8.5 h)',
+  },
+} as const;
+
+export type VariableName = keyof typeof variables;
+export const variableNames = Object.keys(variables) as VariableName[];
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Configuration is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n` +
+        problems.map((p) => `  - ${p}`).join('\n') +
+        '\nSet these in the environment or in .env (see .env.example).',
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+function parseVariables<N extends VariableName>(env: Env, names: readonly N[]) {
+  const problems: string[] = [];
+  const values: Record<string, unknown> = {};
+  for (const name of names) {
+    const { schema, hint } = variables[name];
+    // An empty string means "unset", as in most .env tooling.
+    const raw = env[name] === '' ? undefined : env[name];
+    const result = (schema as z.ZodType).safeParse(raw);
+    if (result.success) {
+      values[name] = result.data;
+    } else {
+      const reason =
+        raw === undefined
+          ? 'is required'
+          : `is invalid (${result.error.issues[0]?.message ?? 'bad value'})`;
+      problems.push(`${name} ${reason}: ${hint}`);
+    }
+  }
+  return { values: values as { [K in N]: z.output<(typeof variables)[K]['schema']> }, problems };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function buildConfig(env: Env) {
+  const { values: v, problems } = parseVariables(env, variableNames);
+
+  let shopifyAuth:
+    | { kind: 'accessToken'; accessToken: string }
+    | { kind: 'clientCredentials'; clientId: string; clientSecret: string } = {
+    kind: 'accessToken',
+    accessToken: '',
+  };
+  if (v.SHOPIFY_ACCESS_TOKEN) {
+    shopifyAuth = { kind: 'accessToken', accessToken: v.SHOPIFY_ACCESS_TOKEN };
+  } else if (v.SHOPIFY_CLIENT_ID && v.SHOPIFY_CLIENT_SECRET) {
+    shopifyAuth = {
+      kind: 'clientCredentials',
+      clientId: v.SHOPIFY_CLIENT_ID,
+      clientSecret: v.SHOPIFY_CLIENT_SECRET,
+    };
+  } else {
+    problems.push(
+      'SHOPIFY_ACCESS_TOKEN is required unless both SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET are set',
+    );
+  }
+  const webhookSecret = v.SHOPIFY_WEBHOOK_SECRET ?? v.SHOPIFY_CLIENT_SECRET;
+  if (!webhookSecret) {
+    problems.push(
+      'SHOPIFY_WEBHOOK_SECRET is required (or SHOPIFY_CLIENT_SECRET, which Shopify signs webhooks with)',
+    );
+  }
+
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    logLevel: v.LOG_LEVEL,
+    server: { port: v.PORT, host: v.HOST },
+    redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
+    partner: {
+      apiUrl: v.PARTNER_API_URL,
+      token: v.PARTNER_API_TOKEN,
+      rateLimit: v.PARTNER_RATE_LIMIT,
+      rateWindowMs: v.PARTNER_RATE_WINDOW_MS,
+      syncReserve: v.PARTNER_SYNC_RESERVE,
+      retryAfterDefaultMs: v.PARTNER_RETRY_AFTER_DEFAULT_MS,
+      timeoutMs: v.PARTNER_TIMEOUT_MS,
+    },
+    shopify: {
+      shop: v.SHOPIFY_SHOP,
+      auth: shopifyAuth,
+      webhookSecret: webhookSecret as string,
+      apiVersion: v.SHOPIFY_API_VERSION,
+      adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
+    },
+    intake: {
+      pollIntervalMs: v.ORDER_POLL_INTERVAL_MS,
+      pollOverlapMs: v.ORDER_POLL_OVERLAP_MS,
+    },
+    eligibility: {
+      financialStatuses: v.ELIGIBLE_FINANCIAL_STATUSES.map((s) => s.toLowerCase()),
+      skipTestOrders: v.SKIP_TEST_ORDERS,
+      includeTags: v.INCLUDE_TAGS,
+      excludeTags: v.EXCLUDE_TAGS,
+    },
+    shipment: {
+      sender: {
+        name: v.SENDER_NAME,
+        company: v.SENDER_COMPANY,
+        phone: v.SENDER_PHONE,
+        email: v.SENDER_EMAIL,
+        street: v.SENDER_STREET,
+        city: v.SENDER_CITY,
+        postalCode: v.SENDER_POSTAL_CODE,
+        countryCode: v.SENDER_COUNTRY_CODE,
+      },
+      sendReceiverEmail: v.SEND_RECEIVER_EMAIL,
+      documentTag: v.DOCUMENT_TAG,
+      contentDescription: v.CONTENT_DESCRIPTION,
+      defaultWeightKg: v.DEFAULT_WEIGHT_KG,
+      defaultBox: {
+        lengthCm: v.DEFAULT_LENGTH_CM,
+        widthCm: v.DEFAULT_WIDTH_CM,
+        heightCm: v.DEFAULT_HEIGHT_CM,
+      },
+    },
+    createJob: { attempts: v.CREATE_ATTEMPTS, backoffMs: v.CREATE_BACKOFF_MS },
+  };
+}
+
+export type Config = Readonly<ReturnType<typeof buildConfig>>;
+export type PartnerConfig = Config['partner'];
+
+/** Parses the service configuration; throws one ConfigError listing every problem. */
+export function loadConfig(env: Env = process.env): Config {
+  return deepFreeze(buildConfig(env));
+}
+
+/** Just the partner settings, for commands that talk to the provider without the store. */
+export function loadPartnerUrl(env: Env = process.env): string | undefined {
+  const { values } = parseVariables(env, ['PARTNER_API_URL']);
+  return values.PARTNER_API_URL;
+}
+
+/** Just the log level, for commands that run without a full configuration. */
+export function loadLogLevel(env: Env = process.env): Config['logLevel'] {
+  const { values } = parseVariables(env, ['LOG_LEVEL']);
+  return values.LOG_LEVEL ?? 'info';
+}

@@ -1,0 +1,60 @@
+/**
+ * A store order as the connector sees it: the fields shipping and eligibility need, already
+ * read from Shopify's GraphQL shape. The store client produces it; domain functions consume it.
+ */
+export type WeightUnit = 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS';
+
+export interface StoreAddress {
+  name: string | null;
+  company: string | null;
+  phone: string | null;
+  address1: string | null;
+  address2: string | null;
+  city: string | null;
+  zip: string | null;
+  /** ISO 3166-1 alpha-2 as Shopify gives it (countryCodeV2). */
+  countryCode: string | null;
+}
+
+export interface StoreLineItem {
+  title: string;
+  /** Quantity still on the order after removals (currentQuantity). */
+  quantity: number;
+  requiresShipping: boolean;
+  productType: string | null;
+  /** Weight of one unit, or null when the variant has none. */
+  weight: { value: number; unit: WeightUnit } | null;
+}
+
+export interface StoreOrder {
+  /** Numeric id, e.g. "5551234"; also the shipment reference. */
+  id: string;
+  /** "#1001", what staff see. */
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+  test: boolean;
+  cancelledAt: string | null;
+  /** Lowercased displayFinancialStatus, e.g. "paid", "pending", "partially_refunded". */
+  financialStatus: string | null;
+  /** Lowercased displayFulfillmentStatus, e.g. "unfulfilled", "fulfilled". */
+  fulfillmentStatus: string | null;
+  tags: string[];
+  email: string | null;
+  phone: string | null;
+  shippingAddress: StoreAddress | null;
+  lineItems: StoreLineItem[];
+}
+
+const ORDER_GID_PREFIX = 'gid://shopify/Order/';
+
+/** Accepts "5551234" or "gid://shopify/Order/5551234"; returns the numeric id or null. */
+export function parseOrderId(value: string | number): string | null {
+  const s = String(value).trim();
+  const id = s.startsWith(ORDER_GID_PREFIX) ? s.slice(ORDER_GID_PREFIX.length) : s;
+  return /^\d{1,20}$/.test(id) ? id : null;
+}
+
+export function orderGid(id: string): string {
+  return `${ORDER_GID_PREFIX}${id}`;
+}
