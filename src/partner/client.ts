@@ -1,0 +1,309 @@
+import { type Got, got, RequestError, type Response } from 'got';
+import type { z } from 'zod';
+import type { Logger } from '../log.js';
+import {
+  PartnerAuthError,
+  PartnerBudgetExhaustedError,
+  PartnerNetworkError,
+  PartnerNotFoundError,
+  PartnerRateLimitedError,
+  PartnerServerError,
+  PartnerUnexpectedResponseError,
+  PartnerValidationError,
+} from './errors.js';
+import type { RequestGate, RequestPriority } from './gate.js';
+import {
+  type CreateResponse,
+  createResponseSchema,
+  errorBodySchema,
+  fieldErrorsFrom,
+  type ListEnvelope,
+  type ListQuery,
+  listEnvelopeSchema,
+  type ShipmentRequest,
+  shipmentRequestSchema,
+  type TokenRecord,
+  type TrackingRecord,
+  tokenRecordSchema,
+  trackingRecordSchema,
+} from './schemas.js';
+import { toCopenhagenIso } from './time.js';
+
+export interface PartnerClientOptions {
+  /** Base address including the version prefix, e.g. https://partner.example.com/api/v1. */
+  baseUrl: string;
+  /** Bearer token; not needed for `exchangeToken`. */
+  token?: string;
+  timeoutMs?: number;
+  /** Applied to a 429 that carries no usable Retry-After. */
+  retryAfterDefaultMs?: number;
+  /** The shared request budget; without one the client sends freely (CLI, tests). */
+  gate?: RequestGate;
+  logger?: Logger;
+}
+
+export interface CreateShipmentResult {
+  /** True on 201 (new), false on 200 (the reference was already registered). */
+  created: boolean;
+  shipment: CreateResponse;
+}
+
+/** The Partner Shipment API as typed calls. */
+export interface PartnerApi {
+  exchangeToken(credentials: {
+    email: string;
+    password: string;
+    name: string;
+  }): Promise<TokenRecord>;
+  createShipment(request: ShipmentRequest): Promise<CreateShipmentResult>;
+  getShipment(reference: string, options?: { priority?: RequestPriority }): Promise<TrackingRecord>;
+  listShipments(query?: ListQuery, options?: { priority?: RequestPriority }): Promise<ListEnvelope>;
+}
+
+interface Call<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  searchParams?: Record<string, string>;
+  schema: S;
+  successStatuses: number[];
+  /** Undefined for POST /token, which needs no bearer token and no budget. */
+  priority?: RequestPriority;
+}
+
+export class PartnerClient implements PartnerApi {
+  private readonly http: Got;
+  private readonly retryAfterDefaultMs: number;
+
+  constructor(private readonly options: PartnerClientOptions) {
+    this.retryAfterDefaultMs = options.retryAfterDefaultMs ?? 60_000;
+    this.http = got.extend({
+      prefixUrl: options.baseUrl.replace(/\/+$/, ''),
+      headers: { accept: 'application/json', 'user-agent': 'shopify-partner-connector' },
+      timeout: { request: options.timeoutMs ?? 15_000 },
+      // The queues own retries; a hidden retry here would spend budget and attempts unseen.
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: 'text',
+    });
+  }
+
+  async exchangeToken(credentials: {
+    email: string;
+    password: string;
+    name: string;
+  }): Promise<TokenRecord> {
+    const { body } = await this.call({
+      method: 'POST',
+      path: 'token',
+      body: credentials,
+      schema: tokenRecordSchema,
+      successStatuses: [201, 200],
+    });
+    return body;
+  }
+
+  async createShipment(request: ShipmentRequest): Promise<CreateShipmentResult> {
+    // Parsing strips every field the contract does not name (pricing, account ids, ...).
+    const checked = shipmentRequestSchema.safeParse(request);
+    if (!checked.success) {
+      throw new PartnerValidationError(
+        'Shipment request failed the local check against the API limits.',
+        fieldErrorsFrom(checked.error),
+      );
+    }
+    const { status, body } = await this.call({
+      method: 'POST',
+      path: 'shipments',
+      body: checked.data,
+      schema: createResponseSchema,
+      successStatuses: [201, 200],
+      priority: 'create',
+    });
+    return { created: status === 201, shipment: body };
+  }
+
+  async getShipment(
+    reference: string,
+    options: { priority?: RequestPriority } = {},
+  ): Promise<TrackingRecord> {
+    const { body } = await this.call({
+      method: 'GET',
+      path: `shipments/${encodeURIComponent(reference)}`,
+      schema: trackingRecordSchema,
+      successStatuses: [200],
+      priority: options.priority ?? 'sync',
+    });
+    return body;
+  }
+
+  async listShipments(
+    query: ListQuery = {},
+    options: { priority?: RequestPriority } = {},
+  ): Promise<ListEnvelope> {
+    const searchParams: Record<string, string> = {};
+    if (query.status !== undefined) searchParams.status = query.status;
+    if (query.createdAfter !== undefined)
+      searchParams.created_after = toCopenhagenIso(query.createdAfter);
+    if (query.perPage !== undefined) searchParams.per_page = String(query.perPage);
+    if (query.page !== undefined) searchParams.page = String(query.page);
+    const { body } = await this.call({
+      method: 'GET',
+      path: 'shipments',
+      searchParams,
+      schema: listEnvelopeSchema,
+      successStatuses: [200],
+      priority: options.priority ?? 'sync',
+    });
+    return body;
+  }
+
+  private async call<S extends z.ZodType>(
+    call: Call<S>,
+  ): Promise<{ status: number; body: z.output<S> }> {
+    const headers: Record<string, string> = {};
+    if (call.priority !== undefined) {
+      if (!this.options.token) throw new PartnerAuthError('No partner API token is configured.');
+      headers.authorization = `Bearer ${this.options.token}`;
+      const gate = this.options.gate;
+      if (gate) {
+        const decision = await gate.take(call.priority);
+        if (!decision.granted) throw new PartnerBudgetExhaustedError(decision.waitMs);
+      }
+    }
+
+    const started = Date.now();
+    let response: Response<string>;
+    try {
+      response = await this.http(call.path, {
+        method: call.method,
+        headers,
+        json: call.body,
+        searchParams: call.searchParams,
+      });
+    } catch (error) {
+      const code = error instanceof RequestError ? error.code : undefined;
+      const timedOut = code === 'ETIMEDOUT';
+      this.options.logger?.warn(
+        { method: call.method, path: call.path, code, ms: Date.now() - started },
+        'partner request got no answer',
+      );
+      throw new PartnerNetworkError(
+        timedOut
+          ? `Partner API did not answer ${call.method} /${call.path} in time.`
+          : `Partner API could not be reached (${code ?? 'network error'}).`,
+        code,
+        { cause: error },
+      );
+    }
+
+    const status = response.statusCode;
+    this.options.logger?.debug(
+      { method: call.method, path: call.path, status, ms: Date.now() - started },
+      'partner request',
+    );
+    const json = parseJson(response.body);
+
+    if (call.successStatuses.includes(status)) {
+      const parsed = call.schema.safeParse(json.ok ? json.value : undefined);
+      if (!parsed.success) {
+        throw new PartnerUnexpectedResponseError(
+          `Partner API answered ${status} to ${call.method} /${routeOf(call.path)} with a body that does not match the contract (${describeIssues(parsed.error)}).`,
+          { status, cause: parsed.error },
+        );
+      }
+      return { status, body: parsed.data };
+    }
+
+    const errorBody = errorBodySchema.safeParse(json.ok ? json.value : undefined);
+    const apiMessage = errorBody.success ? errorBody.data.message : undefined;
+    const what = `${call.method} /${routeOf(call.path)}`;
+
+    if (status === 401) {
+      throw new PartnerAuthError(
+        call.priority === undefined
+          ? 'Partner API rejected the credentials (401).'
+          : 'Partner API rejected the token (401): it is missing, malformed or revoked. Configure a valid PARTNER_API_TOKEN.',
+        { status },
+      );
+    }
+    if (status === 404) {
+      throw new PartnerNotFoundError(
+        `Partner API has no such shipment on this account (${what}).`,
+        {
+          status,
+        },
+      );
+    }
+    if (status === 422) {
+      if (!errorBody.success || !errorBody.data.errors) {
+        throw new PartnerUnexpectedResponseError(
+          `Partner API answered 422 to ${what} without field errors.`,
+          { status, cause: errorBody.error },
+        );
+      }
+      throw new PartnerValidationError(
+        `Partner API refused the request: ${apiMessage}`,
+        errorBody.data.errors,
+        { status },
+      );
+    }
+    if (status === 429) {
+      const headerMs = parseRetryAfterMs(response.headers['retry-after']);
+      const retryAfterMs = headerMs ?? this.retryAfterDefaultMs;
+      await this.options.gate?.block(retryAfterMs);
+      this.options.logger?.warn({ path: call.path, retryAfterMs }, 'partner API rate limited us');
+      throw new PartnerRateLimitedError(
+        `Partner API rate limit reached; retry after ${Math.ceil(retryAfterMs / 1000)} s.`,
+        retryAfterMs,
+        headerMs !== undefined,
+        { status },
+      );
+    }
+    if (status >= 500) {
+      throw new PartnerServerError(`Partner API failed on its side (${status}) on ${what}.`, {
+        status,
+      });
+    }
+    throw new PartnerUnexpectedResponseError(
+      `Partner API answered ${status} to ${what}${apiMessage ? `: ${apiMessage}` : ''}.`,
+      { status },
+    );
+  }
+}
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  if (text.length === 0) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The path without the reference, so messages do not carry ids twice. */
+function routeOf(path: string): string {
+  return path.startsWith('shipments/') ? 'shipments/{reference}' : path;
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
+    .join('; ');
+}
+
+/** Retry-After is seconds (the API's form) or an HTTP date; undefined when absent or unusable. */
+export function parseRetryAfterMs(
+  header: string | string[] | undefined,
+  now: number = Date.now(),
+): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

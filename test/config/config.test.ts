@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, variableNames } from '../../config/index.js';
+
+const minimal = {
+  PARTNER_API_URL: 'https://partner.example.com/api/v1/',
+  PARTNER_API_TOKEN: 'tok',
+  SHOPIFY_SHOP: 'demo.myshopify.com',
+  SHOPIFY_ACCESS_TOKEN: 'shpat_x',
+  SHOPIFY_WEBHOOK_SECRET: 'whsec',
+  SENDER_NAME: 'Warehouse',
+  SENDER_PHONE: '+4511111111',
+  SENDER_STREET: 'Lagervej 1',
+  SENDER_CITY: 'Kolding',
+  SENDER_POSTAL_CODE: '6000',
+  SENDER_COUNTRY_CODE: 'dk',
+};
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig(minimal);
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', queuePrefix: 'connector' });
+    expect(config.partner.rateLimit).toBe(60);
+    expect(config.partner.rateWindowMs).toBe(60_000);
+    expect(config.partner.apiUrl).toBe('https://partner.example.com/api/v1');
+    expect(config.shopify.apiVersion).toBe('2026-07');
+    expect(config.intake.pollIntervalMs).toBe(300_000);
+    expect(config.eligibility.financialStatuses).toEqual(['paid']);
+    expect(config.shipment.sender.countryCode).toBe('DK');
+    expect(config.shipment.sendReceiverEmail).toBe(false);
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('lists every problem at once, each with how to fix it', () => {
+    const problems = problemsOf({ PARTNER_RATE_LIMIT: 'lots', SENDER_COUNTRY_CODE: 'Denmark' });
+    const names = problems.map((p) => p.split(' ')[0]);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'PARTNER_API_URL',
+        'PARTNER_API_TOKEN',
+        'PARTNER_RATE_LIMIT',
+        'SHOPIFY_SHOP',
+        'SENDER_NAME',
+        'SENDER_COUNTRY_CODE',
+        'SHOPIFY_ACCESS_TOKEN',
+        'SHOPIFY_WEBHOOK_SECRET',
+      ]),
+    );
+    expect(problems.find((p) => p.startsWith('PARTNER_RATE_LIMIT'))).toContain('must be a number');
+    expect(problems.find((p) => p.startsWith('PARTNER_API_TOKEN'))).toContain('connector token');
+  });
+
+  it('puts every problem in the error message', () => {
+    expect(() => loadConfig({})).toThrowError(/PARTNER_API_TOKEN is required[\s\S]*SENDER_CITY/);
+  });
+
+  it('treats an empty value as unset', () => {
+    expect(problemsOf({ ...minimal, PARTNER_API_TOKEN: '' })[0]).toMatch(
+      /^PARTNER_API_TOKEN is required/,
+    );
+  });
+
+  it('rejects values out of range', () => {
+    expect(problemsOf({ ...minimal, PORT: '70000' })[0]).toMatch(/^PORT is invalid/);
+    expect(problemsOf({ ...minimal, REDIS_URL: 'localhost:6379' })[0]).toMatch(/^REDIS_URL/);
+    expect(problemsOf({ ...minimal, SHOPIFY_SHOP: 'https://demo.com' })[0]).toMatch(
+      /^SHOPIFY_SHOP/,
+    );
+    expect(problemsOf({ ...minimal, SKIP_TEST_ORDERS: 'maybe' })[0]).toMatch(/^SKIP_TEST_ORDERS/);
+    expect(problemsOf({ ...minimal, DEFAULT_WIDTH_CM: '51' })[0]).toMatch(/^DEFAULT_WIDTH_CM/);
+  });
+
+  it('accepts client credentials instead of an access token, signing webhooks with the secret', () => {
+    const { SHOPIFY_ACCESS_TOKEN: _t, SHOPIFY_WEBHOOK_SECRET: _w, ...rest } = minimal;
+    const config = loadConfig({ ...rest, SHOPIFY_CLIENT_ID: 'id', SHOPIFY_CLIENT_SECRET: 'sec' });
+    expect(config.shopify.auth).toEqual({
+      kind: 'clientCredentials',
+      clientId: 'id',
+      clientSecret: 'sec',
+    });
+    expect(config.shopify.webhookSecret).toBe('sec');
+  });
+
+  it('parses lists and booleans', () => {
+    const config = loadConfig({
+      ...minimal,
+      ELIGIBLE_FINANCIAL_STATUSES: 'PAID, partially_refunded',
+      EXCLUDE_TAGS: 'no-ship, ,wholesale',
+      SEND_RECEIVER_EMAIL: 'true',
+    });
+    expect(config.eligibility.financialStatuses).toEqual(['paid', 'partially_refunded']);
+    expect(config.eligibility.excludeTags).toEqual(['no-ship', 'wholesale']);
+    expect(config.shipment.sendReceiverEmail).toBe(true);
+  });
+
+  it('returns a frozen object', () => {
+    const config = loadConfig(minimal);
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.partner)).toBe(true);
+    expect(() => {
+      (config.partner as { token: string }).token = 'x';
+    }).toThrow();
+  });
+
+  it('is documented variable by variable in .env.example', () => {
+    const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    const documented = [...example.matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
+    expect(documented.sort()).toEqual([...variableNames].sort());
+  });
+});

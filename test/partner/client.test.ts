@@ -1,0 +1,478 @@
+import nock from 'nock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PartnerClient, parseRetryAfterMs } from '../../src/partner/client.js';
+import {
+  isRetryablePartnerError,
+  PartnerAuthError,
+  PartnerBudgetExhaustedError,
+  PartnerNetworkError,
+  PartnerNotFoundError,
+  PartnerRateLimitedError,
+  PartnerServerError,
+  PartnerUnexpectedResponseError,
+  PartnerValidationError,
+} from '../../src/partner/errors.js';
+import type { GateDecision, RequestGate, RequestPriority } from '../../src/partner/gate.js';
+import type { ShipmentRequest } from '../../src/partner/schemas.js';
+
+const BASE = 'https://partner.test/api/v1';
+const TOKEN = 'tok_secret_123';
+
+function client(extra: Partial<ConstructorParameters<typeof PartnerClient>[0]> = {}) {
+  return new PartnerClient({ baseUrl: BASE, token: TOKEN, timeoutMs: 500, ...extra });
+}
+
+const api = () =>
+  nock('https://partner.test', {
+    reqheaders: {
+      authorization: `Bearer ${TOKEN}`,
+      accept: 'application/json',
+    },
+  });
+
+const request: ShipmentRequest = {
+  reference: '5551234',
+  order_type: 'package',
+  content_description: 'Shoes',
+  sender: {
+    name: 'Warehouse',
+    phone: '+4511111111',
+    company_name: 'Shop ApS',
+    address: { street: 'Lagervej 1', city: 'Kolding', postal_code: '6000', country_code: 'DK' },
+  },
+  receiver: {
+    name: 'Buyer',
+    phone: '+4522222222',
+    address: { street: 'Gade 2', city: 'Aarhus', postal_code: '8000', country_code: 'DK' },
+  },
+  packages: [{ quantity: 1, weight_kg: 1.2, length_cm: 30, width_cm: 20, height_cm: 10 }],
+};
+
+const created = {
+  reference: '5551234',
+  order_number: 'PS-000042',
+  status: 'pending',
+  created_at: '2026-11-22T14:05:09+01:00',
+};
+
+const tracking = {
+  reference: '5551234',
+  order_number: 'PS-000042',
+  status: 'shipped',
+  status_label: 'Shipped',
+  carrier: 'PostNord',
+  tracking_number: '00370712345678',
+  updated_at: '2026-11-23T09:00:00+01:00',
+  history: [
+    { status: 'pending', occurred_at: '2026-11-22T14:05:09+01:00' },
+    { status: 'shipped', occurred_at: '2026-11-23T09:00:00+01:00' },
+  ],
+};
+
+afterEach(() => {
+  expect(nock.pendingMocks()).toEqual([]);
+  nock.cleanAll();
+});
+
+describe('createShipment', () => {
+  it('posts the request as JSON with the bearer token and reports a new shipment on 201', async () => {
+    let sent: Record<string, unknown> | undefined;
+    api()
+      .matchHeader('content-type', /application\/json/)
+      .post('/api/v1/shipments', (body) => {
+        sent = body;
+        return true;
+      })
+      .reply(201, created);
+
+    const result = await client().createShipment(request);
+
+    expect(result).toEqual({ created: true, shipment: created });
+    expect(sent).toEqual(request);
+  });
+
+  it('reports an existing shipment on 200 (the reference was already registered)', async () => {
+    api().post('/api/v1/shipments').reply(200, created);
+    const result = await client().createShipment(request);
+    expect(result.created).toBe(false);
+    expect(result.shipment.order_number).toBe('PS-000042');
+  });
+
+  it('never sends pricing fields or account ids, whatever the caller passes', async () => {
+    let sent: Record<string, unknown> = {};
+    api()
+      .post('/api/v1/shipments', (body) => {
+        sent = body;
+        return true;
+      })
+      .reply(201, created);
+    const polluted = {
+      ...request,
+      pricing: { total: 10 },
+      total_price: 99,
+      account_id: 7,
+      packages: [{ ...request.packages[0], unit_price: 5 }],
+    } as unknown as ShipmentRequest;
+
+    await client().createShipment(polluted);
+
+    const text = JSON.stringify(sent);
+    expect(text).not.toMatch(/pricing|unit_price|total_price|account_id/);
+  });
+
+  it('refuses a request outside the API limits before sending anything', async () => {
+    const heavy = {
+      ...request,
+      packages: [{ ...request.packages[0]!, weight_kg: 31 }],
+    };
+    const error = await client()
+      .createShipment(heavy)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerValidationError);
+    expect(error.fieldErrors['packages.0.weight_kg']).toHaveLength(1);
+    expect(error.status).toBeUndefined();
+  });
+
+  it('keeps a status it does not know as a string', async () => {
+    api()
+      .post('/api/v1/shipments')
+      .reply(201, { ...created, status: 'awaiting_customs' });
+    const result = await client().createShipment(request);
+    expect(result.shipment.status).toBe('awaiting_customs');
+  });
+
+  it('maps 401 to PartnerAuthError', async () => {
+    api().post('/api/v1/shipments').reply(401, { success: false, message: 'Unauthenticated.' });
+    const error = await client()
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerAuthError);
+    expect(error.status).toBe(401);
+    expect(error.message).not.toContain(TOKEN);
+    expect(isRetryablePartnerError(error)).toBe(false);
+  });
+
+  it('maps 422 to PartnerValidationError with the field map exactly as sent', async () => {
+    const errors = {
+      'receiver.address.postal_code': ['The receiver.address.postal code field is required.'],
+      'packages.0.weight_kg': ['The weight may not be greater than 30.', 'Second message.'],
+    };
+    api()
+      .post('/api/v1/shipments')
+      .reply(422, { success: false, message: 'The given data was invalid.', errors });
+    const error = await client()
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerValidationError);
+    expect(error.fieldErrors).toEqual(errors);
+    expect(error.status).toBe(422);
+    expect(error.message).toContain('The given data was invalid.');
+  });
+
+  it('maps a 422 without field errors to an unexpected response', async () => {
+    api().post('/api/v1/shipments').reply(422, { oops: true });
+    const error = await client()
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerUnexpectedResponseError);
+    expect(error.status).toBe(422);
+  });
+
+  it('maps 429 to PartnerRateLimitedError with Retry-After in milliseconds', async () => {
+    api()
+      .post('/api/v1/shipments')
+      .reply(429, { success: false, message: 'Too Many Attempts.' }, { 'Retry-After': '17' });
+    const error = await client()
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerRateLimitedError);
+    expect(error.retryAfterMs).toBe(17_000);
+    expect(error.waitMs).toBe(17_000);
+    expect(error.retryAfterFromHeader).toBe(true);
+  });
+
+  it('applies the default wait to a 429 without Retry-After', async () => {
+    api().post('/api/v1/shipments').reply(429, { success: false, message: 'Too Many Attempts.' });
+    const error = await client({ retryAfterDefaultMs: 45_000 })
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerRateLimitedError);
+    expect(error.retryAfterMs).toBe(45_000);
+    expect(error.retryAfterFromHeader).toBe(false);
+  });
+
+  it.each([500, 502, 503])('maps %i to a retryable PartnerServerError', async (status) => {
+    api().post('/api/v1/shipments').reply(status, 'upstream broke');
+    const error = await client()
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerServerError);
+    expect(error.status).toBe(status);
+    expect(isRetryablePartnerError(error)).toBe(true);
+  });
+
+  it('maps a malformed success body to PartnerUnexpectedResponseError', async () => {
+    api().post('/api/v1/shipments').reply(201, { reference: '5551234', status: 'pending' });
+    const error = await client()
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerUnexpectedResponseError);
+    expect(error.message).toContain('order_number');
+    expect(isRetryablePartnerError(error)).toBe(true);
+  });
+
+  it('maps a body that is not JSON to PartnerUnexpectedResponseError', async () => {
+    api().post('/api/v1/shipments').reply(201, '<html>gateway</html>');
+    await expect(client().createShipment(request)).rejects.toBeInstanceOf(
+      PartnerUnexpectedResponseError,
+    );
+  });
+
+  it('maps an undocumented 4xx to a final unexpected response', async () => {
+    api().post('/api/v1/shipments').reply(413, { success: false, message: 'Too large.' });
+    const error = await client()
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerUnexpectedResponseError);
+    expect(error.message).toContain('Too large.');
+    expect(isRetryablePartnerError(error)).toBe(false);
+  });
+
+  it('maps a refused connection to a retryable PartnerNetworkError', async () => {
+    // Port 1 on loopback: nothing listens there.
+    const error = await client({ baseUrl: 'http://127.0.0.1:1/api/v1' })
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerNetworkError);
+    expect(error.code).toBe('ECONNREFUSED');
+    expect(isRetryablePartnerError(error)).toBe(true);
+  });
+
+  it('maps a timeout to PartnerNetworkError and does not retry by itself', async () => {
+    const scope = api().post('/api/v1/shipments').delay(1_000).reply(201, created);
+    const error = await client({ timeoutMs: 100 })
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerNetworkError);
+    expect(error.code).toBe('ETIMEDOUT');
+    expect(error.message).toContain('in time');
+    expect(scope.isDone()).toBe(true);
+  });
+});
+
+describe('getShipment', () => {
+  it('reads the tracking record and keeps timestamp offsets', async () => {
+    api().get('/api/v1/shipments/5551234').reply(200, tracking);
+    const record = await client().getShipment('5551234');
+    expect(record).toEqual(tracking);
+    expect(record.updated_at).toBe('2026-11-23T09:00:00+01:00');
+  });
+
+  it('escapes the reference in the path', async () => {
+    api()
+      .get('/api/v1/shipments/a%2Fb%20c')
+      .reply(200, { ...tracking, reference: 'a/b c' });
+    const record = await client().getShipment('a/b c');
+    expect(record.reference).toBe('a/b c');
+  });
+
+  it('maps 404 to PartnerNotFoundError', async () => {
+    api().get('/api/v1/shipments/999').reply(404, { success: false, message: 'Not found.' });
+    const error = await client()
+      .getShipment('999')
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerNotFoundError);
+    expect(isRetryablePartnerError(error)).toBe(false);
+  });
+
+  it.each([
+    [401, PartnerAuthError],
+    [429, PartnerRateLimitedError],
+    [500, PartnerServerError],
+  ])('maps %i', async (status, type) => {
+    api().get('/api/v1/shipments/1').reply(status, { success: false, message: 'x' });
+    await expect(client().getShipment('1')).rejects.toBeInstanceOf(type);
+  });
+
+  it('rejects a tracking record without history', async () => {
+    const { history: _history, ...broken } = tracking;
+    api().get('/api/v1/shipments/5551234').reply(200, broken);
+    await expect(client().getShipment('5551234')).rejects.toBeInstanceOf(
+      PartnerUnexpectedResponseError,
+    );
+  });
+});
+
+describe('listShipments', () => {
+  const envelope = {
+    data: [
+      {
+        reference: '2',
+        order_number: 'PS-2',
+        status: 'in_customs',
+        updated_at: '2026-07-02T10:00:00+02:00',
+      },
+    ],
+    meta: { page: 2, per_page: 200, total: 201 },
+  };
+
+  it('sends created_after with the Copenhagen offset, and the paging parameters', async () => {
+    api()
+      .get('/api/v1/shipments')
+      .query({
+        status: 'shipped',
+        created_after: '2026-07-01T12:00:00+02:00',
+        per_page: '200',
+        page: '2',
+      })
+      .reply(200, envelope);
+    const page = await client().listShipments({
+      status: 'shipped',
+      createdAfter: new Date('2026-07-01T10:00:00Z'),
+      perPage: 200,
+      page: 2,
+    });
+    expect(page.meta.total).toBe(201);
+    expect(page.data[0]?.status).toBe('in_customs');
+  });
+
+  it('sends no query when none is given', async () => {
+    api().get('/api/v1/shipments').query({}).reply(200, envelope);
+    await client().listShipments();
+  });
+
+  it('rejects an envelope without meta', async () => {
+    api().get('/api/v1/shipments').reply(200, { data: [] });
+    await expect(client().listShipments()).rejects.toBeInstanceOf(PartnerUnexpectedResponseError);
+  });
+
+  it.each([
+    [401, PartnerAuthError],
+    [429, PartnerRateLimitedError],
+    [503, PartnerServerError],
+  ])('maps %i', async (status, type) => {
+    api().get('/api/v1/shipments').reply(status, { success: false, message: 'x' });
+    await expect(client().listShipments()).rejects.toBeInstanceOf(type);
+  });
+});
+
+describe('exchangeToken', () => {
+  const credentials = { email: 'a@b.dk', password: 'pw-secret', name: 'connector' };
+
+  it('posts the credentials without a bearer token and returns the token record', async () => {
+    const record = {
+      token: 'new_token',
+      token_type: 'Bearer',
+      account: 'Demo',
+      created_at: '2026-11-22T10:00:00+01:00',
+    };
+    nock('https://partner.test', { badheaders: ['authorization'] })
+      .post('/api/v1/token', credentials)
+      .reply(201, record);
+    const result = await new PartnerClient({ baseUrl: BASE }).exchangeToken(credentials);
+    expect(result).toEqual(record);
+  });
+
+  it('maps wrong credentials to PartnerAuthError without echoing the password', async () => {
+    nock('https://partner.test').post('/api/v1/token').reply(401, { success: false, message: 'x' });
+    const error = await new PartnerClient({ baseUrl: BASE })
+      .exchangeToken(credentials)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerAuthError);
+    expect(error.message).toContain('credentials');
+    expect(error.message).not.toContain('pw-secret');
+  });
+
+  it('maps the lockout to PartnerRateLimitedError', async () => {
+    nock('https://partner.test')
+      .post('/api/v1/token')
+      .reply(429, { success: false, message: 'Locked.' }, { 'Retry-After': '60' });
+    const error = await new PartnerClient({ baseUrl: BASE })
+      .exchangeToken(credentials)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerRateLimitedError);
+    expect(error.retryAfterMs).toBe(60_000);
+  });
+
+  it('rejects a token record without a token', async () => {
+    nock('https://partner.test')
+      .post('/api/v1/token')
+      .reply(201, { token_type: 'Bearer', account: 'x', created_at: '2026-11-22T10:00:00+01:00' });
+    await expect(
+      new PartnerClient({ baseUrl: BASE }).exchangeToken(credentials),
+    ).rejects.toBeInstanceOf(PartnerUnexpectedResponseError);
+  });
+});
+
+describe('the request gate', () => {
+  class RecordingGate implements RequestGate {
+    taken: RequestPriority[] = [];
+    blocks: number[] = [];
+    constructor(private decision: GateDecision) {}
+    async take(priority: RequestPriority) {
+      this.taken.push(priority);
+      return this.decision;
+    }
+    async block(ms: number) {
+      this.blocks.push(ms);
+    }
+  }
+
+  it('asks the gate before each request, with the priority of the call', async () => {
+    const gate = new RecordingGate({ granted: true });
+    api().post('/api/v1/shipments').reply(201, created);
+    api().get('/api/v1/shipments/5551234').reply(200, tracking);
+    await client({ gate }).createShipment(request);
+    await client({ gate }).getShipment('5551234');
+    expect(gate.taken).toEqual(['create', 'sync']);
+  });
+
+  it('sends nothing when the budget is spent and says how long to wait', async () => {
+    const gate = new RecordingGate({ granted: false, waitMs: 1_234 });
+    const error = await client({ gate })
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerBudgetExhaustedError);
+    expect(error.waitMs).toBe(1_234);
+    // afterEach asserts no interceptor was consumed; none was defined, and net connect is off.
+  });
+
+  it('blocks the gate for Retry-After on a 429', async () => {
+    const gate = new RecordingGate({ granted: true });
+    api().get('/api/v1/shipments').reply(429, {}, { 'Retry-After': '3' });
+    await expect(client({ gate }).listShipments()).rejects.toBeInstanceOf(PartnerRateLimitedError);
+    expect(gate.blocks).toEqual([3_000]);
+  });
+
+  it('does not take from the budget to exchange a token', async () => {
+    const gate = new RecordingGate({ granted: false, waitMs: 10 });
+    nock('https://partner.test').post('/api/v1/token').reply(201, {
+      token: 't',
+      token_type: 'Bearer',
+      account: 'x',
+      created_at: '2026-11-22T10:00:00+01:00',
+    });
+    await new PartnerClient({ baseUrl: BASE, gate }).exchangeToken({
+      email: 'a',
+      password: 'b',
+      name: 'c',
+    });
+    expect(gate.taken).toEqual([]);
+  });
+});
+
+describe('parseRetryAfterMs', () => {
+  it('reads seconds', () => {
+    expect(parseRetryAfterMs('5')).toBe(5_000);
+    expect(parseRetryAfterMs(' 0 ')).toBe(0);
+  });
+  it('reads an HTTP date', () => {
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    expect(parseRetryAfterMs('Sun, 22 Nov 2026 10:00:30 GMT', now)).toBe(30_000);
+  });
+  it('returns undefined for a missing or unusable value', () => {
+    expect(parseRetryAfterMs(undefined)).toBeUndefined();
+    expect(parseRetryAfterMs('')).toBeUndefined();
+    expect(parseRetryAfterMs('soon')).toBeUndefined();
+  });
+});
