@@ -1,0 +1,191 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { GateDecision, RequestGate, RequestPriority } from '../partner/gate.js';
+
+/**
+ * The partner request budget, shared by every queue and process through Redis.
+ *
+ * A sliding log: each request sent is a member of a sorted set scored by Redis server time, so
+ * no two processes disagree about the clock. A request is granted only while fewer than `limit`
+ * requests were sent in the last window, so no sliding window ever holds more than `limit`.
+ * A 429 sets a block key that denies everyone until Retry-After has passed.
+ *
+ * Priority: creating shipments goes first. While sync requests wait, creates leave `reserve`
+ * slots per window to them; while creates wait, sync gets no more than `reserve` slots. With only
+ * one kind waiting, it may use the whole budget.
+ */
+const TAKE_SCRIPT = `
+local log, syncLog, blocked, waitingCreate, waitingSync, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local windowMs = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local reserve = tonumber(ARGV[3])
+local priority = ARGV[4]
+local member = ARGV[5]
+local markerMs = tonumber(ARGV[6])
+
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+
+local function deny(waitMs)
+  if waitMs < 1 then waitMs = 1 end
+  local marker = (priority == 'create') and waitingCreate or waitingSync
+  redis.call('SET', marker, '1', 'PX', waitMs + markerMs)
+  redis.call('HINCRBY', stats, 'denied', 1)
+  redis.call('HINCRBY', stats, 'waitMs', waitMs)
+  return waitMs
+end
+
+local blockedMs = redis.call('PTTL', blocked)
+if blockedMs > 0 then return deny(blockedMs) end
+
+redis.call('ZREMRANGEBYSCORE', log, '-inf', now - windowMs)
+redis.call('ZREMRANGEBYSCORE', syncLog, '-inf', now - windowMs)
+local count = redis.call('ZCARD', log)
+local syncCount = redis.call('ZCARD', syncLog)
+
+local function untilNextSlot()
+  local oldest = redis.call('ZRANGE', log, 0, 0, 'WITHSCORES')
+  if oldest[2] == nil then return 1 end
+  return tonumber(oldest[2]) + windowMs - now + 1
+end
+
+if count >= limit then return deny(untilNextSlot()) end
+if priority == 'create' then
+  local heldForSync = reserve - syncCount
+  if heldForSync > 0 and redis.call('EXISTS', waitingSync) == 1 and count >= limit - heldForSync then
+    return deny(untilNextSlot())
+  end
+else
+  if syncCount >= reserve and redis.call('EXISTS', waitingCreate) == 1 then
+    return deny(untilNextSlot())
+  end
+end
+
+redis.call('ZADD', log, now, member)
+if priority ~= 'create' then redis.call('ZADD', syncLog, now, member) end
+redis.call('PEXPIRE', log, windowMs)
+redis.call('PEXPIRE', syncLog, windowMs)
+redis.call('HINCRBY', stats, 'sent', 1)
+return 0
+`;
+
+/** Extends the block to `waitMs` from now, never shortens it. */
+const BLOCK_SCRIPT = `
+local ttl = redis.call('PTTL', KEYS[1])
+local waitMs = tonumber(ARGV[1])
+if ttl < waitMs then redis.call('SET', KEYS[1], '1', 'PX', waitMs) end
+redis.call('HINCRBY', KEYS[2], 'rateLimited', 1)
+return 0
+`;
+
+export interface PartnerBudgetOptions {
+  /** The partner token; only a hash of it names the keys, so it never lands in Redis. */
+  token: string;
+  limit: number;
+  windowMs: number;
+  /** Share of each window kept for sync while sync requests wait (0 to 0.9). */
+  syncReserve?: number;
+  /**
+   * Added to the window so that requests which left together do not arrive at the provider
+   * inside one window because of network jitter. Default: 2% of the window, at most 1 s.
+   */
+  safetyMarginMs?: number;
+  /** Key namespace; the budget is per token, not per queue prefix. */
+  keyPrefix?: string;
+}
+
+export interface PartnerBudgetStats {
+  sent: number;
+  rateLimited: number;
+  denied: number;
+  waitMs: number;
+  /** Requests still allowed in the current window. */
+  remaining: number;
+}
+
+type BudgetRedis = Redis & {
+  partnerBudgetTake(...args: (string | number)[]): Promise<number>;
+  partnerBudgetBlock(...args: (string | number)[]): Promise<number>;
+};
+
+export class PartnerBudget implements RequestGate {
+  private readonly redis: BudgetRedis;
+  private readonly keys: {
+    log: string;
+    syncLog: string;
+    blocked: string;
+    waitingCreate: string;
+    waitingSync: string;
+    stats: string;
+  };
+  private readonly windowMs: number;
+  private readonly reserve: number;
+
+  constructor(
+    redis: Redis,
+    private readonly options: PartnerBudgetOptions,
+  ) {
+    if (!('partnerBudgetTake' in redis)) {
+      redis.defineCommand('partnerBudgetTake', { numberOfKeys: 6, lua: TAKE_SCRIPT });
+      redis.defineCommand('partnerBudgetBlock', { numberOfKeys: 2, lua: BLOCK_SCRIPT });
+    }
+    this.redis = redis as BudgetRedis;
+    const id = createHash('sha256').update(options.token).digest('hex').slice(0, 16);
+    const base = `${options.keyPrefix ?? 'partner-budget'}:${id}`;
+    this.keys = {
+      log: `${base}:log`,
+      syncLog: `${base}:log-sync`,
+      blocked: `${base}:blocked`,
+      waitingCreate: `${base}:waiting-create`,
+      waitingSync: `${base}:waiting-sync`,
+      stats: `${base}:stats`,
+    };
+    const margin = options.safetyMarginMs ?? Math.min(1_000, Math.ceil(options.windowMs * 0.02));
+    this.windowMs = options.windowMs + margin;
+    this.reserve = Math.floor(options.limit * (options.syncReserve ?? 0));
+  }
+
+  async take(priority: RequestPriority): Promise<GateDecision> {
+    const k = this.keys;
+    const waitMs = await this.redis.partnerBudgetTake(
+      k.log,
+      k.syncLog,
+      k.blocked,
+      k.waitingCreate,
+      k.waitingSync,
+      k.stats,
+      this.windowMs,
+      this.options.limit,
+      this.reserve,
+      priority,
+      randomUUID(),
+      // A waiting marker outlives the wait a little, so the waiter is still counted when it returns.
+      Math.max(250, Math.ceil(this.windowMs / 10)),
+    );
+    return waitMs === 0 ? { granted: true } : { granted: false, waitMs };
+  }
+
+  async block(waitMs: number): Promise<void> {
+    await this.redis.partnerBudgetBlock(this.keys.blocked, this.keys.stats, Math.ceil(waitMs));
+  }
+
+  /** Milliseconds until a 429 block ends, or 0. */
+  async blockedForMs(): Promise<number> {
+    return Math.max(0, await this.redis.pttl(this.keys.blocked));
+  }
+
+  async stats(): Promise<PartnerBudgetStats> {
+    const [raw, inWindow] = await Promise.all([
+      this.redis.hgetall(this.keys.stats),
+      this.redis.zcount(this.keys.log, Date.now() - this.windowMs, '+inf'),
+    ]);
+    const n = (key: string) => Number(raw[key] ?? 0);
+    return {
+      sent: n('sent'),
+      rateLimited: n('rateLimited'),
+      denied: n('denied'),
+      waitMs: n('waitMs'),
+      remaining: Math.max(0, this.options.limit - inWindow),
+    };
+  }
+}

@@ -1,0 +1,158 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { PartnerBudget } from '../../src/queue/partner-budget.js';
+import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+
+let redis: Redis;
+let prefix: string;
+
+beforeEach(async () => {
+  redis ??= testRedis();
+  prefix = uniquePrefix('budget');
+});
+
+afterAll(async () => {
+  await dropKeys(redis, 'test-budget-');
+  await redis.quit();
+});
+
+function budget(options: Partial<ConstructorParameters<typeof PartnerBudget>[1]> = {}) {
+  return new PartnerBudget(redis, {
+    token: 'tok',
+    limit: 5,
+    windowMs: 400,
+    safetyMarginMs: 0,
+    keyPrefix: prefix,
+    ...options,
+  });
+}
+
+describe('PartnerBudget', () => {
+  it('grants the limit, then denies with the time until the oldest request leaves the window', async () => {
+    const b = budget();
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await b.take('create'));
+    expect(decisions.slice(0, 5).every((d) => d.granted)).toBe(true);
+    const last = decisions[5]!;
+    expect(last.granted).toBe(false);
+    if (!last.granted) {
+      expect(last.waitMs).toBeGreaterThan(300);
+      expect(last.waitMs).toBeLessThanOrEqual(401);
+    }
+  });
+
+  it('grants again once the window has slid past the oldest request', async () => {
+    const b = budget({ limit: 2, windowMs: 200 });
+    await b.take('create');
+    await b.take('create');
+    const denied = await b.take('create');
+    expect(denied.granted).toBe(false);
+    if (!denied.granted) await sleep(denied.waitMs + 5);
+    expect((await b.take('create')).granted).toBe(true);
+  });
+
+  it('is one budget for every connection using the same token', async () => {
+    const other = testRedis();
+    try {
+      const a = budget({ limit: 3 });
+      const b = new PartnerBudget(other, {
+        token: 'tok',
+        limit: 3,
+        windowMs: 400,
+        safetyMarginMs: 0,
+        keyPrefix: prefix,
+      });
+      await a.take('create');
+      await b.take('sync');
+      await a.take('create');
+      expect((await b.take('create')).granted).toBe(false);
+      expect((await budget({ token: 'another-token', limit: 3 }).take('create')).granted).toBe(
+        true,
+      );
+    } finally {
+      await other.quit();
+    }
+  });
+
+  it('never stores the token itself in Redis', async () => {
+    const b = budget({ token: 'very-secret-token' });
+    await b.take('create');
+    await b.block(1_000);
+    const keys = await redis.keys(`${prefix}*`);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.join(' ')).not.toContain('very-secret-token');
+  });
+
+  it('denies every request, of every priority, while a 429 block lasts', async () => {
+    const b = budget({ limit: 100 });
+    await b.block(300);
+    const create = await b.take('create');
+    const sync = await b.take('sync');
+    expect(create.granted).toBe(false);
+    expect(sync.granted).toBe(false);
+    if (!create.granted) expect(create.waitMs).toBeGreaterThan(250);
+    await sleep(310);
+    expect((await b.take('create')).granted).toBe(true);
+  });
+
+  it('never shortens a block', async () => {
+    const b = budget();
+    await b.block(1_000);
+    await b.block(100);
+    expect(await b.blockedForMs()).toBeGreaterThan(800);
+  });
+
+  async function slideWindow(decision: { granted: boolean; waitMs?: number }) {
+    expect(decision.granted).toBe(false);
+    await sleep((decision.waitMs ?? 0) + 5);
+  }
+
+  it('keeps the sync reserve free from creates while sync waits', async () => {
+    // limit 10, 20% reserve = 2 slots per window.
+    const b = budget({ limit: 10, windowMs: 300, syncReserve: 0.2 });
+    for (let i = 0; i < 10; i++) expect((await b.take('create')).granted).toBe(true);
+    await slideWindow(await b.take('sync')); // sync is refused and now counts as waiting
+
+    const creates = [];
+    for (let i = 0; i < 10; i++) creates.push((await b.take('create')).granted);
+    expect(creates.filter(Boolean)).toHaveLength(8);
+    expect((await b.take('sync')).granted).toBe(true);
+    expect((await b.take('sync')).granted).toBe(true);
+    expect((await b.take('sync')).granted).toBe(false);
+  });
+
+  it('gives sync no more than its reserve while creates wait', async () => {
+    const b = budget({ limit: 10, windowMs: 300, syncReserve: 0.2 });
+    for (let i = 0; i < 10; i++) expect((await b.take('sync')).granted).toBe(true);
+    await slideWindow(await b.take('create')); // a create is refused and now waits
+
+    const syncs = [];
+    for (let i = 0; i < 5; i++) syncs.push((await b.take('sync')).granted);
+    expect(syncs.filter(Boolean)).toHaveLength(2);
+    const creates = [];
+    for (let i = 0; i < 10; i++) creates.push((await b.take('create')).granted);
+    expect(creates.filter(Boolean)).toHaveLength(8);
+  });
+
+  it('lets one kind use the whole budget when the other is not waiting', async () => {
+    const b = budget({ limit: 10, windowMs: 1_000, syncReserve: 0.5 });
+    let granted = 0;
+    for (let i = 0; i < 12; i++) if ((await b.take('sync')).granted) granted++;
+    expect(granted).toBe(10);
+  });
+
+  it('counts what it sent, refused and waited', async () => {
+    const b = budget({ limit: 2 });
+    await b.take('create');
+    await b.take('sync');
+    await b.take('create');
+    await b.block(50);
+    const stats = await b.stats();
+    expect(stats.sent).toBe(2);
+    expect(stats.denied).toBe(1);
+    expect(stats.rateLimited).toBe(1);
+    expect(stats.waitMs).toBeGreaterThan(0);
+    expect(stats.remaining).toBe(0);
+  });
+});
