@@ -1,0 +1,107 @@
+import type { Config } from '../../config/index.js';
+import {
+  type FieldErrors,
+  fieldErrorsFrom,
+  LIMITS,
+  type OrderType,
+  type PackageLine,
+  type ShipmentRequest,
+  shipmentRequestSchema,
+} from '../partner/schemas.js';
+import { describeContents } from './content-description.js';
+import type { StoreLineItem, StoreOrder } from './order.js';
+import { isShipped, packParcels, toPackageLines, type UnitsToPack } from './packages.js';
+import { addProblem, mergeWithSchemaErrors, type Problems } from './problems.js';
+import { buildReceiver } from './receiver.js';
+import { clean, hasAnyTag, withoutUndefined } from './text.js';
+import { describeKilograms, kilogramsToMilligrams, unitWeightMilligrams } from './weight.js';
+
+export type ShipmentSettings = Config['shipment'];
+
+export type MappingResult =
+  | { ok: true; request: ShipmentRequest }
+  | { ok: false; errors: FieldErrors };
+
+/**
+ * Maps a store order to a Partner API create request, or lists every reason it cannot be sent.
+ * The result has passed the same schema the API's bounds are written in, so a request that
+ * leaves here is not refused for a field we could have checked.
+ */
+export function buildShipmentRequest(order: StoreOrder, settings: ShipmentSettings): MappingResult {
+  const problems: Problems = new Map();
+  const orderType: OrderType = hasAnyTag(order.tags, [settings.documentTag])
+    ? 'document'
+    : 'package';
+  const shippedItems = order.lineItems.filter(isShipped);
+
+  const draft = {
+    reference: order.id,
+    order_type: orderType,
+    content_description: describeContents(shippedItems, orderType, settings.contentDescription),
+    sender: senderFrom(settings.sender),
+    receiver: buildReceiver(order, settings.sendReceiverEmail, problems),
+    packages: buildPackages(shippedItems, orderType, settings, problems),
+  };
+
+  const parsed = shipmentRequestSchema.safeParse(draft);
+  const schemaErrors = parsed.success ? {} : fieldErrorsFrom(parsed.error);
+  const errors = mergeWithSchemaErrors(problems, schemaErrors);
+  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, request: parsed.data };
+  return { ok: false, errors };
+}
+
+/** One line per field, e.g. "receiver.address.postal_code: The order's … no postal code." */
+export function formatFieldErrors(errors: FieldErrors): string {
+  return Object.entries(errors)
+    .map(([path, messages]) => {
+      const text = messages.join(' ').replace(/\s+/g, ' ').trim();
+      return path === '_' ? text : `${path}: ${text}`;
+    })
+    .join('\n');
+}
+
+function senderFrom(sender: ShipmentSettings['sender']) {
+  return withoutUndefined({
+    name: sender.name,
+    company_name: clean(sender.company),
+    phone: sender.phone,
+    email: clean(sender.email),
+    address: {
+      street: sender.street,
+      city: sender.city,
+      postal_code: sender.postalCode,
+      country_code: sender.countryCode,
+    },
+  });
+}
+
+function buildPackages(
+  shippedItems: readonly StoreLineItem[],
+  orderType: OrderType,
+  settings: ShipmentSettings,
+  problems: Problems,
+): PackageLine[] {
+  if (shippedItems.length === 0) {
+    addProblem(problems, 'packages', 'The order has no line items that require shipping.');
+    return [];
+  }
+
+  const maxKg = orderType === 'document' ? LIMITS.weightKg.documentMax : LIMITS.weightKg.max;
+  const maxMg = kilogramsToMilligrams(maxKg);
+  const units: UnitsToPack[] = [];
+  for (const item of shippedItems) {
+    const unitWeightMg = unitWeightMilligrams(item.weight, settings.defaultWeightKg);
+    if (unitWeightMg > maxMg) {
+      const kind = orderType === 'document' ? 'document package' : 'package';
+      addProblem(
+        problems,
+        'packages',
+        `Line item '${clean(item.title) ?? 'untitled'}' weighs ${describeKilograms(unitWeightMg)} kg per unit; ` +
+          `the most one ${kind} may weigh is ${maxKg} kg.`,
+      );
+    } else {
+      units.push({ unitWeightMg, quantity: item.quantity });
+    }
+  }
+  return toPackageLines(packParcels(units, maxMg), settings.defaultBox);
+}
