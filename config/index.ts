@@ -174,12 +174,16 @@ const variables = {
   },
 
   CREATE_ATTEMPTS: {
-    schema: positiveInt.default(10),
-    hint: 'attempts for a shipment create that meets 5xx or network errors',
+    schema: positiveInt.default(15),
+    hint: 'attempts for a shipment create that meets 5xx or network errors (15 cover over 6 h)',
   },
   CREATE_BACKOFF_MS: {
     schema: positiveInt.default(30_000),
-    hint: 'first retry delay; doubles each attempt (10 attempts from 30 s cover about 8.5 h)',
+    hint: 'first retry delay in milliseconds; doubles each attempt',
+  },
+  CREATE_BACKOFF_MAX_MS: {
+    schema: positiveInt.default(3_600_000),
+    hint: 'the longest delay between two attempts, in milliseconds',
   },
 } as const;
 
@@ -310,7 +314,10 @@ function buildConfig(env: Env) {
         heightCm: v.DEFAULT_HEIGHT_CM,
       },
     },
-    createJob: { attempts: v.CREATE_ATTEMPTS, backoffMs: v.CREATE_BACKOFF_MS },
+    createJob: {
+      attempts: v.CREATE_ATTEMPTS,
+      backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },
+    },
   };
 }
 
