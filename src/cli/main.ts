@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerSandboxCommand } from './sandbox.js';
 import { registerTokenCommand } from './token.js';
 
 const program = new Command()
@@ -8,5 +9,6 @@ const program = new Command()
   .showHelpAfterError();
 
 registerTokenCommand(program);
+registerSandboxCommand(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,104 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { KNOWN_STATUSES } from '../../partner/schemas.js';
+import type { SandboxCore } from './core.js';
+import { SandboxError } from './errors.js';
+import { trackingRecord } from './views.js';
+
+/** Outside /api/v1 on purpose: no client configured with the API base can reach these. */
+export const CONTROL_PREFIX = '/_sandbox';
+
+const advanceBody = z
+  .object({
+    status: z.enum(KNOWN_STATUSES).optional(),
+    /** Needed only when two accounts use the same reference. */
+    account: z.string().optional(),
+  })
+  .default({});
+const cancelBody = z.object({ account: z.string().optional() }).default({});
+const revokeBody = z.object({ token: z.string().min(1) });
+const issueBody = z.object({ email: z.string().min(1), name: z.string().optional() });
+const faultsBody = z.object({
+  failNextCreates: z.number().int().min(0).optional(),
+  latencyMs: z.number().min(0).optional(),
+  malformedNext: z.enum(['schema', 'invalid-json']).optional(),
+});
+const rateLimitBody = z.object({
+  limit: z.number().int().min(1),
+  windowMs: z.number().int().min(1),
+});
+const shipmentsQuery = z.object({ account: z.string().optional() });
+
+function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
+  const parsed = schema.safeParse(input ?? undefined);
+  if (!parsed.success) throw new SandboxError(400, z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
+/** Local-only switches for tests, demos and shells; they need no partner token. */
+export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): void {
+  app.get('/', async () => ({
+    accounts: core.accounts.list().map(({ email, name, token }) => ({ email, name, token })),
+    rateLimit: core.limiter.settings,
+    faults: {
+      failNextCreates: core.faults.failCreates,
+      latencyMs: core.faults.latencyMs,
+      malformedNext: core.faults.malformedNext,
+    },
+  }));
+
+  app.get('/shipments', async (request) => {
+    const { account } = parse(shipmentsQuery, request.query);
+    return core.shipments
+      .all()
+      .filter((s) => account === undefined || s.accountEmail === account)
+      .map((s) => ({ account: s.accountEmail, ...trackingRecord(s) }));
+  });
+
+  app.post<{ Params: { reference: string } }>('/shipments/:reference/advance', async (request) => {
+    const { status, account } = parse(advanceBody, request.body);
+    return trackingRecord(core.advance(request.params.reference, status, account));
+  });
+
+  app.post<{ Params: { reference: string } }>('/shipments/:reference/cancel', async (request) => {
+    const { account } = parse(cancelBody, request.body);
+    return trackingRecord(core.cancel(request.params.reference, account));
+  });
+
+  app.post('/tokens', async (request, reply) => {
+    const { email, name } = parse(issueBody, request.body);
+    const issued = core.accounts.issue(email, name);
+    return reply.code(201).send({ token: issued.token, account: issued.accountEmail });
+  });
+
+  app.post('/tokens/revoke', async (request) => {
+    const { token } = parse(revokeBody, request.body);
+    if (!core.accounts.revoke(token)) throw new SandboxError(404, 'No such token.');
+    return { revoked: true };
+  });
+
+  app.post('/faults', async (request) => {
+    const { failNextCreates, latencyMs, malformedNext } = parse(faultsBody, request.body);
+    if (failNextCreates !== undefined) core.faults.setFailCreates(failNextCreates);
+    if (latencyMs !== undefined) core.faults.setLatency(latencyMs);
+    if (malformedNext !== undefined) core.faults.malformedNext = malformedNext;
+    return {
+      failNextCreates: core.faults.failCreates,
+      latencyMs: core.faults.latencyMs,
+      malformedNext: core.faults.malformedNext,
+    };
+  });
+
+  app.post('/rate-limit', async (request) => {
+    const { limit, windowMs } = parse(rateLimitBody, request.body);
+    core.limiter.configure(limit, windowMs);
+    return core.limiter.settings;
+  });
+
+  app.get('/requests', async () => core.requests);
+
+  app.delete('/requests', async (_request, reply) => {
+    core.requests.length = 0;
+    return reply.code(204).send();
+  });
+}

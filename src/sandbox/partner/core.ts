@@ -1,0 +1,66 @@
+import { isTerminalStatus, type KnownStatus, type ShipmentRequest } from '../../partner/schemas.js';
+import { AccountRegistry, type SandboxAccount } from './accounts.js';
+import { AutoAdvancer } from './auto-advance.js';
+import { Faults } from './faults.js';
+import { LoginThrottle } from './login-throttle.js';
+import { SlidingWindowLimiter } from './rate-limit.js';
+import type { RequestLogEntry } from './request-log.js';
+import { ShipmentStore, type StoredShipment } from './state.js';
+
+export interface SandboxCoreOptions {
+  accounts: readonly SandboxAccount[];
+  rateLimit: number;
+  rateWindowMs: number;
+  autoAdvanceMs?: number;
+  latencyMs: number;
+  tokenLockout: { maxFailures: number; failureWindowMs: number; lockoutMs: number };
+  /** The clock for timestamps in records; the rate limit always uses real time. */
+  clock: () => Date;
+}
+
+/** Everything the sandbox knows, independent of HTTP; shared by the API and control routes. */
+export class SandboxCore {
+  readonly accounts: AccountRegistry;
+  readonly shipments: ShipmentStore;
+  readonly limiter: SlidingWindowLimiter;
+  readonly loginThrottle: LoginThrottle;
+  readonly faults = new Faults();
+  readonly requests: RequestLogEntry[] = [];
+  private readonly autoAdvancer: AutoAdvancer | undefined;
+
+  constructor(options: SandboxCoreOptions) {
+    this.accounts = new AccountRegistry(options.accounts, options.clock);
+    this.shipments = new ShipmentStore(options.clock);
+    this.limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
+    this.loginThrottle = new LoginThrottle(options.tokenLockout);
+    this.faults.setLatency(options.latencyMs);
+    this.autoAdvancer =
+      options.autoAdvanceMs === undefined ? undefined : new AutoAdvancer(options.autoAdvanceMs);
+  }
+
+  create(accountEmail: string, request: ShipmentRequest) {
+    const outcome = this.shipments.createOrFind(accountEmail, request);
+    if (outcome.created && this.autoAdvancer) {
+      const { shipment } = outcome;
+      this.autoAdvancer.follow(() => {
+        // A manual advance or cancel may have finished it meanwhile.
+        if (isTerminalStatus(shipment.status)) return false;
+        this.shipments.transition(shipment);
+        return !isTerminalStatus(shipment.status);
+      });
+    }
+    return outcome;
+  }
+
+  advance(reference: string, to?: KnownStatus, accountEmail?: string): StoredShipment {
+    return this.shipments.transition(this.shipments.resolve(reference, accountEmail), to);
+  }
+
+  cancel(reference: string, accountEmail?: string): StoredShipment {
+    return this.advance(reference, 'cancelled', accountEmail);
+  }
+
+  stop(): void {
+    this.autoAdvancer?.stopAll();
+  }
+}

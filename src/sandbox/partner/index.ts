@@ -1,0 +1,9 @@
+export { type SandboxAccount, SEEDED_ACCOUNTS } from './accounts.js';
+export type { MalformedBodyKind } from './faults.js';
+export type { RequestLogEntry } from './request-log.js';
+export {
+  type PartnerSandbox,
+  type PartnerSandboxOptions,
+  startPartnerSandbox,
+} from './server.js';
+export type { HistoryEntry, StoredShipment } from './state.js';

@@ -1,0 +1,121 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../../log.js';
+import type { KnownStatus, TrackingRecord } from '../../partner/schemas.js';
+import { type SandboxAccount, SEEDED_ACCOUNTS } from './accounts.js';
+import { API_PREFIX } from './api-routes.js';
+import { buildApp } from './app.js';
+import { CONTROL_PREFIX } from './control-routes.js';
+import { SandboxCore } from './core.js';
+import type { MalformedBodyKind } from './faults.js';
+import type { RequestLogEntry } from './request-log.js';
+import type { StoredShipment } from './state.js';
+import { trackingRecord } from './views.js';
+
+export interface PartnerSandboxOptions {
+  /** 0 picks a free port (the default, for tests). */
+  port?: number;
+  host?: string;
+  /** Requests per sliding window per token (default 60). */
+  rateLimit?: number;
+  rateWindowMs?: number;
+  /** When set, every new shipment takes one step pending → … → delivered per interval. */
+  autoAdvanceMs?: number;
+  /** Added before every API response. */
+  latencyMs?: number;
+  /** Off unless given: tests stay quiet. */
+  logger?: Logger | false;
+  /** `POST /token` lockout: failures allowed per window and how long the lockout lasts. */
+  tokenLockout?: { maxFailures?: number; failureWindowMs?: number; lockoutMs?: number };
+  /** Clock for timestamps in records (created_at, history, …); the rate limit uses real time. */
+  clock?: () => Date;
+}
+
+export interface PartnerSandbox {
+  /** The API base address including /api/v1, e.g. `http://127.0.0.1:4010/api/v1`. */
+  readonly url: string;
+  /** The control endpoints' base, e.g. `http://127.0.0.1:4010/_sandbox`. */
+  readonly controlUrl: string;
+  readonly port: number;
+  readonly accounts: readonly SandboxAccount[];
+  /** Every API request under /api/v1 (401s and 429s included), in order of completion. */
+  readonly requests: readonly RequestLogEntry[];
+  resetRequestLog(): void;
+  /** Issues a fresh token for a seeded account. */
+  issueToken(accountEmail: string, name?: string): string;
+  /** Returns false for a token that was never issued. */
+  revokeToken(token: string): boolean;
+  /** One step forward, or every step up to `toStatus`; `accountEmail` only if references collide. */
+  advance(reference: string, toStatus?: KnownStatus, accountEmail?: string): TrackingRecord;
+  cancel(reference: string, accountEmail?: string): TrackingRecord;
+  setRateLimit(limit: number, windowMs: number): void;
+  /** The next `n` creates store the shipment, then answer 500. */
+  failNextCreates(n: number): void;
+  /** The next API response keeps its status but gets a body no schema accepts. */
+  failNextWithMalformedBody(kind?: MalformedBodyKind): void;
+  setLatency(ms: number): void;
+  /** Stored shipments (copies), oldest first; the request as validated, pricing stripped. */
+  shipments(accountEmail?: string): StoredShipment[];
+  /** The underlying Fastify app, for `inject` in tests. */
+  readonly app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Starts a local, in-memory implementation of the Partner Shipment API (docs/sandbox.md). */
+export async function startPartnerSandbox(
+  options: PartnerSandboxOptions = {},
+): Promise<PartnerSandbox> {
+  const core = new SandboxCore({
+    accounts: SEEDED_ACCOUNTS,
+    rateLimit: options.rateLimit ?? 60,
+    rateWindowMs: options.rateWindowMs ?? 60_000,
+    autoAdvanceMs: options.autoAdvanceMs,
+    latencyMs: options.latencyMs ?? 0,
+    tokenLockout: {
+      maxFailures: options.tokenLockout?.maxFailures ?? 5,
+      failureWindowMs: options.tokenLockout?.failureWindowMs ?? 60_000,
+      lockoutMs: options.tokenLockout?.lockoutMs ?? 60_000,
+    },
+    clock: options.clock ?? (() => new Date()),
+  });
+  const app = buildApp(core, options.logger ?? false);
+  const host = options.host ?? '127.0.0.1';
+  await app.listen({ port: options.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url: `${origin}${API_PREFIX}`,
+    controlUrl: `${origin}${CONTROL_PREFIX}`,
+    port,
+    accounts: SEEDED_ACCOUNTS,
+    get requests() {
+      return core.requests;
+    },
+    resetRequestLog: () => {
+      core.requests.length = 0;
+    },
+    issueToken: (accountEmail, name) => core.accounts.issue(accountEmail, name).token,
+    revokeToken: (token) => core.accounts.revoke(token),
+    advance: (reference, toStatus, accountEmail) =>
+      trackingRecord(core.advance(reference, toStatus, accountEmail)),
+    cancel: (reference, accountEmail) => trackingRecord(core.cancel(reference, accountEmail)),
+    setRateLimit: (limit, windowMs) => core.limiter.configure(limit, windowMs),
+    failNextCreates: (n) => core.faults.setFailCreates(n),
+    failNextWithMalformedBody: (kind = 'schema') => {
+      core.faults.malformedNext = kind;
+    },
+    setLatency: (ms) => core.faults.setLatency(ms),
+    shipments: (accountEmail) =>
+      structuredClone(
+        core.shipments
+          .all()
+          .filter((s) => accountEmail === undefined || s.accountEmail === accountEmail),
+      ),
+    app,
+    close: async () => {
+      core.stop();
+      await app.close();
+    },
+  };
+}

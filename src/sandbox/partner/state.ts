@@ -1,0 +1,122 @@
+import type { KnownStatus, ShipmentRequest } from '../../partner/schemas.js';
+import { SandboxError } from './errors.js';
+import { SANDBOX_CARRIER, stepsTo } from './transitions.js';
+
+export interface HistoryEntry {
+  status: KnownStatus;
+  occurredAt: Date;
+}
+
+/** One shipment as the provider's system holds it (the request is stored as validated). */
+export interface StoredShipment {
+  accountEmail: string;
+  reference: string;
+  orderNumber: string;
+  /** Creation order across the sandbox; breaks ties between equal timestamps. */
+  sequence: number;
+  status: KnownStatus;
+  carrier: string | null;
+  trackingNumber: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  history: HistoryEntry[];
+  request: ShipmentRequest;
+}
+
+export interface ListFilter {
+  status?: KnownStatus;
+  createdAtOrAfter?: Date;
+}
+
+/** All shipments, keyed per account so references never collide across accounts. */
+export class ShipmentStore {
+  private readonly byAccount = new Map<string, Map<string, StoredShipment>>();
+  private sequence = 0;
+
+  constructor(private readonly now: () => Date) {}
+
+  find(accountEmail: string, reference: string): StoredShipment | undefined {
+    return this.byAccount.get(accountEmail)?.get(reference);
+  }
+
+  /** Creates the shipment unless the account already has the reference; says which happened. */
+  createOrFind(
+    accountEmail: string,
+    request: ShipmentRequest,
+  ): { shipment: StoredShipment; created: boolean } {
+    const existing = this.find(accountEmail, request.reference);
+    if (existing) return { shipment: existing, created: false };
+    this.sequence += 1;
+    const at = this.now();
+    const shipment: StoredShipment = {
+      accountEmail,
+      reference: request.reference,
+      orderNumber: `PS-${String(this.sequence).padStart(6, '0')}`,
+      sequence: this.sequence,
+      status: 'pending',
+      carrier: null,
+      trackingNumber: null,
+      createdAt: at,
+      updatedAt: at,
+      history: [{ status: 'pending', occurredAt: at }],
+      request,
+    };
+    let shipments = this.byAccount.get(accountEmail);
+    if (!shipments) {
+      shipments = new Map();
+      this.byAccount.set(accountEmail, shipments);
+    }
+    shipments.set(request.reference, shipment);
+    return { shipment, created: true };
+  }
+
+  /** The account's shipments matching the filter, newest first. */
+  list(accountEmail: string, filter: ListFilter = {}): StoredShipment[] {
+    const all = [...(this.byAccount.get(accountEmail)?.values() ?? [])];
+    return all
+      .filter((s) => filter.status === undefined || s.status === filter.status)
+      .filter(
+        (s) =>
+          filter.createdAtOrAfter === undefined ||
+          s.createdAt.getTime() >= filter.createdAtOrAfter.getTime(),
+      )
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.sequence - a.sequence);
+  }
+
+  all(): StoredShipment[] {
+    return [...this.byAccount.values()]
+      .flatMap((m) => [...m.values()])
+      .sort((a, b) => a.sequence - b.sequence);
+  }
+
+  /**
+   * The one shipment with this reference; `accountEmail` is needed only when two accounts
+   * use the same reference.
+   */
+  resolve(reference: string, accountEmail?: string): StoredShipment {
+    const matches = accountEmail
+      ? [this.find(accountEmail, reference)].filter((s) => s !== undefined)
+      : this.all().filter((s) => s.reference === reference);
+    if (matches.length === 0) throw new SandboxError(404, `No shipment ${reference}.`);
+    if (matches.length > 1) {
+      throw new SandboxError(409, `Several accounts use ${reference}; name the account.`);
+    }
+    return matches[0]!;
+  }
+
+  /** Moves the shipment forward (to `target`, or one step), appending one history entry per step. */
+  transition(shipment: StoredShipment, target?: KnownStatus): StoredShipment {
+    for (const status of stepsTo(shipment.status, target)) {
+      const at = this.now();
+      shipment.status = status;
+      shipment.updatedAt = at;
+      shipment.history.push({ status, occurredAt: at });
+      if (status === 'shipped') {
+        shipment.carrier = SANDBOX_CARRIER;
+        // PostNord-like 20-digit number, derived from the order so it is stable in demos.
+        shipment.trackingNumber = `0037073${String(shipment.sequence).padStart(13, '0')}`;
+      }
+    }
+    return shipment;
+  }
+}
