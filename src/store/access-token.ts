@@ -1,0 +1,118 @@
+import { HttpResponseError, type Session, type Shopify } from '@shopify/shopify-api';
+import type { Logger } from '../log.js';
+import { StoreAuthError, StoreRequestError } from './errors.js';
+import { type FetchFunction, withFetch } from './fetch-routing.js';
+
+/** Where the Admin client gets the session (and so the token) each request is sent with. */
+export interface AdminSessions {
+  session(): Promise<Session>;
+  /**
+   * Called after a 401 with the session that was refused. Resolves true when a fresh token is
+   * in place and the request is worth one more try.
+   */
+  renewAfterUnauthorized(refused: Session): Promise<boolean>;
+}
+
+/** A custom app's fixed token: the library adds it itself; nothing to renew. */
+export function fixedTokenSessions(shopify: Shopify, shop: string): AdminSessions {
+  const session = shopify.session.customAppSession(shop);
+  return {
+    session: async () => session,
+    renewAfterUnauthorized: async () => false,
+  };
+}
+
+/** Renew this long before the token expires, so no request goes out with a dying token. */
+export const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
+
+/**
+ * Client-credentials tokens: fetched on first use, renewed shortly before they expire and once
+ * after a 401. Concurrent callers share one in-flight token request.
+ */
+export function clientCredentialsSessions(options: {
+  shopify: Shopify;
+  shop: string;
+  fetch: FetchFunction;
+  logger: Logger;
+  now?: () => number;
+  renewBeforeMs?: number;
+}): AdminSessions {
+  const now = options.now ?? Date.now;
+  const renewBeforeMs = options.renewBeforeMs ?? RENEW_BEFORE_EXPIRY_MS;
+  let current: { session: Session; renewAt: number } | undefined;
+  let inFlight: Promise<Session> | undefined;
+
+  async function requestToken(): Promise<Session> {
+    const requestedAt = now();
+    let session: Session;
+    try {
+      ({ session } = await withFetch(options.fetch, () =>
+        options.shopify.auth.clientCredentials({ shop: options.shop }),
+      ));
+    } catch (error) {
+      throw tokenError(error);
+    }
+    if (!session.accessToken) {
+      throw new StoreRequestError('Shopify answered the token request without an access token', {
+        operation: 'ClientCredentials',
+      });
+    }
+    const expiresAt = session.expires?.getTime();
+    // A token that lives less than twice the margin is renewed halfway through its life instead.
+    const renewAt =
+      expiresAt === undefined
+        ? Number.POSITIVE_INFINITY
+        : expiresAt - Math.min(renewBeforeMs, (expiresAt - requestedAt) / 2);
+    current = { session, renewAt };
+    options.logger.info(
+      { expiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString() },
+      'obtained a Shopify access token by client credentials',
+    );
+    return session;
+  }
+
+  function renew(): Promise<Session> {
+    inFlight ??= requestToken().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  }
+
+  return {
+    async session() {
+      if (current && now() < current.renewAt) return current.session;
+      return renew();
+    },
+    async renewAfterUnauthorized(refused) {
+      // Another caller may have renewed already; then its token is the one to retry with.
+      if (current && current.session !== refused) return true;
+      options.logger.warn('Shopify refused the access token; requesting a new one');
+      await renew();
+      return true;
+    },
+  };
+}
+
+function tokenError(error: unknown): Error {
+  const operation = 'ClientCredentials';
+  if (error instanceof HttpResponseError) {
+    const status = error.response.code;
+    if (status >= 400 && status < 500 && status !== 429) {
+      return new StoreAuthError(
+        `Shopify refused the client credentials (HTTP ${status}); check the client id and secret`,
+        { operation, status, cause: error },
+      );
+    }
+    return new StoreRequestError(`Shopify token request failed (HTTP ${status})`, {
+      operation,
+      status,
+      retryable: true,
+      cause: error,
+    });
+  }
+  return new StoreRequestError('Shopify token request failed: no usable answer', {
+    operation,
+    retryable: true,
+    cause: error,
+  });
+}

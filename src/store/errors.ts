@@ -1,0 +1,93 @@
+/**
+ * One error class per meaning of a Shopify Admin API answer. `message` is short and safe to show
+ * an admin (Bull Board, logs): it never holds an access token, a client secret or customer data.
+ * The library's own error, when there is one, is kept as `cause`.
+ */
+export abstract class StoreError extends Error {
+  abstract readonly kind: string;
+  /** The GraphQL operation that failed, e.g. "GetOrder". */
+  readonly operation: string | undefined;
+  /** HTTP status, when an answer came back. */
+  readonly status: number | undefined;
+
+  constructor(
+    message: string,
+    options: { operation?: string; status?: number; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.operation = options.operation;
+    this.status = options.status;
+  }
+}
+
+/** 401/403 or ACCESS_DENIED: the token is wrong, revoked, or lacks a scope. Retrying cannot help. */
+export class StoreAuthError extends StoreError {
+  readonly kind = 'auth';
+}
+
+/** The order (or fulfillment) the call was about does not exist in the store. */
+export class StoreNotFoundError extends StoreError {
+  readonly kind = 'not_found';
+}
+
+export interface StoreUserErrorDetail {
+  /** Path to the input field, e.g. ["metafields", "0", "value"]; empty when Shopify gave none. */
+  field: string[];
+  message: string;
+  code?: string;
+}
+
+/** A mutation answered with `userErrors`: Shopify refused the input; nothing was changed. */
+export class StoreUserError extends StoreError {
+  readonly kind = 'user_error';
+  constructor(
+    operation: string,
+    readonly userErrors: StoreUserErrorDetail[],
+    options: { cause?: unknown } = {},
+  ) {
+    const first = userErrors[0];
+    const summary = first
+      ? `${first.field.length > 0 ? `${first.field.join('.')}: ` : ''}${first.message}`
+      : 'no detail given';
+    const more = userErrors.length > 1 ? ` (and ${userErrors.length - 1} more)` : '';
+    super(`Shopify refused ${operation}: ${summary}${more}`, { ...options, operation });
+  }
+}
+
+/** Shopify kept throttling after the client had waited as often as it may. */
+export class StoreThrottledError extends StoreError {
+  readonly kind = 'throttled';
+  constructor(
+    operation: string,
+    readonly waits: number,
+    /** What Shopify last asked us to wait. */
+    readonly lastWaitMs: number,
+    options: { status?: number; cause?: unknown } = {},
+  ) {
+    super(`Shopify throttled ${operation} ${waits} times in a row; try again later`, {
+      ...options,
+      operation,
+    });
+  }
+}
+
+/** Network failure, 5xx, or an answer that does not match what we asked for. */
+export class StoreRequestError extends StoreError {
+  readonly kind = 'request';
+  /** Whether the same call may succeed later (network and 5xx yes, a malformed query no). */
+  readonly retryable: boolean;
+  constructor(
+    message: string,
+    options: { operation?: string; status?: number; retryable?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, options);
+    this.retryable = options.retryable ?? false;
+  }
+}
+
+export function isRetryableStoreError(error: unknown): boolean {
+  return (
+    error instanceof StoreThrottledError || (error instanceof StoreRequestError && error.retryable)
+  );
+}

@@ -1,0 +1,181 @@
+import {
+  GraphqlQueryError,
+  HttpRequestError,
+  HttpResponseError,
+  type Session,
+  type Shopify,
+} from '@shopify/shopify-api';
+import type { Logger } from '../log.js';
+import type { AdminSessions } from './access-token.js';
+import {
+  StoreAuthError,
+  StoreError,
+  StoreRequestError,
+  StoreThrottledError,
+  StoreUserError,
+  type StoreUserErrorDetail,
+} from './errors.js';
+import { type FetchFunction, withFetch } from './fetch-routing.js';
+import { throttleSignal } from './throttle.js';
+
+type GraphqlClient = InstanceType<Shopify['clients']['Graphql']>;
+
+export interface AdminGraphqlOptions {
+  shopify: Shopify;
+  sessions: AdminSessions;
+  fetch: FetchFunction;
+  logger: Logger;
+  /** Waits for throttling (THROTTLED or 429) allowed per call before giving up. */
+  maxThrottleWaits: number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/**
+ * Sends one GraphQL document and returns its `data`, waiting out throttling and renewing a refused
+ * client-credentials token once. Every other failure becomes a typed StoreError.
+ */
+export class AdminGraphql {
+  private readonly clients = new WeakMap<Session, GraphqlClient>();
+
+  constructor(private readonly options: AdminGraphqlOptions) {}
+
+  async request(
+    operation: string,
+    document: string,
+    variables?: Record<string, unknown>,
+  ): Promise<unknown> {
+    const { sessions, logger, maxThrottleWaits, sleep } = this.options;
+    let waits = 0;
+    let renewed = false;
+    for (;;) {
+      const session = await sessions.session();
+      try {
+        const response = await withFetch(this.options.fetch, () =>
+          this.client(session).request(document, { variables }),
+        );
+        return response.data;
+      } catch (error) {
+        const throttle = throttleSignal(error);
+        if (throttle) {
+          if (waits >= maxThrottleWaits) {
+            throw new StoreThrottledError(operation, waits, throttle.waitMs, {
+              status: throttle.status,
+              cause: error,
+            });
+          }
+          waits += 1;
+          logger.warn(
+            { operation, waitMs: throttle.waitMs, wait: waits, signal: throttle.kind },
+            'Shopify throttled the request; waiting before trying again',
+          );
+          await sleep(throttle.waitMs);
+          continue;
+        }
+        if (!renewed && httpStatus(error) === 401) {
+          renewed = true;
+          if (await sessions.renewAfterUnauthorized(session)) continue;
+        }
+        throw toStoreError(error, operation);
+      }
+    }
+  }
+
+  private client(session: Session): GraphqlClient {
+    let client = this.clients.get(session);
+    if (!client) {
+      client = new this.options.shopify.clients.Graphql({ session });
+      this.clients.set(session, client);
+    }
+    return client;
+  }
+}
+
+/** Throws StoreUserError when a mutation payload carries userErrors. */
+export function throwOnUserErrors(
+  operation: string,
+  userErrors: readonly { field?: string[] | null; message: string; code?: string | null }[],
+): void {
+  if (userErrors.length === 0) return;
+  const details: StoreUserErrorDetail[] = userErrors.map((e) => ({
+    field: e.field ?? [],
+    message: e.message,
+    ...(e.code ? { code: e.code } : {}),
+  }));
+  throw new StoreUserError(operation, details);
+}
+
+function httpStatus(error: unknown): number | undefined {
+  return error instanceof HttpResponseError ? error.response.code : undefined;
+}
+
+function toStoreError(error: unknown, operation: string): StoreError {
+  if (error instanceof StoreError) return error;
+  if (error instanceof GraphqlQueryError) return fromGraphqlErrors(error, operation);
+  if (error instanceof HttpResponseError) {
+    const status = error.response.code;
+    if (status === 401 || status === 403) {
+      return new StoreAuthError(
+        status === 401
+          ? `Shopify refused the access token (HTTP 401) for ${operation}`
+          : `The app lacks access for ${operation} (HTTP 403); check its scopes`,
+        { operation, status, cause: error },
+      );
+    }
+    if (status === 404) {
+      return new StoreRequestError(
+        `Admin API not found (HTTP 404) for ${operation}; check the shop domain and API version`,
+        { operation, status, cause: error },
+      );
+    }
+    // 5xx, or a 2xx that was not the JSON we asked for (e.g. a proxy's page): may clear later.
+    const retryable = status >= 500 || status < 400;
+    return new StoreRequestError(`Shopify answered ${operation} with HTTP ${status}`, {
+      operation,
+      status,
+      retryable,
+      cause: error,
+    });
+  }
+  if (error instanceof HttpRequestError) {
+    return new StoreRequestError(`Shopify could not be reached for ${operation}`, {
+      operation,
+      retryable: true,
+      cause: error,
+    });
+  }
+  return new StoreRequestError(`${operation} failed unexpectedly`, { operation, cause: error });
+}
+
+function fromGraphqlErrors(error: GraphqlQueryError, operation: string): StoreError {
+  const graphQLErrors = graphqlErrorList(error.body);
+  const codes = graphQLErrors.map((e) => e.code);
+  const first = graphQLErrors[0]?.message ?? error.message;
+  if (codes.includes('ACCESS_DENIED')) {
+    return new StoreAuthError(`The app lacks access for ${operation}: ${truncate(first)}`, {
+      operation,
+      status: 200,
+      cause: error,
+    });
+  }
+  const retryable = codes.includes('INTERNAL_SERVER_ERROR');
+  return new StoreRequestError(`Admin API rejected ${operation}: ${truncate(first)}`, {
+    operation,
+    status: 200,
+    retryable,
+    cause: error,
+  });
+}
+
+function graphqlErrorList(body: unknown): { message: string; code: string | undefined }[] {
+  const list = (body as { errors?: { graphQLErrors?: unknown } } | undefined)?.errors
+    ?.graphQLErrors;
+  if (!Array.isArray(list)) return [];
+  return list.map((e: { message?: unknown; extensions?: { code?: unknown } }) => ({
+    message: typeof e?.message === 'string' ? e.message : 'unknown GraphQL error',
+    code: typeof e?.extensions?.code === 'string' ? e.extensions.code : undefined,
+  }));
+}
+
+function truncate(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

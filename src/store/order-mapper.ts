@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { parseOrderId, type StoreOrder } from '../domain/order.js';
+
+/** The `StoreOrderFields` fragment (queries.ts) as Shopify answers it. */
+export const orderNodeSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  test: z.boolean(),
+  cancelledAt: z.string().nullable(),
+  displayFinancialStatus: z.string().nullable(),
+  displayFulfillmentStatus: z.string().nullable(),
+  tags: z.array(z.string()),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  shippingAddress: z
+    .object({
+      name: z.string().nullable(),
+      company: z.string().nullable(),
+      phone: z.string().nullable(),
+      address1: z.string().nullable(),
+      address2: z.string().nullable(),
+      city: z.string().nullable(),
+      zip: z.string().nullable(),
+      countryCodeV2: z.string().nullable(),
+    })
+    .nullable(),
+  lineItems: z.object({
+    nodes: z.array(
+      z.object({
+        title: z.string(),
+        currentQuantity: z.number().int(),
+        requiresShipping: z.boolean(),
+        product: z.object({ productType: z.string().nullable() }).nullable(),
+        variant: z
+          .object({
+            inventoryItem: z.object({
+              measurement: z.object({
+                weight: z
+                  .object({
+                    unit: z.enum(['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS']),
+                    value: z.number(),
+                  })
+                  .nullable(),
+              }),
+            }),
+          })
+          .nullable(),
+      }),
+    ),
+    pageInfo: z.object({ hasNextPage: z.boolean() }),
+  }),
+});
+
+export type OrderNode = z.infer<typeof orderNodeSchema>;
+
+/** Maps one GraphQL order to the connector's StoreOrder. */
+export function toStoreOrder(node: OrderNode): StoreOrder {
+  const id = parseOrderId(node.id);
+  if (id === null) throw new TypeError(`Not an order id: ${node.id}`);
+  const address = node.shippingAddress;
+  return {
+    id,
+    name: node.name,
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+    test: node.test,
+    cancelledAt: node.cancelledAt,
+    financialStatus: node.displayFinancialStatus?.toLowerCase() ?? null,
+    fulfillmentStatus: node.displayFulfillmentStatus?.toLowerCase() ?? null,
+    tags: node.tags,
+    email: node.email,
+    phone: node.phone,
+    shippingAddress: address && {
+      name: address.name,
+      company: address.company,
+      phone: address.phone,
+      address1: address.address1,
+      address2: address.address2,
+      city: address.city,
+      zip: address.zip,
+      countryCode: address.countryCodeV2,
+    },
+    lineItems: node.lineItems.nodes.map((item) => {
+      const weight = item.variant?.inventoryItem.measurement.weight ?? null;
+      return {
+        title: item.title,
+        quantity: item.currentQuantity,
+        requiresShipping: item.requiresShipping,
+        // An empty product type means "none set" in the admin.
+        productType: item.product?.productType || null,
+        // Shopify stores 0 when no weight was entered; treat it as unknown, not weightless.
+        weight: weight && weight.value > 0 ? { value: weight.value, unit: weight.unit } : null,
+      };
+    }),
+  };
+}

@@ -1,0 +1,84 @@
+import './fetch-routing.js';
+import { type ApiVersion, LogSeverity, type Shopify, shopifyApi } from '@shopify/shopify-api';
+import type { Logger } from '../log.js';
+
+export type ShopifyAuth =
+  | { kind: 'accessToken'; accessToken: string }
+  | { kind: 'clientCredentials'; clientId: string; clientSecret: string };
+
+// A background service has no app URL; the library insists on one for OAuth redirects we never use.
+const UNUSED_HOST_NAME = 'localhost';
+
+/**
+ * Builds one library instance for the Admin API.
+ * - Fixed token: a custom store app; the library sends `adminApiAccessToken` on every request.
+ *   Its secret is the webhook secret, the custom app's API secret key.
+ * - Client credentials: not a "custom store app" to the library, since that mode would send
+ *   `adminApiAccessToken` instead of the session's token. `clientCredentials()` posts apiKey and
+ *   apiSecretKey as client_id and client_secret.
+ */
+export function createAdminShopify(options: {
+  auth: ShopifyAuth;
+  apiVersion: string;
+  webhookSecret: string;
+  logger: Logger;
+}): Shopify {
+  const common = {
+    isEmbeddedApp: false,
+    hostName: UNUSED_HOST_NAME,
+    apiVersion: options.apiVersion as ApiVersion,
+    logger: libraryLogger(options.logger),
+    _logDisabledFutureFlags: false,
+  };
+  if (options.auth.kind === 'accessToken') {
+    return shopifyApi({
+      ...common,
+      isCustomStoreApp: true,
+      apiSecretKey: options.webhookSecret,
+      adminApiAccessToken: options.auth.accessToken,
+    });
+  }
+  return shopifyApi({
+    ...common,
+    isCustomStoreApp: false,
+    apiKey: options.auth.clientId,
+    apiSecretKey: options.auth.clientSecret,
+  });
+}
+
+/**
+ * A library instance that only checks webhook HMACs: `webhooks.validate` signs with apiSecretKey
+ * and reads nothing else, but the library still asks for an apiKey.
+ */
+export function createWebhookShopify(options: {
+  webhookSecret: string;
+  apiVersion: string;
+  logger: Logger;
+}): Shopify {
+  return shopifyApi({
+    isEmbeddedApp: false,
+    isCustomStoreApp: false,
+    hostName: UNUSED_HOST_NAME,
+    apiKey: 'webhook-verifier',
+    apiSecretKey: options.webhookSecret,
+    apiVersion: options.apiVersion as ApiVersion,
+    logger: libraryLogger(options.logger),
+    _logDisabledFutureFlags: false,
+  });
+}
+
+/** Routes the library's own log lines into pino; its "info" chatter becomes debug. */
+function libraryLogger(logger: Logger) {
+  const log = logger.child({ module: 'shopify-api' });
+  return {
+    level: LogSeverity.Debug,
+    // Must stay off: the library's request log prints headers (the access token) and the
+    // client-credentials body (the client secret).
+    httpRequests: false,
+    log: (severity: LogSeverity, message: string) => {
+      if (severity === LogSeverity.Error) log.error(message);
+      else if (severity === LogSeverity.Warning) log.warn(message);
+      else log.debug(message);
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { GraphqlQueryError, HttpThrottlingError } from '@shopify/shopify-api';
+import { z } from 'zod';
+
+/** Used when Shopify says "throttled" but not for how long. */
+export const DEFAULT_THROTTLE_WAIT_MS = 1_000;
+/** One wait never exceeds this, whatever the answer claims. */
+export const MAX_THROTTLE_WAIT_MS = 60_000;
+
+const throttledBodySchema = z.object({
+  errors: z.object({
+    graphQLErrors: z.array(
+      z.object({ extensions: z.object({ code: z.string().optional() }).optional() }).loose(),
+    ),
+  }),
+  extensions: z
+    .object({
+      cost: z.object({
+        requestedQueryCost: z.number(),
+        throttleStatus: z.object({
+          currentlyAvailable: z.number(),
+          restoreRate: z.number().positive(),
+        }),
+      }),
+    })
+    .optional(),
+});
+
+export type ThrottleSignal = { kind: 'cost' | 'rate_limit'; waitMs: number; status: number };
+
+/**
+ * How long Shopify asks us to wait, or null when `error` is not throttling. The library surfaces:
+ * - HTTP 200 + `errors[].extensions.code === "THROTTLED"` as a GraphqlQueryError whose `body` is
+ *   the client response ({errors: {graphQLErrors}, extensions: {cost}}): wait until the bucket has
+ *   refilled enough for the requested cost, `(requested - available) / restoreRate` seconds.
+ * - HTTP 429 as an HttpThrottlingError with `response.retryAfter` in seconds (parseFloat of
+ *   Retry-After), since we send requests with the library's own retries off.
+ */
+export function throttleSignal(error: unknown): ThrottleSignal | null {
+  if (error instanceof HttpThrottlingError) {
+    const retryAfterSeconds = error.response.retryAfter;
+    const waitMs =
+      retryAfterSeconds !== undefined &&
+      Number.isFinite(retryAfterSeconds) &&
+      retryAfterSeconds >= 0
+        ? retryAfterSeconds * 1000
+        : DEFAULT_THROTTLE_WAIT_MS;
+    return { kind: 'rate_limit', waitMs: clampWait(waitMs), status: 429 };
+  }
+  if (!(error instanceof GraphqlQueryError)) return null;
+
+  const body = throttledBodySchema.safeParse(error.body);
+  if (!body.success) return null;
+  const throttled = body.data.errors.graphQLErrors.some((e) => e.extensions?.code === 'THROTTLED');
+  if (!throttled) return null;
+
+  const cost = body.data.extensions?.cost;
+  if (!cost) return { kind: 'cost', waitMs: DEFAULT_THROTTLE_WAIT_MS, status: 200 };
+  const { currentlyAvailable, restoreRate } = cost.throttleStatus;
+  // At least one point short: Shopify said no, so the bucket cannot already be full enough.
+  const missingPoints = Math.max(1, cost.requestedQueryCost - currentlyAvailable);
+  return { kind: 'cost', waitMs: clampWait((missingPoints / restoreRate) * 1000), status: 200 };
+}
+
+function clampWait(ms: number): number {
+  return Math.min(MAX_THROTTLE_WAIT_MS, Math.max(0, Math.ceil(ms)));
+}

@@ -1,0 +1,116 @@
+import { Writable } from 'node:stream';
+import { createLogger, type Logger } from '../../src/log.js';
+import { type AdminClientOptions, createStoreClient } from '../../src/store/admin-client.js';
+
+export const SHOP = 'demo.myshopify.com';
+export const SHOP_ORIGIN = `https://${SHOP}`;
+export const GRAPHQL_PATH = '/admin/api/2026-07/graphql.json';
+export const ACCESS_TOKEN = 'shpat_test_token_123';
+export const WEBHOOK_SECRET = 'whsec_test_secret';
+
+/** A logger that keeps every line, so tests can assert what was (not) logged. */
+export function capturingLogger(): { logger: Logger; lines: () => string } {
+  const chunks: string[] = [];
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  });
+  return { logger: createLogger({ level: 'debug' }, stream), lines: () => chunks.join('') };
+}
+
+export const silentLogger = createLogger({ level: 'silent' });
+
+/** Records requested sleeps and returns at once, so waits are asserted, not slept. */
+export function recordingSleep() {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms: number) => void waits.push(ms) };
+}
+
+export function testClient(overrides: Partial<AdminClientOptions> = {}) {
+  return createStoreClient({
+    shop: SHOP,
+    auth: { kind: 'accessToken', accessToken: ACCESS_TOKEN },
+    apiVersion: '2026-07',
+    webhookSecret: WEBHOOK_SECRET,
+    logger: silentLogger,
+    sleep: async () => {},
+    ...overrides,
+  });
+}
+
+/** An order as the Admin API answers the StoreOrderFields fragment. */
+export function orderNode(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'gid://shopify/Order/5551234',
+    name: '#1001',
+    createdAt: '2026-11-20T09:15:00Z',
+    updatedAt: '2026-11-20T09:20:00Z',
+    test: false,
+    cancelledAt: null,
+    displayFinancialStatus: 'PAID',
+    displayFulfillmentStatus: 'UNFULFILLED',
+    tags: ['vip'],
+    email: 'mette@example.dk',
+    phone: '+4520123456',
+    shippingAddress: {
+      name: 'Mette Hansen',
+      company: null,
+      phone: '+4520123456',
+      address1: 'Nørrebrogade 12',
+      address2: '2. th',
+      city: 'København N',
+      zip: '2200',
+      countryCodeV2: 'DK',
+    },
+    lineItems: {
+      nodes: [
+        {
+          title: 'Wool blanket',
+          currentQuantity: 2,
+          requiresShipping: true,
+          product: { productType: 'Textiles' },
+          variant: {
+            inventoryItem: { measurement: { weight: { unit: 'GRAMS', value: 1200 } } },
+          },
+        },
+        {
+          title: 'Gift card',
+          currentQuantity: 1,
+          requiresShipping: false,
+          product: { productType: '' },
+          variant: { inventoryItem: { measurement: { weight: { unit: 'GRAMS', value: 0 } } } },
+        },
+      ],
+      pageInfo: { hasNextPage: false },
+    },
+    ...overrides,
+  };
+}
+
+/** Shopify's THROTTLED answer: HTTP 200, an error with code THROTTLED, and the bucket state. */
+export function throttledBody(cost: { requested: number; available: number; restoreRate: number }) {
+  return {
+    errors: [
+      {
+        message: 'Throttled',
+        extensions: {
+          code: 'THROTTLED',
+          documentation: 'https://shopify.dev/api/usage/rate-limits',
+        },
+      },
+    ],
+    extensions: {
+      cost: {
+        requestedQueryCost: cost.requested,
+        actualQueryCost: null,
+        throttleStatus: {
+          maximumAvailable: 2000,
+          currentlyAvailable: cost.available,
+          restoreRate: cost.restoreRate,
+        },
+      },
+    },
+  };
+}
