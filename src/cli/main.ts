@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerFakeStoreCommand } from './fake-store.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerTokenCommand } from './token.js';
 
@@ -10,5 +11,6 @@ const program = new Command()
 
 registerTokenCommand(program);
 registerSandboxCommand(program);
+registerFakeStoreCommand(program);
 
 await program.parseAsync(process.argv);

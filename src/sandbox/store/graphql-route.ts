@@ -1,0 +1,142 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  type DocumentNode,
+  execute,
+  type GraphQLError,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from 'graphql';
+import { z } from 'zod';
+import { fakeAdminSchema } from './schema.js';
+import type { FakeTokens } from './tokens.js';
+import type { TrafficControl } from './traffic.js';
+
+export interface FakeGraphqlRequest {
+  operationName: string | null;
+  rootFields: string[];
+  variables: Record<string, unknown>;
+  /** ok; throttled (200 THROTTLED); rate_limited (429); unauthorized (401); invalid (errors). */
+  outcome: 'ok' | 'throttled' | 'rate_limited' | 'unauthorized' | 'invalid';
+}
+
+const REQUESTED_QUERY_COST = 10;
+const MAXIMUM_AVAILABLE = 2000;
+
+const bodySchema = z.object({
+  query: z.string().min(1),
+  variables: z.record(z.string(), z.unknown()).nullable().optional(),
+  operationName: z.string().nullable().optional(),
+});
+
+/**
+ * POST /admin/api/{version}/graphql.json, answered like Shopify: 401 without a valid
+ * X-Shopify-Access-Token, HTTP 200 with `errors` for documents the schema rejects, the cost
+ * extension on every answer, and planned THROTTLED / 429 refusals.
+ */
+export function graphqlRoute(
+  app: FastifyInstance,
+  deps: {
+    rootValue: object;
+    tokens: FakeTokens;
+    traffic: TrafficControl;
+    requests: FakeGraphqlRequest[];
+  },
+): void {
+  app.post('/admin/api/:version/graphql.json', async (request, reply) => {
+    const seen: Omit<FakeGraphqlRequest, 'outcome'> = {
+      operationName: null,
+      rootFields: [],
+      variables: {},
+    };
+    const log = (outcome: FakeGraphqlRequest['outcome']) =>
+      deps.requests.push({ ...seen, outcome });
+
+    if (!deps.tokens.accepts(request.headers['x-shopify-access-token'])) {
+      log('unauthorized');
+      return reply.code(401).send({
+        errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
+      });
+    }
+    const body = bodySchema.safeParse(request.body);
+    if (!body.success) {
+      log('invalid');
+      return reply.code(400).send({ errors: { query: 'Required parameter missing or invalid' } });
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(body.data.query);
+    } catch (error) {
+      log('invalid');
+      return { errors: [(error as GraphQLError).toJSON()] };
+    }
+    const operation = pickOperation(document, body.data.operationName);
+    seen.operationName = operation?.name?.value ?? null;
+    seen.rootFields =
+      operation?.selectionSet.selections.flatMap((s) =>
+        s.kind === 'Field' ? [s.name.value] : [],
+      ) ?? [];
+    seen.variables = body.data.variables ?? {};
+
+    const refusal = deps.traffic.next();
+    if (refusal?.kind === 'rate_limited') {
+      log('rate_limited');
+      return reply
+        .code(429)
+        .header('Retry-After', String(refusal.retryAfterSeconds))
+        .send({ errors: 'Exceeded the API rate limit; retry after the time in Retry-After.' });
+    }
+    if (refusal?.kind === 'throttled') {
+      log('throttled');
+      return {
+        errors: [
+          {
+            message: 'Throttled',
+            extensions: {
+              code: 'THROTTLED',
+              documentation: 'https://shopify.dev/api/usage/rate-limits',
+            },
+          },
+        ],
+        extensions: cost(null, refusal.currentlyAvailable, refusal.restoreRate),
+      };
+    }
+
+    const validationErrors = validate(fakeAdminSchema, document);
+    if (validationErrors.length > 0) {
+      log('invalid');
+      return { errors: validationErrors.map((e) => e.toJSON()) };
+    }
+    const result = await execute({
+      schema: fakeAdminSchema,
+      document,
+      rootValue: deps.rootValue,
+      variableValues: seen.variables,
+      operationName: body.data.operationName ?? undefined,
+    });
+    log(result.errors ? 'invalid' : 'ok');
+    return {
+      ...(result.data !== undefined ? { data: result.data } : {}),
+      ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}),
+      extensions: cost(REQUESTED_QUERY_COST / 2, MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST, 100),
+    };
+  });
+}
+
+function pickOperation(document: DocumentNode, name: string | null | undefined) {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition',
+  );
+  return name ? operations.find((o) => o.name?.value === name) : operations[0];
+}
+
+/** Shopify's cost extension; `actual` is null when the query was not run. */
+function cost(actual: number | null, currentlyAvailable: number, restoreRate: number) {
+  return {
+    cost: {
+      requestedQueryCost: REQUESTED_QUERY_COST,
+      actualQueryCost: actual,
+      throttleStatus: { maximumAvailable: MAXIMUM_AVAILABLE, currentlyAvailable, restoreRate },
+    },
+  };
+}
