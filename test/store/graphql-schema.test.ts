@@ -1,0 +1,161 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import {
+  buildClientSchema,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type IntrospectionQuery,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  parse,
+  validate,
+} from 'graphql';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fakeAdminSchema } from '../../src/sandbox/store/schema.js';
+import * as queries from '../../src/store/queries.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const SCHEMA_FILE = `${root}.cache/shopify/admin_2026-07.json.gz`;
+const FETCH_SCRIPT = `${root}scripts/fetch-admin-schema.mjs`;
+
+let realSchema: GraphQLSchema;
+
+/** The real schema, fetched into .cache on first use. No schema means failure, never a skip. */
+function loadRealSchema(): GraphQLSchema {
+  if (!existsSync(SCHEMA_FILE)) {
+    try {
+      execFileSync(process.execPath, [FETCH_SCRIPT], { stdio: 'pipe', timeout: 240_000 });
+    } catch (error) {
+      const detail = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
+      throw new Error(
+        `The real Admin GraphQL schema is needed to validate our documents and could not be obtained.\nRun \`node scripts/fetch-admin-schema.mjs\` (needs npm registry access) and see why:\n${detail}`,
+      );
+    }
+  }
+  const json = JSON.parse(gunzipSync(readFileSync(SCHEMA_FILE)).toString('utf8'));
+  // The file holds a full introspection response ({data: {__schema}}); accept a bare one too.
+  const introspection = (json.data ?? json) as IntrospectionQuery;
+  return buildClientSchema(introspection);
+}
+
+beforeAll(() => {
+  realSchema = loadRealSchema();
+}, 300_000);
+
+const documents = Object.entries(queries);
+
+describe('Admin GraphQL documents (queries.ts) against the real 2026-07 schema', () => {
+  it('holds documents to check', () => {
+    expect(documents.length).toBeGreaterThanOrEqual(11);
+  });
+
+  it.each(documents)('%s is valid', (_name, document) => {
+    const errors = validate(realSchema, parse(document)).map((e) => e.message);
+    expect(errors).toEqual([]);
+  });
+
+  it('reports errors for a document the real API would reject', () => {
+    const invalid = /* GraphQL */ `
+      query Broken($id: ID!) {
+        order(id: $id) {
+          totalWeight
+          shippingAddress { countryCode postalCode }
+        }
+        ordersCount(query: 7) { count }
+      }
+    `;
+    const errors = validate(realSchema, parse(invalid)).map((e) => e.message);
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Cannot query field "postalCode" on type "MailingAddress"'),
+        expect.stringContaining('String cannot represent a non string value: 7'),
+      ]),
+    );
+  });
+});
+
+describe('the fake store schema', () => {
+  it.each(documents)('answers %s (the document is valid against it too)', (_name, document) => {
+    expect(validate(fakeAdminSchema, parse(document)).map((e) => e.message)).toEqual([]);
+  });
+
+  it('is a faithful slice of the real schema: same types, fields, arguments and enum values', () => {
+    const problems: string[] = [];
+    for (const fakeType of Object.values(fakeAdminSchema.getTypeMap())) {
+      if (fakeType.name.startsWith('__') || isBuiltInScalar(fakeType)) continue;
+      const realType = realSchema.getType(fakeType.name);
+      if (!realType) {
+        problems.push(`${fakeType.name}: no such type`);
+        continue;
+      }
+      problems.push(...compareTypes(fakeType, realType));
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+function isBuiltInScalar(type: GraphQLNamedType): boolean {
+  return isScalarType(type) && ['String', 'Int', 'Float', 'Boolean', 'ID'].includes(type.name);
+}
+
+function compareTypes(fake: GraphQLNamedType, real: GraphQLNamedType): string[] {
+  const problems: string[] = [];
+  const name = fake.name;
+  if (fake.constructor !== real.constructor) return [`${name}: kind differs`];
+
+  if (isEnumType(fake) && isEnumType(real)) {
+    const realValues = new Set(real.getValues().map((v) => v.name));
+    for (const value of fake.getValues()) {
+      if (!realValues.has(value.name)) problems.push(`${name}.${value.name}: no such enum value`);
+    }
+  }
+  if (
+    (isObjectType(fake) || isInterfaceType(fake)) &&
+    (isObjectType(real) || isInterfaceType(real))
+  ) {
+    const realInterfaces = new Set(real.getInterfaces().map((i) => i.name));
+    for (const i of fake.getInterfaces()) {
+      if (!realInterfaces.has(i.name)) problems.push(`${name}: does not implement ${i.name}`);
+    }
+    const realFields = real.getFields();
+    for (const field of Object.values(fake.getFields())) {
+      const realField = realFields[field.name];
+      if (!realField) {
+        problems.push(`${name}.${field.name}: no such field`);
+        continue;
+      }
+      if (String(field.type) !== String(realField.type)) {
+        problems.push(`${name}.${field.name}: ${field.type} here, ${realField.type} in Shopify`);
+      }
+      for (const arg of field.args) {
+        const realArg = realField.args.find((a) => a.name === arg.name);
+        if (!realArg) problems.push(`${name}.${field.name}(${arg.name}): no such argument`);
+        else if (String(arg.type) !== String(realArg.type)) {
+          problems.push(`${name}.${field.name}(${arg.name}): ${arg.type} vs ${realArg.type}`);
+        }
+      }
+    }
+  }
+  if (isInputObjectType(fake) && isInputObjectType(real)) {
+    const realFields = real.getFields();
+    for (const field of Object.values(fake.getFields())) {
+      const realField = realFields[field.name];
+      if (!realField) problems.push(`${name}.${field.name}: no such input field`);
+      else if (String(field.type) !== String(realField.type)) {
+        problems.push(`${name}.${field.name}: ${field.type} here, ${realField.type} in Shopify`);
+      }
+    }
+    // A required real input field the fake lacks would let the fake accept what Shopify refuses.
+    for (const realField of Object.values(realFields)) {
+      if (String(realField.type).endsWith('!') && !fake.getFields()[realField.name]) {
+        problems.push(`${name}.${realField.name}: required in Shopify, missing here`);
+      }
+    }
+  }
+  return problems;
+}
