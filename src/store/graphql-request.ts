@@ -64,7 +64,7 @@ export class AdminGraphql {
             });
           }
           waits += 1;
-          logger.warn(
+          logger.info(
             { operation, waitMs: throttle.waitMs, wait: waits, signal: throttle.kind },
             'Shopify throttled the request; waiting before trying again',
           );
