@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { registerBackfillCommand } from './backfill.js';
 import { registerFakeStoreCommand } from './fake-store.js';
 import { registerSandboxCommand } from './sandbox.js';
+import { registerStartCommand } from './start.js';
 import { registerTokenCommand } from './token.js';
 
 const program = new Command()
@@ -9,6 +11,8 @@ const program = new Command()
   .description('Shopify → Partner Shipment API connector')
   .showHelpAfterError();
 
+registerStartCommand(program);
+registerBackfillCommand(program);
 registerTokenCommand(program);
 registerSandboxCommand(program);
 registerFakeStoreCommand(program);

@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** Ids only: BullMQ keeps payloads in clear text, so the worker reloads the order itself. */
+export const createShipmentPayload = z.object({
+  orderId: z.string().regex(/^\d{1,20}$/, 'must be a numeric Shopify order id'),
+  /** What enqueued it, for the board and logs: webhook topic, reconciliation, backfill, replay. */
+  source: z.string().max(64),
+});
+
+export type CreateShipmentPayload = z.infer<typeof createShipmentPayload>;
+
+export const CREATE_SHIPMENT_JOB = 'create-shipment';

@@ -1,0 +1,131 @@
+import type { Config } from '../../config/index.js';
+import { checkEligibility } from '../../src/domain/eligibility.js';
+import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipment-request.js';
+import type { Logger } from '../../src/log.js';
+import type { Counters } from '../../src/metrics/counters.js';
+import type { PartnerApi } from '../../src/partner/client.js';
+import { PartnerValidationError } from '../../src/partner/errors.js';
+import type { FieldErrors } from '../../src/partner/schemas.js';
+import type { OrderRecords } from '../../src/records/order-records.js';
+import type { StoreClient } from '../../src/store/types.js';
+import type { UpdateStoreKind } from '../update-store/payload.js';
+import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
+
+export interface RegisterShipmentDeps {
+  store: Pick<StoreClient, 'getOrder'>;
+  partner: Pick<PartnerApi, 'createShipment'>;
+  records: OrderRecords;
+  counters: Counters;
+  settings: { shipment: Config['shipment']; eligibility: Config['eligibility'] };
+  storeUpdate(orderId: string, kind: UpdateStoreKind): Promise<void>;
+  logger: Logger;
+}
+
+export type RegisterOutcome =
+  | { outcome: 'registered'; orderNumber: string; created: boolean }
+  | { outcome: 'already_registered'; orderNumber: string | undefined }
+  | { outcome: 'cancelled_after_registration'; orderNumber: string | undefined }
+  | { outcome: 'skipped'; code: string; reason: string };
+
+/** The order cannot become a shipment as it stands; staff must fix it, then replay. */
+export class OrderRefusedError extends Error {
+  constructor(
+    message: string,
+    readonly fieldErrors: FieldErrors,
+  ) {
+    super(message);
+    this.name = 'OrderRefusedError';
+  }
+}
+
+/**
+ * Turns one store order into a shipment at the provider, exactly once: the order id is the
+ * reference (the provider's idempotency key), so repeating this after any failure is safe.
+ */
+export async function registerShipment(
+  orderId: string,
+  deps: RegisterShipmentDeps,
+): Promise<RegisterOutcome> {
+  const record = await deps.records.get(orderId);
+  // Reloaded on every run: the order may have changed or been cancelled since it was queued.
+  const order = await deps.store.getOrder(orderId);
+
+  if (record?.state === 'registered') {
+    if (order?.cancelledAt) {
+      await handleCancelledAfterRegistration(orderId, deps);
+      return { outcome: 'cancelled_after_registration', orderNumber: record.orderNumber };
+    }
+    await deps.counters.increment('shipments_already_registered');
+    return { outcome: 'already_registered', orderNumber: record.orderNumber };
+  }
+
+  if (!order) return skip(orderId, 'not_found', 'The order no longer exists in the store.', deps);
+
+  const eligibility = checkEligibility(order, deps.settings.eligibility);
+  if (!eligibility.eligible) return skip(orderId, eligibility.code, eligibility.reason, deps);
+
+  const mapped = buildShipmentRequest(order, deps.settings.shipment);
+  if (!mapped.ok) {
+    throw await refuse(
+      orderId,
+      `Order ${order.name} cannot be shipped as it is`,
+      mapped.errors,
+      deps,
+    );
+  }
+
+  let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
+  try {
+    result = await deps.partner.createShipment(mapped.request);
+  } catch (error) {
+    if (error instanceof PartnerValidationError) {
+      throw await refuse(
+        orderId,
+        `The provider refused order ${order.name}`,
+        error.fieldErrors,
+        deps,
+      );
+    }
+    throw error;
+  }
+
+  const { shipment } = result;
+  await deps.records.markRegistered(orderId, {
+    orderNumber: shipment.order_number,
+    status: shipment.status,
+    createdAt: shipment.created_at,
+  });
+  await deps.counters.increment('shipments_registered');
+  deps.logger.info(
+    { orderId, orderNumber: shipment.order_number, created: result.created },
+    result.created ? 'shipment registered' : 'shipment was already registered at the provider',
+  );
+  await deps.storeUpdate(orderId, 'registered');
+  return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
+}
+
+async function skip(
+  orderId: string,
+  code: string,
+  reason: string,
+  deps: RegisterShipmentDeps,
+): Promise<RegisterOutcome> {
+  await deps.records.markSkipped(orderId, code, reason);
+  await deps.counters.increment('orders_skipped');
+  deps.logger.info({ orderId, code, reason }, 'order skipped');
+  return { outcome: 'skipped', code, reason };
+}
+
+async function refuse(
+  orderId: string,
+  headline: string,
+  fieldErrors: FieldErrors,
+  deps: RegisterShipmentDeps,
+): Promise<OrderRefusedError> {
+  const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
+  await deps.records.markFailed(orderId, reason);
+  await deps.counters.increment('orders_refused');
+  deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
+  await deps.storeUpdate(orderId, 'failed');
+  return new OrderRefusedError(reason, fieldErrors);
+}

@@ -1,0 +1,63 @@
+import type { Config } from '../../config/index.js';
+import { checkEligibility } from '../../src/domain/eligibility.js';
+import { acceptOrderEvent, type OrderEventDeps } from '../../src/intake/order-event.js';
+import type { StoreClient } from '../../src/store/types.js';
+
+export interface ReconcileDeps extends OrderEventDeps {
+  store: Pick<StoreClient, 'listOrdersUpdatedSince'>;
+  eligibility: Config['eligibility'];
+}
+
+export interface ReconcileSummary {
+  pages: number;
+  seen: number;
+  queued: number;
+  skipped: number;
+  flaggedCancelled: number;
+}
+
+/**
+ * Pages every order updated since `since` and does for each what its webhook would have done.
+ * Orders that are not eligible now are recorded as skipped (with the reason) but not queued, so
+ * a quiet store costs no jobs; the webhook or a later pass queues them once they qualify.
+ */
+export async function reconcileOrders(
+  since: Date,
+  source: string,
+  deps: ReconcileDeps,
+  until?: Date,
+): Promise<ReconcileSummary> {
+  const summary: ReconcileSummary = {
+    pages: 0,
+    seen: 0,
+    queued: 0,
+    skipped: 0,
+    flaggedCancelled: 0,
+  };
+  let cursor: string | undefined;
+  do {
+    const page = await deps.store.listOrdersUpdatedSince(since, cursor);
+    summary.pages++;
+    for (const order of page.orders) {
+      if (until && Date.parse(order.createdAt) > until.getTime()) continue;
+      summary.seen++;
+      const registered = await deps.records.isRegistered(order.id);
+      if (!registered) {
+        const eligibility = checkEligibility(order, deps.eligibility);
+        if (!eligibility.eligible) {
+          await deps.records.markSkipped(order.id, eligibility.code, eligibility.reason);
+          summary.skipped++;
+          continue;
+        }
+      }
+      const result = await acceptOrderEvent(
+        { orderId: order.id, source, cancelled: order.cancelledAt !== null },
+        deps,
+      );
+      if (result === 'queued' || result === 'requeued') summary.queued++;
+      if (result === 'flagged_cancelled') summary.flaggedCancelled++;
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return summary;
+}

@@ -1,0 +1,70 @@
+import { METAFIELD_KEYS, METAFIELD_NAMESPACE, ORDER_TAGS } from '../../src/domain/store-marks.js';
+import type { Logger } from '../../src/log.js';
+import type { OrderRecords } from '../../src/records/order-records.js';
+import type { MetafieldEntry, StoreClient } from '../../src/store/types.js';
+import type { UpdateStoreKind } from './payload.js';
+
+export interface WriteBackDeps {
+  store: Pick<
+    StoreClient,
+    'setOrderMetafields' | 'addOrderTags' | 'removeOrderTags' | 'appendOrderNote'
+  >;
+  records: OrderRecords;
+  logger: Logger;
+}
+
+const text = (key: string, value: string, multiLine = false): MetafieldEntry => ({
+  namespace: METAFIELD_NAMESPACE,
+  key,
+  value,
+  type: multiLine ? 'multi_line_text_field' : 'single_line_text_field',
+});
+
+/**
+ * Writes the order's shipment state onto the Shopify order, from the order record. Every write
+ * is idempotent (metafields set, tags added), so a retried or replayed job does no harm.
+ */
+export async function writeBack(
+  orderId: string,
+  kind: UpdateStoreKind,
+  deps: WriteBackDeps,
+): Promise<'written' | 'stale'> {
+  const record = await deps.records.get(orderId);
+
+  switch (kind) {
+    case 'registered': {
+      if (record?.state !== 'registered' || !record.orderNumber) return stale(orderId, kind, deps);
+      await deps.store.setOrderMetafields(orderId, [
+        text(METAFIELD_KEYS.orderNumber, record.orderNumber),
+        text(METAFIELD_KEYS.status, record.partnerStatus ?? 'pending'),
+      ]);
+      await deps.store.addOrderTags(orderId, [ORDER_TAGS.registered]);
+      await deps.store.removeOrderTags(orderId, [ORDER_TAGS.error]);
+      return 'written';
+    }
+    case 'failed': {
+      // Registered meanwhile (a replay succeeded): the error no longer holds.
+      if (record?.state !== 'failed' || !record.reason) return stale(orderId, kind, deps);
+      await deps.store.setOrderMetafields(orderId, [
+        text(METAFIELD_KEYS.status, 'error'),
+        text(METAFIELD_KEYS.error, record.reason, true),
+      ]);
+      await deps.store.addOrderTags(orderId, [ORDER_TAGS.error]);
+      return 'written';
+    }
+    case 'cancelled_after_registration': {
+      if (!record?.cancelledAfterRegistrationAt) return stale(orderId, kind, deps);
+      await deps.store.addOrderTags(orderId, [ORDER_TAGS.cancelAtProvider]);
+      await deps.store.appendOrderNote(
+        orderId,
+        `Cancelled after shipment ${record.orderNumber ?? '(unknown)'} was registered with the provider. The API cannot cancel it: ask the provider to cancel it.`,
+      );
+      return 'written';
+    }
+  }
+}
+
+function stale(orderId: string, kind: UpdateStoreKind, deps: WriteBackDeps): 'stale' {
+  deps.logger.info({ orderId, kind }, 'store update no longer matches the order record; skipped');
+  return 'stale';
+}

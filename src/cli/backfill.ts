@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+import { ConfigError, loadConfig } from '../../config/index.js';
+import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
+import { createLogger } from '../log.js';
+import { Counters } from '../metrics/counters.js';
+import { Enqueuer } from '../queue/enqueue.js';
+import { allQueues, createQueues } from '../queue/queues.js';
+import { createRedis } from '../queue/redis.js';
+import { OrderRecords } from '../records/order-records.js';
+import { createStoreClient } from '../store/admin-client.js';
+
+function parseDay(value: string): Date {
+  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) throw new Error(`Not a date: ${value} (use YYYY-MM-DD)`);
+  return date;
+}
+
+export function registerBackfillCommand(program: Command): void {
+  program
+    .command('backfill')
+    .description('queue every eligible order updated since a date that has no shipment yet')
+    .requiredOption('--since <date>', 'first day, YYYY-MM-DD (UTC) or an ISO timestamp', parseDay)
+    .option('--until <date>', 'last creation day to include', parseDay)
+    .action(async (opts: { since: Date; until?: Date }) => {
+      let config: ReturnType<typeof loadConfig>;
+      try {
+        config = loadConfig();
+      } catch (error) {
+        if (error instanceof ConfigError) {
+          console.error(error.message);
+          process.exitCode = 78;
+          return;
+        }
+        throw error;
+      }
+      const logger = createLogger({ level: config.logLevel });
+      const redis = createRedis(config.redis.url, 'worker');
+      const prefix = config.redis.queuePrefix;
+      const queues = createQueues(redis, prefix, config.createJob);
+      const records = new OrderRecords(redis, prefix);
+      const enqueuer = new Enqueuer(queues, records, logger);
+      try {
+        const until = opts.until ? new Date(opts.until.getTime() + 24 * 3600_000 - 1) : undefined;
+        const summary = await reconcileOrders(
+          opts.since,
+          'backfill',
+          {
+            store: createStoreClient({ ...config.shopify, logger }),
+            records,
+            enqueuer,
+            counters: new Counters(redis, prefix),
+            storeUpdate: enqueuer.storeUpdate.bind(enqueuer),
+            eligibility: config.eligibility,
+            logger,
+          },
+          until,
+        );
+        console.log(
+          `Backfill done: ${summary.seen} orders seen, ${summary.queued} queued, ${summary.skipped} not eligible, ${summary.flaggedCancelled} flagged as cancelled after registration.`,
+        );
+      } finally {
+        await Promise.all(allQueues(queues).map((q) => q.close()));
+        await redis.quit();
+      }
+    });
+}

@@ -1,0 +1,20 @@
+/**
+ * What the connector writes on a Shopify order, in one place so staff, docs and filters agree.
+ * Staff can filter orders by these tags in the Shopify admin.
+ */
+export const ORDER_TAGS = {
+  /** The provider accepted the shipment; the order number is in the metafield. */
+  registered: 'shipment-registered',
+  /** The order cannot be shipped as it is; the reason is in the error metafield. */
+  error: 'shipment-error',
+  /** Cancelled in Shopify after its shipment was registered: ask the provider to cancel. */
+  cancelAtProvider: 'shipment-cancel-at-provider',
+} as const;
+
+export const METAFIELD_NAMESPACE = 'partner_shipment';
+
+export const METAFIELD_KEYS = {
+  orderNumber: 'order_number',
+  status: 'status',
+  error: 'error',
+} as const;

@@ -1,0 +1,37 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * Counters of what happened, kept in Redis so that every worker process adds to the same numbers.
+ * The operations side exposes them; names are snake_case and final.
+ */
+export type CounterName =
+  | 'shipments_registered'
+  | 'shipments_already_registered'
+  | 'orders_skipped'
+  | 'orders_refused'
+  | 'shipment_create_failures'
+  | 'cancelled_after_registration'
+  | 'partner_auth_failures'
+  | 'webhooks_accepted'
+  | 'webhooks_rejected'
+  | 'webhooks_duplicate';
+
+export class Counters {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private get key() {
+    return `${this.prefix}:metrics:counters`;
+  }
+
+  async increment(name: CounterName, by = 1): Promise<void> {
+    await this.redis.hincrby(this.key, name, by);
+  }
+
+  async read(): Promise<Partial<Record<CounterName, number>>> {
+    const raw = await this.redis.hgetall(this.key);
+    return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, Number(v)]));
+  }
+}

@@ -1,0 +1,58 @@
+import { CREATE_SHIPMENT_JOB, createShipmentPayload } from '../../jobs/create-shipment/payload.js';
+import { type UpdateStoreKind, updateStorePayload } from '../../jobs/update-store/payload.js';
+import type { Logger } from '../log.js';
+import type { OrderRecords } from '../records/order-records.js';
+import { orderJobId } from './names.js';
+import type { Queues } from './queues.js';
+
+export type EnqueueResult = 'queued' | 'requeued' | 'already_queued' | 'already_registered';
+
+/**
+ * The one way work enters the queues. Webhooks, reconciliation, backfill and replays all come
+ * through here, so "one job per order" holds whichever way an order arrives, however often.
+ */
+export class Enqueuer {
+  constructor(
+    private readonly queues: Queues,
+    private readonly records: OrderRecords,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Queues an order for registration unless it is registered or already has a live job.
+   * An order whose earlier job ended without a shipment (skipped as not yet paid, say, or
+   * refused and since fixed in Shopify) gets a fresh run.
+   */
+  async order(orderId: string, source: string): Promise<EnqueueResult> {
+    if (await this.records.isRegistered(orderId)) return 'already_registered';
+    const data = createShipmentPayload.parse({ orderId, source });
+    const jobId = orderJobId(orderId);
+    const queue = this.queues.createShipment;
+
+    const existing = await queue.getJob(jobId);
+    if (existing) {
+      const state = await existing.getState();
+      if (state === 'failed') {
+        await existing.retry('failed');
+        this.logger.info({ orderId, source }, 'order changed after its job failed: job retried');
+        return 'requeued';
+      }
+      if (state !== 'completed') return 'already_queued';
+      // Completed without a registration (skipped): this event may have made it eligible.
+      await existing.remove();
+    }
+    // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
+    await queue.add(CREATE_SHIPMENT_JOB, data, { jobId });
+    return existing ? 'requeued' : 'queued';
+  }
+
+  /** Queues a write-back to the Shopify order. Registration and cancellation write once. */
+  async storeUpdate(orderId: string, kind: UpdateStoreKind): Promise<void> {
+    const data = updateStorePayload.parse({ orderId, kind });
+    const jobId =
+      kind === 'failed'
+        ? `failed-${orderId}-${Date.now()}`
+        : `${kind.replaceAll('_', '-')}-${orderId}`;
+    await this.queues.updateStore.add(kind, data, { jobId });
+  }
+}

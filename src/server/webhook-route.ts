@@ -1,0 +1,118 @@
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { parseOrderId } from '../domain/order.js';
+import { acceptOrderEvent, type OrderEventDeps } from '../intake/order-event.js';
+import type { Logger } from '../log.js';
+import type { Counters } from '../metrics/counters.js';
+import type { VerifyWebhook } from '../store/webhooks.js';
+
+export const ORDER_TOPICS = ['orders/create', 'orders/paid', 'orders/updated', 'orders/cancelled'];
+
+/** Shopify allows 5 s; answer well before, so a slow Redis means a retry rather than a timeout. */
+const ANSWER_WITHIN_MS = 3_000;
+const WEBHOOK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+/** Shopify retries a delivery for 4 hours; remember deliveries a good while longer. */
+const SEEN_TTL_S = 48 * 3600;
+
+const orderWebhookBody = z.object({
+  id: z.union([z.number(), z.string()]).optional(),
+  admin_graphql_api_id: z.string().optional(),
+  cancelled_at: z.string().nullable().optional(),
+});
+
+export interface WebhookRouteDeps extends OrderEventDeps {
+  verify: VerifyWebhook;
+  /** Client connection (fails fast) for the delivery-seen marks. */
+  redis: Redis;
+  prefix: string;
+  counters: Counters;
+  logger: Logger;
+}
+
+class TimeoutError extends Error {}
+
+/**
+ * POST /webhooks/shopify: verify the HMAC on the raw body, queue the order, answer. Nothing here
+ * calls Shopify or the provider; a job that cannot be stored gets 503 so Shopify delivers again.
+ */
+export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
+  // The HMAC covers the exact bytes received, so this route keeps the body as a string.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT_BYTES },
+    (_req, body, done) => done(null, body),
+  );
+
+  app.post('/webhooks/shopify', async (request, reply) => {
+    const rawBody = typeof request.body === 'string' ? request.body : '';
+    const verification = await deps.verify(rawBody, request.headers);
+    if (!verification.valid) {
+      deps.logger.warn({ reason: verification.reason }, 'webhook rejected');
+      void deps.counters.increment('webhooks_rejected').catch(() => {});
+      return reply.code(401).send({ error: 'invalid webhook signature' });
+    }
+    const { topic } = verification;
+    const log = deps.logger.child({ topic, webhookId: verification.webhookId });
+
+    if (!ORDER_TOPICS.includes(topic)) {
+      log.info('webhook topic not handled; acknowledged');
+      return reply.code(200).send({ result: 'ignored' });
+    }
+
+    let body: z.infer<typeof orderWebhookBody>;
+    try {
+      body = orderWebhookBody.parse(JSON.parse(rawBody));
+    } catch {
+      return reply.code(400).send({ error: 'body is not an order in JSON' });
+    }
+    const orderId = orderIdOf(body);
+    if (!orderId) return reply.code(400).send({ error: 'body carries no order id' });
+
+    const seenKey = `${deps.prefix}:webhook-seen:${verification.eventId ?? verification.webhookId}`;
+    try {
+      const result = await withTimeout(async () => {
+        if (await deps.redis.exists(seenKey)) return 'duplicate' as const;
+        const accepted = await acceptOrderEvent(
+          { orderId, source: topic, cancelled: Boolean(body.cancelled_at) },
+          deps,
+        );
+        // Marked only after the job is stored: a failed attempt must not hide Shopify's retry.
+        await deps.redis.set(seenKey, '1', 'EX', SEEN_TTL_S);
+        return accepted;
+      });
+      log.info({ orderId, result }, 'webhook accepted');
+      void deps.counters
+        .increment(result === 'duplicate' ? 'webhooks_duplicate' : 'webhooks_accepted')
+        .catch(() => {});
+      return reply.code(200).send({ result });
+    } catch (error) {
+      log.error(
+        { orderId, err: error instanceof TimeoutError ? undefined : error },
+        'webhook could not be queued; Shopify will deliver it again',
+      );
+      return reply.code(503).send({ error: 'could not queue the order; retry later' });
+    }
+  });
+}
+
+function orderIdOf(body: z.infer<typeof orderWebhookBody>): string | null {
+  // The gid is a string; the numeric id may exceed what a JSON number holds exactly.
+  if (body.admin_graphql_api_id) return parseOrderId(body.admin_graphql_api_id);
+  if (typeof body.id === 'string') return parseOrderId(body.id);
+  if (typeof body.id === 'number' && Number.isSafeInteger(body.id)) return String(body.id);
+  return null;
+}
+
+async function withTimeout<T>(work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError('timed out')), ANSWER_WITHIN_MS);
+  });
+  try {
+    return await Promise.race([work(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
