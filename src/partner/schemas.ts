@@ -38,11 +38,12 @@ export function isTerminalStatus(status: string): status is 'delivered' | 'cance
 /** ISO 8601 with a UTC offset; kept as the string the API sent so the offset survives. */
 export const timestampSchema = z.iso.datetime({ offset: true });
 
-const required = (field: string) => ({
+/** "required" when absent, else "must be <a kind>": the API's style of message. */
+const required = (field: string, kind = 'a string') => ({
   error: (issue: { input: unknown }) =>
     issue.input === undefined || issue.input === null
       ? `The ${field} field is required.`
-      : `The ${field} field must be a string.`,
+      : `The ${field} field must be ${kind}.`,
 });
 const text = (field: string) =>
   z.string(required(field)).trim().min(1, `The ${field} field is required.`);
@@ -61,7 +62,7 @@ export const partySchema = z.object({
   phone: text('phone'),
   email: z.email('The email must be a valid email address.').optional(),
   company_name: z.string().trim().min(1).optional(),
-  address: z.object(addressSchema.shape, required('address')),
+  address: z.object(addressSchema.shape, required('address', 'an object')),
 });
 
 const numberField = (field: string) =>
@@ -100,16 +101,25 @@ export type OrderType = (typeof ORDER_TYPES)[number];
  */
 export const shipmentRequestSchema = z
   .object({
-    reference: text('reference').max(
-      LIMITS.referenceMaxLength,
-      `The reference may not be greater than ${LIMITS.referenceMaxLength} characters.`,
-    ),
-    order_type: z.enum(ORDER_TYPES, { error: 'The selected order type is invalid.' }),
+    // Not trimmed: the reference is an identifier and must come back exactly as sent.
+    reference: z
+      .string(required('reference'))
+      .refine((v) => v.trim().length > 0, 'The reference field is required.')
+      .max(
+        LIMITS.referenceMaxLength,
+        `The reference may not be greater than ${LIMITS.referenceMaxLength} characters.`,
+      ),
+    order_type: z.enum(ORDER_TYPES, {
+      error: (issue) =>
+        issue.input === undefined
+          ? 'The order type field is required.'
+          : 'The selected order type is invalid.',
+    }),
     content_description: text('content description'),
-    sender: z.object(partySchema.shape, required('sender')),
-    receiver: z.object(partySchema.shape, required('receiver')),
+    sender: z.object(partySchema.shape, required('sender', 'an object')),
+    receiver: z.object(partySchema.shape, required('receiver', 'an object')),
     packages: z
-      .array(packageLineSchema, required('packages'))
+      .array(packageLineSchema, required('packages', 'a list'))
       .min(1, 'The packages field must have at least 1 item.'),
   })
   .superRefine((req, ctx) => {
