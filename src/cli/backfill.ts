@@ -9,10 +9,19 @@ import { createRedis } from '../queue/redis.js';
 import { OrderRecords } from '../records/order-records.js';
 import { createStoreClient } from '../store/admin-client.js';
 
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 24 * 3600_000;
+
 function parseDay(value: string): Date {
-  const date = new Date(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
+  const date = new Date(DAY.test(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(date.getTime())) throw new Error(`Not a date: ${value} (use YYYY-MM-DD)`);
   return date;
+}
+
+/** A day includes all of that day; a timestamp is the last moment itself. */
+function parseUntil(value: string): Date {
+  const date = parseDay(value);
+  return DAY.test(value) ? new Date(date.getTime() + DAY_MS - 1) : date;
 }
 
 export function registerBackfillCommand(program: Command): void {
@@ -20,7 +29,11 @@ export function registerBackfillCommand(program: Command): void {
     .command('backfill')
     .description('queue every eligible order updated since a date that has no shipment yet')
     .requiredOption('--since <date>', 'first day, YYYY-MM-DD (UTC) or an ISO timestamp', parseDay)
-    .option('--until <date>', 'last creation day to include', parseDay)
+    .option(
+      '--until <date>',
+      'last creation day to include, YYYY-MM-DD (UTC), or an ISO timestamp',
+      parseUntil,
+    )
     .action(async (opts: { since: Date; until?: Date }) => {
       let config: ReturnType<typeof loadConfig>;
       try {
@@ -40,7 +53,6 @@ export function registerBackfillCommand(program: Command): void {
       const records = new OrderRecords(redis, prefix);
       const enqueuer = new Enqueuer(queues, records, logger);
       try {
-        const until = opts.until ? new Date(opts.until.getTime() + 24 * 3600_000 - 1) : undefined;
         const summary = await reconcileOrders(
           opts.since,
           'backfill',
@@ -53,7 +65,7 @@ export function registerBackfillCommand(program: Command): void {
             eligibility: config.eligibility,
             logger,
           },
-          until,
+          opts.until,
         );
         console.log(
           `Backfill done: ${summary.seen} orders seen, ${summary.queued} queued, ${summary.skipped} not eligible, ${summary.flaggedCancelled} flagged as cancelled after registration.`,

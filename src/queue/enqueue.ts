@@ -33,7 +33,9 @@ export class Enqueuer {
     if (existing) {
       const state = await existing.getState();
       if (state === 'failed') {
-        await existing.retry('failed');
+        // A fresh run: without the reset, a job that used up its attempts would get one more
+        // try only (BullMQ and the processor's "last attempt?" check count from attemptsMade).
+        await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
         this.logger.info({ orderId, source }, 'order changed after its job failed: job retried');
         return 'requeued';
       }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from '../log.js';
 import { type HealthDeps, healthRoutes } from './health-routes.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
@@ -9,7 +9,8 @@ export type ServerDeps = WebhookRouteDeps & HealthDeps & { logger: Logger };
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger.child({ module: 'http' }) as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // (The top-level `disableRequestLogging` is deprecated in Fastify 5.)
+    logController: new LogController({ disableRequestLogging: true }),
     // Behind a proxy the client address is not ours to trust; we log none.
     trustProxy: false,
   });

@@ -1,0 +1,295 @@
+import { once } from 'node:events';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import type { Queue } from 'bullmq';
+import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config/index.js';
+import { createLogger } from '../../src/log.js';
+import { Counters } from '../../src/metrics/counters.js';
+import { Enqueuer } from '../../src/queue/enqueue.js';
+import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
+import { allQueues, createQueues, partnerQueues, type Queues } from '../../src/queue/queues.js';
+import { createRedis } from '../../src/queue/redis.js';
+import { OrderRecords } from '../../src/records/order-records.js';
+import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
+import { type FakeStore, startFakeStore } from '../../src/sandbox/store/server.js';
+import { webhookHeaders } from '../../src/sandbox/store/webhooks.js';
+import { buildServer } from '../../src/server/app.js';
+import { type AdminClientOptions, createStoreClient } from '../../src/store/admin-client.js';
+import { createWebhookVerifier } from '../../src/store/webhooks.js';
+import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+
+export const SHOP = 'intake-demo.myshopify.com';
+export const WEBHOOK_SECRET = 'whsec_intake_secret';
+export const ACCESS_TOKEN = 'shpat_intake_token';
+export const API_VERSION = '2026-07';
+
+export const silentLogger = createLogger({ level: 'silent' });
+
+/** Attempts and backoff of the create-shipment queue in tests (the delays are never waited). */
+export const CREATE_JOB: Config['createJob'] = {
+  attempts: 3,
+  backoff: { firstMs: 60_000, maxMs: 60_000 },
+};
+
+/** The defaults of the configuration, plus one excluded tag. */
+export const ELIGIBILITY: Config['eligibility'] = {
+  financialStatuses: ['paid'],
+  skipTestOrders: true,
+  includeTags: [],
+  excludeTags: ['no-ship'],
+};
+
+/** Real HMAC checks by @shopify/shopify-api, for the one shop the intake serves. */
+export const verify = createWebhookVerifier({
+  webhookSecret: WEBHOOK_SECRET,
+  shop: SHOP,
+  logger: silentLogger,
+});
+
+/** Resolves once `check` holds; polls instead of sleeping a fixed time. */
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  { timeoutMs = 5_000, what = 'condition' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export async function untilReady(redis: Redis): Promise<void> {
+  if (redis.status !== 'ready') await once(redis, 'ready');
+}
+
+/** The intake's parts on one connection, wired as in src/service.ts. */
+export interface IntakeParts {
+  prefix: string;
+  redis: Redis;
+  queues: Queues;
+  records: OrderRecords;
+  counters: Counters;
+  enqueuer: Enqueuer;
+  authGuard: PartnerAuthGuard;
+  storeUpdate: Enqueuer['storeUpdate'];
+}
+
+export function intakeParts(redis: Redis, prefix: string): IntakeParts {
+  const queues = createQueues(redis, prefix, CREATE_JOB);
+  // A queue on a dead connection reports errors; the tests look at HTTP answers instead.
+  for (const queue of allQueues(queues)) queue.on('error', () => {});
+  const records = new OrderRecords(redis, prefix);
+  const counters = new Counters(redis, prefix);
+  const enqueuer = new Enqueuer(queues, records, silentLogger);
+  const authGuard = new PartnerAuthGuard(redis, prefix, partnerQueues(queues), silentLogger);
+  return {
+    prefix,
+    redis,
+    queues,
+    records,
+    counters,
+    enqueuer,
+    authGuard,
+    storeUpdate: enqueuer.storeUpdate.bind(enqueuer),
+  };
+}
+
+export interface RunningIntake extends IntakeParts {
+  app: FastifyInstance;
+  /** e.g. http://127.0.0.1:43121 */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The HTTP intake as src/service.ts builds it: a fail-fast ('client') Redis connection, the real
+ * webhook verifier, listening on a free port. Its keys live under a prefix of their own.
+ */
+export async function startIntake(
+  options: { name?: string; redisUrl?: string; waitForRedis?: boolean } = {},
+): Promise<RunningIntake> {
+  const prefix = uniquePrefix(options.name ?? 'intake');
+  const redis = createRedis(options.redisUrl ?? REDIS_URL, 'client');
+  redis.on('error', () => {});
+  if (options.waitForRedis !== false) await untilReady(redis);
+  const parts = intakeParts(redis, prefix);
+  const app = await buildServer({
+    verify,
+    redis,
+    prefix,
+    records: parts.records,
+    counters: parts.counters,
+    enqueuer: parts.enqueuer,
+    storeUpdate: parts.storeUpdate,
+    authGuard: parts.authGuard,
+    logger: silentLogger,
+  });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    ...parts,
+    app,
+    url: address,
+    async close() {
+      await app.close();
+      if (redis.status === 'ready') await dropKeys(redis, prefix);
+      // A connection that never came up must be dropped first, or closing its queues waits for it.
+      if (redis.status !== 'ready') redis.disconnect();
+      await Promise.all(allQueues(parts.queues).map((q) => q.close()));
+      if (redis.status === 'ready') await redis.quit();
+    },
+  };
+}
+
+/** A plain test connection with its own prefix and the intake parts on it. */
+export async function intakeOnTestRedis(name: string) {
+  const redis = testRedis();
+  const parts = intakeParts(redis, uniquePrefix(name));
+  return {
+    ...parts,
+    async close() {
+      await Promise.all(allQueues(parts.queues).map((q) => q.close()));
+      await dropKeys(redis, parts.prefix);
+      await redis.quit();
+    },
+  };
+}
+
+export function storeClient(adminApiUrl: string, overrides: Partial<AdminClientOptions> = {}) {
+  return createStoreClient({
+    shop: SHOP,
+    auth: { kind: 'accessToken', accessToken: ACCESS_TOKEN },
+    apiVersion: API_VERSION,
+    adminApiUrl,
+    webhookSecret: WEBHOOK_SECRET,
+    logger: silentLogger,
+    sleep: async () => {},
+    ...overrides,
+  });
+}
+
+/** The fake store over HTTP, for the shop and secret the intake serves. */
+export function startStore(options: { orders?: FakeOrderInput[]; webhookUrl?: string } = {}) {
+  return startFakeStore({
+    shop: SHOP,
+    accessToken: ACCESS_TOKEN,
+    webhookSecret: WEBHOOK_SECRET,
+    apiVersion: API_VERSION,
+    ...options,
+  });
+}
+
+/** The Admin GraphQL requests that listed orders: what each reconciliation pass asked for. */
+export function orderListings(store: FakeStore) {
+  return store.requests
+    .filter((r) => r.operationName === 'ListOrdersUpdatedSince')
+    .map((r) => r.variables as { first: number; after: string | null; query: string });
+}
+
+export interface Delivery {
+  topic: string;
+  body: string;
+  webhookId?: string;
+  eventId?: string;
+  secret?: string;
+  shop?: string;
+  /** Replace or (with undefined) drop headers after signing. */
+  headers?: Record<string, string | undefined>;
+}
+
+/** POSTs a webhook over real HTTP, signed like Shopify signs it (unless told otherwise). */
+export async function postWebhook(url: string, delivery: Delivery) {
+  const signed: Record<string, string | undefined> = {
+    ...webhookHeaders({
+      topic: delivery.topic,
+      shop: delivery.shop ?? SHOP,
+      secret: delivery.secret ?? WEBHOOK_SECRET,
+      apiVersion: API_VERSION,
+      body: delivery.body,
+      ...(delivery.webhookId ? { webhookId: delivery.webhookId } : {}),
+      ...(delivery.eventId ? { eventId: delivery.eventId } : {}),
+    }),
+    ...delivery.headers,
+  };
+  const headers = Object.fromEntries(
+    Object.entries(signed).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+  const started = performance.now();
+  const response = await fetch(`${url}/webhooks/shopify`, {
+    method: 'POST',
+    headers,
+    body: delivery.body,
+    signal: AbortSignal.timeout(10_000),
+  });
+  const text = await response.text();
+  return {
+    status: response.status,
+    body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+    elapsedMs: performance.now() - started,
+  };
+}
+
+/** Every job in a queue, whatever its state. */
+export async function allJobs(queue: Queue) {
+  return queue.getJobs(
+    ['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'],
+    0,
+    -1,
+  );
+}
+
+/** A port on loopback where nothing listens. */
+export async function deadPort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, 'close');
+  return port;
+}
+
+/**
+ * A TCP hop in front of the test Redis that can be cut and restored, so a connected intake
+ * sees Redis go away and come back on the same address.
+ */
+export class RedisOutage {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async open(): Promise<void> {
+    const target = new URL(REDIS_URL);
+    const server = createServer((client) => {
+      const redis = connect(Number(target.port), target.hostname);
+      for (const socket of [client, redis]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+      }
+      redis.on('error', () => client.destroy());
+      client.on('error', () => redis.destroy());
+      client.pipe(redis).pipe(client);
+    });
+    server.listen(this.port, '127.0.0.1');
+    await once(server, 'listening');
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  /** Refuses new connections and drops the open ones. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (!server) return;
+    const closed = once(server, 'close');
+    server.close();
+    for (const socket of this.sockets) socket.destroy();
+    await closed;
+  }
+}

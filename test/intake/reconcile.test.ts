@@ -1,0 +1,307 @@
+import type { Job } from 'bullmq';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  RECONCILE_SCHEDULER_ID,
+  reconcileProcessor,
+} from '../../jobs/reconcile-orders/processor.js';
+import { type ReconcileDeps, reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
+import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
+import type { FakeStore } from '../../src/sandbox/store/server.js';
+import {
+  allJobs,
+  ELIGIBILITY,
+  type IntakeParts,
+  intakeOnTestRedis,
+  orderListings,
+  type RunningIntake,
+  silentLogger,
+  startIntake,
+  startStore,
+  storeClient,
+  waitFor,
+} from './helpers.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function store(options: Parameters<typeof startStore>[0] = {}): Promise<FakeStore> {
+  const started = await startStore(options);
+  closers.push(() => started.close());
+  return started;
+}
+
+async function parts(name: string) {
+  const intake = await intakeOnTestRedis(name);
+  closers.push(() => intake.close());
+  return intake;
+}
+
+function reconcileDeps(intake: IntakeParts, fakeStore: FakeStore): ReconcileDeps {
+  return {
+    store: storeClient(fakeStore.url),
+    records: intake.records,
+    enqueuer: intake.enqueuer,
+    counters: intake.counters,
+    storeUpdate: intake.storeUpdate,
+    eligibility: ELIGIBILITY,
+    logger: silentLogger,
+  };
+}
+
+async function createJobIds(intake: IntakeParts) {
+  return (await allJobs(intake.queues.createShipment)).map((j) => j.id).sort();
+}
+
+const registration = {
+  orderNumber: 'PS-1',
+  status: 'created',
+  createdAt: '2026-11-21T10:00:00+01:00',
+};
+
+describe('reconcileOrders over the fake store', () => {
+  const at = (minutes: number) => new Date(Date.UTC(2026, 10, 21, 8, minutes)).toISOString();
+  const eligibleIds = Array.from({ length: 55 }, (_, i) => String(5_560_000 + i));
+  const orders: FakeOrderInput[] = [
+    ...eligibleIds.map((id, i) => ({ id, createdAt: at(i), updatedAt: at(i) })),
+    { id: '5561001', financialStatus: 'PENDING', updatedAt: at(60) },
+    { id: '5561002', test: true, updatedAt: at(61) },
+    { id: '5561003', cancelledAt: at(62), financialStatus: 'VOIDED', updatedAt: at(62) },
+    {
+      id: '5561004',
+      lineItems: [{ title: 'Gift card', requiresShipping: false }],
+      updatedAt: at(63),
+    },
+    { id: '5561005', tags: ['No-Ship'], updatedAt: at(64) },
+    // Registered already: one untouched, one cancelled since.
+    { id: '5561006', updatedAt: at(65) },
+    { id: '5561007', cancelledAt: at(66), updatedAt: at(66) },
+  ];
+
+  it('pages every order, queues exactly the eligible unregistered ones and records why the rest were skipped', async () => {
+    const fakeStore = await store({ orders });
+    const intake = await parts('reconcile');
+    await intake.records.markRegistered('5561006', registration);
+    await intake.records.markRegistered('5561007', registration);
+
+    const summary = await reconcileOrders(
+      new Date('2026-11-21T00:00:00Z'),
+      'reconcile',
+      reconcileDeps(intake, fakeStore),
+    );
+
+    expect(summary).toEqual({
+      pages: 2,
+      seen: 62,
+      queued: 55,
+      skipped: 5,
+      flaggedCancelled: 1,
+    });
+    // Two pages of at most 50, the second after the first's cursor.
+    const listings = orderListings(fakeStore);
+    expect(listings).toHaveLength(2);
+    expect(listings[0]).toMatchObject({
+      first: 50,
+      after: null,
+      query: "updated_at:>='2026-11-21T00:00:00Z'",
+    });
+    expect(listings[1]!.after).toEqual(expect.any(String));
+
+    expect(await createJobIds(intake)).toEqual(eligibleIds.map((id) => `order-${id}`).sort());
+    const job = await intake.queues.createShipment.getJob('order-5560000');
+    expect(job!.data).toEqual({ orderId: '5560000', source: 'reconcile' });
+
+    const skipped = await Promise.all(
+      ['5561001', '5561002', '5561003', '5561004', '5561005'].map((id) => intake.records.get(id)),
+    );
+    expect(skipped.map((r) => [r?.state, r?.skipCode])).toEqual([
+      ['skipped', 'not_paid'],
+      ['skipped', 'test'],
+      ['skipped', 'cancelled'],
+      ['skipped', 'no_shipping'],
+      ['skipped', 'tag_excluded'],
+    ]);
+    expect(skipped[0]!.reason).toBe('Financial status is pending; ready statuses are: paid.');
+    expect(skipped[4]!.reason).toBe('Order has the excluded tag no-ship.');
+
+    // The registered order stays as it was; the cancelled one is flagged for staff.
+    expect(await intake.records.get('5561006')).toMatchObject({ state: 'registered' });
+    expect(await intake.records.get('5561007')).toMatchObject({
+      state: 'registered',
+      cancelledAfterRegistrationAt: expect.any(String),
+    });
+    expect((await allJobs(intake.queues.updateStore)).map((j) => [j.id, j.data])).toEqual([
+      [
+        'cancelled-after-registration-5561007',
+        { orderId: '5561007', kind: 'cancelled_after_registration' },
+      ],
+    ]);
+    expect((await intake.counters.read()).cancelled_after_registration).toBe(1);
+  });
+
+  it('queues nothing more and flags nothing twice on the next pass', async () => {
+    const fakeStore = await store({ orders });
+    const intake = await parts('reconcile-again');
+    await intake.records.markRegistered('5561006', registration);
+    await intake.records.markRegistered('5561007', registration);
+    const deps = reconcileDeps(intake, fakeStore);
+    await reconcileOrders(new Date('2026-11-21T00:00:00Z'), 'reconcile', deps);
+
+    const second = await reconcileOrders(new Date('2026-11-21T00:00:00Z'), 'reconcile', deps);
+
+    expect(second).toMatchObject({ seen: 62, queued: 0, skipped: 5, flaggedCancelled: 0 });
+    expect(await createJobIds(intake)).toHaveLength(55);
+    expect(await intake.queues.createShipment.getJob('order-5561006')).toBeUndefined();
+    expect(await allJobs(intake.queues.updateStore)).toHaveLength(1);
+    expect((await intake.counters.read()).cancelled_after_registration).toBe(1);
+  });
+
+  it('queues on the next pass an order whose webhook never came, and not one that was delivered', async () => {
+    const intake: RunningIntake = await startIntake({ name: 'reconcile-missed' });
+    closers.push(() => intake.close());
+    const fakeStore = await store({ orders: [], webhookUrl: `${intake.url}/webhooks/shopify` });
+
+    // Shopify announces this one: real HTTP, signed by the fake store, checked by the library.
+    const announced = await fakeStore.createOrder({ id: '5570001' });
+    expect(announced.webhook).toMatchObject({ topic: 'orders/create', status: 200 });
+    // This one's webhook is lost.
+    const lost = await fakeStore.createOrder({ id: '5570002' }, { sendWebhook: false });
+    expect(lost.webhook).toBeUndefined();
+    expect(await createJobIds(intake)).toEqual(['order-5570001']);
+
+    const summary = await reconcileOrders(
+      new Date(Date.now() - 3_600_000),
+      'reconcile',
+      reconcileDeps(intake, fakeStore),
+    );
+
+    expect(summary).toMatchObject({ seen: 2, queued: 1 });
+    const jobs = await allJobs(intake.queues.createShipment);
+    expect(Object.fromEntries(jobs.map((j) => [j.id, j.data.source]))).toEqual({
+      'order-5570001': 'orders/create',
+      'order-5570002': 'reconcile',
+    });
+  });
+});
+
+describe('reconcileProcessor', () => {
+  const OVERLAP_MS = 10 * 60_000;
+
+  async function setup(name: string, clock: { now: Date }, storeOptions = {}) {
+    const fakeStore = await store();
+    const intake = await parts(name);
+    const processor = reconcileProcessor({
+      ...reconcileDeps(intake, fakeStore),
+      store: storeClient(fakeStore.url, storeOptions),
+      redis: intake.redis,
+      prefix: intake.prefix,
+      pollIntervalMs: 300_000,
+      overlapMs: OVERLAP_MS,
+      logger: silentLogger,
+      now: () => clock.now,
+    });
+    const job: Job = await intake.queues.reconcileOrders.add('reconcile-orders', {});
+    const watermark = () => intake.redis.get(`${intake.prefix}:reconcile:watermark`);
+    return { fakeStore, intake, run: () => processor(job), watermark };
+  }
+
+  it('stores the watermark and starts the next pass from it minus the overlap', async () => {
+    const clock = { now: new Date('2026-11-20T16:00:00Z') };
+    const { fakeStore, intake, run, watermark } = await setup('processor', clock);
+
+    // First pass: no watermark yet, so one day back (and the overlap).
+    const first = await run();
+    expect(first).toMatchObject({ seen: 7, queued: 4, skipped: 3 });
+    expect(orderListings(fakeStore).at(-1)!.query).toBe("updated_at:>='2026-11-19T15:50:00Z'");
+    expect(await watermark()).toBe('2026-11-20T16:00:00.000Z');
+
+    // An update Shopify's search indexed late: stamped before the watermark, within the overlap.
+    await fakeStore.createOrder(
+      { id: '5550100', createdAt: '2026-11-20T15:55:00Z', updatedAt: '2026-11-20T15:55:00Z' },
+      { sendWebhook: false },
+    );
+    clock.now = new Date('2026-11-20T16:05:00Z');
+    const second = await run();
+
+    expect(orderListings(fakeStore).at(-1)!.query).toBe("updated_at:>='2026-11-20T15:50:00Z'");
+    expect(second).toMatchObject({ seen: 1, queued: 1 });
+    expect(await intake.queues.createShipment.getJob('order-5550100')).toBeDefined();
+    expect(await watermark()).toBe('2026-11-20T16:05:00.000Z');
+  });
+
+  it('keeps the watermark when a pass fails, so the next pass covers the same orders', async () => {
+    const clock = { now: new Date('2026-11-20T16:00:00Z') };
+    const { fakeStore, run, watermark } = await setup('processor-fail', clock, {
+      maxThrottleWaits: 0,
+    });
+    await run();
+
+    fakeStore.rateLimitNext(1);
+    clock.now = new Date('2026-11-20T16:05:00Z');
+    await expect(run()).rejects.toThrow();
+    expect(await watermark()).toBe('2026-11-20T16:00:00.000Z');
+
+    clock.now = new Date('2026-11-20T16:10:00Z');
+    await run();
+    expect(orderListings(fakeStore).at(-1)!.query).toBe("updated_at:>='2026-11-20T15:50:00Z'");
+  });
+
+  it('lets only one of two concurrent passes run; the other returns already_running', async () => {
+    const clock = { now: new Date('2026-11-20T16:00:00Z') };
+    const { fakeStore, intake, run } = await setup('processor-lock', clock);
+
+    const results = await Promise.all([run(), run()]);
+
+    expect(results.filter((r) => 'outcome' in r && r.outcome === 'already_running')).toHaveLength(
+      1,
+    );
+    expect(results.filter((r) => 'seen' in r)).toEqual([
+      expect.objectContaining({ seen: 7, queued: 4 }),
+    ]);
+    expect(orderListings(fakeStore)).toHaveLength(1);
+    // The lock is given back: the next pass runs.
+    expect(await run()).toMatchObject({ seen: expect.any(Number) });
+    expect(await intake.redis.exists(`${intake.prefix}:reconcile:lock`)).toBe(0);
+  });
+
+  it('does not run while another process holds the lock', async () => {
+    const clock = { now: new Date('2026-11-20T16:00:00Z') };
+    const { fakeStore, intake, run, watermark } = await setup('processor-held', clock);
+    await intake.redis.set(`${intake.prefix}:reconcile:lock`, 'other-process', 'PX', 60_000);
+
+    expect(await run()).toEqual({ outcome: 'already_running' });
+
+    expect(orderListings(fakeStore)).toHaveLength(0);
+    expect(await watermark()).toBeNull();
+    expect(await intake.redis.get(`${intake.prefix}:reconcile:lock`)).toBe('other-process');
+  });
+});
+
+describe('reconciliation schedule', () => {
+  it('registers exactly one scheduler however often the service starts', async () => {
+    const intake = await parts('schedule');
+    const queue = intake.queues.reconcileOrders;
+    // As src/service.ts does at every start, in every process.
+    const schedule = (every: number) =>
+      queue.upsertJobScheduler(
+        RECONCILE_SCHEDULER_ID,
+        { every },
+        { name: 'reconcile-orders', data: {} },
+      );
+
+    await schedule(300_000);
+    await schedule(300_000);
+    await schedule(120_000);
+
+    expect(await queue.getJobSchedulersCount()).toBe(1);
+    const [scheduler] = await queue.getJobSchedulers();
+    expect(scheduler).toMatchObject({ key: RECONCILE_SCHEDULER_ID, every: 120_000 });
+    const pending = await waitFor(async () => {
+      const jobs = await allJobs(queue);
+      return jobs.length > 0 ? jobs : undefined;
+    });
+    expect(pending).toHaveLength(1);
+  });
+});

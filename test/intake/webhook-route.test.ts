@@ -1,0 +1,320 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { orderJobId } from '../../src/queue/names.js';
+import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
+import { FakeStoreState } from '../../src/sandbox/store/state.js';
+import { orderWebhookPayload, signWebhook } from '../../src/sandbox/store/webhooks.js';
+import {
+  allJobs,
+  deadPort,
+  postWebhook,
+  RedisOutage,
+  type RunningIntake,
+  startIntake,
+  WEBHOOK_SECRET,
+  waitFor,
+} from './helpers.js';
+
+/** An order body as Shopify sends it: name, email, phone and address included. */
+function orderBody(input: FakeOrderInput & { id: string }, extra: Record<string, unknown> = {}) {
+  const order = new FakeStoreState(() => new Date('2026-11-21T10:00:00Z')).createOrder(input);
+  return JSON.stringify({ ...orderWebhookPayload(order), ...extra });
+}
+
+const ORDER_ID = '5551234';
+const registered = {
+  orderNumber: 'PS-1001',
+  status: 'created',
+  createdAt: '2026-11-21T10:00:00+01:00',
+};
+
+let intake: RunningIntake;
+
+beforeEach(async () => {
+  intake = await startIntake({ name: 'webhook' });
+});
+
+afterEach(async () => {
+  await intake?.close();
+});
+
+async function createJobs() {
+  return allJobs(intake.queues.createShipment);
+}
+
+describe('POST /webhooks/shopify', () => {
+  it('queues one create-shipment job with ids only for a signed orders/create, answering 200 fast', async () => {
+    const body = orderBody({ id: ORDER_ID, name: '#1042', email: 'mette.hansen@example.dk' });
+
+    const answer = await postWebhook(intake.url, { topic: 'orders/create', body });
+
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ result: 'queued' });
+    // Shopify allows 5 s; the route must not come near it.
+    expect(answer.elapsedMs).toBeLessThan(1_000);
+    const jobs = await createJobs();
+    expect(jobs).toHaveLength(1);
+    const job = jobs[0]!;
+    expect(job.id).toBe(`order-${ORDER_ID}`);
+    expect(await job.getState()).toBe('waiting');
+    // BullMQ keeps payloads in clear text: the order's personal data must not be in it.
+    expect(job.data).toEqual({ orderId: ORDER_ID, source: 'orders/create' });
+    const stored = JSON.stringify(job.data);
+    for (const personal of ['#1042', 'mette', 'Mette Hansen', '+4520123456', 'Nørrebrogade']) {
+      expect(stored).not.toContain(personal);
+    }
+    await waitFor(async () => (await intake.counters.read()).webhooks_accepted === 1, {
+      what: 'webhooks_accepted counter',
+    });
+  });
+
+  it('answers 401 to a forged signature and queues nothing', async () => {
+    const body = orderBody({ id: ORDER_ID });
+
+    const answer = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body,
+      headers: { 'X-Shopify-Hmac-Sha256': signWebhook('not-the-secret', body) },
+    });
+
+    expect(answer.status).toBe(401);
+    expect(await createJobs()).toEqual([]);
+    await waitFor(async () => (await intake.counters.read()).webhooks_rejected === 1, {
+      what: 'webhooks_rejected counter',
+    });
+  });
+
+  it('answers 401 to a body changed after signing and queues nothing', async () => {
+    const body = orderBody({ id: ORDER_ID });
+    const signature = signWebhook(WEBHOOK_SECRET, body);
+
+    const answer = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body: body.replace(ORDER_ID, '5559999'),
+      headers: { 'X-Shopify-Hmac-Sha256': signature },
+    });
+
+    expect(answer.status).toBe(401);
+    expect(await createJobs()).toEqual([]);
+  });
+
+  it('answers 401 to an unsigned delivery and queues nothing', async () => {
+    const answer = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body: orderBody({ id: ORDER_ID }),
+      headers: { 'X-Shopify-Hmac-Sha256': undefined },
+    });
+
+    expect(answer.status).toBe(401);
+    expect(await createJobs()).toEqual([]);
+  });
+
+  it('answers 401 to a delivery signed for another shop', async () => {
+    const answer = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body: orderBody({ id: ORDER_ID }),
+      shop: 'someone-else.myshopify.com',
+    });
+
+    expect(answer.status).toBe(401);
+    expect(await createJobs()).toEqual([]);
+  });
+
+  it('answers 200 to a repeated delivery of the same event and still has one job', async () => {
+    const delivery = {
+      topic: 'orders/create',
+      body: orderBody({ id: ORDER_ID }),
+      webhookId: 'wh-retry-1',
+      eventId: 'ev-retry-1',
+    };
+
+    const first = await postWebhook(intake.url, delivery);
+    const second = await postWebhook(intake.url, delivery);
+    // Shopify may also deliver one event under a new webhook id.
+    const third = await postWebhook(intake.url, { ...delivery, webhookId: 'wh-retry-2' });
+
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 200]);
+    expect(first.body).toEqual({ result: 'queued' });
+    expect(second.body).toEqual({ result: 'duplicate' });
+    expect(third.body).toEqual({ result: 'duplicate' });
+    expect((await createJobs()).map((j) => j.id)).toEqual([`order-${ORDER_ID}`]);
+  });
+
+  it('keeps one job when orders/paid and orders/updated follow for a queued order', async () => {
+    const body = orderBody({ id: ORDER_ID });
+    await postWebhook(intake.url, { topic: 'orders/create', body });
+
+    const paid = await postWebhook(intake.url, { topic: 'orders/paid', body });
+    const updated = await postWebhook(intake.url, { topic: 'orders/updated', body });
+
+    expect(paid).toMatchObject({ status: 200, body: { result: 'already_queued' } });
+    expect(updated).toMatchObject({ status: 200, body: { result: 'already_queued' } });
+    const jobs = await createJobs();
+    expect(jobs.map((j) => j.id)).toEqual([`order-${ORDER_ID}`]);
+    expect(jobs[0]!.data.source).toBe('orders/create');
+  });
+
+  it('queues nothing for an order whose shipment is already registered', async () => {
+    await intake.records.markRegistered(ORDER_ID, registered);
+
+    const created = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body: orderBody({ id: ORDER_ID }),
+    });
+    const updated = await postWebhook(intake.url, {
+      topic: 'orders/updated',
+      body: orderBody({ id: ORDER_ID }),
+    });
+
+    expect(created).toMatchObject({ status: 200, body: { result: 'already_registered' } });
+    expect(updated).toMatchObject({ status: 200, body: { result: 'already_registered' } });
+    expect(await createJobs()).toEqual([]);
+  });
+
+  it('accepts a large order body (1.5 MB) but answers 413 above 2 MB and queues nothing', async () => {
+    const big = orderBody({ id: ORDER_ID }, { note: 'x'.repeat(1.5 * 1024 * 1024) });
+    const accepted = await postWebhook(intake.url, { topic: 'orders/create', body: big });
+    expect(accepted).toMatchObject({ status: 200, body: { result: 'queued' } });
+    await intake.queues.createShipment.obliterate({ force: true });
+
+    const huge = orderBody({ id: '5554321' }, { note: 'x'.repeat(2 * 1024 * 1024 + 1) });
+    const refused = await postWebhook(intake.url, { topic: 'orders/create', body: huge });
+
+    expect(refused.status).toBe(413);
+    expect(await createJobs()).toEqual([]);
+  });
+
+  it('answers 400 to a correctly signed body that is not JSON, and queues nothing', async () => {
+    const answer = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body: `{"id": ${ORDER_ID}, "admin_graphql_api_id": "gid://shopify/Order/${ORDER_ID}"`,
+    });
+
+    expect(answer.status).toBe(400);
+    expect(await createJobs()).toEqual([]);
+  });
+
+  it('answers 400 to signed JSON that carries no order id', async () => {
+    const answer = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body: JSON.stringify({ name: '#1001' }),
+    });
+
+    expect(answer.status).toBe(400);
+    expect(await createJobs()).toEqual([]);
+  });
+
+  it('acknowledges a topic it does not handle with 200 and queues nothing', async () => {
+    const answer = await postWebhook(intake.url, {
+      topic: 'products/update',
+      body: JSON.stringify({ id: 632910392, title: 'Ceramic mug' }),
+    });
+
+    expect(answer).toMatchObject({ status: 200, body: { result: 'ignored' } });
+    expect(await createJobs()).toEqual([]);
+    expect(await allJobs(intake.queues.updateStore)).toEqual([]);
+  });
+
+  it('flags a registered order on orders/cancelled: one tag write-back, one count, no create job', async () => {
+    await intake.records.markRegistered(ORDER_ID, registered);
+    const body = orderBody({ id: ORDER_ID, cancelledAt: '2026-11-21T11:00:00Z' });
+
+    const first = await postWebhook(intake.url, { topic: 'orders/cancelled', body });
+    // A later change of the cancelled order (another event) must not flag it twice.
+    const again = await postWebhook(intake.url, { topic: 'orders/updated', body });
+
+    expect(first).toMatchObject({ status: 200, body: { result: 'flagged_cancelled' } });
+    expect(again).toMatchObject({ status: 200, body: { result: 'already_flagged' } });
+    expect(await createJobs()).toEqual([]);
+    const writeBacks = await allJobs(intake.queues.updateStore);
+    expect(writeBacks.map((j) => [j.id, j.data])).toEqual([
+      [
+        `cancelled-after-registration-${ORDER_ID}`,
+        { orderId: ORDER_ID, kind: 'cancelled_after_registration' },
+      ],
+    ]);
+    expect((await intake.counters.read()).cancelled_after_registration).toBe(1);
+    expect((await intake.records.get(ORDER_ID))?.cancelledAfterRegistrationAt).toBeDefined();
+  });
+
+  it('takes the order id from admin_graphql_api_id when the numeric id exceeds 2^53', async () => {
+    // JSON.parse would round this id to 9007199254740993000.
+    const hugeId = '9007199254740993123';
+    const body = `{"id":${hugeId},"admin_graphql_api_id":"gid://shopify/Order/${hugeId}","cancelled_at":null}`;
+    expect(String(JSON.parse(body).id)).not.toBe(hugeId);
+
+    const answer = await postWebhook(intake.url, { topic: 'orders/create', body });
+
+    expect(answer).toMatchObject({ status: 200, body: { result: 'queued' } });
+    const jobs = await createJobs();
+    expect(jobs.map((j) => [j.id, j.data.orderId])).toEqual([[orderJobId(hugeId), hugeId]]);
+  });
+
+  it('refuses (400) rather than guesses when only an inexact numeric id is given', async () => {
+    const answer = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body: '{"id":9007199254740993123}',
+    });
+
+    expect(answer.status).toBe(400);
+    expect(await createJobs()).toEqual([]);
+  });
+});
+
+describe('POST /webhooks/shopify without Redis', () => {
+  it('answers 503 at once (not after a timeout) when Redis does not answer, so Shopify retries', async () => {
+    const port = await deadPort();
+    const down = await startIntake({
+      name: 'webhook-down',
+      redisUrl: `redis://127.0.0.1:${port}`,
+      waitForRedis: false,
+    });
+    try {
+      const answer = await postWebhook(down.url, {
+        topic: 'orders/create',
+        body: orderBody({ id: ORDER_ID }),
+      });
+
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual({ error: 'could not queue the order; retry later' });
+      // The route gives up after 3 s at most; a fail-fast connection answers long before.
+      expect(answer.elapsedMs).toBeLessThan(1_000);
+    } finally {
+      await down.close();
+    }
+  });
+
+  it('answers 503 while Redis is cut off and queues the same delivery when Shopify retries after', async () => {
+    const outage = new RedisOutage();
+    await outage.open();
+    const flaky = await startIntake({ name: 'webhook-outage', redisUrl: outage.url });
+    const delivery = {
+      topic: 'orders/create',
+      body: orderBody({ id: ORDER_ID }),
+      webhookId: 'wh-outage',
+      eventId: 'ev-outage',
+    };
+    try {
+      await outage.cut();
+      await waitFor(() => flaky.redis.status !== 'ready', { what: 'the connection to drop' });
+
+      const during = await postWebhook(flaky.url, delivery);
+      expect(during.status).toBe(503);
+      expect(during.elapsedMs).toBeLessThan(1_000);
+
+      await outage.open();
+      await waitFor(() => flaky.redis.status === 'ready', {
+        timeoutMs: 10_000,
+        what: 'the connection to return',
+      });
+      // The refused delivery was not remembered as seen: the retry is queued, not "duplicate".
+      const retried = await postWebhook(flaky.url, delivery);
+      expect(retried).toMatchObject({ status: 200, body: { result: 'queued' } });
+      expect((await allJobs(flaky.queues.createShipment)).map((j) => j.id)).toEqual([
+        `order-${ORDER_ID}`,
+      ]);
+    } finally {
+      await flaky.close();
+      await outage.cut();
+    }
+  });
+});
