@@ -56,6 +56,10 @@ export async function registerShipment(
       return { outcome: 'cancelled_after_registration', orderNumber: record.orderNumber };
     }
     await deps.counters.increment('shipments_already_registered');
+    // A run that died between writing the record and queueing the write-back left the order
+    // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
+    // one write-back job per order (a kept job absorbs the add), and its writes are idempotent.
+    await deps.storeUpdate(orderId, 'registered');
     return { outcome: 'already_registered', orderNumber: record.orderNumber };
   }
 

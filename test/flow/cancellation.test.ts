@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { handleCancelledAfterRegistration } from '../../jobs/create-shipment/cancelled-after-registration.js';
+import { orderJobId } from '../../src/queue/names.js';
+import {
+  createRequests,
+  FIXTURE,
+  type ShipmentStack,
+  shipmentStacks,
+  waitForJob,
+} from '../helpers/shipment-stack.js';
+
+const start = shipmentStacks();
+
+const CANCEL_TAG = 'shipment-cancel-at-provider';
+
+/** Replays a finished job, as an admin does from Bull Board, and waits for it to finish. */
+async function replay(s: ShipmentStack, jobId: string) {
+  const job = await s.queues.createShipment.getJob(jobId);
+  await job!.retry('completed');
+  return waitForJob(s.queues.createShipment, jobId, 'completed');
+}
+
+describe('an order cancelled after its shipment was registered', () => {
+  it('flags the order once for staff, counts it once, and never fails or retries', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+    const jobId = orderJobId(id);
+    await s.enqueuer.order(id, 'orders/create');
+    await waitForJob(s.queues.createShipment, jobId, 'completed');
+    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    const orderNumber = (await s.records.get(id))!.orderNumber!;
+
+    await s.store.updateOrder(id, { cancel: true });
+    // A registered order is never queued again, whatever event arrives ...
+    expect(await s.enqueuer.order(id, 'orders/cancelled')).toBe('already_registered');
+    // ... but a replayed job finds it cancelled.
+    const first = await replay(s, jobId);
+    expect(first.returnvalue).toEqual({ outcome: 'cancelled_after_registration', orderNumber });
+    await waitForJob(s.queues.updateStore, `cancelled-after-registration-${id}`, 'completed');
+
+    const flaggedAt = (await s.records.get(id))?.cancelledAfterRegistrationAt;
+    expect(flaggedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await s.counters.read()).cancelled_after_registration).toBe(1);
+    const order = s.store.order(id)!;
+    expect(order.tags).toContain(CANCEL_TAG);
+    expect(order.note).toContain(
+      `Cancelled after shipment ${orderNumber} was registered with the provider.`,
+    );
+
+    // The same cancellation seen again, by the intake and by another replay.
+    const again = await handleCancelledAfterRegistration(id, {
+      records: s.records,
+      counters: s.counters,
+      storeUpdate: (orderId, kind) => s.enqueuer.storeUpdate(orderId, kind),
+      logger: s.logger,
+    });
+    expect(again).toBe('already_flagged');
+    const second = await replay(s, jobId);
+    expect(second.returnvalue).toEqual({ outcome: 'cancelled_after_registration', orderNumber });
+
+    expect((await s.counters.read()).cancelled_after_registration).toBe(1);
+    expect((await s.records.get(id))?.cancelledAfterRegistrationAt).toBe(flaggedAt);
+    const writes = s.store.mutations.filter((m) => m.orderId === id);
+    expect(writes.filter((m) => m.type === 'tagsAdd' && m.tags.includes(CANCEL_TAG))).toHaveLength(
+      1,
+    );
+    expect(writes.filter((m) => m.type === 'orderUpdate')).toHaveLength(1);
+    const noteLines = s.store.order(id)?.note?.split('\n') ?? [];
+    expect(noteLines.filter((line) => line.startsWith('Cancelled after shipment'))).toHaveLength(1);
+
+    // No failure, no retry, no second shipment.
+    expect(second.failedReason ?? undefined).toBeUndefined();
+    expect(second.attemptsStarted).toBe(second.attemptsMade);
+    expect(await s.queues.createShipment.getFailedCount()).toBe(0);
+    expect(await s.queues.updateStore.getFailedCount()).toBe(0);
+    expect(createRequests(s.sandbox)).toHaveLength(1);
+    expect((await s.records.get(id))?.state).toBe('registered');
+  });
+});

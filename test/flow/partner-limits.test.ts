@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { orderJobId } from '../../src/queue/names.js';
+import type { RequestLogEntry } from '../../src/sandbox/partner/index.js';
+import {
+  createRequests,
+  DEMO_EMAIL,
+  DEMO_TOKEN,
+  FIXTURE,
+  shipmentStacks,
+  shipmentsWithReference,
+  waitForJob,
+  waitUntil,
+} from '../helpers/shipment-stack.js';
+
+const start = shipmentStacks();
+
+describe('the provider refuses the token (401)', () => {
+  it('pauses the partner queues with the job waiting, attempts intact, and resumes once a valid token works', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+    const jobId = orderJobId(id);
+    s.sandbox.revokeToken(DEMO_TOKEN);
+
+    await s.enqueuer.order(id, 'test');
+    await waitUntil(() => s.authGuard.refusedSince(), { what: 'the token to be marked refused' });
+    const waiting = await waitForJob(s.queues.createShipment, jobId, 'waiting');
+
+    expect(waiting.attemptsMade).toBe(0);
+    expect(await s.queues.createShipment.isPaused()).toBe(true);
+    expect(await s.queues.syncStatus.isPaused()).toBe(true);
+    // Writing to Shopify does not need the partner token.
+    expect(await s.queues.updateStore.isPaused()).toBe(false);
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([401]);
+    expect((await s.counters.read()).partner_auth_failures).toBe(1);
+    // Not the order's fault: nothing recorded against it, nothing written to it.
+    expect(await s.records.get(id)).toBeNull();
+    expect(s.store.order(id)?.tags).not.toContain('shipment-error');
+
+    // The refused token still fails the probe: the queues stay paused.
+    expect(await s.authGuard.probe(s.partner)).toBe(false);
+    expect(await s.queues.createShipment.isPaused()).toBe(true);
+
+    // The admin configures a new token and restarts the workers; the service probes at start.
+    const token = s.sandbox.issueToken(DEMO_EMAIL, 'flow-test');
+    await s.stopWorkers();
+    s.startWorkers({ token });
+    expect(await s.authGuard.probe(s.partner)).toBe(true);
+
+    expect(await s.authGuard.refusedSince()).toBeNull();
+    expect(await s.queues.createShipment.isPaused()).toBe(false);
+    expect(await s.queues.syncStatus.isPaused()).toBe(false);
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+    expect(job.attemptsMade).toBe(1);
+    expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+    expect(createRequests(s.sandbox, token).map((r) => r.status)).toEqual([201]);
+    expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+  });
+});
+
+/**
+ * The Retry-After the sandbox sent with a 429, worked out from its request log the way the
+ * sandbox's limiter did (src/sandbox/partner/rate-limit.ts): whole seconds until a slot frees.
+ */
+function retryAfterMsOf(
+  refusal: RequestLogEntry,
+  log: readonly RequestLogEntry[],
+  limit: number,
+  windowMs: number,
+): number {
+  const admitted = log
+    .filter((r) => r.status !== 429 && r.status !== 401)
+    .map((r) => r.at)
+    .filter((at) => at <= refusal.at && at > refusal.at - windowMs)
+    .sort((a, b) => a - b);
+  const freeingAt = admitted[admitted.length - limit]! + windowMs;
+  return Math.max(1, Math.ceil((freeingAt - refusal.at) / 1000)) * 1000;
+}
+
+describe('the provider answers 429', () => {
+  it('waits out Retry-After without failing the job or spending an attempt', async () => {
+    // The connector believes in 10 requests per 2 s; the provider allows 1.
+    const s = await start({ budget: { limit: 10, windowMs: 2_000 } });
+    s.sandbox.setRateLimit(1, 2_000);
+    const ids = [FIXTURE.paidCopenhagen, FIXTURE.documentAarhus];
+
+    await Promise.all(ids.map((id) => s.enqueuer.order(id, 'test')));
+    const jobs = await Promise.all(
+      ids.map((id) => waitForJob(s.queues.createShipment, orderJobId(id), 'completed')),
+    );
+
+    const log = s.sandbox.requests.filter((r) => r.token === DEMO_TOKEN);
+    const refusals = log.filter((r) => r.status === 429);
+    expect(refusals.length).toBeGreaterThanOrEqual(1);
+    for (const refusal of refusals) {
+      const retryAfterMs = retryAfterMsOf(refusal, log, 1, 2_000);
+      const early = log.filter((r) => r.at > refusal.at && r.at < refusal.at + retryAfterMs);
+      expect(early).toEqual([]);
+    }
+    expect((await s.budget.stats()).rateLimited).toBe(refusals.length);
+
+    // Every job finished on its first counted attempt; the one sent back by the 429 ran twice.
+    for (const job of jobs) {
+      expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+      expect(job.attemptsMade).toBe(1);
+    }
+    expect(jobs.some((job) => job.attemptsStarted >= 2)).toBe(true);
+    expect(await s.queues.createShipment.getFailedCount()).toBe(0);
+    for (const id of ids) expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,231 @@
+import nock from 'nock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { orderJobId } from '../../src/queue/names.js';
+import {
+  createRequests,
+  FIXTURE,
+  metafield,
+  type ShipmentStack,
+  shipmentStacks,
+  shipmentsWithReference,
+  waitForJob,
+  waitUntil,
+} from '../helpers/shipment-stack.js';
+
+const start = shipmentStacks();
+afterEach(() => {
+  nock.cleanAll();
+});
+
+/** Waits for the failure write-back (its job id carries a timestamp) to reach the order. */
+async function errorWrittenBack(s: ShipmentStack, orderId: string) {
+  await waitUntil(() => s.store.order(orderId)?.tags.includes('shipment-error'), {
+    what: `the shipment-error tag on ${orderId}`,
+  });
+  await waitUntil(() => metafield(s.store, orderId, 'error'), {
+    what: `the error metafield on ${orderId}`,
+  });
+}
+
+describe('an order that cannot be shipped as it is', () => {
+  it.each([
+    {
+      what: 'no postal code',
+      id: FIXTURE.missingPostalCodeOdense,
+      field: "receiver.address.postal_code: The order's shipping address has no postal code.",
+      personal: ['Sofie', 'Jensen', 'Vestergade', '4541234567', 'sofie.jensen@example.dk'],
+    },
+    {
+      what: 'a 45 kg unit',
+      id: FIXTURE.heavyAalborg,
+      field:
+        "packages: Line item 'Oak garden bench' weighs 45 kg per unit; the most one package may weigh is 30 kg.",
+      personal: ['Anders', 'Pedersen', 'Boulevarden', '4551234567', 'anders.pedersen@example.dk'],
+    },
+  ])(
+    'fails at once ($what), says why without personal data, and marks the order',
+    async ({ id, field, personal }) => {
+      const s = await start();
+
+      await s.enqueuer.order(id, 'test');
+      const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+      expect(job.attemptsMade).toBe(1);
+      expect(job.failedReason).toContain(field);
+      for (const value of personal) expect(job.failedReason).not.toContain(value);
+      expect(createRequests(s.sandbox)).toEqual([]);
+
+      const record = await s.records.get(id);
+      expect(record).toMatchObject({ state: 'failed', reason: job.failedReason });
+      expect((await s.counters.read()).orders_refused).toBe(1);
+
+      await errorWrittenBack(s, id);
+      expect(metafield(s.store, id, 'error')).toBe(job.failedReason);
+      expect(metafield(s.store, id, 'status')).toBe('error');
+      expect(s.store.order(id)?.tags).not.toContain('shipment-registered');
+    },
+  );
+
+  it('fails at once on a 422 from the provider, listing its field errors', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+    // A rule the provider has and we cannot check locally (its length limits are not published).
+    // The one answer is replaced at the network edge; every other request reaches the sandbox.
+    const origin = new URL(s.sandbox.url).origin;
+    const refusal = nock(origin, { allowUnmocked: true })
+      .post('/api/v1/shipments')
+      .reply(422, {
+        success: false,
+        message: 'The given data was invalid.',
+        errors: {
+          'receiver.address.street': ['The street may not be greater than 20 characters.'],
+        },
+      });
+
+    await s.enqueuer.order(id, 'test');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+    expect(refusal.isDone()).toBe(true);
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).toContain('The provider refused order #1001');
+    expect(job.failedReason).toContain(
+      'receiver.address.street: The street may not be greater than 20 characters.',
+    );
+    expect(job.failedReason).not.toContain('Nørrebrogade');
+    expect(await s.records.get(id)).toMatchObject({ state: 'failed', reason: job.failedReason });
+    await errorWrittenBack(s, id);
+    expect(shipmentsWithReference(s.sandbox, id)).toEqual([]);
+  });
+
+  it('registers the order once it is fixed and queued again, and clears the error tag', async () => {
+    // A 3 kg item tagged as a document: documents may weigh at most 2 kg per package.
+    const s = await start();
+    const { order } = await s.store.createOrder({
+      tags: ['document'],
+      lineItems: [{ title: 'Binder of contracts', weight: { value: 3, unit: 'KILOGRAMS' } }],
+    });
+    const jobId = orderJobId(order.id);
+
+    await s.enqueuer.order(order.id, 'orders/create');
+    const failed = await waitForJob(s.queues.createShipment, jobId, 'failed');
+    expect(failed.failedReason).toContain('the most one document package may weigh is 2 kg');
+    await errorWrittenBack(s, order.id);
+
+    // Staff fix the order in Shopify; its orders/updated event queues it again.
+    await s.store.updateOrder(order.id, { tags: [] });
+    expect(await s.enqueuer.order(order.id, 'orders/updated')).toBe('requeued');
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+
+    const shipments = shipmentsWithReference(s.sandbox, order.id);
+    expect(shipments).toHaveLength(1);
+    expect(shipments[0]!.request.order_type).toBe('package');
+    expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+    const record = await s.records.get(order.id);
+    expect(record).toMatchObject({ state: 'registered', orderNumber: shipments[0]!.orderNumber });
+    expect(record?.reason).toBeUndefined();
+
+    await waitForJob(s.queues.updateStore, `registered-${order.id}`, 'completed');
+    const tags = s.store.order(order.id)?.tags;
+    expect(tags).toContain('shipment-registered');
+    expect(tags).not.toContain('shipment-error');
+    expect(metafield(s.store, order.id, 'status')).toBe('pending');
+    expect(metafield(s.store, order.id, 'order_number')).toBe(shipments[0]!.orderNumber);
+  });
+});
+
+describe('an order that is not eligible', () => {
+  it.each([
+    {
+      what: 'unpaid',
+      id: FIXTURE.unpaidRoskilde,
+      code: 'not_paid',
+      reason: 'Financial status is pending; ready statuses are: paid.',
+    },
+    {
+      what: 'a test order',
+      id: FIXTURE.testOrderEsbjerg,
+      code: 'test',
+      reason: 'Order is a test order and test orders are skipped.',
+    },
+    {
+      what: 'cancelled',
+      id: FIXTURE.cancelledVejle,
+      code: 'cancelled',
+      reason: 'Order is cancelled.',
+    },
+  ])('completes as skipped ($what) and records why', async ({ id, code, reason }) => {
+    const s = await start();
+
+    await s.enqueuer.order(id, 'test');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+    expect(job.returnvalue).toEqual({ outcome: 'skipped', code, reason });
+    expect(await s.records.get(id)).toMatchObject({ state: 'skipped', skipCode: code, reason });
+    expect(createRequests(s.sandbox)).toEqual([]);
+    expect(await s.queues.updateStore.count()).toBe(0);
+  });
+
+  it('is queued again and registered once it is paid', async () => {
+    const s = await start();
+    const id = FIXTURE.unpaidRoskilde;
+    await s.enqueuer.order(id, 'orders/create');
+    await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+    await s.store.updateOrder(id, { markPaid: true });
+    expect(await s.enqueuer.order(id, 'orders/paid')).toBe('requeued');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+    expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+    expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+    const record = await s.records.get(id);
+    expect(record?.state).toBe('registered');
+    expect(record?.skipCode).toBeUndefined();
+    expect(record?.reason).toBeUndefined();
+    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    expect(s.store.order(id)?.tags).toContain('shipment-registered');
+  });
+});
+
+describe('a transient failure that lasts through the last attempt', () => {
+  it('gives up on the provider failing every attempt: records why and marks the order', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+    s.sandbox.failNextCreates(3);
+
+    await s.enqueuer.order(id, 'test');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+    expect(job.attemptsMade).toBe(3);
+    expect(job.failedReason).toMatch(
+      /^Gave up after 3 attempts: Partner API failed on its side \(500\) on POST \/shipments\. Replay the job once the cause is fixed\.$/,
+    );
+    const posts = createRequests(s.sandbox);
+    expect(posts.map((r) => r.status)).toEqual([500, 500, 500]);
+    // Backed off between attempts: 50 ms then 100 ms, less at most 20% jitter.
+    expect(posts[1]!.at - posts[0]!.at).toBeGreaterThanOrEqual(40);
+    expect(posts[2]!.at - posts[1]!.at).toBeGreaterThanOrEqual(80);
+
+    expect(await s.records.get(id)).toMatchObject({ state: 'failed', reason: job.failedReason });
+    expect((await s.counters.read()).shipment_create_failures).toBe(1);
+    await errorWrittenBack(s, id);
+    expect(metafield(s.store, id, 'error')).toBe(job.failedReason);
+  });
+
+  it('gives up on the store throttling every attempt: records why and marks the order', async () => {
+    const s = await start({
+      storeClient: { maxThrottleWaits: 1, sleep: async () => {} },
+    });
+    const id = FIXTURE.paidCopenhagen;
+    // Each attempt reads the order once and waits once: two refusals per attempt.
+    s.store.throttleNext(6);
+
+    await s.enqueuer.order(id, 'test');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+    expect(job.attemptsMade).toBe(3);
+    expect(job.failedReason).toMatch(/^Gave up after 3 attempts: Shopify throttled GetOrder/);
+    expect(createRequests(s.sandbox)).toEqual([]);
+    expect(await s.records.get(id)).toMatchObject({ state: 'failed', reason: job.failedReason });
+    await errorWrittenBack(s, id);
+  });
+});

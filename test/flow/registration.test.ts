@@ -1,0 +1,253 @@
+import { type Job, Worker } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import { createShipmentProcessor } from '../../jobs/create-shipment/processor.js';
+import { orderJobId, QUEUES } from '../../src/queue/names.js';
+import {
+  createRequests,
+  FIXTURE,
+  metafield,
+  type ShipmentStack,
+  shipmentStacks,
+  shipmentsWithReference,
+  waitForJob,
+  waitUntil,
+} from '../helpers/shipment-stack.js';
+
+const start = shipmentStacks();
+
+describe('an eligible order becomes a shipment', () => {
+  it('registers one shipment, records it and writes it back to the Shopify order', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+
+    expect(await s.enqueuer.order(id, 'orders/create')).toBe('queued');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+    // One shipment at the provider, keyed by the order id, built from the order as it is now.
+    const [shipment, ...others] = shipmentsWithReference(s.sandbox, id);
+    expect(others).toEqual([]);
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([201]);
+    expect(shipment!.request).toMatchObject({
+      reference: id,
+      order_type: 'package',
+      receiver: { name: 'Mette Hansen', address: { postal_code: '2200', country_code: 'DK' } },
+    });
+    // 2 × 1.2 kg + 4 × 0.35 kg; the gift card ships nothing.
+    const kg = shipment!.request.packages.reduce((sum, p) => sum + p.quantity * p.weight_kg, 0);
+    expect(kg).toBeCloseTo(3.8, 5);
+    expect(job.returnvalue).toEqual({
+      outcome: 'registered',
+      orderNumber: shipment!.orderNumber,
+      created: true,
+    });
+
+    const record = await s.records.get(id);
+    expect(record).toMatchObject({
+      state: 'registered',
+      orderNumber: shipment!.orderNumber,
+      partnerStatus: 'pending',
+    });
+    expect(record?.partnerCreatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[12]:00$/);
+    expect(await s.records.registeredSince(new Date(0))).toEqual([id]);
+    expect((await s.counters.read()).shipments_registered).toBe(1);
+
+    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    const order = s.store.order(id)!;
+    expect(metafield(s.store, id, 'order_number')).toBe(shipment!.orderNumber);
+    expect(metafield(s.store, id, 'status')).toBe('pending');
+    expect(order.tags).toEqual(expect.arrayContaining(['newsletter', 'shipment-registered']));
+    expect(order.tags).not.toContain('shipment-error');
+  });
+});
+
+describe('one shipment per order', () => {
+  it('makes one shipment per order however often and however concurrently it is queued', async () => {
+    const s = await start();
+    const ids = [FIXTURE.paidCopenhagen, FIXTURE.documentAarhus];
+
+    // GIVEN webhooks, reconciliation and a backfill all delivering the same orders at once
+    const burst = await Promise.all(
+      ids.flatMap((id) => Array.from({ length: 5 }, () => s.enqueuer.order(id, 'webhook'))),
+    );
+    expect(burst.every((r) => ['queued', 'already_queued', 'already_registered'].includes(r))).toBe(
+      true,
+    );
+    // ... and again while the jobs run
+    await Promise.all(ids.map((id) => s.enqueuer.order(id, 'reconcile')));
+
+    for (const id of ids) await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+    // ... and once more after they were registered
+    for (const id of ids) expect(await s.enqueuer.order(id, 'backfill')).toBe('already_registered');
+
+    // THEN one job, one POST and one shipment per order
+    expect(await s.queues.createShipment.getJobCounts('completed', 'failed', 'waiting')).toEqual({
+      completed: ids.length,
+      failed: 0,
+      waiting: 0,
+    });
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual(ids.map(() => 201));
+    for (const id of ids) expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+    expect((await s.counters.read()).shipments_registered).toBe(ids.length);
+  });
+
+  it('retries a 500 with the same reference: the provider answers 200 with the shipment it made', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+    // The provider stores the shipment, then fails to answer.
+    s.sandbox.failNextCreates(1);
+
+    await s.enqueuer.order(id, 'test');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([500, 200]);
+    const shipments = shipmentsWithReference(s.sandbox, id);
+    expect(shipments).toHaveLength(1);
+    expect(job.attemptsMade).toBe(2);
+    expect(job.returnvalue).toEqual({
+      outcome: 'registered',
+      orderNumber: shipments[0]!.orderNumber,
+      created: false,
+    });
+    expect(await s.records.get(id)).toMatchObject({
+      state: 'registered',
+      orderNumber: shipments[0]!.orderNumber,
+    });
+    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    expect(metafield(s.store, id, 'order_number')).toBe(shipments[0]!.orderNumber);
+  });
+});
+
+/**
+ * A worker process that dies in the middle of a job, simulated honestly: the job is fetched by a
+ * BullMQ worker of its own (the manual-fetch API, as a dying process would have it: active, with
+ * a lock nobody renews), and the real processor runs with the real partner client and Redis
+ * until the point of death, where a port call simply never returns. The process is "gone": the
+ * lock expires and BullMQ's stalled-job check moves the job back to wait. That check runs every
+ * 30 s in the service's workers; a checker with a 100 ms interval stands in for it so the test
+ * does not wait half a minute. Then the service's own workers pick the job up and run it again.
+ */
+async function killWorkerDuringJob(
+  s: ShipmentStack,
+  killAt: 'after-post' | 'after-record',
+): Promise<Job> {
+  const doomed = new Worker(QUEUES.createShipment, null, {
+    connection: s.redis,
+    prefix: s.prefix,
+    autorun: false,
+    lockDuration: 300,
+  });
+  doomed.on('error', () => {});
+  const job = await doomed.getNextJob('doomed-worker-token');
+  if (!job) throw new Error('the doomed worker found no job');
+
+  let die!: () => void;
+  const dead = new Promise<void>((resolve) => {
+    die = resolve;
+  });
+  const never = new Promise<never>(() => {});
+  const processor = createShipmentProcessor({
+    store: s.storeClient,
+    partner: {
+      async createShipment(request) {
+        const result = await s.partner.createShipment(request);
+        if (killAt !== 'after-post') return result;
+        die(); // the provider has the shipment; the answer never gets further
+        return never;
+      },
+    },
+    records: s.records,
+    counters: s.counters,
+    settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
+    async storeUpdate(id, kind) {
+      if (killAt !== 'after-record') return s.enqueuer.storeUpdate(id, kind);
+      die(); // the record is written; the write-back is never queued
+      return never;
+    },
+    logger: s.logger,
+    queue: s.queues.createShipment,
+    authGuard: s.authGuard,
+  });
+  void processor(job).catch(() => {});
+  await dead;
+  await doomed.close(true);
+  return job;
+}
+
+async function recoverStalledJob(s: ShipmentStack, jobId: string): Promise<void> {
+  const checker = new Worker(QUEUES.createShipment, null, {
+    connection: s.redis,
+    prefix: s.prefix,
+    autorun: false,
+    stalledInterval: 100,
+  });
+  checker.on('error', () => {});
+  void checker.startStalledCheckTimer();
+  try {
+    await waitForJob(s.queues.createShipment, jobId, 'waiting', { what: 'the stalled job' });
+  } finally {
+    await checker.close();
+  }
+}
+
+describe('a worker killed in the middle of a job', () => {
+  it('killed after the POST, before the record: the rerun gets 200 and records the same shipment', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const jobId = orderJobId(id);
+    await s.enqueuer.order(id, 'test');
+
+    await killWorkerDuringJob(s, 'after-post');
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([201]);
+    expect(await s.records.get(id)).toBeNull();
+    expect(await s.queues.createShipment.getJobState(jobId)).toBe('active');
+
+    await recoverStalledJob(s, jobId);
+    s.startWorkers();
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+
+    const shipments = shipmentsWithReference(s.sandbox, id);
+    expect(shipments).toHaveLength(1);
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([201, 200]);
+    expect(job.returnvalue).toEqual({
+      outcome: 'registered',
+      orderNumber: shipments[0]!.orderNumber,
+      created: false,
+    });
+    // The death cost no attempt: BullMQ counts only the run that finished.
+    expect(job.attemptsStarted).toBe(2);
+    expect(job.attemptsMade).toBe(1);
+    expect(await s.records.get(id)).toMatchObject({
+      state: 'registered',
+      orderNumber: shipments[0]!.orderNumber,
+    });
+    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    expect(s.store.order(id)?.tags).toContain('shipment-registered');
+  });
+
+  it('killed after the record, before the write-back was queued: the rerun still writes it back', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const jobId = orderJobId(id);
+    await s.enqueuer.order(id, 'test');
+
+    await killWorkerDuringJob(s, 'after-record');
+    const recorded = await s.records.get(id);
+    expect(recorded?.state).toBe('registered');
+    expect(await s.queues.updateStore.getJob(`registered-${id}`)).toBeUndefined();
+
+    await recoverStalledJob(s, jobId);
+    s.startWorkers();
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+
+    expect(job.returnvalue).toEqual({
+      outcome: 'already_registered',
+      orderNumber: recorded?.orderNumber,
+    });
+    expect(createRequests(s.sandbox)).toHaveLength(1);
+    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    await waitUntil(() => s.store.order(id)?.tags.includes('shipment-registered'), {
+      what: 'the shipment-registered tag',
+    });
+    expect(metafield(s.store, id, 'order_number')).toBe(recorded?.orderNumber);
+  });
+});

@@ -1,0 +1,385 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Job, JobState, Queue, Worker } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterEach } from 'vitest';
+import type { Config } from '../../config/index.js';
+import { createLogger, type Logger } from '../../src/log.js';
+import { Counters } from '../../src/metrics/counters.js';
+import { PartnerClient } from '../../src/partner/client.js';
+import { Enqueuer } from '../../src/queue/enqueue.js';
+import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
+import { PartnerBudget } from '../../src/queue/partner-budget.js';
+import { allQueues, createQueues, partnerQueues, type Queues } from '../../src/queue/queues.js';
+import { createRedis } from '../../src/queue/redis.js';
+import { OrderRecords } from '../../src/records/order-records.js';
+import {
+  type PartnerSandbox,
+  type PartnerSandboxOptions,
+  startPartnerSandbox,
+} from '../../src/sandbox/partner/index.js';
+import {
+  type FakeOrderInput,
+  type FakeStore,
+  startFakeStore,
+} from '../../src/sandbox/store/index.js';
+import {
+  type AdminClientOptions,
+  createStoreClient,
+  type ShopifyAdminClient,
+} from '../../src/store/admin-client.js';
+import { startShipmentWorkers, type WorkerDeps } from '../../src/workers.js';
+import { dropKeys, REDIS_URL, uniquePrefix } from './redis.js';
+
+/**
+ * The order-to-shipment path wired as `src/service.ts` wires it, against real things only: Redis,
+ * the partner sandbox over HTTP and the fake Shopify store over HTTP (the real Admin client
+ * reaching it through `adminApiUrl`). Every stack has its own BullMQ prefix, budget keys,
+ * sandbox and store, so tests never see each other's state.
+ */
+
+export const SHOP = 'flow-test.myshopify.com';
+export const STORE_TOKEN = 'shpat_flow_test';
+export const WEBHOOK_SECRET = 'whsec_flow_test';
+export const DEMO_TOKEN = 'sbx_demo_token';
+export const DEMO_EMAIL = 'demo@sandbox.local';
+
+/** Fixture order ids of the fake store (src/sandbox/store/fixtures). */
+export const FIXTURE = {
+  paidCopenhagen: '5550001',
+  documentAarhus: '5550002',
+  missingPostalCodeOdense: '5550003',
+  heavyAalborg: '5550004',
+  unpaidRoskilde: '5550005',
+  testOrderEsbjerg: '5550006',
+  cancelledVejle: '5550007',
+} as const;
+
+export type StackConfig = WorkerDeps['config'];
+
+export const SHIPMENT_SETTINGS: Config['shipment'] = {
+  sender: {
+    name: 'Warehouse Desk',
+    company: 'Demo Shop ApS',
+    phone: '+4570000000',
+    email: 'warehouse@example.com',
+    street: 'Lagervej 2',
+    city: 'Odense',
+    postalCode: '5000',
+    countryCode: 'DK',
+  },
+  sendReceiverEmail: false,
+  documentTag: 'document',
+  contentDescription: undefined,
+  defaultWeightKg: 0.5,
+  defaultBox: { lengthCm: 30, widthCm: 20, heightCm: 10 },
+};
+
+export const ELIGIBILITY: Config['eligibility'] = {
+  financialStatuses: ['paid'],
+  skipTestOrders: true,
+  includeTags: [],
+  excludeTags: [],
+};
+
+/** Three attempts with retries 50 ms and 100 ms apart (less jitter): a test sees them all. */
+export const FAST_CREATE_JOB: Config['createJob'] = {
+  attempts: 3,
+  backoff: { firstMs: 50, maxMs: 200 },
+};
+
+export interface ShipmentStackOptions {
+  /** Seed orders of the fake store; the bundled fixtures (5550001…5550007) by default. */
+  orders?: FakeOrderInput[];
+  sandbox?: PartnerSandboxOptions;
+  /** The shared partner budget as the connector believes it (default 60 per 60 s). */
+  budget?: { limit?: number; windowMs?: number };
+  createJob?: Config['createJob'];
+  /** Start the workers at once (default true); false to start them later with `startWorkers`. */
+  workers?: boolean;
+  concurrency?: WorkerDeps['concurrency'];
+  /** Overrides for the Shopify Admin client (e.g. `maxThrottleWaits`, `sleep`). */
+  storeClient?: Partial<AdminClientOptions>;
+}
+
+export interface PartnerSide {
+  partner: PartnerClient;
+  budget: PartnerBudget;
+}
+
+export interface ShipmentStack {
+  readonly prefix: string;
+  /** The connection queues, workers, records, counters and the budget share (as in the service). */
+  readonly redis: Redis;
+  readonly sandbox: PartnerSandbox;
+  readonly store: FakeStore;
+  readonly storeClient: ShopifyAdminClient;
+  readonly config: StackConfig;
+  readonly queues: Queues;
+  readonly records: OrderRecords;
+  readonly counters: Counters;
+  readonly enqueuer: Enqueuer;
+  readonly authGuard: PartnerAuthGuard;
+  readonly logger: Logger;
+  /** The partner client of the running (or last started) workers, and its budget. */
+  readonly partner: PartnerClient;
+  readonly budget: PartnerBudget;
+  readonly workers: readonly Worker[];
+  /** A partner client and budget for another token, built as the service builds them. */
+  partnerFor(token: string): PartnerSide;
+  /** Starts the workers via `startShipmentWorkers`, as a restart of the service would. */
+  startWorkers(options?: { token?: string }): Worker[];
+  stopWorkers(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const CLOSE_GRACE_MS = 5_000;
+
+export async function startShipmentStack(
+  options: ShipmentStackOptions = {},
+): Promise<ShipmentStack> {
+  const prefix = uniquePrefix('flow');
+  const logger = createLogger({ level: 'silent' });
+  const redis = createRedis(REDIS_URL, 'worker');
+  const sandbox = await startPartnerSandbox(options.sandbox);
+  const store = await startFakeStore({
+    shop: SHOP,
+    accessToken: STORE_TOKEN,
+    webhookSecret: WEBHOOK_SECRET,
+    ...(options.orders ? { orders: options.orders } : {}),
+  });
+  const storeClient = createStoreClient({
+    shop: SHOP,
+    auth: { kind: 'accessToken', accessToken: STORE_TOKEN },
+    apiVersion: '2026-07',
+    adminApiUrl: store.url,
+    webhookSecret: WEBHOOK_SECRET,
+    logger,
+    ...options.storeClient,
+  });
+
+  const config: StackConfig = {
+    shipment: SHIPMENT_SETTINGS,
+    eligibility: ELIGIBILITY,
+    createJob: options.createJob ?? FAST_CREATE_JOB,
+  };
+  const queues = createQueues(redis, prefix, config.createJob);
+  const records = new OrderRecords(redis, prefix);
+  const counters = new Counters(redis, prefix);
+  const enqueuer = new Enqueuer(queues, records, logger);
+  const authGuard = new PartnerAuthGuard(redis, prefix, partnerQueues(queues), logger);
+
+  const partnerFor = (token: string): PartnerSide => {
+    // Under the stack's prefix, so the budget is unique to this test and dropped with it.
+    const budget = new PartnerBudget(redis, {
+      token,
+      limit: options.budget?.limit ?? 60,
+      windowMs: options.budget?.windowMs ?? 60_000,
+      syncReserve: 0.2,
+      keyPrefix: `${prefix}:partner-budget`,
+    });
+    const partner = new PartnerClient({
+      baseUrl: sandbox.url,
+      token,
+      timeoutMs: 5_000,
+      retryAfterDefaultMs: 1_000,
+      gate: budget,
+      logger,
+    });
+    return { partner, budget };
+  };
+
+  let side = partnerFor(DEMO_TOKEN);
+  let workers: Worker[] = [];
+
+  const stack: ShipmentStack = {
+    prefix,
+    redis,
+    sandbox,
+    store,
+    storeClient,
+    config,
+    queues,
+    records,
+    counters,
+    enqueuer,
+    authGuard,
+    logger,
+    get partner() {
+      return side.partner;
+    },
+    get budget() {
+      return side.budget;
+    },
+    get workers() {
+      return workers;
+    },
+    partnerFor,
+    startWorkers(start = {}) {
+      if (workers.length > 0) throw new Error('workers are running; stop them first');
+      if (start.token) side = partnerFor(start.token);
+      workers = startShipmentWorkers({
+        config,
+        connection: redis,
+        prefix,
+        queues,
+        store: storeClient,
+        partner: side.partner,
+        records,
+        counters,
+        enqueuer,
+        authGuard,
+        logger,
+        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+      });
+      return workers;
+    },
+    async stopWorkers() {
+      const running = workers;
+      workers = [];
+      await Promise.all(running.map((worker) => closeWorker(worker)));
+    },
+    async close() {
+      await stack.stopWorkers();
+      await Promise.all(allQueues(queues).map((queue) => queue.close()));
+      await dropKeys(redis, prefix);
+      await redis.quit();
+      await Promise.all([sandbox.close(), store.close()]);
+    },
+  };
+
+  if (options.workers !== false) stack.startWorkers();
+  return stack;
+}
+
+/**
+ * One stack per test: returns a starter, and closes whatever it started after each test.
+ * Call it at the top of a test file.
+ */
+export function shipmentStacks(): (options?: ShipmentStackOptions) => Promise<ShipmentStack> {
+  let current: ShipmentStack | undefined;
+  afterEach(async () => {
+    const stack = current;
+    current = undefined;
+    await stack?.close();
+  });
+  return async (options) => {
+    if (current) throw new Error('one stack per test');
+    current = await startShipmentStack(options);
+    return current;
+  };
+}
+
+/** Lets active jobs finish; a job that hangs past the grace period is abandoned (force). */
+async function closeWorker(worker: Worker): Promise<void> {
+  const graceful = worker.close();
+  const outcome = await Promise.race([
+    graceful.then(() => 'closed' as const),
+    sleep(CLOSE_GRACE_MS).then(() => 'timeout' as const),
+  ]);
+  if (outcome === 'timeout') {
+    await worker.close(true);
+  }
+}
+
+export interface WaitOptions {
+  timeoutMs?: number;
+  intervalMs?: number;
+  /** Named in the timeout message. */
+  what?: string;
+}
+
+/** Polls `check` until it returns something truthy, and returns it; throws after the timeout. */
+export async function waitUntil<T>(
+  check: () => T | Promise<T>,
+  options: WaitOptions = {},
+): Promise<NonNullable<T>> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value) return value as NonNullable<T>;
+      last = value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      const detail = last instanceof Error ? last.message : JSON.stringify(last);
+      throw new Error(`Timed out waiting for ${options.what ?? 'a condition'} (last: ${detail})`);
+    }
+    await sleep(options.intervalMs ?? 20);
+  }
+}
+
+/** Polls `assertion` until it stops throwing (an `expect` block, say); rethrows after the timeout. */
+export async function eventually(
+  assertion: () => void | Promise<void>,
+  options: WaitOptions = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  for (;;) {
+    try {
+      await assertion();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+    await sleep(options.intervalMs ?? 20);
+  }
+}
+
+type WaitableState = JobState | 'unknown';
+const FINISHED: WaitableState[] = ['completed', 'failed'];
+
+/**
+ * Waits until the job is in one of `states` and returns it, freshly loaded. A job that finished
+ * in another state fails at once, with its failure reason, rather than waiting for the timeout.
+ */
+export async function waitForJob(
+  queue: Queue,
+  jobId: string,
+  states: WaitableState | WaitableState[],
+  options: WaitOptions = {},
+): Promise<Job> {
+  const wanted = Array.isArray(states) ? states : [states];
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let state: WaitableState = 'unknown';
+  for (;;) {
+    state = await queue.getJobState(jobId);
+    if (wanted.includes(state)) {
+      const job = await queue.getJob(jobId);
+      if (job) return job;
+    } else if (FINISHED.includes(state)) {
+      const job = await queue.getJob(jobId);
+      throw new Error(
+        `Job ${queue.name}/${jobId} is ${state}, not ${wanted.join('/')}` +
+          (job?.failedReason ? `: ${job.failedReason}` : ''),
+      );
+    }
+    if (Date.now() > deadline) {
+      throw new Error(
+        `Timed out waiting for job ${queue.name}/${jobId} to be ${wanted.join('/')} (it is ${state})`,
+      );
+    }
+    await sleep(options.intervalMs ?? 20);
+  }
+}
+
+/** The sandbox's create requests (POST /shipments) presented with `token`. */
+export function createRequests(sandbox: PartnerSandbox, token = DEMO_TOKEN) {
+  return sandbox.requests.filter(
+    (r) => r.method === 'POST' && r.path.endsWith('/shipments') && r.token === token,
+  );
+}
+
+/** Shipments the sandbox holds for the demo account under `reference`. */
+export function shipmentsWithReference(sandbox: PartnerSandbox, reference: string) {
+  return sandbox.shipments(DEMO_EMAIL).filter((s) => s.reference === reference);
+}
+
+/** A metafield of the fake store's order in the connector's namespace. */
+export function metafield(store: FakeStore, orderId: string, key: string): string | undefined {
+  return store
+    .order(orderId)
+    ?.metafields.find((m) => m.namespace === 'partner_shipment' && m.key === key)?.value;
+}
