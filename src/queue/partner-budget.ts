@@ -87,7 +87,8 @@ export interface PartnerBudgetOptions {
   syncReserve?: number;
   /**
    * Added to the window so that requests which left together do not arrive at the provider
-   * inside one window because of network jitter. Default: 2% of the window, at most 1 s.
+   * inside one window because of network jitter. Default: 2% of the window, at least 100 ms
+   * and at most 1 s (60 requests a minute then leave about 1.6% unused).
    */
   safetyMarginMs?: number;
   /** Key namespace; the budget is per token, not per queue prefix. */
@@ -140,7 +141,8 @@ export class PartnerBudget implements RequestGate {
       waitingSync: `${base}:waiting-sync`,
       stats: `${base}:stats`,
     };
-    const margin = options.safetyMarginMs ?? Math.min(1_000, Math.ceil(options.windowMs * 0.02));
+    const margin =
+      options.safetyMarginMs ?? Math.min(1_000, Math.max(100, Math.ceil(options.windowMs * 0.02)));
     this.windowMs = options.windowMs + margin;
     this.reserve = Math.floor(options.limit * (options.syncReserve ?? 0));
   }

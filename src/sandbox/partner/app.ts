@@ -90,6 +90,7 @@ export function buildApp(core: SandboxCore, logger: Logger | false): FastifyInst
       method: request.method,
       path: pathOf(request.url),
       status: reply.statusCode,
+      ...(reply.statusCode === 429 ? { retryAfterS: Number(reply.getHeader('retry-after')) } : {}),
     });
   });
 

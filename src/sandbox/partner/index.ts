@@ -1,4 +1,5 @@
 export { type SandboxAccount, SEEDED_ACCOUNTS } from './accounts.js';
+export { auditRequests, type RequestAudit } from './audit.js';
 export type { MalformedBodyKind } from './faults.js';
 export type { RequestLogEntry } from './request-log.js';
 export {

@@ -8,6 +8,8 @@ export interface RequestLogEntry {
   /** Path without the query string, e.g. `/api/v1/shipments/1001`. */
   path: string;
   status: number;
+  /** On a 429: the Retry-After the sandbox sent, in seconds. */
+  retryAfterS?: number;
 }
 
 /** Pulls the token out of `Authorization: Bearer <token>`; null when absent or malformed. */
