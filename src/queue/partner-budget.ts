@@ -52,12 +52,17 @@ end
 if count >= limit then return deny(untilNextSlot()) end
 if priority == 'create' then
   local heldForSync = reserve - syncCount
-  if heldForSync > 0 and redis.call('EXISTS', waitingSync) == 1 and count >= limit - heldForSync then
-    return deny(untilNextSlot())
+  if heldForSync > 0 and count >= limit - heldForSync then
+    local syncWaitingMs = redis.call('PTTL', waitingSync)
+    -- Back when a slot frees, or sooner if sync stops waiting and leaves its share unused.
+    if syncWaitingMs > 0 then return deny(math.min(untilNextSlot(), syncWaitingMs + 1)) end
   end
 else
   if syncCount >= reserve and redis.call('EXISTS', waitingCreate) == 1 then
-    return deny(untilNextSlot())
+    -- Sync has had its share while creates wait: back when its oldest request leaves the window.
+    local oldestSync = redis.call('ZRANGE', syncLog, 0, 0, 'WITHSCORES')
+    if oldestSync[2] == nil then return deny(untilNextSlot()) end
+    return deny(tonumber(oldestSync[2]) + windowMs - now + 1)
   end
 end
 
@@ -161,8 +166,9 @@ export class PartnerBudget implements RequestGate {
       this.reserve,
       priority,
       randomUUID(),
-      // A waiting marker outlives the wait a little, so the waiter is still counted when it returns.
-      Math.max(250, Math.ceil(this.windowMs / 10)),
+      // A waiting marker outlives the wait, so the waiter still counts when it returns: BullMQ
+      // can take up to about a second to hand a deferred job back to a worker.
+      Math.max(1_000, Math.ceil(this.windowMs / 10)),
     );
     return waitMs === 0 ? { granted: true } : { granted: false, waitMs };
   }
