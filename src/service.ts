@@ -77,7 +77,7 @@ export async function startService(
   let url: string | undefined;
 
   if (options.workers !== false) {
-    const queues = createQueues(workerRedis, prefix, config.createJob);
+    const queues = createQueues(workerRedis, prefix, config.createJob, logger);
     const records = new OrderRecords(workerRedis, prefix);
     const counters = new Counters(workerRedis, prefix);
     const enqueuer = new Enqueuer(queues, records, logger);
@@ -141,7 +141,7 @@ export async function startService(
 
   if (options.http !== false) {
     // The intake's own parts, on the fail-fast connection, so a Redis outage answers 503 quickly.
-    const queues = createQueues(requestRedis, prefix, config.createJob);
+    const queues = createQueues(requestRedis, prefix, config.createJob, logger);
     const records = new OrderRecords(requestRedis, prefix);
     const counters = new Counters(requestRedis, prefix);
     const enqueuer = new Enqueuer(queues, records, logger);

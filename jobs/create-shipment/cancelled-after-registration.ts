@@ -19,7 +19,12 @@ export async function handleCancelledAfterRegistration(
   orderId: string,
   deps: CancellationDeps,
 ): Promise<'flagged' | 'already_flagged'> {
-  if (!(await deps.records.flagCancelledAfterRegistration(orderId))) return 'already_flagged';
+  if (!(await deps.records.flagCancelledAfterRegistration(orderId))) {
+    // The write-back has one job id per order, so this only restores one that a crash between
+    // the flag and the queueing lost; a queued or finished one absorbs it.
+    await deps.storeUpdate(orderId, 'cancelled_after_registration');
+    return 'already_flagged';
+  }
   const record = await deps.records.get(orderId);
   deps.logger.warn(
     { orderId, orderNumber: record?.orderNumber },

@@ -127,9 +127,14 @@ async function refuse(
   deps: RegisterShipmentDeps,
 ): Promise<OrderRefusedError> {
   const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
+  const previous = await deps.records.get(orderId);
   await deps.records.markFailed(orderId, reason);
   await deps.counters.increment('orders_refused');
   deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
-  await deps.storeUpdate(orderId, 'failed');
+  // Writing to the order changes it, and a change brings the order back here (webhook or
+  // reconciliation). Writing only a new reason ends that loop after one round.
+  if (previous?.state !== 'failed' || previous.reason !== reason) {
+    await deps.storeUpdate(orderId, 'failed');
+  }
   return new OrderRefusedError(reason, fieldErrors);
 }

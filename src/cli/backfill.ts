@@ -49,7 +49,7 @@ export function registerBackfillCommand(program: Command): void {
       const logger = createLogger({ level: config.logLevel });
       const redis = createRedis(config.redis.url, 'worker');
       const prefix = config.redis.queuePrefix;
-      const queues = createQueues(redis, prefix, config.createJob);
+      const queues = createQueues(redis, prefix, config.createJob, logger);
       const records = new OrderRecords(redis, prefix);
       const enqueuer = new Enqueuer(queues, records, logger);
       try {

@@ -35,17 +35,35 @@ export class Enqueuer {
       if (state === 'failed') {
         // A fresh run: without the reset, a job that used up its attempts would get one more
         // try only (BullMQ and the processor's "last attempt?" check count from attemptsMade).
-        await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+        try {
+          await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+        } catch (error) {
+          // Another delivery retried it a moment ago: the job is live again, which is the aim.
+          if (await this.hasLiveJob(jobId)) return 'already_queued';
+          throw error;
+        }
         this.logger.info({ orderId, source }, 'order changed after its job failed: job retried');
         return 'requeued';
       }
       if (state !== 'completed') return 'already_queued';
       // Completed without a registration (skipped): this event may have made it eligible.
-      await existing.remove();
+      try {
+        await existing.remove();
+      } catch (error) {
+        if (await this.hasLiveJob(jobId)) return 'already_queued';
+        throw error;
+      }
     }
     // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
     await queue.add(CREATE_SHIPMENT_JOB, data, { jobId });
     return existing ? 'requeued' : 'queued';
+  }
+
+  private async hasLiveJob(jobId: string): Promise<boolean> {
+    const job = await this.queues.createShipment.getJob(jobId);
+    if (!job) return false;
+    const state = await job.getState();
+    return state !== 'completed' && state !== 'failed' && state !== 'unknown';
   }
 
   /** Queues a write-back to the Shopify order. Registration and cancellation write once. */

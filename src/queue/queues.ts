@@ -1,6 +1,7 @@
 import { Queue, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
+import type { Logger } from '../log.js';
 import { BACKOFF_TYPE, retryDelayMs } from './backoff.js';
 import { QUEUES } from './names.js';
 
@@ -18,9 +19,14 @@ export function createQueues(
   connection: Redis,
   prefix: string,
   createJob: Config['createJob'],
+  logger?: Logger,
 ): Queues {
-  const make = (name: string, defaultJobOptions: Queue['defaultJobOptions']) =>
-    new Queue(name, { connection, prefix, defaultJobOptions });
+  const make = (name: string, defaultJobOptions: Queue['defaultJobOptions']) => {
+    const queue = new Queue(name, { connection, prefix, defaultJobOptions });
+    // Without a listener, every failed reconnect while Redis is down prints a raw stack trace.
+    queue.on('error', (err) => logger?.warn({ err, queue: name }, 'queue connection error'));
+    return queue;
+  };
   return {
     createShipment: make(QUEUES.createShipment, {
       attempts: createJob.attempts,

@@ -66,6 +66,27 @@ describe('an order that cannot be shipped as it is', () => {
     },
   );
 
+  it('writes the same refusal to the order only once, so its own write-back cannot loop', async () => {
+    const s = await start();
+    const id = FIXTURE.missingPostalCodeOdense;
+    await s.enqueuer.order(id, 'test');
+    await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+    await errorWrittenBack(s, id);
+
+    // The write-back changed the order, so Shopify (or reconciliation) brings it back unfixed.
+    expect(await s.enqueuer.order(id, 'orders/updated')).toBe('requeued');
+    await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+    expect((await s.counters.read()).orders_refused).toBe(2);
+    const writeBacks = await s.queues.updateStore.getJobs([
+      'waiting',
+      'active',
+      'completed',
+      'failed',
+    ]);
+    expect(writeBacks.filter((j) => j.data.kind === 'failed')).toHaveLength(1);
+  });
+
   it('fails at once on a 422 from the provider, listing its field errors', async () => {
     const s = await start();
     const id = FIXTURE.paidCopenhagen;

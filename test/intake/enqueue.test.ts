@@ -144,6 +144,25 @@ describe('Enqueuer.order', () => {
     expect(await stateOf(JOB_ID)).toBe('waiting');
   });
 
+  it('retries a failed job once when several events for it arrive at the same moment', async () => {
+    const worker = startWorker(async () => {
+      throw new UnrecoverableError('Order has no postal code.');
+    });
+    await intake.enqueuer.order(ORDER_ID, 'orders/create');
+    await waitFor(async () => (await stateOf(JOB_ID)) === 'failed', { what: 'the refusal' });
+    await worker.close();
+
+    const results = await Promise.all(
+      ['orders/updated', 'reconcile', 'orders/paid'].map((source) =>
+        intake.enqueuer.order(ORDER_ID, source),
+      ),
+    );
+
+    expect(results.filter((r) => r === 'requeued')).toHaveLength(1);
+    expect(results.filter((r) => r === 'already_queued')).toHaveLength(2);
+    expect(await stateOf(JOB_ID)).toBe('waiting');
+  });
+
   it('queues nothing for a registered order, whatever the state of its old job', async () => {
     await intake.records.markRegistered(ORDER_ID, {
       orderNumber: 'PS-1',
