@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -339,4 +340,14 @@ export function loadPartnerUrl(env: Env = process.env): string | undefined {
 export function loadLogLevel(env: Env = process.env): Config['logLevel'] {
   const { values } = parseVariables(env, ['LOG_LEVEL']);
   return values.LOG_LEVEL ?? 'info';
+}
+
+/**
+ * Fills in, from a `.env` file in the working directory, whatever the environment does not
+ * already set (the environment wins, as in Docker and systemd). No file, no change.
+ */
+export function loadDotEnv(path = '.env'): boolean {
+  if (!existsSync(path)) return false;
+  process.loadEnvFile(path);
+  return true;
 }

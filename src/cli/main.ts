@@ -1,10 +1,13 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
+import { loadDotEnv } from '../../config/index.js';
 import { registerBackfillCommand } from './backfill.js';
 import { registerFakeStoreCommand } from './fake-store.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerStartCommand } from './start.js';
 import { registerTokenCommand } from './token.js';
+
+loadDotEnv();
 
 const program = new Command()
   .name('connector')

@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, variableNames } from '../../config/index.js';
+import { ConfigError, loadConfig, loadDotEnv, variableNames } from '../../config/index.js';
 
 const minimal = {
   PARTNER_API_URL: 'https://partner.example.com/api/v1/',
@@ -116,5 +118,25 @@ describe('loadConfig', () => {
     const example = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
     const documented = [...example.matchAll(/^([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual([...variableNames].sort());
+  });
+});
+
+describe('loadDotEnv', () => {
+  it('fills in unset variables from the file and never overrides the environment', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'dotenv-')), '.env');
+    writeFileSync(path, 'CONNECTOR_TEST_A=from-file\nCONNECTOR_TEST_B=from-file # note\n');
+    process.env.CONNECTOR_TEST_A = 'from-env';
+    try {
+      expect(loadDotEnv(path)).toBe(true);
+      expect(process.env.CONNECTOR_TEST_A).toBe('from-env');
+      expect(process.env.CONNECTOR_TEST_B).toBe('from-file');
+    } finally {
+      delete process.env.CONNECTOR_TEST_A;
+      delete process.env.CONNECTOR_TEST_B;
+    }
+  });
+
+  it('does nothing without a file', () => {
+    expect(loadDotEnv(join(tmpdir(), 'no-such-dir', '.env'))).toBe(false);
   });
 });
