@@ -330,7 +330,7 @@ export function loadConfig(env: Env = process.env): Config {
   return deepFreeze(buildConfig(env));
 }
 
-/** Just the partner settings, for commands that talk to the provider without the store. */
+/** Just the partner address, for commands that talk to the provider without the store. */
 export function loadPartnerUrl(env: Env = process.env): string | undefined {
   const { values } = parseVariables(env, ['PARTNER_API_URL']);
   return values.PARTNER_API_URL;

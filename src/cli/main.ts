@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { loadDotEnv } from '../../config/index.js';
 import { registerBackfillCommand } from './backfill.js';
 import { registerFakeStoreCommand } from './fake-store.js';
+import { registerOrderCommand } from './order.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerStartCommand } from './start.js';
 import { registerTokenCommand } from './token.js';
@@ -16,6 +17,7 @@ const program = new Command()
 
 registerStartCommand(program);
 registerBackfillCommand(program);
+registerOrderCommand(program);
 registerTokenCommand(program);
 registerSandboxCommand(program);
 registerFakeStoreCommand(program);

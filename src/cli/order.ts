@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { type Config, ConfigError, loadConfig } from '../../config/index.js';
+import { parseOrderId } from '../domain/order.js';
+import { createLogger } from '../log.js';
+import { Enqueuer } from '../queue/enqueue.js';
+import { orderJobId } from '../queue/names.js';
+import { allQueues, createQueues, type Queues } from '../queue/queues.js';
+import { createRedis } from '../queue/redis.js';
+import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+
+export interface OrderReport {
+  orderId: string;
+  record: OrderRecord | null;
+  job: { id: string; state: string; attemptsMade: number; failedReason?: string } | null;
+}
+
+/** What the connector knows of one order: its record and its create-shipment job. */
+export async function reportOrder(
+  orderId: string,
+  queues: Queues,
+  records: OrderRecords,
+): Promise<OrderReport> {
+  const jobId = orderJobId(orderId);
+  const [record, job] = await Promise.all([
+    records.get(orderId),
+    queues.createShipment.getJob(jobId),
+  ]);
+  return {
+    orderId,
+    record,
+    job: job
+      ? {
+          id: jobId,
+          state: await job.getState(),
+          attemptsMade: job.attemptsMade,
+          ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+        }
+      : null,
+  };
+}
+
+export function formatOrderReport(report: OrderReport): string {
+  const lines = [`Order ${report.orderId}`];
+  const r = report.record;
+  if (!r) lines.push('  No record: the connector has not seen this order yet.');
+  else {
+    lines.push(`  State: ${r.state} (since ${r.updatedAt})`);
+    if (r.orderNumber) lines.push(`  Provider order number: ${r.orderNumber}`);
+    if (r.partnerStatus) lines.push(`  Provider status: ${r.partnerStatus}`);
+    if (r.registeredAt) lines.push(`  Registered: ${r.registeredAt}`);
+    if (r.reason) lines.push(`  Reason: ${r.reason.replaceAll('\n', '\n          ')}`);
+    if (r.cancelledAfterRegistrationAt)
+      lines.push(
+        `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
+      );
+  }
+  const j = report.job;
+  lines.push(
+    j
+      ? `  Job ${j.id}: ${j.state}, ${j.attemptsMade} attempt(s) made`
+      : '  No create-shipment job is kept for it.',
+  );
+  return lines.join('\n');
+}
+
+export function registerOrderCommand(program: Command): void {
+  program
+    .command('order')
+    .description('show what the connector knows of an order, and queue it again with --replay')
+    .argument('<id>', 'the Shopify order id (numeric or gid://shopify/Order/…)')
+    .option('--replay', 'queue the order for registration again (a failed job is retried)')
+    .option('--json', 'print JSON')
+    .action(async (rawId: string, opts: { replay?: boolean; json?: boolean }) => {
+      const orderId = parseOrderId(rawId);
+      if (!orderId) {
+        console.error(`Not a Shopify order id: ${rawId}`);
+        process.exitCode = 2;
+        return;
+      }
+      let config: Config;
+      try {
+        config = loadConfig();
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        console.error(error.message);
+        process.exitCode = 78;
+        return;
+      }
+      const redis = createRedis(config.redis.url, 'worker');
+      const logger = createLogger({ level: 'warn' });
+      const queues = createQueues(redis, config.redis.queuePrefix, config.createJob, logger);
+      const records = new OrderRecords(redis, config.redis.queuePrefix);
+      try {
+        if (opts.replay) {
+          const result = await new Enqueuer(queues, records, logger).order(orderId, 'replay');
+          if (!opts.json) console.log(`Replay: ${result.replaceAll('_', ' ')}.`);
+        }
+        const report = await reportOrder(orderId, queues, records);
+        console.log(opts.json ? JSON.stringify(report, null, 2) : formatOrderReport(report));
+      } finally {
+        await Promise.all(allQueues(queues).map((q) => q.close()));
+        await redis.quit();
+      }
+    });
+}
