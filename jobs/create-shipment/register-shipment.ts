@@ -66,7 +66,15 @@ export async function registerShipment(
   if (!order) return skip(orderId, 'not_found', 'The order no longer exists in the store.', deps);
 
   const eligibility = checkEligibility(order, deps.settings.eligibility);
-  if (!eligibility.eligible) return skip(orderId, eligibility.code, eligibility.reason, deps);
+  if (!eligibility.eligible) {
+    const skipped = await skip(orderId, eligibility.code, eligibility.reason, deps);
+    // A refused order that is then cancelled will never ship: its error marks are cleared once
+    // (cancelling cannot be undone, so the write-back's one job per order is enough).
+    if (record?.state === 'failed' && eligibility.code === 'cancelled') {
+      await deps.storeUpdate(orderId, 'cancelled_after_failure');
+    }
+    return skipped;
+  }
 
   const mapped = buildShipmentRequest(order, deps.settings.shipment);
   if (!mapped.ok) {

@@ -1,13 +1,17 @@
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE, ORDER_TAGS } from '../../src/domain/store-marks.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
-import type { MetafieldEntry, StoreClient } from '../../src/store/types.js';
+import type { MetafieldEntry, MetafieldKey, StoreClient } from '../../src/store/types.js';
 import type { UpdateStoreKind } from './payload.js';
 
 export interface WriteBackDeps {
   store: Pick<
     StoreClient,
-    'setOrderMetafields' | 'addOrderTags' | 'removeOrderTags' | 'appendOrderNote'
+    | 'setOrderMetafields'
+    | 'deleteOrderMetafields'
+    | 'addOrderTags'
+    | 'removeOrderTags'
+    | 'appendOrderNote'
   >;
   records: OrderRecords;
   logger: Logger;
@@ -20,9 +24,12 @@ const text = (key: string, value: string, multiLine = false): MetafieldEntry => 
   type: multiLine ? 'multi_line_text_field' : 'single_line_text_field',
 });
 
+const named = (key: string): MetafieldKey => ({ namespace: METAFIELD_NAMESPACE, key });
+
 /**
  * Writes the order's shipment state onto the Shopify order, from the order record. Every write
- * is idempotent (metafields set, tags added), so a retried or replayed job does no harm.
+ * is idempotent (metafields set or deleted, tags added or removed), so a retried or replayed job
+ * does no harm. Marks of an earlier refusal go once the order is registered or cancelled.
  */
 export async function writeBack(
   orderId: string,
@@ -38,6 +45,8 @@ export async function writeBack(
         text(METAFIELD_KEYS.orderNumber, record.orderNumber),
         text(METAFIELD_KEYS.status, record.partnerStatus ?? 'pending'),
       ]);
+      // An earlier refusal's reason no longer holds (absent on most orders: then a no-op).
+      await deps.store.deleteOrderMetafields(orderId, [named(METAFIELD_KEYS.error)]);
       await deps.store.addOrderTags(orderId, [ORDER_TAGS.registered]);
       await deps.store.removeOrderTags(orderId, [ORDER_TAGS.error]);
       return 'written';
@@ -59,6 +68,19 @@ export async function writeBack(
         orderId,
         `Cancelled after shipment ${record.orderNumber ?? '(unknown)'} was registered with the provider. The API cannot cancel it: ask the provider to cancel it.`,
       );
+      return 'written';
+    }
+    case 'cancelled_after_failure': {
+      // Refused, then cancelled in Shopify: it will never be shipped, so there is nothing left to
+      // fix. The status "error" goes with the reason: no shipment exists to have a status.
+      if (record?.state !== 'skipped' || record.skipCode !== 'cancelled') {
+        return stale(orderId, kind, deps);
+      }
+      await deps.store.deleteOrderMetafields(orderId, [
+        named(METAFIELD_KEYS.status),
+        named(METAFIELD_KEYS.error),
+      ]);
+      await deps.store.removeOrderTags(orderId, [ORDER_TAGS.error]);
       return 'written';
     }
   }

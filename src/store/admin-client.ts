@@ -18,6 +18,7 @@ import type {
   FulfillmentEventStatus,
   FulfillmentSummary,
   MetafieldEntry,
+  MetafieldKey,
   OpenFulfillmentOrder,
   StoreClient,
   Tracking,
@@ -127,6 +128,24 @@ export class ShopifyAdminClient implements StoreClient {
       metafields: entries.map((e) => ({ ownerId, ...e })),
     });
     throwOnUserErrors(operation, required(data.metafieldsSet, operation).userErrors);
+  }
+
+  async deleteOrderMetafields(orderId: string, keys: MetafieldKey[]): Promise<void> {
+    const operation = 'DeleteOrderMetafields';
+    const ownerId = orderGidOf(orderId, operation);
+    // Shopify wants at least one identifier.
+    if (keys.length === 0) return;
+    // Shopify introduced metafieldsDelete (2024-04) for up to 25 at once; we never need more.
+    if (keys.length > METAFIELDS_PER_CALL) {
+      throw new StoreUserError(operation, [
+        { field: ['metafields'], message: `at most ${METAFIELDS_PER_CALL} metafields per call` },
+      ]);
+    }
+    const data = await this.send(operation, Q.DELETE_METAFIELDS, R.deleteMetafieldsData, {
+      metafields: keys.map(({ namespace, key }) => ({ ownerId, namespace, key })),
+    });
+    // A null entry in deletedMetafields is a metafield that was not there: already the aim.
+    throwOnUserErrors(operation, required(data.metafieldsDelete, operation).userErrors);
   }
 
   async addOrderTags(orderId: string, tags: string[]): Promise<void> {

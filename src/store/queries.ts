@@ -95,6 +95,23 @@ export const SET_METAFIELDS = /* GraphQL */ `
   }
 `;
 
+// Deleting a metafield the order does not have is no error: its deletedMetafields entry is null.
+export const DELETE_METAFIELDS = /* GraphQL */ `
+  mutation DeleteOrderMetafields($metafields: [MetafieldIdentifierInput!]!) {
+    metafieldsDelete(metafields: $metafields) {
+      deletedMetafields {
+        ownerId
+        namespace
+        key
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
 export const ADD_TAGS = /* GraphQL */ `
   mutation AddOrderTags($id: ID!, $tags: [String!]!) {
     tagsAdd(id: $id, tags: $tags) {

@@ -24,6 +24,18 @@ export const setMetafieldsData = z.object({
   metafieldsSet: z.object({ userErrors }).nullable(),
 });
 
+/** An entry per identifier sent; null where Shopify found no such metafield (not an error). */
+export const deleteMetafieldsData = z.object({
+  metafieldsDelete: z
+    .object({
+      deletedMetafields: z
+        .array(z.object({ ownerId: z.string(), namespace: z.string(), key: z.string() }).nullable())
+        .nullable(),
+      userErrors,
+    })
+    .nullable(),
+});
+
 export const addTagsData = z.object({ tagsAdd: z.object({ userErrors }).nullable() });
 export const removeTagsData = z.object({ tagsRemove: z.object({ userErrors }).nullable() });
 

@@ -10,6 +10,12 @@ export interface MetafieldEntry {
   type: MetafieldType;
 }
 
+/** Names a metafield on an owner (the order): what metafieldsDelete takes besides the owner. */
+export interface MetafieldKey {
+  namespace: string;
+  key: string;
+}
+
 export interface FulfillmentOrderLine {
   /** FulfillmentOrderLineItem gid: what fulfillmentCreate takes. */
   id: string;
@@ -76,6 +82,8 @@ export interface StoreClient {
     after?: string,
   ): Promise<{ orders: StoreOrder[]; nextCursor: string | null }>;
   setOrderMetafields(orderId: string, entries: MetafieldEntry[]): Promise<void>;
+  /** Deletes these metafields from the order; one the order does not have is skipped silently. */
+  deleteOrderMetafields(orderId: string, keys: MetafieldKey[]): Promise<void>;
   addOrderTags(orderId: string, tags: string[]): Promise<void>;
   removeOrderTags(orderId: string, tags: string[]): Promise<void>;
   /** Adds `text` as a new last line of the order note, unless that exact line is already there. */

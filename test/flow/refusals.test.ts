@@ -151,6 +151,60 @@ describe('an order that cannot be shipped as it is', () => {
     expect(tags).not.toContain('shipment-error');
     expect(metafield(s.store, order.id, 'status')).toBe('pending');
     expect(metafield(s.store, order.id, 'order_number')).toBe(shipments[0]!.orderNumber);
+    // The refusal's reason went with it: only the registration's marks are left.
+    expect(metafield(s.store, order.id, 'error')).toBeUndefined();
+    expect(
+      s.store
+        .order(order.id)
+        ?.metafields.map((m) => m.key)
+        .sort(),
+    ).toEqual(['order_number', 'status']);
+    expect(
+      s.store.mutations.filter((m) => m.orderId === order.id && m.type === 'metafieldsDelete'),
+    ).toMatchObject([
+      { metafields: [{ namespace: 'partner_shipment', key: 'error', deleted: true }] },
+    ]);
+  });
+
+  it('clears its error marks once it is cancelled instead of fixed, and writes nothing more', async () => {
+    const s = await start();
+    const id = FIXTURE.missingPostalCodeOdense;
+    const jobId = orderJobId(id);
+    await s.enqueuer.order(id, 'orders/create');
+    await waitForJob(s.queues.createShipment, jobId, 'failed');
+    await errorWrittenBack(s, id);
+    expect(metafield(s.store, id, 'status')).toBe('error');
+
+    // Staff cancel the order in Shopify rather than fix it; orders/cancelled queues it again.
+    await s.store.updateOrder(id, { cancel: true });
+    expect(await s.enqueuer.order(id, 'orders/cancelled')).toBe('requeued');
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+    expect(job.returnvalue).toEqual({
+      outcome: 'skipped',
+      code: 'cancelled',
+      reason: 'Order is cancelled.',
+    });
+    expect(await s.records.get(id)).toMatchObject({ state: 'skipped', skipCode: 'cancelled' });
+
+    await waitForJob(s.queues.updateStore, `cancelled-after-failure-${id}`, 'completed');
+    const order = s.store.order(id)!;
+    expect(order.tags).not.toContain('shipment-error');
+    expect(order.tags).not.toContain('shipment-registered');
+    expect(order.metafields.filter((m) => m.namespace === 'partner_shipment')).toEqual([]);
+    expect(createRequests(s.sandbox)).toEqual([]);
+
+    // The tag removal changed the order, so it comes back once more: skipped, nothing written.
+    const writes = s.store.mutations.length;
+    expect(await s.enqueuer.order(id, 'orders/updated')).toBe('requeued');
+    await waitForJob(s.queues.createShipment, jobId, 'completed');
+    const writeBacks = await s.queues.updateStore.getJobs([
+      'waiting',
+      'active',
+      'completed',
+      'failed',
+    ]);
+    expect(writeBacks.filter((j) => j.data.kind === 'cancelled_after_failure')).toHaveLength(1);
+    expect(s.store.mutations.length).toBe(writes);
   });
 });
 

@@ -322,6 +322,76 @@ describe('Admin client against the fake store, write-backs and fulfillment', () 
   });
 });
 
+describe('Admin client against the fake store, deleting metafields', () => {
+  let store: FakeStore;
+  beforeAll(async () => {
+    store = await start();
+  });
+  afterAll(() => store.close());
+
+  it('deletes the named metafields, leaves the others, and takes a missing one as done', async () => {
+    const client = testClient({ adminApiUrl: store.url });
+    await client.setOrderMetafields('5550003', [
+      {
+        namespace: 'partner_shipment',
+        key: 'status',
+        value: 'error',
+        type: 'single_line_text_field',
+      },
+      {
+        namespace: 'partner_shipment',
+        key: 'error',
+        value: 'no\npostcode',
+        type: 'multi_line_text_field',
+      },
+      { namespace: 'other_app', key: 'error', value: 'theirs', type: 'single_line_text_field' },
+    ]);
+
+    await client.deleteOrderMetafields('5550003', [
+      { namespace: 'partner_shipment', key: 'error' },
+      { namespace: 'partner_shipment', key: 'order_number' },
+    ]);
+    // Again, as a retried job would: nothing left to delete, and no error.
+    await client.deleteOrderMetafields('5550003', [
+      { namespace: 'partner_shipment', key: 'error' },
+    ]);
+
+    expect(
+      store.order('5550003')?.metafields.map(({ namespace, key }) => `${namespace}.${key}`),
+    ).toEqual(['partner_shipment.status', 'other_app.error']);
+    const deletes = store.mutations.filter((m) => m.type === 'metafieldsDelete');
+    expect(deletes).toEqual([
+      {
+        type: 'metafieldsDelete',
+        at: expect.any(String),
+        orderId: '5550003',
+        metafields: [
+          { namespace: 'partner_shipment', key: 'error', deleted: true },
+          { namespace: 'partner_shipment', key: 'order_number', deleted: false },
+        ],
+      },
+      {
+        type: 'metafieldsDelete',
+        at: expect.any(String),
+        orderId: '5550003',
+        metafields: [{ namespace: 'partner_shipment', key: 'error', deleted: false }],
+      },
+    ]);
+  });
+
+  it('passes a refusal (an order the store does not have) through as StoreUserError', async () => {
+    const before = store.mutations.length;
+    const error = await testClient({ adminApiUrl: store.url })
+      .deleteOrderMetafields('1', [{ namespace: 'partner_shipment', key: 'error' }])
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(StoreUserError);
+    expect(error.userErrors).toEqual([
+      { field: ['metafields', '0', 'ownerId'], message: 'Owner does not exist.' },
+    ]);
+    expect(store.mutations.length).toBe(before);
+  });
+});
+
 describe('Admin client against the fake store, client credentials', () => {
   let store: FakeStore;
   beforeAll(async () => {

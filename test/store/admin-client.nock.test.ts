@@ -261,6 +261,66 @@ describe('mutations', () => {
     );
   });
 
+  it('deletes metafields by owner, namespace and key; one the order lacks is no error', async () => {
+    // As Shopify documents metafieldsDelete: a null entry for a metafield that does not exist.
+    const { requests } = answer({
+      data: {
+        metafieldsDelete: {
+          deletedMetafields: [
+            {
+              ownerId: 'gid://shopify/Order/5551234',
+              namespace: 'partner_shipment',
+              key: 'error',
+            },
+            null,
+          ],
+          userErrors: [],
+        },
+      },
+    });
+
+    await testClient().deleteOrderMetafields('5551234', [
+      { namespace: 'partner_shipment', key: 'error' },
+      { namespace: 'partner_shipment', key: 'never_set' },
+    ]);
+
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.query).toContain('metafieldsDelete(metafields: $metafields)');
+    expect(requests[0]?.variables).toEqual({
+      metafields: [
+        { ownerId: 'gid://shopify/Order/5551234', namespace: 'partner_shipment', key: 'error' },
+        { ownerId: 'gid://shopify/Order/5551234', namespace: 'partner_shipment', key: 'never_set' },
+      ],
+    });
+  });
+
+  it('turns userErrors of metafieldsDelete into StoreUserError', async () => {
+    answer({
+      data: {
+        metafieldsDelete: {
+          deletedMetafields: null,
+          userErrors: [{ field: ['metafields', '0', 'ownerId'], message: 'Owner does not exist.' }],
+        },
+      },
+    });
+    const error = await testClient()
+      .deleteOrderMetafields('5551234', [{ namespace: 'partner_shipment', key: 'error' }])
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(StoreUserError);
+    expect(error.message).toBe(
+      'Shopify refused DeleteOrderMetafields: metafields.0.ownerId: Owner does not exist.',
+    );
+  });
+
+  it('sends no metafieldsDelete for no keys (Shopify wants one) or more than 25', async () => {
+    // No interceptor: any request would fail with "no match".
+    await testClient().deleteOrderMetafields('5551234', []);
+    const keys = Array.from({ length: 26 }, (_, i) => ({ namespace: 'n', key: `k${i}` }));
+    await expect(testClient().deleteOrderMetafields('5551234', keys)).rejects.toBeInstanceOf(
+      StoreUserError,
+    );
+  });
+
   it('adds and removes tags', async () => {
     const added = answer({ data: { tagsAdd: { node: { id: 'x' }, userErrors: [] } } });
     const removed = answer({ data: { tagsRemove: { node: { id: 'x' }, userErrors: [] } } });

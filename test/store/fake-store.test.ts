@@ -208,6 +208,30 @@ describe('fake store', () => {
     });
   });
 
+  it('answers metafieldsDelete with one entry per identifier, null for a missing metafield', async () => {
+    await graphql(
+      store,
+      'mutation { metafieldsSet(metafields: [{ ownerId: "gid://shopify/Order/5550004", namespace: "partner_shipment", key: "error", value: "too heavy", type: "single_line_text_field" }]) { userErrors { message } } }',
+    );
+    const response = await graphql(
+      store,
+      `mutation {
+        metafieldsDelete(metafields: [
+          { ownerId: "gid://shopify/Order/5550004", namespace: "partner_shipment", key: "absent" }
+          { ownerId: "gid://shopify/Order/5550004", namespace: "partner_shipment", key: "error" }
+        ]) { deletedMetafields { ownerId namespace key } userErrors { field message } }
+      }`,
+    );
+    expect(response.json.data.metafieldsDelete).toEqual({
+      deletedMetafields: [
+        null,
+        { ownerId: 'gid://shopify/Order/5550004', namespace: 'partner_shipment', key: 'error' },
+      ],
+      userErrors: [],
+    });
+    expect(store.order('5550004')?.metafields).toEqual([]);
+  });
+
   it('answers THROTTLED with the cost extension, then normally', async () => {
     await post(`${store.url}/_fake/throttle`, { count: 1, currentlyAvailable: 3, restoreRate: 50 });
     const query = '{ order(id: "gid://shopify/Order/5550001") { id } }';

@@ -7,7 +7,10 @@ import {
   refuse,
 } from './state.js';
 
-/** The Admin mutations on an order itself: metafieldsSet, tagsAdd/tagsRemove, orderUpdate. */
+/**
+ * The Admin mutations on an order itself: metafieldsSet, metafieldsDelete, tagsAdd/tagsRemove,
+ * orderUpdate.
+ */
 
 const METAFIELD_TYPES = new Set([
   'single_line_text_field',
@@ -86,6 +89,57 @@ export function setMetafields(
   }
   for (const record of records.values()) state.record(record);
   return { ok: true, value: written };
+}
+
+export interface MetafieldIdentifierInput {
+  ownerId: string;
+  namespace: string;
+  key: string;
+}
+
+/**
+ * metafieldsDelete: one answer per identifier, in order, null for a metafield the owner does not
+ * have (Shopify documents that as success, not a userError). An owner that does not exist is
+ * refused like metafieldsSet refuses it, and then nothing is deleted; Shopify does not document
+ * that case.
+ */
+export function deleteMetafields(
+  state: FakeStoreState,
+  inputs: MetafieldIdentifierInput[],
+): Result<({ order: FakeOrder; namespace: string; key: string } | null)[]> {
+  const userErrors: FakeUserError[] = [];
+  const owners = inputs.map((input, index) => {
+    const order = state.findOrder(input.ownerId);
+    if (!order) {
+      userErrors.push({
+        field: ['metafields', String(index), 'ownerId'],
+        message: 'Owner does not exist.',
+      });
+    }
+    return order;
+  });
+  if (userErrors.length > 0) return { ok: false, userErrors };
+
+  const records = new Map<FakeOrder, FakeMutation & { type: 'metafieldsDelete' }>();
+  const deleted = inputs.map(({ namespace, key }, index) => {
+    const order = owners[index]!;
+    const before = order.metafields.length;
+    order.metafields = order.metafields.filter(
+      (m) => !(m.namespace === namespace && m.key === key),
+    );
+    const found = order.metafields.length < before;
+    const record = records.get(order) ?? {
+      type: 'metafieldsDelete',
+      at: state.timestamp(),
+      orderId: order.id,
+      metafields: [],
+    };
+    record.metafields.push({ namespace, key, deleted: found });
+    records.set(order, record);
+    return found ? { order, namespace, key } : null;
+  });
+  for (const record of records.values()) state.record(record);
+  return { ok: true, value: deleted };
 }
 
 /** tagsAdd / tagsRemove; tags compare case-insensitively, as in the Shopify admin. */

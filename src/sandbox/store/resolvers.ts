@@ -5,7 +5,15 @@ import {
   type FulfillmentInput,
   updateTracking,
 } from './fulfillment-writes.js';
-import { changeTags, type MetafieldsSetInput, setMetafields, updateOrder } from './order-writes.js';
+import { gid } from './gid.js';
+import {
+  changeTags,
+  deleteMetafields,
+  type MetafieldIdentifierInput,
+  type MetafieldsSetInput,
+  setMetafields,
+  updateOrder,
+} from './order-writes.js';
 import type { FakeStoreState } from './state.js';
 import { fulfillmentEventView, fulfillmentView, metafieldView, orderView } from './views.js';
 
@@ -41,6 +49,21 @@ export function createRootValue(state: FakeStoreState) {
         metafieldView(order.metafields.find((m) => m.namespace === namespace && m.key === key)!),
       );
       return { metafields: views, userErrors: [] };
+    },
+
+    metafieldsDelete: ({ metafields }: { metafields: MetafieldIdentifierInput[] }) => {
+      const result = deleteMetafields(state, metafields);
+      if (!result.ok) return { deletedMetafields: null, userErrors: result.userErrors };
+      const identifiers = result.value.map((deleted) =>
+        deleted
+          ? {
+              ownerId: gid('Order', deleted.order.id),
+              namespace: deleted.namespace,
+              key: deleted.key,
+            }
+          : null,
+      );
+      return { deletedMetafields: identifiers, userErrors: [] };
     },
 
     tagsAdd: ({ id, tags }: { id: string; tags: string[] }) => {

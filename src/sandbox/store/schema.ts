@@ -36,6 +36,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
 
   type Mutation {
     metafieldsSet(metafields: [MetafieldsSetInput!]!): MetafieldsSetPayload
+    metafieldsDelete(metafields: [MetafieldIdentifierInput!]!): MetafieldsDeletePayload
     tagsAdd(id: ID!, tags: [String!]!): TagsAddPayload
     tagsRemove(id: ID!, tags: [String!]!): TagsRemovePayload
     orderUpdate(input: OrderInput!): OrderUpdatePayload
@@ -297,6 +298,23 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   type MetafieldsSetPayload {
     metafields: [Metafield!]
     userErrors: [MetafieldsSetUserError!]!
+  }
+
+  input MetafieldIdentifierInput {
+    ownerId: ID!
+    namespace: String!
+    key: String!
+  }
+
+  type MetafieldIdentifier {
+    ownerId: ID!
+    namespace: String!
+    key: String!
+  }
+
+  type MetafieldsDeletePayload {
+    deletedMetafields: [MetafieldIdentifier]
+    userErrors: [UserError!]!
   }
 
   type TagsAddPayload {

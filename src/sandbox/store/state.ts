@@ -29,6 +29,11 @@ export type FakeMutation = { at: string; orderId: string } & (
       type: 'metafieldsSet';
       metafields: { namespace: string; key: string; type: string; value: string }[];
     }
+  | {
+      type: 'metafieldsDelete';
+      /** Every identifier asked for; `deleted` is false for one the order did not have. */
+      metafields: { namespace: string; key: string; deleted: boolean }[];
+    }
   | { type: 'tagsAdd' | 'tagsRemove'; tags: string[] }
   | { type: 'orderUpdate'; note: string | null }
   | {
