@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
@@ -23,26 +24,42 @@ export class PartnerAuthGuard {
   }
 
   async tokenRefused(): Promise<void> {
-    const first = await this.redis.set(this.key, new Date().toISOString(), 'NX');
+    // Always a fresh value, set before pausing: whatever interleaves with `tokenAccepted` in
+    // another process, paused queues are never left without the key that gets them resumed.
+    const value = `${new Date().toISOString()} ${randomUUID()}`;
+    const previous = await this.redis.set(this.key, value, 'GET');
     await Promise.all(this.queues.map((q) => q.pause()));
-    if (first) {
+    if ((await this.redis.get(this.key)) === null) {
+      // Another process found the token working between our refusal and our pause.
+      await Promise.all(this.queues.map((q) => q.resume()));
+      return;
+    }
+    if (!previous) {
       this.logger.error(
         'partner API refused the token (401): shipment and sync queues are paused until a valid PARTNER_API_TOKEN works',
       );
     }
   }
 
-  /** When the token was refused, or null while it is accepted. */
+  /** When the token was refused (ISO time), or null while it is accepted. */
   async refusedSince(): Promise<string | null> {
-    return this.redis.get(this.key);
+    const value = await this.redis.get(this.key);
+    return value ? (value.split(' ')[0] ?? value) : null;
   }
 
   async tokenAccepted(): Promise<void> {
-    const wasRefused = (await this.redis.del(this.key)) === 1;
-    if (wasRefused) {
-      await Promise.all(this.queues.map((q) => q.resume()));
-      this.logger.info('partner API accepts the token again: queues resumed');
-    }
+    const value = await this.redis.get(this.key);
+    if (!value) return;
+    // Resume first, then remove exactly the refusal we saw: a crash in between, or a new
+    // refusal meanwhile, leaves the key, so a later probe finishes the job.
+    await Promise.all(this.queues.map((q) => q.resume()));
+    await this.redis.eval(
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+      1,
+      this.key,
+      value,
+    );
+    this.logger.info('partner API accepts the token again: queues resumed');
   }
 
   /**

@@ -77,7 +77,7 @@ return 0
 /** Extends the block to `waitMs` from now, never shortens it. */
 const BLOCK_SCRIPT = `
 local ttl = redis.call('PTTL', KEYS[1])
-local waitMs = tonumber(ARGV[1])
+local waitMs = math.max(1, tonumber(ARGV[1]))
 if ttl < waitMs then redis.call('SET', KEYS[1], '1', 'PX', waitMs) end
 redis.call('HINCRBY', KEYS[2], 'rateLimited', 1)
 return 0
@@ -174,7 +174,9 @@ export class PartnerBudget implements RequestGate {
   }
 
   async block(waitMs: number): Promise<void> {
-    await this.redis.partnerBudgetBlock(this.keys.blocked, this.keys.stats, Math.ceil(waitMs));
+    // Retry-After: 0 (or a date already past) still counts as a 429; Redis refuses PX 0.
+    const ms = Math.max(1, Math.ceil(waitMs));
+    await this.redis.partnerBudgetBlock(this.keys.blocked, this.keys.stats, ms);
   }
 
   /** Milliseconds until a 429 block ends, or 0. */

@@ -96,6 +96,14 @@ describe('PartnerBudget', () => {
     expect((await b.take('create')).granted).toBe(true);
   });
 
+  it('takes a Retry-After of 0 as a 429 to count, not an error', async () => {
+    const b = budget();
+    await b.block(0);
+    expect((await b.stats()).rateLimited).toBe(1);
+    await sleep(5);
+    expect((await b.take('create')).granted).toBe(true);
+  });
+
   it('never shortens a block', async () => {
     const b = budget();
     await b.block(1_000);

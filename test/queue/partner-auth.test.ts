@@ -1,0 +1,88 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import type { PartnerApi } from '../../src/partner/client.js';
+import { PartnerAuthError } from '../../src/partner/errors.js';
+import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
+import { allQueues, createQueues, partnerQueues, type Queues } from '../../src/queue/queues.js';
+import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+
+const logger = createLogger({ level: 'silent' });
+let redis: Redis;
+let prefix: string;
+let queues: Queues;
+
+function guard(qs: Queue[] = partnerQueues(queues)) {
+  return new PartnerAuthGuard(redis, prefix, qs, logger);
+}
+
+const partnerAnswering = (answer: 'ok' | 401): PartnerApi =>
+  ({
+    listShipments: async () => {
+      if (answer === 401) throw new PartnerAuthError('refused', { status: 401 });
+      return { data: [], meta: { page: 1, per_page: 1, total: 0 } };
+    },
+  }) as unknown as PartnerApi;
+
+async function paused() {
+  return Promise.all(partnerQueues(queues).map((q) => q.isPaused()));
+}
+
+beforeEach(() => {
+  redis = testRedis();
+  prefix = uniquePrefix('auth');
+  queues = createQueues(redis, prefix, { attempts: 1, backoff: { firstMs: 1, maxMs: 1 } });
+});
+
+afterEach(async () => {
+  await Promise.all(allQueues(queues).map((q) => q.close()));
+  await dropKeys(redis, prefix);
+  await redis.quit();
+});
+
+describe('PartnerAuthGuard', () => {
+  it('pauses the partner queues on a refusal and resumes them once the token works', async () => {
+    const g = guard();
+    await g.tokenRefused();
+    expect(await paused()).toEqual([true, true]);
+    expect(await queues.updateStore.isPaused()).toBe(false);
+    expect(await g.refusedSince()).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+
+    expect(await g.probe(partnerAnswering(401))).toBe(false);
+    expect(await paused()).toEqual([true, true]);
+
+    expect(await g.probe(partnerAnswering('ok'))).toBe(true);
+    expect(await paused()).toEqual([false, false]);
+    expect(await g.refusedSince()).toBeNull();
+  });
+
+  it('leaves the queues running when another process accepts the token mid-refusal', async () => {
+    const refusing = guard();
+    const accepting = guard();
+    // The acceptance lands between the refusal's mark and its pause.
+    const first = partnerQueues(queues)[0]!;
+    const pause = first.pause.bind(first);
+    first.pause = async () => {
+      await accepting.tokenAccepted();
+      await pause();
+    };
+
+    await refusing.tokenRefused();
+
+    expect(await paused()).toEqual([false, false]);
+    expect(await refusing.refusedSince()).toBeNull();
+  });
+
+  it('finishes a resume that a crash cut short: the mark stays until a probe succeeds', async () => {
+    const g = guard();
+    await g.tokenRefused();
+    // A process resumed the queues and died before removing the mark.
+    await Promise.all(partnerQueues(queues).map((q) => q.resume()));
+    expect(await g.refusedSince()).not.toBeNull();
+
+    expect(await g.probe(partnerAnswering('ok'))).toBe(true);
+    expect(await g.refusedSince()).toBeNull();
+    expect(await paused()).toEqual([false, false]);
+  });
+});
