@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { loadDotEnv } from '../../config/index.js';
 import { registerBackfillCommand } from './backfill.js';
+import { registerDemoCommand } from './demo.js';
 import { registerFakeStoreCommand } from './fake-store.js';
 import { registerOrderCommand } from './order.js';
 import { registerSandboxCommand } from './sandbox.js';
@@ -21,5 +22,6 @@ registerOrderCommand(program);
 registerTokenCommand(program);
 registerSandboxCommand(program);
 registerFakeStoreCommand(program);
+registerDemoCommand(program);
 
 await program.parseAsync(process.argv);

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { QUEUES } from '../queue/names.js';
+
+/**
+ * Where PartnerBudget keeps a token's budget (src/queue/partner-budget.ts names its keys
+ * `partner-budget:<first 16 hex of sha256(token)>:…`). The budget is per token, not per queue
+ * prefix, so the demo uses a token of its own and removes that budget here.
+ */
+export function budgetKeyPattern(token: string): string {
+  const id = createHash('sha256').update(token).digest('hex').slice(0, 16);
+  return `partner-budget:${id}:*`;
+}
+
+/**
+ * Removes everything the demo wrote to Redis: its queues (obliterated, jobs and schedulers
+ * included), then every other key under its prefix (order records, counters, the reconciliation
+ * watermark, webhook marks) and its token's budget. Returns how many keys there were.
+ */
+export async function removeDemoKeys(
+  redis: Redis,
+  prefix: string,
+  partnerToken: string,
+): Promise<number> {
+  const patterns = [`${prefix}:*`, budgetKeyPattern(partnerToken)];
+  let count = 0;
+  for (const pattern of patterns) count += (await scanKeys(redis, pattern)).length;
+
+  for (const name of Object.values(QUEUES)) {
+    // A shared connection: closing the queue leaves it open for the next step.
+    const queue = new Queue(name, { connection: redis, prefix });
+    try {
+      await queue.obliterate({ force: true });
+    } finally {
+      await queue.close();
+    }
+  }
+  for (const pattern of patterns) {
+    const keys = await scanKeys(redis, pattern);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  return count;
+}
+
+export async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, batch] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== '0');
+  return keys;
+}

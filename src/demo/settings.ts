@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+
+/**
+ * The demo's built-in defaults. Everything the connector needs comes from here except Redis, so a
+ * newcomer runs it with no `.env`. Nothing here is a real credential: the shop, token and secret
+ * only exist inside the local fake store and partner sandbox this process starts.
+ */
+export const DEMO_SHOP = 'demo-shop.myshopify.com';
+export const DEMO_STORE_TOKEN = 'shpat_demo_local_only';
+export const DEMO_WEBHOOK_SECRET = 'demo-webhook-secret-local-only';
+export const DEMO_ACCOUNT_EMAIL = 'demo@sandbox.local';
+export const DEMO_HOST = '127.0.0.1';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** Fast enough that every shipment is delivered within the run, slow enough to follow. */
+export const AUTO_ADVANCE_MS = 1_500;
+
+/** A fresh prefix per run, so the demo never reads or deletes another connector's keys. */
+export function demoPrefix(): string {
+  return `demo-${randomBytes(4).toString('hex')}`;
+}
+
+export interface DemoEnvInput {
+  redisUrl: string;
+  prefix: string;
+  port: number;
+  partnerUrl: string;
+  partnerToken: string;
+  storeUrl: string;
+}
+
+/** The environment `loadConfig` parses for the demo's connector: the same path `start` takes. */
+export function demoEnv(input: DemoEnvInput): Record<string, string> {
+  return {
+    LOG_LEVEL: 'warn',
+    PORT: String(input.port),
+    HOST: DEMO_HOST,
+    REDIS_URL: input.redisUrl,
+    QUEUE_PREFIX: input.prefix,
+    PARTNER_API_URL: input.partnerUrl,
+    PARTNER_API_TOKEN: input.partnerToken,
+    SHOPIFY_SHOP: DEMO_SHOP,
+    SHOPIFY_ACCESS_TOKEN: DEMO_STORE_TOKEN,
+    SHOPIFY_WEBHOOK_SECRET: DEMO_WEBHOOK_SECRET,
+    SHOPIFY_ADMIN_API_URL: input.storeUrl,
+    // One pass at start (BullMQ runs an `every` scheduler at once); no second pass mid-demo.
+    ORDER_POLL_INTERVAL_MS: String(10 * 60_000),
+    // A provider hiccup is retried after about a second instead of 30 s, so the run stays short.
+    CREATE_BACKOFF_MS: '1000',
+    CREATE_BACKOFF_MAX_MS: '5000',
+    CREATE_ATTEMPTS: '5',
+    SENDER_NAME: 'Lagerekspedition',
+    SENDER_COMPANY: 'Demo Shop ApS',
+    SENDER_PHONE: '+4570203040',
+    SENDER_EMAIL: 'lager@demo-shop.example',
+    SENDER_STREET: 'Lagervej 2',
+    SENDER_CITY: 'Odense SØ',
+    SENDER_POSTAL_CODE: '5220',
+    SENDER_COUNTRY_CODE: 'DK',
+  };
+}

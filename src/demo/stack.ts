@@ -1,0 +1,120 @@
+import type { Redis } from 'ioredis';
+import { type Config, loadConfig } from '../../config/index.js';
+import { createLogger, type Logger } from '../log.js';
+import { Counters } from '../metrics/counters.js';
+import { Enqueuer } from '../queue/enqueue.js';
+import { allQueues, createQueues, type Queues } from '../queue/queues.js';
+import { createRedis } from '../queue/redis.js';
+import { OrderRecords } from '../records/order-records.js';
+import { type PartnerSandbox, startPartnerSandbox } from '../sandbox/partner/index.js';
+import { type FakeStore, startFakeStore } from '../sandbox/store/index.js';
+import { type RunningService, startService } from '../service.js';
+import { createStoreClient, type ShopifyAdminClient } from '../store/admin-client.js';
+import { removeDemoKeys } from './cleanup.js';
+import { freePort } from './free-port.js';
+import { logLines } from './log-lines.js';
+import {
+  AUTO_ADVANCE_MS,
+  DEMO_ACCOUNT_EMAIL,
+  DEMO_HOST,
+  DEMO_SHOP,
+  DEMO_STORE_TOKEN,
+  DEMO_WEBHOOK_SECRET,
+  demoEnv,
+  demoPrefix,
+} from './settings.js';
+
+/** Everything the demo runs in one process, and what it needs to look inside. */
+export interface DemoStack {
+  readonly prefix: string;
+  readonly partnerToken: string;
+  readonly webhookUrl: string;
+  readonly config: Config;
+  readonly sandbox: PartnerSandbox;
+  readonly store: FakeStore;
+  readonly service: RunningService;
+  /** The demo's own connection: records to narrate, queues for the backfill, cleanup. */
+  readonly redis: Redis;
+  readonly queues: Queues;
+  readonly records: OrderRecords;
+  readonly counters: Counters;
+  readonly enqueuer: Enqueuer;
+  readonly storeClient: ShopifyAdminClient;
+  readonly logger: Logger;
+  /** Stops everything and removes the demo's Redis keys; returns how many there were. */
+  close(): Promise<number>;
+}
+
+export async function startDemoStack(options: {
+  redisUrl: string;
+  print: (line: string) => void;
+}): Promise<DemoStack> {
+  const prefix = demoPrefix();
+  const closers: (() => Promise<unknown>)[] = [];
+  const redis = createRedis(options.redisUrl, 'worker');
+  redis.on('error', () => {}); // the service's own connections report Redis trouble
+  let partnerToken = '';
+  const cleanup = async () => {
+    for (const close of closers.reverse()) await close();
+    try {
+      return partnerToken ? await removeDemoKeys(redis, prefix, partnerToken) : 0;
+    } finally {
+      await redis.quit();
+    }
+  };
+
+  try {
+    const sandbox = await startPartnerSandbox({ autoAdvanceMs: AUTO_ADVANCE_MS });
+    closers.push(() => sandbox.close());
+    // A token of its own: the request budget in Redis is keyed by token (see cleanup.ts).
+    partnerToken = sandbox.issueToken(DEMO_ACCOUNT_EMAIL, `connector-demo-${prefix}`);
+
+    const port = await freePort(DEMO_HOST);
+    const webhookUrl = `http://${DEMO_HOST}:${port}/webhooks/shopify`;
+    const store = await startFakeStore({
+      shop: DEMO_SHOP,
+      accessToken: DEMO_STORE_TOKEN,
+      webhookSecret: DEMO_WEBHOOK_SECRET,
+      webhookUrl,
+    });
+    closers.push(() => store.close());
+
+    const config = loadConfig(
+      demoEnv({
+        redisUrl: options.redisUrl,
+        prefix,
+        port,
+        partnerUrl: sandbox.url,
+        partnerToken,
+        storeUrl: store.url,
+      }),
+    );
+    const logger = createLogger({ level: config.logLevel }, logLines(options.print));
+    const service = await startService(config, { logger });
+    closers.push(() => service.close());
+
+    const queues = createQueues(redis, prefix, config.createJob, logger);
+    closers.push(() => Promise.all(allQueues(queues).map((q) => q.close())));
+    const records = new OrderRecords(redis, prefix);
+    return {
+      prefix,
+      partnerToken,
+      webhookUrl,
+      config,
+      sandbox,
+      store,
+      service,
+      redis,
+      queues,
+      records,
+      counters: new Counters(redis, prefix),
+      enqueuer: new Enqueuer(queues, records, logger),
+      storeClient: createStoreClient({ ...config.shopify, logger }),
+      logger,
+      close: cleanup,
+    };
+  } catch (error) {
+    await cleanup().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { budgetKeyPattern, scanKeys } from '../../src/demo/cleanup.js';
+import { REDIS_URL, testRedis } from '../helpers/redis.js';
+
+/**
+ * `connector demo` as a newcomer runs it: the real command in a child process, against the
+ * local Redis, with nothing configured but REDIS_URL.
+ */
+
+let redis: Redis;
+let child: ChildProcess | undefined;
+
+beforeAll(() => {
+  redis = testRedis();
+});
+afterAll(async () => {
+  await redis.quit();
+});
+afterEach(() => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+function runDemo(env: Record<string, string> = {}) {
+  const started = Date.now();
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo'], {
+    env: { ...process.env, REDIS_URL, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  proc.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = once(proc, 'exit').then(([code]) => ({
+    code: code as number | null,
+    seconds: (Date.now() - started) / 1000,
+  }));
+  return { proc, exited, output: () => stdout, errors: () => stderr };
+}
+
+/** The prefix and partner token the demo announces, so the test can look for leftovers. */
+function announced(output: string) {
+  const prefix = /keys under prefix (demo-[0-9a-f]{8})\b/.exec(output)?.[1];
+  const token = /token (sbx_[0-9a-f]+)/.exec(output)?.[1];
+  expect(prefix, 'the demo prints its key prefix').toBeDefined();
+  expect(token, 'the demo prints its partner token').toBeDefined();
+  return { prefix: prefix!, token: token! };
+}
+
+async function leftovers(prefix: string, token: string): Promise<string[]> {
+  return [
+    ...(await scanKeys(redis, `${prefix}*`)),
+    ...(await scanKeys(redis, budgetKeyPattern(token))),
+  ];
+}
+
+async function waitForOutput(run: ReturnType<typeof runDemo>, text: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!run.output().includes(text)) {
+    if (Date.now() > deadline || run.proc.exitCode !== null) {
+      throw new Error(`"${text}" never appeared:\n${run.output()}\n${run.errors()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('connector demo', () => {
+  it('runs the whole flow by itself, narrates it, and leaves nothing in Redis', async () => {
+    const run = runDemo();
+    const { code, seconds } = await run.exited;
+    const output = run.output();
+
+    expect(code, `${output}\n${run.errors()}`).toBe(0);
+    expect(seconds).toBeLessThan(60);
+    expect(run.errors()).toBe('');
+
+    // Registered orders, each with its own provider order number.
+    const registered = [...output.matchAll(/registered\s+provider order number (PS-\d{6})/g)].map(
+      (m) => m[1],
+    );
+    expect(registered.length).toBeGreaterThanOrEqual(5);
+    expect(new Set(registered).size).toBe(registered.length);
+    expect(output).toMatch(/#1001\s+registered\s+provider order number PS-\d{6}/);
+    expect(output).toContain('+ tag shipment-registered');
+    expect(output).toMatch(/metafield partner_shipment\.order_number = PS-\d{6}/);
+
+    // The two fixtures that cannot ship, with the reasons staff see.
+    expect(output).toMatch(
+      /#1003\s+refused\s+Order #1003 cannot be shipped as it is:\s+receiver\.address\.postal_code: The order's shipping address has no postal code\./,
+    );
+    expect(output).toMatch(/#1004\s+refused[\s\S]*weighs 45 kg per unit/);
+    expect(output).toContain('+ tag shipment-error');
+
+    // Skipped: unpaid, test, cancelled.
+    expect(output).toMatch(/#1005\s+skipped\s+Financial status is pending/);
+    expect(output).toMatch(/#1006\s+skipped\s+Order is a test order/);
+    expect(output).toMatch(/#1007\s+skipped\s+Order is cancelled/);
+
+    // The live paths: payment arrives, a provider 500 is retried once, a late cancellation.
+    expect(output).toMatch(/#1005\s+registered\s+provider order number PS-\d{6}/);
+    expect(output).toMatch(/retried\s+2 attempts/);
+    expect(output).toContain('holds 1 shipment for it');
+    expect(output).toMatch(/flagged\s+cancelled in Shopify after PS-\d{6} was registered/);
+    expect(output).toContain('+ tag shipment-cancel-at-provider');
+
+    // Service logs come through readably, never as raw JSON.
+    expect(output).not.toMatch(/^\{"level"/m);
+    expect(output).toMatch(/Cleaned up: .* removed \d+ Redis keys/);
+
+    const { prefix, token } = announced(output);
+    expect(await leftovers(prefix, token)).toEqual([]);
+  }, 90_000);
+
+  it('stops and cleans up on Ctrl-C', async () => {
+    const run = runDemo();
+    await waitForOutput(run, '2. Orders from before the connector ran');
+    const { prefix, token } = announced(run.output());
+    expect((await scanKeys(redis, `${prefix}*`)).length).toBeGreaterThan(0);
+
+    run.proc.kill('SIGINT');
+    const { code } = await run.exited;
+
+    expect(code, run.output()).toBe(130);
+    expect(run.output()).toContain('Interrupted: stopping and cleaning up');
+    expect(run.output()).toMatch(/Cleaned up: .* removed \d+ Redis keys/);
+    expect(await leftovers(prefix, token)).toEqual([]);
+  }, 60_000);
+
+  it('says how to start Redis, and exits non-zero, when Redis does not answer', async () => {
+    const run = runDemo({ REDIS_URL: 'redis://127.0.0.1:1' });
+    const { code } = await run.exited;
+
+    expect(code).toBe(69);
+    expect(run.errors()).toContain('Redis does not answer at redis://127.0.0.1:1');
+    expect(run.errors()).toContain(
+      'docker run -d --name connector-redis -p 6379:6379 redis:7-alpine',
+    );
+    expect(run.output()).toBe('');
+  }, 30_000);
+});
