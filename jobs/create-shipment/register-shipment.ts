@@ -1,19 +1,20 @@
 import type { Config } from '../../config/index.js';
 import { checkEligibility } from '../../src/domain/eligibility.js';
+import type { StoreOrder } from '../../src/domain/order.js';
 import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
 import type { PartnerApi } from '../../src/partner/client.js';
-import { PartnerValidationError } from '../../src/partner/errors.js';
-import type { FieldErrors } from '../../src/partner/schemas.js';
-import type { OrderRecords } from '../../src/records/order-records.js';
+import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
+import type { FieldErrors, TrackingRecord } from '../../src/partner/schemas.js';
+import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
 import type { StoreClient } from '../../src/store/types.js';
 import type { UpdateStoreKind } from '../update-store/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 
 export interface RegisterShipmentDeps {
   store: Pick<StoreClient, 'getOrder'>;
-  partner: Pick<PartnerApi, 'createShipment'>;
+  partner: Pick<PartnerApi, 'createShipment' | 'getShipment'>;
   records: OrderRecords;
   counters: Counters;
   settings: { shipment: Config['shipment']; eligibility: Config['eligibility'] };
@@ -63,17 +64,21 @@ export async function registerShipment(
     return { outcome: 'already_registered', orderNumber: record.orderNumber };
   }
 
-  if (!order) return skip(orderId, 'not_found', 'The order no longer exists in the store.', deps);
-
+  if (!order) {
+    return settleIneligible(
+      orderId,
+      null,
+      'not_found',
+      'The order no longer exists in the store.',
+      {
+        record,
+        deps,
+      },
+    );
+  }
   const eligibility = checkEligibility(order, deps.settings.eligibility);
   if (!eligibility.eligible) {
-    const skipped = await skip(orderId, eligibility.code, eligibility.reason, deps);
-    // A refused order that is then cancelled will never ship: its error marks are cleared once
-    // (cancelling cannot be undone, so the write-back's one job per order is enough).
-    if (record?.state === 'failed' && eligibility.code === 'cancelled') {
-      await deps.storeUpdate(orderId, 'cancelled_after_failure');
-    }
-    return skipped;
+    return settleIneligible(orderId, order, eligibility.code, eligibility.reason, { record, deps });
   }
 
   const mapped = buildShipmentRequest(order, deps.settings.shipment);
@@ -87,6 +92,7 @@ export async function registerShipment(
   }
 
   let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
+  await deps.records.markSending(orderId);
   try {
     result = await deps.partner.createShipment(mapped.request);
   } catch (error) {
@@ -114,6 +120,61 @@ export async function registerShipment(
   );
   await deps.storeUpdate(orderId, 'registered');
   return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
+}
+
+/** An order that is not (or no longer) to be shipped: skipped, unless the provider has it already. */
+async function settleIneligible(
+  orderId: string,
+  order: StoreOrder | null,
+  code: string,
+  reason: string,
+  { record, deps }: { record: OrderRecord | null; deps: RegisterShipmentDeps },
+): Promise<RegisterOutcome> {
+  if (record?.sentAt) {
+    // A create request left earlier and its answer never came back (a timeout, a crash): the
+    // provider may hold a shipment for an order that will now not ship. Ask before skipping.
+    const found = await findShipmentAtProvider(orderId, deps);
+    if (found) {
+      if (!order || order.cancelledAt) {
+        await handleCancelledAfterRegistration(orderId, deps);
+        return { outcome: 'cancelled_after_registration', orderNumber: found };
+      }
+      return { outcome: 'registered', orderNumber: found, created: false };
+    }
+  }
+  const skipped = await skip(orderId, code, reason, deps);
+  // A refused order that is then cancelled will never ship: its error marks are cleared once
+  // (cancelling cannot be undone, so the write-back's one job per order is enough).
+  if (record?.state === 'failed' && code === 'cancelled') {
+    await deps.storeUpdate(orderId, 'cancelled_after_failure');
+  }
+  return skipped;
+}
+
+/** Records and writes back a shipment the provider has for this order; its order number, or null. */
+async function findShipmentAtProvider(
+  orderId: string,
+  deps: RegisterShipmentDeps,
+): Promise<string | null> {
+  let shipment: TrackingRecord;
+  try {
+    shipment = await deps.partner.getShipment(orderId, { priority: 'create' });
+  } catch (error) {
+    if (error instanceof PartnerNotFoundError) return null;
+    throw error;
+  }
+  await deps.records.markRegistered(orderId, {
+    orderNumber: shipment.order_number,
+    status: shipment.status,
+    createdAt: shipment.history[0]?.occurred_at ?? shipment.updated_at,
+  });
+  await deps.counters.increment('shipments_registered');
+  deps.logger.warn(
+    { orderId, orderNumber: shipment.order_number },
+    'found a shipment at the provider whose create answer was lost',
+  );
+  await deps.storeUpdate(orderId, 'registered');
+  return shipment.order_number;
 }
 
 async function skip(

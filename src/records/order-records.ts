@@ -6,7 +6,8 @@ import type { Redis } from 'ioredis';
  * why?" for the intake, the workers and an admin, without asking Shopify or the provider.
  * Only ids, statuses and admin-safe reasons are stored: no personal data.
  */
-export type OrderState = 'registered' | 'skipped' | 'failed';
+/** `sending`: a create request left and its answer was not recorded (yet). */
+export type OrderState = 'sending' | 'registered' | 'skipped' | 'failed';
 
 export interface OrderRecord {
   orderId: string;
@@ -22,6 +23,8 @@ export interface OrderRecord {
   reason?: string;
   /** Set once the order was found cancelled after its shipment was registered. */
   cancelledAfterRegistrationAt?: string;
+  /** When a create request was last sent: the provider may hold a shipment we never heard of. */
+  sentAt?: string;
 }
 
 export class OrderRecords {
@@ -87,6 +90,25 @@ export class OrderRecords {
     });
   }
 
+  /** Marks that a create request is about to leave, before its answer is known. */
+  async markSending(orderId: string, now = new Date()): Promise<void> {
+    await this.setUnlessRegistered(orderId, {
+      state: 'sending',
+      sentAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    });
+  }
+
+  /** Asks the running job of this order to look at it once more before it settles for a skip. */
+  async requestRerun(orderId: string): Promise<void> {
+    await this.redis.set(`${this.key(orderId)}:rerun`, '1', 'EX', 3600);
+  }
+
+  /** Whether another look was asked for; the request is used up. */
+  async takeRerun(orderId: string): Promise<boolean> {
+    return (await this.redis.getdel(`${this.key(orderId)}:rerun`)) !== null;
+  }
+
   /** Returns true only the first time, so the case is reported once per order. */
   async flagCancelledAfterRegistration(orderId: string, now = new Date()): Promise<boolean> {
     const set = await this.redis.hsetnx(
@@ -95,10 +117,6 @@ export class OrderRecords {
       now.toISOString(),
     );
     return set === 1;
-  }
-
-  async setPartnerStatus(orderId: string, status: string): Promise<void> {
-    await this.redis.hset(this.key(orderId), 'partnerStatus', status);
   }
 
   /** Order ids registered since `since`, oldest first. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleCancelledAfterRegistration } from '../../jobs/create-shipment/cancelled-after-registration.js';
+import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
+import { PartnerServerError } from '../../src/partner/errors.js';
 import { orderJobId } from '../../src/queue/names.js';
 import {
   createRequests,
@@ -75,5 +77,62 @@ describe('an order cancelled after its shipment was registered', () => {
     expect(await s.queues.updateStore.getFailedCount()).toBe(0);
     expect(createRequests(s.sandbox)).toHaveLength(1);
     expect((await s.records.get(id))?.state).toBe('registered');
+  });
+});
+
+describe('an order cancelled while the answer to its create request was lost', () => {
+  it('asks the provider, records the shipment it made, and flags the order for staff', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const deps = {
+      store: s.storeClient,
+      partner: s.partner,
+      records: s.records,
+      counters: s.counters,
+      settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
+      storeUpdate: (orderId: string, kind: Parameters<typeof s.enqueuer.storeUpdate>[1]) =>
+        s.enqueuer.storeUpdate(orderId, kind),
+      logger: s.logger,
+    };
+    // The provider makes the shipment, then answers 500: we cannot tell it exists.
+    s.sandbox.failNextCreates(1);
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
+    const [made] = s.sandbox.shipments();
+
+    await s.store.updateOrder(id, { cancel: true });
+    const outcome = await registerShipment(id, deps);
+
+    expect(outcome).toEqual({
+      outcome: 'cancelled_after_registration',
+      orderNumber: made?.orderNumber,
+    });
+    expect(await s.records.get(id)).toMatchObject({
+      state: 'registered',
+      orderNumber: made?.orderNumber,
+    });
+    expect((await s.records.get(id))?.cancelledAfterRegistrationAt).toBeDefined();
+    expect(await s.queues.updateStore.getJob(`cancelled-after-registration-${id}`)).toBeDefined();
+    // One create, then one look-up; no second create.
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([500]);
+  });
+
+  it('skips an order the provider never saw', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    await s.records.markSending(id);
+    await s.store.updateOrder(id, { cancel: true });
+
+    const outcome = await registerShipment(id, {
+      store: s.storeClient,
+      partner: s.partner,
+      records: s.records,
+      counters: s.counters,
+      settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
+      storeUpdate: (orderId, kind) => s.enqueuer.storeUpdate(orderId, kind),
+      logger: s.logger,
+    });
+
+    expect(outcome).toMatchObject({ outcome: 'skipped', code: 'cancelled' });
+    expect(s.sandbox.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 404']);
   });
 });

@@ -32,8 +32,9 @@ describe('the provider refuses the token (401)', () => {
     expect(await s.queues.updateStore.isPaused()).toBe(false);
     expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([401]);
     expect((await s.counters.read()).partner_auth_failures).toBe(1);
-    // Not the order's fault: nothing recorded against it, nothing written to it.
-    expect(await s.records.get(id)).toBeNull();
+    // Not the order's fault: no failure recorded against it (only that a request left),
+    // nothing written to it.
+    expect((await s.records.get(id))?.state).toBe('sending');
     expect(s.store.order(id)?.tags).not.toContain('shipment-error');
 
     // The refused token still fails the probe: the queues stay paused.

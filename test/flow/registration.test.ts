@@ -154,6 +154,7 @@ async function killWorkerDuringJob(
         die(); // the provider has the shipment; the answer never gets further
         return never;
       },
+      getShipment: (reference, options) => s.partner.getShipment(reference, options),
     },
     records: s.records,
     counters: s.counters,
@@ -198,7 +199,7 @@ describe('a worker killed in the middle of a job', () => {
 
     await killWorkerDuringJob(s, 'after-post');
     expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([201]);
-    expect(await s.records.get(id)).toBeNull();
+    expect((await s.records.get(id))?.state).toBe('sending');
     expect(await s.queues.createShipment.getJobState(jobId)).toBe('active');
 
     await recoverStalledJob(s, jobId);
