@@ -1,17 +1,18 @@
-import { type Job, type Queue, UnrecoverableError } from 'bullmq';
+import { type Job, type Queue, RATE_LIMIT_ERROR, UnrecoverableError } from 'bullmq';
 import {
   isRetryablePartnerError,
   PartnerAuthError,
   PartnerError,
-  PartnerWaitError,
 } from '../../src/partner/errors.js';
 import type { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
-import { deferQueue } from '../../src/queue/partner-wait.js';
+import { deferQueue, runPartnerStep } from '../../src/queue/partner-wait.js';
+import { isRetryableStoreError, StoreError } from '../../src/store/errors.js';
 import { createShipmentPayload } from './payload.js';
 import {
   OrderRefusedError,
   type RegisterOutcome,
   type RegisterShipmentDeps,
+  recordFailure,
   registerShipment,
 } from './register-shipment.js';
 
@@ -36,29 +37,42 @@ export function createShipmentProcessor(deps: CreateShipmentProcessorDeps) {
     const logger = deps.logger.child({ jobId: job.id, orderId });
 
     try {
-      return await registerShipment(orderId, { ...deps, logger });
+      return await runPartnerStep(deps.queue, async () => {
+        let outcome = await registerShipment(orderId, { ...deps, logger });
+        // An event that came while this run had the order loaded asked for one more look.
+        while (outcome.outcome === 'skipped' && (await deps.records.takeRerun(orderId))) {
+          outcome = await registerShipment(orderId, { ...deps, logger });
+        }
+        return outcome;
+      });
     } catch (error) {
-      if (error instanceof PartnerWaitError) return deferQueue(deps.queue, error.waitMs);
       if (error instanceof PartnerAuthError) {
         await deps.counters.increment('partner_auth_failures');
         await deps.authGuard.tokenRefused();
         return deferQueue(deps.queue, AUTH_RECHECK_MS);
       }
       if (error instanceof OrderRefusedError) throw new UnrecoverableError(error.message);
+      // BullMQ's own signal that the job went back to its queue (a partner wait).
+      if (error instanceof Error && error.message === RATE_LIMIT_ERROR) throw error;
 
       const message = error instanceof Error ? error.message : String(error);
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      const retryable = !(error instanceof PartnerError) || isRetryablePartnerError(error);
-      if (retryable && !lastAttempt) throw error;
+      if (isTransient(error) && !lastAttempt) throw error;
 
-      const reason = retryable
+      const reason = isTransient(error)
         ? `Gave up after ${job.attemptsMade + 1} attempts: ${message} Replay the job once the cause is fixed.`
         : `${message} Replay the job once the cause is fixed.`;
-      await deps.records.markFailed(orderId, reason);
+      await recordFailure(orderId, reason, deps);
       await deps.counters.increment('shipment_create_failures');
-      await deps.storeUpdate(orderId, 'failed');
       logger.error({ err: error }, 'shipment could not be registered');
       throw new UnrecoverableError(reason);
     }
   };
+}
+
+/** Whether the same run may succeed later: partner and store errors say so; anything else may. */
+function isTransient(error: unknown): boolean {
+  if (error instanceof PartnerError) return isRetryablePartnerError(error);
+  if (error instanceof StoreError) return isRetryableStoreError(error);
+  return true;
 }

@@ -196,14 +196,25 @@ async function refuse(
   deps: RegisterShipmentDeps,
 ): Promise<OrderRefusedError> {
   const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
-  const previous = await deps.records.get(orderId);
-  await deps.records.markFailed(orderId, reason);
+  await recordFailure(orderId, reason, deps);
   await deps.counters.increment('orders_refused');
   deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
-  // Writing to the order changes it, and a change brings the order back here (webhook or
-  // reconciliation). Writing only a new reason ends that loop after one round.
+  return new OrderRefusedError(reason, fieldErrors);
+}
+
+/**
+ * Records why the order has no shipment and marks it in Shopify. Writing to the order changes
+ * it, and a change brings the order back here (webhook or reconciliation), so only a new reason
+ * is written: the same failure met again ends there.
+ */
+export async function recordFailure(
+  orderId: string,
+  reason: string,
+  deps: Pick<RegisterShipmentDeps, 'records' | 'storeUpdate'>,
+): Promise<void> {
+  const previous = await deps.records.get(orderId);
+  await deps.records.markFailed(orderId, reason);
   if (previous?.state !== 'failed' || previous.reason !== reason) {
     await deps.storeUpdate(orderId, 'failed');
   }
-  return new OrderRefusedError(reason, fieldErrors);
 }

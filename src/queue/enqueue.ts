@@ -45,10 +45,16 @@ export class Enqueuer {
         this.logger.info({ orderId, source }, 'order changed after its job failed: job retried');
         return 'requeued';
       }
-      if (state !== 'completed') return 'already_queued';
+      if (state === 'active') {
+        // The running job may already have loaded the order as it was before this event.
+        await this.records.requestRerun(orderId);
+        return 'already_queued';
+      }
+      if (state !== 'completed' && state !== 'unknown') return 'already_queued';
       // Completed without a registration (skipped): this event may have made it eligible.
+      // (`unknown`: removed since we looked; adding below is then all there is to do.)
       try {
-        await existing.remove();
+        if (state === 'completed') await existing.remove();
       } catch (error) {
         if (await this.hasLiveJob(jobId)) return 'already_queued';
         throw error;
@@ -66,13 +72,26 @@ export class Enqueuer {
     return state !== 'completed' && state !== 'failed' && state !== 'unknown';
   }
 
-  /** Queues a write-back to the Shopify order. Registration and cancellation write once. */
+  /**
+   * Queues a write-back to the Shopify order. Registration and cancellation write once per order
+   * (a fixed job id); a write-back of theirs that failed for good is retried instead, so it is
+   * never swallowed by its own failed job.
+   */
   async storeUpdate(orderId: string, kind: UpdateStoreKind): Promise<void> {
     const data = updateStorePayload.parse({ orderId, kind });
-    const jobId =
-      kind === 'failed'
-        ? `failed-${orderId}-${Date.now()}`
-        : `${kind.replaceAll('_', '-')}-${orderId}`;
+    if (kind === 'failed') {
+      await this.queues.updateStore.add(kind, data, { jobId: `failed-${orderId}-${Date.now()}` });
+      return;
+    }
+    const jobId = `${kind.replaceAll('_', '-')}-${orderId}`;
+    const existing = await this.queues.updateStore.getJob(jobId);
+    if (existing && (await existing.getState()) === 'failed') {
+      await existing
+        .retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true })
+        // Retried by another caller a moment ago: that is all this call wanted.
+        .catch(() => undefined);
+      return;
+    }
     await this.queues.updateStore.add(kind, data, { jobId });
   }
 }

@@ -1,6 +1,8 @@
+import { Worker } from 'bullmq';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { orderJobId } from '../../src/queue/names.js';
+import { createShipmentProcessor } from '../../jobs/create-shipment/processor.js';
+import { orderJobId, QUEUES } from '../../src/queue/names.js';
 import {
   createRequests,
   FIXTURE,
@@ -286,6 +288,25 @@ describe('a transient failure that lasts through the last attempt', () => {
     expect(metafield(s.store, id, 'error')).toBe(job.failedReason);
   });
 
+  it('fails at once when the store refuses access: retrying cannot help', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+    // The app's access token was revoked in Shopify: the order read answers 401 (once; the
+    // failure write-back afterwards reaches the store as usual).
+    nock(s.store.url)
+      .post(/\/graphql\.json$/)
+      .reply(401, { errors: '[API] Invalid API key or access token' });
+
+    await s.enqueuer.order(id, 'test');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+    expect(job.attemptsMade).toBe(1);
+    expect(job.failedReason).not.toMatch(/^Gave up/);
+    expect(job.failedReason).toMatch(/Replay the job once the cause is fixed\.$/);
+    expect(createRequests(s.sandbox)).toEqual([]);
+    expect((await s.records.get(id))?.state).toBe('failed');
+  });
+
   it('gives up on the store throttling every attempt: records why and marks the order', async () => {
     const s = await start({
       storeClient: { maxThrottleWaits: 1, sleep: async () => {} },
@@ -302,5 +323,50 @@ describe('a transient failure that lasts through the last attempt', () => {
     expect(createRequests(s.sandbox)).toEqual([]);
     expect(await s.records.get(id)).toMatchObject({ state: 'failed', reason: job.failedReason });
     await errorWrittenBack(s, id);
+  });
+});
+
+describe('an event that arrives while the order is being looked at', () => {
+  it('makes the running job look again instead of settling for the old state', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.unpaidRoskilde;
+    let reads = 0;
+    // The payment lands (and its webhook with it) after the job has read the unpaid order.
+    const store = {
+      ...s.storeClient,
+      getOrder: async (orderId: string) => {
+        const order = await s.storeClient.getOrder(orderId);
+        if (reads++ === 0) {
+          await s.store.updateOrder(id, { markPaid: true });
+          expect(await s.enqueuer.order(id, 'orders/paid')).toBe('already_queued');
+        }
+        return order;
+      },
+    } as typeof s.storeClient;
+    const worker = new Worker(
+      QUEUES.createShipment,
+      createShipmentProcessor({
+        store,
+        partner: s.partner,
+        records: s.records,
+        counters: s.counters,
+        settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
+        storeUpdate: (orderId, kind) => s.enqueuer.storeUpdate(orderId, kind),
+        logger: s.logger,
+        queue: s.queues.createShipment,
+        authGuard: s.authGuard,
+      }),
+      { connection: s.redis, prefix: s.prefix },
+    );
+    try {
+      await s.enqueuer.order(id, 'orders/create');
+      const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+      expect(job.returnvalue).toMatchObject({ outcome: 'registered' });
+      expect(reads).toBe(2);
+      expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+    } finally {
+      await worker.close();
+    }
   });
 });

@@ -174,3 +174,27 @@ describe('Enqueuer.order', () => {
     expect(await allJobs(intake.queues.createShipment)).toEqual([]);
   });
 });
+
+describe('Enqueuer.storeUpdate', () => {
+  it('retries a write-back that failed for good instead of being swallowed by it', async () => {
+    const worker = new Worker(
+      QUEUES.updateStore,
+      async () => {
+        throw new UnrecoverableError('Shopify refused metafieldsSet');
+      },
+      { connection: testRedis(), prefix: intake.prefix },
+    );
+    worker.on('error', () => {});
+    workers.push(worker);
+    await intake.enqueuer.storeUpdate(ORDER_ID, 'registered');
+    const jobId = `registered-${ORDER_ID}`;
+    await waitFor(async () => (await intake.queues.updateStore.getJobState(jobId)) === 'failed', {
+      what: 'the write-back to fail',
+    });
+    await worker.close();
+
+    await intake.enqueuer.storeUpdate(ORDER_ID, 'registered');
+
+    expect(await intake.queues.updateStore.getJobState(jobId)).toBe('waiting');
+  });
+});
