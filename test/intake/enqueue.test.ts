@@ -179,7 +179,7 @@ describe('Enqueuer.storeUpdate', () => {
   it('retries a write-back that failed for good instead of being swallowed by it', async () => {
     const worker = new Worker(
       QUEUES.updateStore,
-      async () => {
+      async (): Promise<unknown> => {
         throw new UnrecoverableError('Shopify refused metafieldsSet');
       },
       { connection: testRedis(), prefix: intake.prefix },
