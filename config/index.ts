@@ -342,6 +342,13 @@ export function loadLogLevel(env: Env = process.env): Config['logLevel'] {
   return values.LOG_LEVEL ?? 'info';
 }
 
+/** Just the Redis address, for commands that check Redis before building anything else. */
+export function loadRedisUrl(env: Env = process.env): string {
+  const { values, problems } = parseVariables(env, ['REDIS_URL']);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values.REDIS_URL;
+}
+
 /**
  * Fills in, from a `.env` file in the working directory, whatever the environment does not
  * already set (the environment wins, as in Docker and systemd). No file, no change.

@@ -5,6 +5,7 @@ import { RECONCILE_SCHEDULER_ID, reconcileProcessor } from '../jobs/reconcile-or
 import type { Logger } from './log.js';
 import { Counters } from './metrics/counters.js';
 import { PartnerClient } from './partner/client.js';
+import { closeWorkers } from './queue/close-workers.js';
 import { Enqueuer } from './queue/enqueue.js';
 import { QUEUES } from './queue/names.js';
 import { PartnerAuthGuard } from './queue/partner-auth.js';
@@ -22,6 +23,11 @@ export interface ServiceOptions {
   http?: boolean;
   /** Start the queue workers and the reconciliation schedule. Default true. */
   workers?: boolean;
+  /**
+   * How long `close()` lets active jobs finish before it stops them (they run again later: every
+   * job is safe to repeat). Keep it under the orchestrator's stop timeout. Default 20 s.
+   */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningService {
@@ -118,6 +124,14 @@ export async function startService(
       workerOptions(workerRedis, prefix, config.createJob, 1),
     );
     reconcile.on('error', (err) => logger.error({ err }, 'reconcile worker error'));
+    // A failed pass keeps the watermark and is retried by the next one; say why it failed.
+    // The message only (StoreError messages carry no customer data), not the stack.
+    reconcile.on('failed', (job, err) =>
+      logger.error(
+        { queue: reconcile.name, jobId: job?.id, error: err.name, reason: err.message },
+        'reconciliation pass failed',
+      ),
+    );
     await queues.reconcileOrders.upsertJobScheduler(
       RECONCILE_SCHEDULER_ID,
       { every: config.intake.pollIntervalMs },
@@ -134,7 +148,7 @@ export async function startService(
 
     closers.push(
       async () => clearInterval(probeTimer),
-      () => Promise.all([...workers, reconcile].map((w) => w.close())),
+      () => closeWorkers([...workers, reconcile], options.shutdownGraceMs ?? 20_000, logger),
       () => Promise.all(allQueues(queues).map((q) => q.close())),
     );
   }

@@ -47,7 +47,7 @@ export function registerBackfillCommand(program: Command): void {
         throw error;
       }
       const logger = createLogger({ level: config.logLevel });
-      const redis = createRedis(config.redis.url, 'worker');
+      const redis = createRedis(config.redis.url, 'client');
       const prefix = config.redis.queuePrefix;
       const queues = createQueues(redis, prefix, config.createJob, logger);
       const records = new OrderRecords(redis, prefix);

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../../config/index.js';
+import { ConfigError, loadRedisUrl } from '../../config/index.js';
 import { probeRedis, redisHelp } from '../demo/redis-probe.js';
 import { DemoInterrupted, runScenario } from '../demo/scenario.js';
-import { AUTO_ADVANCE_MS, DEFAULT_REDIS_URL } from '../demo/settings.js';
+import { AUTO_ADVANCE_MS } from '../demo/settings.js';
 import { type DemoStack, startDemoStack } from '../demo/stack.js';
 import { statusesNotSynced, summaryLines } from '../demo/summary.js';
 import { OrderWatcher } from '../demo/watch.js';
@@ -31,7 +31,14 @@ export function registerDemoCommand(program: Command): void {
 async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   // The one setting the demo takes from outside (the environment or .env); the connector's
   // config then validates it with everything else in startDemoStack.
-  const redisUrl = process.env.REDIS_URL || DEFAULT_REDIS_URL;
+  let redisUrl: string;
+  try {
+    redisUrl = loadRedisUrl();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    return 78;
+  }
   const problem = await probeRedis(redisUrl);
   if (problem) {
     console.error(redisHelp(redisUrl, problem));

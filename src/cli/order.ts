@@ -86,7 +86,7 @@ export function registerOrderCommand(program: Command): void {
         process.exitCode = 78;
         return;
       }
-      const redis = createRedis(config.redis.url, 'worker');
+      const redis = createRedis(config.redis.url, 'client');
       const logger = createLogger({ level: 'warn' });
       const queues = createQueues(redis, config.redis.queuePrefix, config.createJob, logger);
       const records = new OrderRecords(redis, config.redis.queuePrefix);

@@ -1,16 +1,14 @@
-import { createHash } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { QUEUES } from '../queue/names.js';
+import { budgetKeyBase } from '../queue/partner-budget.js';
 
 /**
- * Where PartnerBudget keeps a token's budget (src/queue/partner-budget.ts names its keys
- * `partner-budget:<first 16 hex of sha256(token)>:…`). The budget is per token, not per queue
- * prefix, so the demo uses a token of its own and removes that budget here.
+ * The budget is per token, not per queue prefix, so the demo uses a token of its own and
+ * removes that token's budget too.
  */
 export function budgetKeyPattern(token: string): string {
-  const id = createHash('sha256').update(token).digest('hex').slice(0, 16);
-  return `partner-budget:${id}:*`;
+  return `${budgetKeyBase(token)}:*`;
 }
 
 /**

@@ -10,7 +10,6 @@ export const DEMO_STORE_TOKEN = 'shpat_demo_local_only';
 export const DEMO_WEBHOOK_SECRET = 'demo-webhook-secret-local-only';
 export const DEMO_ACCOUNT_EMAIL = 'demo@sandbox.local';
 export const DEMO_HOST = '127.0.0.1';
-export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 /** Fast enough that every shipment is delivered within the run, slow enough to follow. */
 export const AUTO_ADVANCE_MS = 1_500;

@@ -114,6 +114,12 @@ type BudgetRedis = Redis & {
   partnerBudgetBlock(...args: (string | number)[]): Promise<number>;
 };
 
+/** Where a token's budget lives in Redis: named by a hash of the token, never the token. */
+export function budgetKeyBase(token: string, keyPrefix = 'partner-budget'): string {
+  const id = createHash('sha256').update(token).digest('hex').slice(0, 16);
+  return `${keyPrefix}:${id}`;
+}
+
 export class PartnerBudget implements RequestGate {
   private readonly redis: BudgetRedis;
   private readonly keys: {
@@ -136,8 +142,7 @@ export class PartnerBudget implements RequestGate {
       redis.defineCommand('partnerBudgetBlock', { numberOfKeys: 2, lua: BLOCK_SCRIPT });
     }
     this.redis = redis as BudgetRedis;
-    const id = createHash('sha256').update(options.token).digest('hex').slice(0, 16);
-    const base = `${options.keyPrefix ?? 'partner-budget'}:${id}`;
+    const base = budgetKeyBase(options.token, options.keyPrefix);
     this.keys = {
       log: `${base}:log`,
       syncLog: `${base}:log-sync`,
