@@ -1,5 +1,5 @@
 import type { Config } from '../../config/index.js';
-import { checkEligibility } from '../../src/domain/eligibility.js';
+import { precheckEligibility } from '../../src/domain/eligibility.js';
 import { acceptOrderEvent, type OrderEventDeps } from '../../src/intake/order-event.js';
 import type { StoreClient } from '../../src/store/types.js';
 
@@ -20,6 +20,8 @@ export interface ReconcileSummary {
  * Pages every order updated since `since` and does for each what its webhook would have done.
  * Orders that are not eligible now are recorded as skipped (with the reason) but not queued, so
  * a quiet store costs no jobs; the webhook or a later pass queues them once they qualify.
+ * The listing carries no line items (see precheckEligibility): the create-shipment worker reads
+ * each queued order whole and checks it again before registering.
  */
 export async function reconcileOrders(
   since: Date,
@@ -43,7 +45,7 @@ export async function reconcileOrders(
       summary.seen++;
       const registered = await deps.records.isRegistered(order.id);
       if (!registered) {
-        const eligibility = checkEligibility(order, deps.eligibility);
+        const eligibility = precheckEligibility(order, deps.eligibility);
         if (!eligibility.eligible) {
           await deps.records.markSkipped(order.id, eligibility.code, eligibility.reason);
           summary.skipped++;

@@ -1,5 +1,5 @@
 import type { Config } from '../../config/index.js';
-import type { StoreOrder } from './order.js';
+import type { StoreOrder, StoreOrderHeader, StoreOrderSummary } from './order.js';
 import { isShipped } from './packages.js';
 import { hasAnyTag, normaliseTag } from './text.js';
 
@@ -17,10 +17,37 @@ export type SkipCode =
 export type Eligibility = { eligible: true } | { eligible: false; reason: string; code: SkipCode };
 
 /**
- * Whether an order should become a shipment: the one place every rule is applied, so webhook
- * intake and the reconciliation poll can never disagree. Reasons are safe to show an admin.
+ * Whether an order should become a shipment: the full check, on the whole order, made by the
+ * worker right before registering. Reasons are safe to show an admin.
  */
 export function checkEligibility(order: StoreOrder, rules: EligibilityRules): Eligibility {
+  return applyRules({ ...order, shipsSomething: order.lineItems.some(isShipped) }, rules);
+}
+
+/**
+ * The same rules on an order as the store lists it, to decide whether to queue it at all.
+ * Shopify's Order.requiresShipping stands in for the line items: it is false for digital-only
+ * orders. An order that passes is only a candidate; the worker loads it whole and runs
+ * checkEligibility (e.g. every shippable line may have been removed since).
+ */
+export function precheckEligibility(
+  order: StoreOrderSummary,
+  rules: EligibilityRules,
+): Eligibility {
+  return applyRules({ ...order, shipsSomething: order.requiresShipping }, rules);
+}
+
+/** What the rules read: the order-level fields, and whether any of the order needs shipping. */
+type EligibilityFacts = Pick<
+  StoreOrderHeader,
+  'cancelledAt' | 'test' | 'fulfillmentStatus' | 'financialStatus' | 'tags'
+> & { shipsSomething: boolean };
+
+/**
+ * The one place every rule is applied, in the order they are reported, so webhook intake, the
+ * reconciliation poll and the worker can never disagree.
+ */
+function applyRules(order: EligibilityFacts, rules: EligibilityRules): Eligibility {
   if (order.cancelledAt) return skip('cancelled', 'Order is cancelled.');
   if (rules.skipTestOrders && order.test) {
     return skip('test', 'Order is a test order and test orders are skipped.');
@@ -39,7 +66,7 @@ export function checkEligibility(order: StoreOrder, rules: EligibilityRules): El
     );
   }
 
-  if (!order.lineItems.some(isShipped)) {
+  if (!order.shipsSomething) {
     return skip('no_shipping', 'Order has no line items that require shipping.');
   }
 

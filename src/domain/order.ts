@@ -26,7 +26,8 @@ export interface StoreLineItem {
   weight: { value: number; unit: WeightUnit } | null;
 }
 
-export interface StoreOrder {
+/** What every read of an order carries: all the order-level eligibility rules look at. */
+export interface StoreOrderHeader {
   /** Numeric id, e.g. "5551234"; also the shipment reference. */
   id: string;
   /** "#1001", what staff see. */
@@ -40,6 +41,20 @@ export interface StoreOrder {
   /** Lowercased displayFulfillmentStatus, e.g. "unfulfilled", "fulfilled". */
   fulfillmentStatus: string | null;
   tags: string[];
+}
+
+/**
+ * An order as the store lists it (reconciliation, backfill): the header and Shopify's own
+ * Order.requiresShipping instead of line items and address, so a page of orders costs Shopify's
+ * query-cost calculator one point per order rather than hundreds.
+ */
+export interface StoreOrderSummary extends StoreOrderHeader {
+  /** Whether anything on the order needs physical shipping (false for digital-only orders). */
+  requiresShipping: boolean;
+}
+
+/** The whole order, as registering a shipment needs it. */
+export interface StoreOrder extends StoreOrderHeader {
   email: string | null;
   phone: string | null;
   shippingAddress: StoreAddress | null;

@@ -1,5 +1,10 @@
 import type { z } from 'zod';
-import { orderGid, parseOrderId, type StoreOrder } from '../domain/order.js';
+import {
+  orderGid,
+  parseOrderId,
+  type StoreOrder,
+  type StoreOrderSummary,
+} from '../domain/order.js';
 import type { Logger } from '../log.js';
 import {
   type AdminSessions,
@@ -9,13 +14,14 @@ import {
 import { StoreNotFoundError, StoreRequestError, StoreUserError } from './errors.js';
 import { shopFetch } from './fetch-routing.js';
 import { AdminGraphql, throwOnUserErrors } from './graphql-request.js';
-import { toStoreOrder } from './order-mapper.js';
+import { toStoreOrder, toStoreOrderSummary } from './order-mapper.js';
 import * as Q from './queries.js';
 import * as R from './responses.js';
 import { createAdminShopify, type ShopifyAuth } from './shopify.js';
 import type {
   CreateFulfillmentInput,
   FulfillmentEventStatus,
+  FulfillmentOrderLine,
   FulfillmentSummary,
   MetafieldEntry,
   MetafieldKey,
@@ -41,7 +47,12 @@ export interface AdminClientOptions {
   now?: () => number;
 }
 
-const PAGE_SIZE = 50;
+/**
+ * Orders per ListOrdersUpdatedSince page. Each listed order costs 1 point of requested query cost
+ * (scalars only), so a page costs 2 + 100 = 102, far below Shopify's 1,000 per query;
+ * test/store/query-cost.test.ts checks the document with this value.
+ */
+export const ORDERS_PAGE_SIZE = 100;
 const METAFIELDS_PER_CALL = 25;
 const OPEN_FULFILLMENT_ORDER_STATUSES = new Set(['OPEN', 'IN_PROGRESS']);
 
@@ -94,23 +105,19 @@ export class ShopifyAdminClient implements StoreClient {
   async listOrdersUpdatedSince(
     since: Date,
     after?: string,
-  ): Promise<{ orders: StoreOrder[]; nextCursor: string | null }> {
+  ): Promise<{ orders: StoreOrderSummary[]; nextCursor: string | null }> {
+    const operation = 'ListOrdersUpdatedSince';
     // Whole seconds, rounded down: the window may only grow, never skip an update.
     const timestamp = since.toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const data = await this.send(
-      'ListOrdersUpdatedSince',
-      Q.LIST_ORDERS_UPDATED_SINCE,
-      R.listOrdersData,
-      {
-        first: PAGE_SIZE,
-        after: after ?? null,
-        query: `updated_at:>='${timestamp}'`,
-      },
-    );
+    const data = await this.send(operation, Q.LIST_ORDERS_UPDATED_SINCE, R.listOrdersData, {
+      first: ORDERS_PAGE_SIZE,
+      after: after ?? null,
+      query: `updated_at:>='${timestamp}'`,
+    });
     const { nodes, pageInfo } = data.orders;
     return {
-      orders: nodes.map((node) => this.mapOrder(node)),
-      nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null,
+      orders: nodes.map(toStoreOrderSummary),
+      nextCursor: nextCursor(pageInfo, operation),
     };
   }
 
@@ -182,28 +189,34 @@ export class ShopifyAdminClient implements StoreClient {
     throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);
   }
 
+  /**
+   * The order's open fulfillment orders with the lines that still have something to fulfil.
+   * Each request stays far below Shopify's per-query cost limit, so this pages: through the
+   * fulfillment orders five at a time, and through the lines of an open one beyond its first 50.
+   */
   async getFulfillmentOrders(orderId: string): Promise<OpenFulfillmentOrder[]> {
     const operation = 'GetFulfillmentOrders';
     const id = orderGidOf(orderId, operation);
-    const data = await this.send(operation, Q.GET_FULFILLMENT_ORDERS, R.getFulfillmentOrdersData, {
-      id,
-    });
-    if (!data.order) throw notFound(orderId, operation);
-    return data.order.fulfillmentOrders.nodes
-      .filter((fo) => OPEN_FULFILLMENT_ORDER_STATUSES.has(fo.status))
-      .map((fo) => ({
-        id: fo.id,
-        status: fo.status,
-        lineItems: fo.lineItems.nodes
-          .filter((line) => line.remainingQuantity > 0)
-          .map((line) => ({
-            id: line.id,
-            lineItemId: line.lineItem.id,
-            totalQuantity: line.totalQuantity,
-            remainingQuantity: line.remainingQuantity,
-          })),
-      }))
-      .filter((fo) => fo.lineItems.length > 0);
+    const open: OpenFulfillmentOrder[] = [];
+    let after: string | null = null;
+    do {
+      const data: z.output<typeof R.getFulfillmentOrdersData> = await this.send(
+        operation,
+        Q.GET_FULFILLMENT_ORDERS,
+        R.getFulfillmentOrdersData,
+        { id, after },
+      );
+      if (!data.order) throw notFound(orderId, operation);
+      const { nodes, pageInfo } = data.order.fulfillmentOrders;
+      for (const fo of nodes) {
+        if (!OPEN_FULFILLMENT_ORDER_STATUSES.has(fo.status)) continue;
+        const lines = await this.allFulfillmentOrderLines(fo.id, fo.lineItems, operation);
+        const remaining = lines.filter((line) => line.remainingQuantity > 0);
+        if (remaining.length > 0) open.push({ id: fo.id, status: fo.status, lineItems: remaining });
+      }
+      after = nextCursor(pageInfo, operation);
+    } while (after);
+    return open;
   }
 
   async createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary> {
@@ -295,6 +308,39 @@ export class ShopifyAdminClient implements StoreClient {
     return order;
   }
 
+  /** The first page of a fulfillment order's lines as given, and every further page fetched. */
+  private async allFulfillmentOrderLines(
+    fulfillmentOrderId: string,
+    firstPage: R.FulfillmentOrderLinesPage,
+    operation: string,
+  ): Promise<FulfillmentOrderLine[]> {
+    const nodes = [...firstPage.nodes];
+    let after = nextCursor(firstPage.pageInfo, operation);
+    while (after) {
+      const more = await this.send(
+        'GetFulfillmentOrderLineItems',
+        Q.GET_FULFILLMENT_ORDER_LINE_ITEMS,
+        R.getFulfillmentOrderLineItemsData,
+        { id: fulfillmentOrderId, after },
+      );
+      // Gone between two requests (e.g. the order was edited): its lines cannot be trusted.
+      if (!more.fulfillmentOrder) {
+        throw new StoreRequestError(
+          `Fulfillment order ${fulfillmentOrderId} disappeared while its lines were read`,
+          { operation: 'GetFulfillmentOrderLineItems', retryable: true },
+        );
+      }
+      nodes.push(...more.fulfillmentOrder.lineItems.nodes);
+      after = nextCursor(more.fulfillmentOrder.lineItems.pageInfo, 'GetFulfillmentOrderLineItems');
+    }
+    return nodes.map((line) => ({
+      id: line.id,
+      lineItemId: line.lineItem.id,
+      totalQuantity: line.totalQuantity,
+      remainingQuantity: line.remainingQuantity,
+    }));
+  }
+
   private async fulfillmentLines(input: CreateFulfillmentInput) {
     if (input.lineItems && input.lineItems.length > 0) {
       const byOrder = new Map<string, { id: string; quantity: number }[]>();
@@ -323,6 +369,21 @@ function orderGidOf(id: string, operation: string): string {
     throw new StoreNotFoundError(`"${id}" is not a Shopify order id`, { operation });
   }
   return orderGid(numeric);
+}
+
+/** The cursor of the next page, or null after the last one. */
+function nextCursor(
+  pageInfo: { hasNextPage: boolean; endCursor: string | null },
+  operation: string,
+): string | null {
+  if (!pageInfo.hasNextPage) return null;
+  // Stopping here would silently drop the rest; asking again from the start would never end.
+  if (!pageInfo.endCursor) {
+    throw new StoreRequestError(`Shopify's answer to ${operation} has a next page but no cursor`, {
+      operation,
+    });
+  }
+  return pageInfo.endCursor;
 }
 
 function fulfillmentGid(id: string): string {

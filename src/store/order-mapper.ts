@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { parseOrderId, type StoreOrder } from '../domain/order.js';
+import {
+  parseOrderId,
+  type StoreOrder,
+  type StoreOrderHeader,
+  type StoreOrderSummary,
+} from '../domain/order.js';
 
-/** The `StoreOrderFields` fragment (queries.ts) as Shopify answers it. */
-export const orderNodeSchema = z.object({
+/** The `OrderHeaderFields` fragment (queries.ts) as Shopify answers it. */
+const orderHeaderSchema = z.object({
   id: z.string(),
   name: z.string(),
   createdAt: z.string(),
@@ -12,6 +17,13 @@ export const orderNodeSchema = z.object({
   displayFinancialStatus: z.string().nullable(),
   displayFulfillmentStatus: z.string().nullable(),
   tags: z.array(z.string()),
+});
+
+/** A node of the ListOrdersUpdatedSince page: the header and Order.requiresShipping. */
+export const orderSummaryNodeSchema = orderHeaderSchema.extend({ requiresShipping: z.boolean() });
+
+/** The `StoreOrderFields` fragment (queries.ts) as Shopify answers it. */
+export const orderNodeSchema = orderHeaderSchema.extend({
   email: z.string().nullable(),
   phone: z.string().nullable(),
   shippingAddress: z
@@ -54,22 +66,18 @@ export const orderNodeSchema = z.object({
 });
 
 export type OrderNode = z.infer<typeof orderNodeSchema>;
+export type OrderSummaryNode = z.infer<typeof orderSummaryNodeSchema>;
+
+/** Maps one listed GraphQL order to the connector's StoreOrderSummary. */
+export function toStoreOrderSummary(node: OrderSummaryNode): StoreOrderSummary {
+  return { ...toHeader(node), requiresShipping: node.requiresShipping };
+}
 
 /** Maps one GraphQL order to the connector's StoreOrder. */
 export function toStoreOrder(node: OrderNode): StoreOrder {
-  const id = parseOrderId(node.id);
-  if (id === null) throw new TypeError(`Not an order id: ${node.id}`);
   const address = node.shippingAddress;
   return {
-    id,
-    name: node.name,
-    createdAt: node.createdAt,
-    updatedAt: node.updatedAt,
-    test: node.test,
-    cancelledAt: node.cancelledAt,
-    financialStatus: node.displayFinancialStatus?.toLowerCase() ?? null,
-    fulfillmentStatus: node.displayFulfillmentStatus?.toLowerCase() ?? null,
-    tags: node.tags,
+    ...toHeader(node),
     email: node.email,
     phone: node.phone,
     shippingAddress: address && {
@@ -94,5 +102,21 @@ export function toStoreOrder(node: OrderNode): StoreOrder {
         weight: weight && weight.value > 0 ? { value: weight.value, unit: weight.unit } : null,
       };
     }),
+  };
+}
+
+function toHeader(node: z.infer<typeof orderHeaderSchema>): StoreOrderHeader {
+  const id = parseOrderId(node.id);
+  if (id === null) throw new TypeError(`Not an order id: ${node.id}`);
+  return {
+    id,
+    name: node.name,
+    createdAt: node.createdAt,
+    updatedAt: node.updatedAt,
+    test: node.test,
+    cancelledAt: node.cancelledAt,
+    financialStatus: node.displayFinancialStatus?.toLowerCase() ?? null,
+    fulfillmentStatus: node.displayFulfillmentStatus?.toLowerCase() ?? null,
+    tags: node.tags,
   };
 }

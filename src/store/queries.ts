@@ -1,12 +1,18 @@
 /**
  * Every Admin GraphQL document the connector sends (API 2026-07). Each export is one complete
- * document; test/store/graphql-schema.test.ts validates them all against the real schema, and the
- * local fake store answers exactly these.
+ * document; test/store/graphql-schema.test.ts validates them all against the real schema,
+ * test/store/query-cost.test.ts holds each under Shopify's limit of 1,000 points of requested
+ * cost per query, and the local fake store answers exactly these.
+ *
+ * Requested cost is counted before Shopify runs a query, from what it asks for: 1 per object,
+ * 0 per scalar or enum, and a connection 2 + `first` × the cost of one node, nested
+ * multiplicatively. A page of orders therefore cannot carry line items: 50 orders with
+ * lineItems(first: 100) would cost 30,202 and be refused outright.
  */
 
-// Not exported on its own: a lone fragment is not a valid document.
-const STORE_ORDER_FIELDS = /* GraphQL */ `
-  fragment StoreOrderFields on Order {
+// Not exported on their own: a lone fragment is not a valid document.
+const ORDER_HEADER_FIELDS = /* GraphQL */ `
+  fragment OrderHeaderFields on Order {
     id
     name
     createdAt
@@ -16,6 +22,13 @@ const STORE_ORDER_FIELDS = /* GraphQL */ `
     displayFinancialStatus
     displayFulfillmentStatus
     tags
+  }
+`;
+
+/** Requested cost of one order: 604 (the order, its address and 100 line items × 6 objects). */
+const STORE_ORDER_FIELDS = /* GraphQL */ `
+  fragment StoreOrderFields on Order {
+    ...OrderHeaderFields
     email
     phone
     shippingAddress {
@@ -52,6 +65,7 @@ const STORE_ORDER_FIELDS = /* GraphQL */ `
       }
     }
   }
+  ${ORDER_HEADER_FIELDS}
 `;
 
 export const GET_ORDER = /* GraphQL */ `
@@ -63,11 +77,16 @@ export const GET_ORDER = /* GraphQL */ `
   ${STORE_ORDER_FIELDS}
 `;
 
+/**
+ * Scalars only, so each order costs 1: with the client's page of 100 the query costs 102.
+ * Line items and addresses are read per order (GetOrder) by the worker that registers it.
+ */
 export const LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `
   query ListOrdersUpdatedSince($first: Int!, $after: String, $query: String!) {
     orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
       nodes {
-        ...StoreOrderFields
+        ...OrderHeaderFields
+        requiresShipping
       }
       pageInfo {
         hasNextPage
@@ -75,7 +94,7 @@ export const LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `
       }
     }
   }
-  ${STORE_ORDER_FIELDS}
+  ${ORDER_HEADER_FIELDS}
 `;
 
 export const SET_METAFIELDS = /* GraphQL */ `
@@ -164,28 +183,67 @@ export const UPDATE_ORDER_NOTE = /* GraphQL */ `
   }
 `;
 
+const FULFILLMENT_ORDER_LINE_FIELDS = /* GraphQL */ `
+  fragment FulfillmentOrderLineFields on FulfillmentOrderLineItem {
+    id
+    totalQuantity
+    remainingQuantity
+    lineItem {
+      id
+    }
+  }
+`;
+
+/**
+ * Five fulfillment orders with 50 lines each: 3 + 5 × (3 + 50 × 2) = 518. The client pages on
+ * for an order with more fulfillment orders, and with GetFulfillmentOrderLineItems for one with
+ * more lines.
+ */
 export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
-  query GetFulfillmentOrders($id: ID!) {
+  query GetFulfillmentOrders($id: ID!, $after: String) {
     order(id: $id) {
       id
-      fulfillmentOrders(first: 50) {
+      fulfillmentOrders(first: 5, after: $after) {
         nodes {
           id
           status
-          lineItems(first: 250) {
+          lineItems(first: 50) {
             nodes {
-              id
-              totalQuantity
-              remainingQuantity
-              lineItem {
-                id
-              }
+              ...FulfillmentOrderLineFields
+            }
+            pageInfo {
+              hasNextPage
+              endCursor
             }
           }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
         }
       }
     }
   }
+  ${FULFILLMENT_ORDER_LINE_FIELDS}
+`;
+
+/** The lines of one fulfillment order after the first 50: 3 + 250 × 2 = 503. */
+export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
+  query GetFulfillmentOrderLineItems($id: ID!, $after: String) {
+    fulfillmentOrder(id: $id) {
+      id
+      lineItems(first: 250, after: $after) {
+        nodes {
+          ...FulfillmentOrderLineFields
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+  ${FULFILLMENT_ORDER_LINE_FIELDS}
 `;
 
 export const CREATE_FULFILLMENT = /* GraphQL */ `

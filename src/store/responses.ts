@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { orderNodeSchema } from './order-mapper.js';
+import { orderNodeSchema, orderSummaryNodeSchema } from './order-mapper.js';
 
 /** The `data` of each document in queries.ts, as far as the client reads it. */
+
+/** pageInfo of a connection the client pages through. */
+const pageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
 
 const userErrors = z.array(
   z.object({
@@ -15,8 +18,8 @@ export const getOrderData = z.object({ order: orderNodeSchema.nullable() });
 
 export const listOrdersData = z.object({
   orders: z.object({
-    nodes: z.array(orderNodeSchema),
-    pageInfo: z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() }),
+    nodes: z.array(orderSummaryNodeSchema),
+    pageInfo,
   }),
 });
 
@@ -45,30 +48,37 @@ export const getOrderNoteData = z.object({
 
 export const updateOrderNoteData = z.object({ orderUpdate: z.object({ userErrors }).nullable() });
 
+const fulfillmentOrderLines = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      totalQuantity: z.number().int(),
+      remainingQuantity: z.number().int(),
+      lineItem: z.object({ id: z.string() }),
+    }),
+  ),
+  pageInfo,
+});
+
+/** One page of a fulfillment order's lines, as both fulfillment documents answer it. */
+export type FulfillmentOrderLinesPage = z.output<typeof fulfillmentOrderLines>;
+
 export const getFulfillmentOrdersData = z.object({
   order: z
     .object({
       id: z.string(),
       fulfillmentOrders: z.object({
         nodes: z.array(
-          z.object({
-            id: z.string(),
-            status: z.string(),
-            lineItems: z.object({
-              nodes: z.array(
-                z.object({
-                  id: z.string(),
-                  totalQuantity: z.number().int(),
-                  remainingQuantity: z.number().int(),
-                  lineItem: z.object({ id: z.string() }),
-                }),
-              ),
-            }),
-          }),
+          z.object({ id: z.string(), status: z.string(), lineItems: fulfillmentOrderLines }),
         ),
+        pageInfo,
       }),
     })
     .nullable(),
+});
+
+export const getFulfillmentOrderLineItemsData = z.object({
+  fulfillmentOrder: z.object({ id: z.string(), lineItems: fulfillmentOrderLines }).nullable(),
 });
 
 const fulfillment = z.object({

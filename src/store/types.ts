@@ -1,4 +1,4 @@
-import type { StoreOrder } from '../domain/order.js';
+import type { StoreOrder, StoreOrderSummary } from '../domain/order.js';
 import type { WebhookHeaders, WebhookVerification } from './webhooks.js';
 
 export type MetafieldType = 'single_line_text_field' | 'multi_line_text_field';
@@ -76,11 +76,14 @@ export type FulfillmentEventStatus =
 export interface StoreClient {
   /** The order, or null when the store has none with that id (numeric or gid). */
   getOrder(id: string): Promise<StoreOrder | null>;
-  /** One page (50) of orders updated at or after `since`, oldest update first. */
+  /**
+   * One page (100) of orders updated at or after `since`, oldest update first: summaries without
+   * line items or address, so the page stays cheap; read an order whole with getOrder.
+   */
   listOrdersUpdatedSince(
     since: Date,
     after?: string,
-  ): Promise<{ orders: StoreOrder[]; nextCursor: string | null }>;
+  ): Promise<{ orders: StoreOrderSummary[]; nextCursor: string | null }>;
   setOrderMetafields(orderId: string, entries: MetafieldEntry[]): Promise<void>;
   /** Deletes these metafields from the order; one the order does not have is skipped silently. */
   deleteOrderMetafields(orderId: string, keys: MetafieldKey[]): Promise<void>;
@@ -88,6 +91,7 @@ export interface StoreClient {
   removeOrderTags(orderId: string, tags: string[]): Promise<void>;
   /** Adds `text` as a new last line of the order note, unless that exact line is already there. */
   appendOrderNote(orderId: string, text: string): Promise<void>;
+  /** The open fulfillment orders with their unfulfilled lines, every page of them. */
   getFulfillmentOrders(orderId: string): Promise<OpenFulfillmentOrder[]>;
   createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary>;
   updateFulfillmentTracking(

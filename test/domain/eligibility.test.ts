@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkEligibility } from '../../src/domain/eligibility.js';
+import { checkEligibility, precheckEligibility } from '../../src/domain/eligibility.js';
+import type { StoreOrder, StoreOrderSummary } from '../../src/domain/order.js';
 import { anItem, anOrder, someRules } from './builders.js';
 
 const eligible = { eligible: true };
@@ -95,5 +96,45 @@ describe('checkEligibility', () => {
   it('reports the first rule that fails: cancellation before payment', () => {
     const order = anOrder({ cancelledAt: '2026-07-01T11:00:00Z', financialStatus: 'refunded' });
     expect(checkEligibility(order, someRules())).toMatchObject({ code: 'cancelled' });
+  });
+});
+
+describe('precheckEligibility (an order as the store lists it)', () => {
+  /** The listing of `order`: its header, and whether Shopify says any of it needs shipping. */
+  function listed(order: StoreOrder, requiresShipping = true): StoreOrderSummary {
+    const { email, phone, shippingAddress, lineItems, ...header } = order;
+    return { ...header, requiresShipping };
+  }
+
+  it('applies the same rules, in the same order, with the same reasons', () => {
+    const rules = someRules({ excludeTags: ['hold'], includeTags: ['ship-me'] });
+    const orders = [
+      anOrder({ tags: ['ship-me'] }),
+      anOrder({ cancelledAt: '2026-07-01T11:00:00Z', financialStatus: 'refunded' }),
+      anOrder({ test: true }),
+      anOrder({ fulfillmentStatus: 'fulfilled' }),
+      anOrder({ financialStatus: 'pending', tags: ['hold'] }),
+      anOrder({ tags: ['ship-me', 'hold'] }),
+      anOrder({ tags: ['other'] }),
+    ];
+    for (const order of orders) {
+      expect(precheckEligibility(listed(order), rules)).toEqual(checkEligibility(order, rules));
+    }
+  });
+
+  it("takes Shopify's requiresShipping for the line items: false is no_shipping, after payment", () => {
+    expect(precheckEligibility(listed(anOrder(), false), someRules())).toEqual({
+      eligible: false,
+      code: 'no_shipping',
+      reason: 'Order has no line items that require shipping.',
+    });
+    const unpaid = listed(anOrder({ financialStatus: 'pending' }), false);
+    expect(precheckEligibility(unpaid, someRules())).toMatchObject({ code: 'not_paid' });
+  });
+
+  it('lets through an order the full check then refuses: its shippable lines were removed', () => {
+    const removed = anOrder({ lineItems: [anItem({ quantity: 0 })] });
+    expect(precheckEligibility(listed(removed, true), someRules())).toEqual(eligible);
+    expect(checkEligibility(removed, someRules())).toMatchObject({ code: 'no_shipping' });
   });
 });

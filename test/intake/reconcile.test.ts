@@ -63,21 +63,22 @@ const registration = {
 
 describe('reconcileOrders over the fake store', () => {
   const at = (minutes: number) => new Date(Date.UTC(2026, 10, 21, 8, minutes)).toISOString();
-  const eligibleIds = Array.from({ length: 55 }, (_, i) => String(5_560_000 + i));
+  // More than one page of 100.
+  const eligibleIds = Array.from({ length: 105 }, (_, i) => String(5_560_000 + i));
   const orders: FakeOrderInput[] = [
     ...eligibleIds.map((id, i) => ({ id, createdAt: at(i), updatedAt: at(i) })),
-    { id: '5561001', financialStatus: 'PENDING', updatedAt: at(60) },
-    { id: '5561002', test: true, updatedAt: at(61) },
-    { id: '5561003', cancelledAt: at(62), financialStatus: 'VOIDED', updatedAt: at(62) },
+    { id: '5561001', financialStatus: 'PENDING', updatedAt: at(110) },
+    { id: '5561002', test: true, updatedAt: at(111) },
+    { id: '5561003', cancelledAt: at(112), financialStatus: 'VOIDED', updatedAt: at(112) },
     {
       id: '5561004',
       lineItems: [{ title: 'Gift card', requiresShipping: false }],
-      updatedAt: at(63),
+      updatedAt: at(113),
     },
-    { id: '5561005', tags: ['No-Ship'], updatedAt: at(64) },
+    { id: '5561005', tags: ['No-Ship'], updatedAt: at(114) },
     // Registered already: one untouched, one cancelled since.
-    { id: '5561006', updatedAt: at(65) },
-    { id: '5561007', cancelledAt: at(66), updatedAt: at(66) },
+    { id: '5561006', updatedAt: at(115) },
+    { id: '5561007', cancelledAt: at(116), updatedAt: at(116) },
   ];
 
   it('pages every order, queues exactly the eligible unregistered ones and records why the rest were skipped', async () => {
@@ -94,16 +95,16 @@ describe('reconcileOrders over the fake store', () => {
 
     expect(summary).toEqual({
       pages: 2,
-      seen: 62,
-      queued: 55,
+      seen: 112,
+      queued: 105,
       skipped: 5,
       flaggedCancelled: 1,
     });
-    // Two pages of at most 50, the second after the first's cursor.
+    // Two pages of at most 100, the second after the first's cursor.
     const listings = orderListings(fakeStore);
     expect(listings).toHaveLength(2);
     expect(listings[0]).toMatchObject({
-      first: 50,
+      first: 100,
       after: null,
       query: "updated_at:>='2026-11-21T00:00:00Z'",
     });
@@ -151,8 +152,8 @@ describe('reconcileOrders over the fake store', () => {
 
     const second = await reconcileOrders(new Date('2026-11-21T00:00:00Z'), 'reconcile', deps);
 
-    expect(second).toMatchObject({ seen: 62, queued: 0, skipped: 5, flaggedCancelled: 0 });
-    expect(await createJobIds(intake)).toHaveLength(55);
+    expect(second).toMatchObject({ seen: 112, queued: 0, skipped: 5, flaggedCancelled: 0 });
+    expect(await createJobIds(intake)).toHaveLength(105);
     expect(await intake.queues.createShipment.getJob('order-5561006')).toBeUndefined();
     expect(await allJobs(intake.queues.updateStore)).toHaveLength(1);
     expect((await intake.counters.read()).cancelled_after_registration).toBe(1);

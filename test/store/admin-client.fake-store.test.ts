@@ -109,7 +109,7 @@ describe('Admin client against the fake store, paging', () => {
   });
   afterAll(() => store.close());
 
-  it('pages 50 at a time through orders updated since a time, oldest update first', async () => {
+  it('pages 100 at a time through orders updated since a time, oldest update first', async () => {
     const client = testClient({ adminApiUrl: store.url });
     const since = new Date(base + 10 * 60_000); // skips the first 10
     const seen: string[] = [];
@@ -122,8 +122,22 @@ describe('Admin client against the fake store, paging', () => {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
 
-    expect(pageSizes).toEqual([50, 50, 20]);
+    expect(pageSizes).toEqual([100, 20]);
     expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => String(7_000_010 + i)));
+    // Summaries: what the reconciliation pre-filter reads, no line items.
+    const [first] = (await client.listOrdersUpdatedSince(since)).orders;
+    expect(first).toEqual({
+      id: '7000010',
+      name: expect.any(String),
+      createdAt: '2026-10-31T00:00:00.000Z',
+      updatedAt: '2026-11-01T00:10:00.000Z',
+      test: false,
+      cancelledAt: null,
+      financialStatus: 'paid',
+      fulfillmentStatus: 'unfulfilled',
+      tags: [],
+      requiresShipping: true,
+    });
   });
 });
 
@@ -318,6 +332,43 @@ describe('Admin client against the fake store, write-backs and fulfillment', () 
       'fulfillmentOrderLineItems',
       '0',
       'quantity',
+    ]);
+  });
+});
+
+describe('Admin client against the fake store, large orders', () => {
+  let store: FakeStore;
+  beforeAll(async () => {
+    store = await start([
+      {
+        id: '5580001',
+        lineItems: Array.from({ length: 60 }, (_, i) => ({ title: `Print ${i + 1}` })),
+      },
+      { id: '5580002', lineItems: [{ title: 'Gift card', requiresShipping: false }] },
+    ]);
+  });
+  afterAll(() => store.close());
+
+  it('reads every line of a fulfillment order beyond the first 50, in a second request', async () => {
+    const before = store.requests.length;
+    const open = await testClient({ adminApiUrl: store.url }).getFulfillmentOrders('5580001');
+
+    expect(open).toHaveLength(1);
+    expect(open[0]?.lineItems).toHaveLength(60);
+    expect(new Set(open[0]?.lineItems.map((l) => l.id)).size).toBe(60);
+    expect(store.requests.slice(before).map((r) => [r.operationName, r.outcome])).toEqual([
+      ['GetFulfillmentOrders', 'ok'],
+      ['GetFulfillmentOrderLineItems', 'ok'],
+    ]);
+  });
+
+  it('lists a digital-only order as not requiring shipping', async () => {
+    const page = await testClient({ adminApiUrl: store.url }).listOrdersUpdatedSince(
+      new Date('2000-01-01T00:00:00Z'),
+    );
+    expect(page.orders.map((o) => [o.id, o.requiresShipping])).toEqual([
+      ['5580001', true],
+      ['5580002', false],
     ]);
   });
 });

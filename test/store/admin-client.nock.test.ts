@@ -12,6 +12,7 @@ import {
   capturingLogger,
   GRAPHQL_PATH,
   orderNode,
+  orderSummaryNode,
   recordingSleep,
   SHOP_ORIGIN,
   testClient,
@@ -35,6 +36,8 @@ function answer(reply: unknown, status = 200, origin = SHOP_ORIGIN) {
 afterEach(() => {
   nock.cleanAll();
 });
+
+const LAST_PAGE = { hasNextPage: false, endCursor: null };
 
 describe('getOrder', () => {
   it('asks for the order by gid with the access token and maps it to a StoreOrder', async () => {
@@ -122,11 +125,19 @@ describe('getOrder', () => {
 });
 
 describe('listOrdersUpdatedSince', () => {
-  it('asks for 50 orders updated since the time, sorted by update, and returns the next cursor', async () => {
+  it('asks for 100 order summaries updated since the time, sorted by update, and returns the next cursor', async () => {
     const { requests } = answer({
       data: {
         orders: {
-          nodes: [orderNode(), orderNode({ id: 'gid://shopify/Order/5551235', name: '#1002' })],
+          nodes: [
+            orderSummaryNode(),
+            orderSummaryNode({
+              id: 'gid://shopify/Order/5551235',
+              name: '#1002',
+              displayFinancialStatus: 'PENDING',
+              requiresShipping: false,
+            }),
+          ],
           pageInfo: { hasNextPage: true, endCursor: 'cursor-2' },
         },
       },
@@ -135,12 +146,32 @@ describe('listOrdersUpdatedSince', () => {
     const page = await testClient().listOrdersUpdatedSince(new Date('2026-11-01T10:00:00.250Z'));
 
     expect(requests[0]?.query).toMatch(/sortKey: UPDATED_AT/);
+    // A page of whole orders would cost Shopify far more than its 1,000-point limit per query.
+    expect(requests[0]?.query).not.toMatch(/lineItems|shippingAddress/);
     expect(requests[0]?.variables).toEqual({
-      first: 50,
+      first: 100,
       after: null,
       query: "updated_at:>='2026-11-01T10:00:00Z'",
     });
-    expect(page.orders.map((o) => o.id)).toEqual(['5551234', '5551235']);
+    expect(page.orders).toEqual([
+      {
+        id: '5551234',
+        name: '#1001',
+        createdAt: '2026-11-20T09:15:00Z',
+        updatedAt: '2026-11-20T09:20:00Z',
+        test: false,
+        cancelledAt: null,
+        financialStatus: 'paid',
+        fulfillmentStatus: 'unfulfilled',
+        tags: ['vip'],
+        requiresShipping: true,
+      },
+      expect.objectContaining({
+        id: '5551235',
+        financialStatus: 'pending',
+        requiresShipping: false,
+      }),
+    ]);
     expect(page.nextCursor).toBe('cursor-2');
   });
 
@@ -151,6 +182,15 @@ describe('listOrdersUpdatedSince', () => {
     const page = await testClient().listOrdersUpdatedSince(new Date('2026-11-01T10:00:00Z'), 'c1');
     expect(requests[0]?.variables?.after).toBe('c1');
     expect(page).toEqual({ orders: [], nextCursor: null });
+  });
+
+  it('refuses a next page without a cursor instead of silently ending the pass', async () => {
+    answer({
+      data: { orders: { nodes: [], pageInfo: { hasNextPage: true, endCursor: null } } },
+    });
+    await expect(
+      testClient().listOrdersUpdatedSince(new Date('2026-11-01T10:00:00Z')),
+    ).rejects.toBeInstanceOf(StoreRequestError);
   });
 });
 
@@ -207,6 +247,105 @@ describe('throttling', () => {
     expect(error).toMatchObject({ waits: 2, operation: 'GetOrder', lastWaitMs: 100 });
     expect(waits).toEqual([100, 100]);
     expect(scope.isDone()).toBe(true);
+  });
+});
+
+describe('getFulfillmentOrders', () => {
+  const line = (id: number, remainingQuantity: number) => ({
+    id: `gid://shopify/FulfillmentOrderLineItem/${id}`,
+    totalQuantity: 3,
+    remainingQuantity,
+    lineItem: { id: `gid://shopify/LineItem/${id}` },
+  });
+
+  it('pages through fulfillment orders and through the lines of an open one, not a closed one', async () => {
+    const first = answer({
+      data: {
+        order: {
+          id: 'gid://shopify/Order/1',
+          fulfillmentOrders: {
+            nodes: [
+              {
+                id: 'gid://shopify/FulfillmentOrder/11',
+                status: 'OPEN',
+                // Its first page has nothing left; a later one does.
+                lineItems: {
+                  nodes: [line(1, 0)],
+                  pageInfo: { hasNextPage: true, endCursor: 'l1' },
+                },
+              },
+              {
+                id: 'gid://shopify/FulfillmentOrder/12',
+                status: 'CLOSED',
+                lineItems: { nodes: [line(5, 0)], pageInfo: { hasNextPage: true, endCursor: 'x' } },
+              },
+            ],
+            pageInfo: { hasNextPage: true, endCursor: 'fo1' },
+          },
+        },
+      },
+    });
+    const lines = answer({
+      data: {
+        fulfillmentOrder: {
+          id: 'gid://shopify/FulfillmentOrder/11',
+          lineItems: { nodes: [line(2, 3)], pageInfo: LAST_PAGE },
+        },
+      },
+    });
+    const second = answer({
+      data: {
+        order: {
+          id: 'gid://shopify/Order/1',
+          fulfillmentOrders: {
+            nodes: [
+              {
+                id: 'gid://shopify/FulfillmentOrder/13',
+                status: 'IN_PROGRESS',
+                lineItems: { nodes: [line(3, 1)], pageInfo: LAST_PAGE },
+              },
+            ],
+            pageInfo: LAST_PAGE,
+          },
+        },
+      },
+    });
+
+    const open = await testClient().getFulfillmentOrders('1');
+
+    expect(first.requests[0]?.query).toContain('query GetFulfillmentOrders');
+    expect(first.requests[0]?.variables).toEqual({ id: 'gid://shopify/Order/1', after: null });
+    expect(lines.requests[0]?.query).toContain('query GetFulfillmentOrderLineItems');
+    expect(lines.requests[0]?.variables).toEqual({
+      id: 'gid://shopify/FulfillmentOrder/11',
+      after: 'l1',
+    });
+    expect(second.requests[0]?.variables).toEqual({ id: 'gid://shopify/Order/1', after: 'fo1' });
+    expect(open).toEqual([
+      {
+        id: 'gid://shopify/FulfillmentOrder/11',
+        status: 'OPEN',
+        lineItems: [
+          {
+            id: 'gid://shopify/FulfillmentOrderLineItem/2',
+            lineItemId: 'gid://shopify/LineItem/2',
+            totalQuantity: 3,
+            remainingQuantity: 3,
+          },
+        ],
+      },
+      {
+        id: 'gid://shopify/FulfillmentOrder/13',
+        status: 'IN_PROGRESS',
+        lineItems: [expect.objectContaining({ id: 'gid://shopify/FulfillmentOrderLineItem/3' })],
+      },
+    ]);
+    expect(nock.isDone()).toBe(true);
+  });
+
+  it('throws StoreNotFoundError for an order the store does not have', async () => {
+    answer({ data: { order: null } });
+    await expect(testClient().getFulfillmentOrders('1')).rejects.toBeInstanceOf(StoreNotFoundError);
   });
 });
 
@@ -378,14 +517,16 @@ describe('mutations', () => {
                       lineItem: { id: 'gid://shopify/LineItem/1' },
                     },
                   ],
+                  pageInfo: LAST_PAGE,
                 },
               },
               {
                 id: 'gid://shopify/FulfillmentOrder/12',
                 status: 'CLOSED',
-                lineItems: { nodes: [] },
+                lineItems: { nodes: [], pageInfo: LAST_PAGE },
               },
             ],
+            pageInfo: LAST_PAGE,
           },
         },
       },

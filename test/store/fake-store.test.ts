@@ -232,6 +232,32 @@ describe('fake store', () => {
     expect(store.order('5550004')?.metafields).toEqual([]);
   });
 
+  it('refuses, as Shopify does, a query whose requested cost is over 1,000 points', async () => {
+    const before = store.requests.length;
+    const costly = await graphql(
+      store,
+      `query Costly {
+        orders(first: 50) {
+          nodes { id lineItems(first: 100) { nodes { title variant { inventoryItem { measurement { weight { value } } } } } } }
+        }
+      }`,
+    );
+    expect(costly.status).toBe(200);
+    // 2 + 50 × (1 + 2 + 100 × 5)
+    expect(costly.json).toEqual({
+      errors: [
+        {
+          message: 'Query cost is 25152, which exceeds the single query max cost limit (1000).',
+          extensions: { code: 'MAX_COST_EXCEEDED', cost: 25152, maxCost: 1000 },
+        },
+      ],
+    });
+    expect(store.requests.slice(before).map((r) => r.outcome)).toEqual(['too_costly']);
+
+    const cheap = await graphql(store, '{ orders(first: 100) { nodes { id requiresShipping } } }');
+    expect(cheap.json.data.orders.nodes).not.toHaveLength(0);
+  });
+
   it('answers THROTTLED with the cost extension, then normally', async () => {
     await post(`${store.url}/_fake/throttle`, { count: 1, currentlyAvailable: 3, restoreRate: 50 });
     const query = '{ order(id: "gid://shopify/Order/5550001") { id } }';

@@ -1,12 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import {
-  buildClientSchema,
   type GraphQLNamedType,
   type GraphQLSchema,
-  type IntrospectionQuery,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
@@ -18,30 +12,9 @@ import {
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeAdminSchema } from '../../src/sandbox/store/schema.js';
 import * as queries from '../../src/store/queries.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const SCHEMA_FILE = `${root}.cache/shopify/admin_2026-07.json.gz`;
-const FETCH_SCRIPT = `${root}scripts/fetch-admin-schema.mjs`;
+import { loadRealSchema } from './real-schema.js';
 
 let realSchema: GraphQLSchema;
-
-/** The real schema, fetched into .cache on first use. No schema means failure, never a skip. */
-function loadRealSchema(): GraphQLSchema {
-  if (!existsSync(SCHEMA_FILE)) {
-    try {
-      execFileSync(process.execPath, [FETCH_SCRIPT], { stdio: 'pipe', timeout: 240_000 });
-    } catch (error) {
-      const detail = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-      throw new Error(
-        `The real Admin GraphQL schema is needed to validate our documents and could not be obtained.\nRun \`node scripts/fetch-admin-schema.mjs\` (needs npm registry access) and see why:\n${detail}`,
-      );
-    }
-  }
-  const json = JSON.parse(gunzipSync(readFileSync(SCHEMA_FILE)).toString('utf8'));
-  // The file holds a full introspection response ({data: {__schema}}); accept a bare one too.
-  const introspection = (json.data ?? json) as IntrospectionQuery;
-  return buildClientSchema(introspection);
-}
 
 beforeAll(() => {
   realSchema = loadRealSchema();

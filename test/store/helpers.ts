@@ -89,6 +89,23 @@ export function orderNode(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** An order as the Admin API answers a ListOrdersUpdatedSince node: header fields only. */
+export function orderSummaryNode(overrides: Record<string, unknown> = {}) {
+  return {
+    id: 'gid://shopify/Order/5551234',
+    name: '#1001',
+    createdAt: '2026-11-20T09:15:00Z',
+    updatedAt: '2026-11-20T09:20:00Z',
+    test: false,
+    cancelledAt: null,
+    displayFinancialStatus: 'PAID',
+    displayFulfillmentStatus: 'UNFULFILLED',
+    tags: ['vip'],
+    requiresShipping: true,
+    ...overrides,
+  };
+}
+
 /** Shopify's THROTTLED answer: HTTP 200, an error with code THROTTLED, and the bucket state. */
 export function throttledBody(cost: { requested: number; available: number; restoreRate: number }) {
   return {

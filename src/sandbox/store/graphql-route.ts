@@ -8,6 +8,7 @@ import {
   validate,
 } from 'graphql';
 import { z } from 'zod';
+import { MAX_QUERY_COST, QueryCostError, requestedQueryCost } from './query-cost.js';
 import { fakeAdminSchema } from './schema.js';
 import type { FakeTokens } from './tokens.js';
 import type { TrafficControl } from './traffic.js';
@@ -16,10 +17,14 @@ export interface FakeGraphqlRequest {
   operationName: string | null;
   rootFields: string[];
   variables: Record<string, unknown>;
-  /** ok; throttled (200 THROTTLED); rate_limited (429); unauthorized (401); invalid (errors). */
-  outcome: 'ok' | 'throttled' | 'rate_limited' | 'unauthorized' | 'invalid';
+  /**
+   * ok; throttled (200 THROTTLED); rate_limited (429); unauthorized (401); too_costly (200
+   * MAX_COST_EXCEEDED); invalid (errors).
+   */
+  outcome: 'ok' | 'throttled' | 'rate_limited' | 'unauthorized' | 'too_costly' | 'invalid';
 }
 
+/** Reported as every answer's cost, so throttle waits stay predictable in tests. */
 const REQUESTED_QUERY_COST = 10;
 const MAXIMUM_AVAILABLE = 2000;
 
@@ -107,6 +112,19 @@ export function graphqlRoute(
       log('invalid');
       return { errors: validationErrors.map((e) => e.toJSON()) };
     }
+    // Shopify counts a query's requested cost before running it and refuses one above 1,000.
+    const queryCost = costOf(document, body.data.operationName, seen.variables);
+    if (queryCost !== undefined && queryCost > MAX_QUERY_COST) {
+      log('too_costly');
+      return {
+        errors: [
+          {
+            message: `Query cost is ${queryCost}, which exceeds the single query max cost limit (${MAX_QUERY_COST}).`,
+            extensions: { code: 'MAX_COST_EXCEEDED', cost: queryCost, maxCost: MAX_QUERY_COST },
+          },
+        ],
+      };
+    }
     const result = await execute({
       schema: fakeAdminSchema,
       document,
@@ -121,6 +139,20 @@ export function graphqlRoute(
       extensions: cost(REQUESTED_QUERY_COST / 2, MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST, 100),
     };
   });
+}
+
+/** undefined when the document cannot be costed (no size on a connection): execution says why. */
+function costOf(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  variables: Record<string, unknown>,
+): number | undefined {
+  try {
+    return requestedQueryCost(fakeAdminSchema, document, { operationName, variables });
+  } catch (error) {
+    if (error instanceof QueryCostError) return undefined;
+    throw error;
+  }
 }
 
 function pickOperation(document: DocumentNode, name: string | null | undefined) {

@@ -15,7 +15,13 @@ import {
   updateOrder,
 } from './order-writes.js';
 import type { FakeStoreState } from './state.js';
-import { fulfillmentEventView, fulfillmentView, metafieldView, orderView } from './views.js';
+import {
+  fulfillmentEventView,
+  fulfillmentOrderView,
+  fulfillmentView,
+  metafieldView,
+  orderView,
+} from './views.js';
 
 /** Root resolvers for the fake schema: one per query or mutation root field the connector uses. */
 export function createRootValue(state: FakeStoreState) {
@@ -23,6 +29,11 @@ export function createRootValue(state: FakeStoreState) {
     order: ({ id }: { id: string }) => {
       const order = state.findOrder(id);
       return order ? orderView(order) : null;
+    },
+
+    fulfillmentOrder: ({ id }: { id: string }) => {
+      const found = state.findFulfillmentOrder(id);
+      return found ? fulfillmentOrderView(found.order, found.fulfillmentOrder) : null;
     },
 
     orders: (args: OrdersArgs) => {

@@ -23,6 +23,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
 
   type QueryRoot {
     order(id: ID!): Order
+    fulfillmentOrder(id: ID!): FulfillmentOrder
     orders(
       first: Int
       after: String
@@ -146,6 +147,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     displayFinancialStatus: OrderDisplayFinancialStatus
     displayFulfillmentStatus: OrderDisplayFulfillmentStatus!
     tags: [String!]!
+    requiresShipping: Boolean!
     email: String
     phone: String
     note: String

@@ -1,6 +1,12 @@
 import { indexConnection, type PageArgs } from './connections.js';
 import { gid } from './gid.js';
-import type { FakeFulfillment, FakeLineItem, FakeMetafield, FakeOrder } from './model.js';
+import type {
+  FakeFulfillment,
+  FakeFulfillmentOrder,
+  FakeLineItem,
+  FakeMetafield,
+  FakeOrder,
+} from './model.js';
 
 /**
  * GraphQL-shaped objects made from the fake's records. Fields that take arguments are functions
@@ -19,6 +25,8 @@ export function orderView(order: FakeOrder) {
     displayFinancialStatus: order.financialStatus,
     displayFulfillmentStatus: order.fulfillmentStatus,
     tags: [...order.tags],
+    // Shopify: false for digital-only orders.
+    requiresShipping: order.lineItems.some((item) => item.requiresShipping),
     email: order.email,
     phone: order.phone,
     note: order.note,
@@ -29,20 +37,7 @@ export function orderView(order: FakeOrder) {
     lineItems: (args: PageArgs) => indexConnection(order.lineItems.map(lineItemView), args),
     fulfillmentOrders: (args: PageArgs) =>
       indexConnection(
-        order.fulfillmentOrders.map((fo) => ({
-          id: gid('FulfillmentOrder', fo.id),
-          status: fo.status,
-          lineItems: (lineArgs: PageArgs) =>
-            indexConnection(
-              fo.lineItems.map((line) => ({
-                id: gid('FulfillmentOrderLineItem', line.id),
-                totalQuantity: line.totalQuantity,
-                remainingQuantity: line.remainingQuantity,
-                lineItem: lineItemView(order.lineItems.find((l) => l.id === line.lineItemId)!),
-              })),
-              lineArgs,
-            ),
-        })),
+        order.fulfillmentOrders.map((fo) => fulfillmentOrderView(order, fo)),
         args,
       ),
     fulfillments: ({ first }: { first?: number | null }) =>
@@ -58,6 +53,23 @@ export function orderView(order: FakeOrder) {
         order.metafields
           .filter((m) => !args.namespace || m.namespace === args.namespace)
           .map(metafieldView),
+        args,
+      ),
+  };
+}
+
+export function fulfillmentOrderView(order: FakeOrder, fo: FakeFulfillmentOrder) {
+  return {
+    id: gid('FulfillmentOrder', fo.id),
+    status: fo.status,
+    lineItems: (args: PageArgs) =>
+      indexConnection(
+        fo.lineItems.map((line) => ({
+          id: gid('FulfillmentOrderLineItem', line.id),
+          totalQuantity: line.totalQuantity,
+          remainingQuantity: line.remainingQuantity,
+          lineItem: lineItemView(order.lineItems.find((l) => l.id === line.lineItemId)!),
+        })),
         args,
       ),
   };

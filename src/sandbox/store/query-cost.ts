@@ -1,0 +1,230 @@
+import {
+  type ArgumentNode,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type VariableDefinitionNode,
+} from 'graphql';
+
+/** Shopify refuses, before running it, any single query whose requested cost is above this. */
+export const MAX_QUERY_COST = 1000;
+
+/** A mutation costs this much, whatever its payload (Shopify's calculated query cost rules). */
+const MUTATION_COST = 10;
+
+export interface QueryCostOptions {
+  /** Which operation of the document; needed only when it holds more than one. */
+  operationName?: string | null;
+  /** The values sent with the document: a variable `first`/`last` is sized by its value. */
+  variables?: Record<string, unknown>;
+}
+
+/** The document cannot be costed: a connection without a size, an unknown field, … */
+export class QueryCostError extends Error {}
+
+/**
+ * The cost Shopify's Admin API requests for a document before running it (its
+ * `requestedQueryCost`), by Shopify's published rules:
+ * - a scalar or enum field costs 0, an object (or interface, union) field 1;
+ * - a connection (a `…Connection` type) costs 2 plus `first` (or `last`) times the cost of one
+ *   node, the node itself being an object (1) plus what is selected on it; its pageInfo and
+ *   cursors are part of the 2;
+ * - nested connections multiply;
+ * - a mutation field costs 10, plus whatever its payload selects (an upper bound: Shopify
+ *   usually reports 10 for a small payload);
+ * - fragments on different types of an interface or union count the dearest one.
+ * Lists that are not connections count once per item when sized by a `first` argument
+ * (Fulfillment.trackingInfo), else once. Works on any schema: the real one in tests, the fake
+ * store's slice when it answers.
+ */
+export function requestedQueryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  options: QueryCostOptions = {},
+): number {
+  const operation = pickOperation(document, options.operationName);
+  const rootType =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
+  if (!rootType) throw new QueryCostError(`The schema has no ${operation.operation} type`);
+
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  const walker = new CostWalker(
+    schema,
+    fragments,
+    operation.variableDefinitions ?? [],
+    options.variables ?? {},
+  );
+  if (operation.operation !== 'mutation') {
+    return walker.selectionSetCost(operation.selectionSet, rootType);
+  }
+  // Each mutation field is charged as a mutation, not as the object it returns.
+  let cost = 0;
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || selection.name.value.startsWith('__')) continue;
+    const field = walker.fieldDefinition(rootType, selection);
+    const payload = getNamedType(field.type);
+    cost +=
+      MUTATION_COST +
+      (selection.selectionSet && isCompositeType(payload)
+        ? walker.selectionSetCost(selection.selectionSet, payload)
+        : 0);
+  }
+  return cost;
+}
+
+class CostWalker {
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fragments: Map<string, FragmentDefinitionNode>,
+    private readonly variableDefinitions: readonly VariableDefinitionNode[],
+    private readonly variables: Record<string, unknown>,
+  ) {}
+
+  /** Fields on the type itself add up; type-specific fragments count the dearest type. */
+  selectionSetCost(selectionSet: SelectionSetNode, parent: GraphQLCompositeType): number {
+    let common = 0;
+    const byType = new Map<string, number>();
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        common += this.fieldCost(selection, parent);
+        continue;
+      }
+      const fragment =
+        selection.kind === Kind.FRAGMENT_SPREAD
+          ? this.fragments.get(selection.name.value)
+          : selection;
+      if (!fragment) throw new QueryCostError('Unknown fragment spread');
+      const typeName = fragment.typeCondition?.name.value ?? parent.name;
+      const type = this.schema.getType(typeName);
+      if (!type || !isCompositeType(type)) throw new QueryCostError(`Unknown type ${typeName}`);
+      const cost = this.selectionSetCost(fragment.selectionSet, type);
+      if (typeName === parent.name) common += cost;
+      else byType.set(typeName, (byType.get(typeName) ?? 0) + cost);
+    }
+    return common + Math.max(0, ...byType.values());
+  }
+
+  fieldDefinition(parent: GraphQLCompositeType, node: FieldNode): GraphQLField<unknown, unknown> {
+    const field =
+      isObjectType(parent) || isInterfaceType(parent)
+        ? parent.getFields()[node.name.value]
+        : undefined;
+    if (!field) throw new QueryCostError(`${parent.name} has no field ${node.name.value}`);
+    return field;
+  }
+
+  private fieldCost(node: FieldNode, parent: GraphQLCompositeType): number {
+    if (node.name.value.startsWith('__')) return 0;
+    const field = this.fieldDefinition(parent, node);
+    const type = getNamedType(field.type);
+    // Scalars and enums (and lists of them) are free.
+    if (!isCompositeType(type) || !node.selectionSet) return 0;
+    const where = `${parent.name}.${node.name.value}`;
+
+    if (isConnection(type)) {
+      const size = this.size(node.arguments ?? [], where);
+      if (size === undefined)
+        throw new QueryCostError(`${where} is a connection without first/last`);
+      return 2 + size * this.nodeCost(node.selectionSet, type);
+    }
+    const one = 1 + this.selectionSetCost(node.selectionSet, type);
+    if (!isListType(getNullableType(field.type))) return one;
+    return (this.size(node.arguments ?? [], where) ?? 1) * one;
+  }
+
+  /** What one node of a connection costs: the node (1) and its selection, by nodes or edges. */
+  private nodeCost(selectionSet: SelectionSetNode, connection: GraphQLCompositeType): number {
+    let cost = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind !== Kind.FIELD) {
+        throw new QueryCostError(`Fragments directly on ${connection.name} are not supported`);
+      }
+      const name = selection.name.value;
+      if (name === 'pageInfo' || name.startsWith('__')) continue;
+      const field = this.fieldDefinition(connection, selection);
+      const type = getNamedType(field.type);
+      if (!selection.selectionSet || !isCompositeType(type)) continue;
+      if (name === 'nodes') {
+        cost += 1 + this.selectionSetCost(selection.selectionSet, type);
+      } else if (name === 'edges') {
+        // The edge is free; its node is the object charged.
+        for (const edgeField of selection.selectionSet.selections) {
+          if (edgeField.kind !== Kind.FIELD || edgeField.name.value !== 'node') continue;
+          const nodeType = getNamedType(this.fieldDefinition(type, edgeField).type);
+          if (edgeField.selectionSet && isCompositeType(nodeType)) {
+            cost += 1 + this.selectionSetCost(edgeField.selectionSet, nodeType);
+          }
+        }
+      } else {
+        cost += this.fieldCost(selection, connection);
+      }
+    }
+    return cost;
+  }
+
+  /** The larger of a literal or variable `first` and `last`, or undefined when neither is set. */
+  private size(args: readonly ArgumentNode[], where: string): number | undefined {
+    const sizes = args
+      .filter((arg) => arg.name.value === 'first' || arg.name.value === 'last')
+      .map((arg) => {
+        const value = arg.value;
+        if (value.kind === Kind.INT) return Number(value.value);
+        if (value.kind === Kind.VARIABLE) return this.variableSize(value.name.value, where);
+        if (value.kind === Kind.NULL) return undefined;
+        throw new QueryCostError(`${where}: ${arg.name.value} is not an Int`);
+      })
+      .filter((n): n is number => n !== undefined);
+    return sizes.length > 0 ? Math.max(...sizes) : undefined;
+  }
+
+  private variableSize(name: string, where: string): number | undefined {
+    const sent = this.variables[name];
+    if (typeof sent === 'number') return sent;
+    if (sent === null) return undefined;
+    const definition = this.variableDefinitions.find((d) => d.variable.name.value === name);
+    const fallback = definition?.defaultValue;
+    if (fallback?.kind === Kind.INT) return Number(fallback.value);
+    throw new QueryCostError(`${where} is sized by $${name}, which has no value`);
+  }
+}
+
+function isConnection(type: GraphQLCompositeType): boolean {
+  return isObjectType(type) && type.name.endsWith('Connection');
+}
+
+function pickOperation(
+  document: DocumentNode,
+  name: string | null | undefined,
+): OperationDefinitionNode {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = name
+    ? operations.find((o) => o.name?.value === name)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
+  if (!operation) throw new QueryCostError(`No single operation ${name ?? ''} in the document`);
+  return operation;
+}

@@ -1,0 +1,221 @@
+import { type GraphQLSchema, Kind, parse } from 'graphql';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  MAX_QUERY_COST,
+  QueryCostError,
+  requestedQueryCost,
+} from '../../src/sandbox/store/query-cost.js';
+import { fakeAdminSchema } from '../../src/sandbox/store/schema.js';
+import { ORDERS_PAGE_SIZE } from '../../src/store/admin-client.js';
+import * as queries from '../../src/store/queries.js';
+import { loadRealSchema } from './real-schema.js';
+
+/**
+ * Shopify's Admin API refuses, before running it, any single query whose requested cost is above
+ * 1,000 points (MAX_COST_EXCEEDED). The fake store answers whatever it is asked, so only counting
+ * against the real schema catches a document that would never run against a real store.
+ */
+
+let realSchema: GraphQLSchema;
+
+beforeAll(() => {
+  realSchema = loadRealSchema();
+}, 300_000);
+
+/** What the client sends for a variable that sizes a connection, by operation. */
+const CLIENT_VARIABLES: Record<string, Record<string, unknown>> = {
+  ListOrdersUpdatedSince: { first: ORDERS_PAGE_SIZE },
+};
+
+/**
+ * The requested cost of every document. A change here is a change to what each call takes from
+ * the store's bucket: keep it well below the limit, and look at the pages it implies.
+ */
+const EXPECTED_COSTS: Record<string, number> = {
+  // 100 orders × (the order) + 2
+  ListOrdersUpdatedSince: 102,
+  // the order, its address, 100 line items × 6 objects + 2
+  GetOrder: 604,
+  // 5 fulfillment orders × (1 + 50 lines × 2 + 2) + 2 + the order
+  GetFulfillmentOrders: 518,
+  // 250 lines × 2 + 2 + the fulfillment order
+  GetFulfillmentOrderLineItems: 503,
+  GetOrderNote: 1,
+  // mutations: 10 each, plus the payload selected
+  SetOrderMetafields: 12,
+  DeleteOrderMetafields: 12,
+  AddOrderTags: 12,
+  RemoveOrderTags: 12,
+  UpdateOrderNote: 12,
+  CreateFulfillment: 22,
+  UpdateFulfillmentTracking: 22,
+  CreateFulfillmentEvent: 12,
+};
+
+function operationName(document: string): string {
+  const operation = parse(document).definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+  return operation?.name?.value ?? '(anonymous)';
+}
+
+const documents = Object.values(queries).map((document) => ({
+  name: operationName(document),
+  document,
+}));
+
+const costOf = (schema: GraphQLSchema, { name, document }: (typeof documents)[number]) =>
+  requestedQueryCost(schema, parse(document), { variables: CLIENT_VARIABLES[name] ?? {} });
+
+describe('requested cost of every document in queries.ts (real 2026-07 schema)', () => {
+  it.each(documents)(`$name costs at most ${MAX_QUERY_COST}`, (entry) => {
+    expect(costOf(realSchema, entry)).toBeLessThanOrEqual(MAX_QUERY_COST);
+  });
+
+  it('costs what each document is expected to cost', () => {
+    const costs = Object.fromEntries(
+      documents.map((entry) => [entry.name, costOf(realSchema, entry)]),
+    );
+    expect(costs).toEqual(EXPECTED_COSTS);
+  });
+
+  it('costs the same on the fake store schema, which refuses by the same count', () => {
+    for (const entry of documents) {
+      expect(costOf(fakeAdminSchema, entry), entry.name).toBe(costOf(realSchema, entry));
+    }
+  });
+});
+
+describe('requestedQueryCost', () => {
+  const cost = (document: string, variables?: Record<string, unknown>) =>
+    requestedQueryCost(realSchema, parse(document), variables ? { variables } : {});
+
+  it('refuses the listing as it was: 50 whole orders with 100 line items each', () => {
+    expect(cost(OLD_LIST_ORDERS_UPDATED_SINCE, { first: 50 })).toBe(30_202);
+    expect(cost(OLD_LIST_ORDERS_UPDATED_SINCE, { first: 50 })).toBeGreaterThan(MAX_QUERY_COST);
+  });
+
+  it('refuses the fulfillment orders query as it was: 50 × 250 lines', () => {
+    expect(cost(OLD_GET_FULFILLMENT_ORDERS)).toBe(25_153);
+  });
+
+  it('counts objects 1, scalars and enums 0', () => {
+    expect(cost('{ shop { name currencyCode } }')).toBe(1);
+    expect(cost('{ shop { name billingAddress { city } } }')).toBe(2);
+  });
+
+  it('counts a connection 2 + first × one node, nested connections multiplying', () => {
+    const products = (items: string) => `{
+      products(first: 10) { ${items} { title variants(first: 5) { nodes { price } } } }
+    }`;
+    // 2 + 10 × (1 + (2 + 5 × 1))
+    expect(cost(products('nodes'))).toBe(82);
+    expect(
+      cost(
+        '{ products(first: 10) { edges { cursor node { title variants(first: 5) { edges { node { price } } } } } pageInfo { hasNextPage } } }',
+      ),
+    ).toBe(82);
+    expect(cost('{ orders(last: 20) { nodes { id } } }')).toBe(22);
+  });
+
+  it('sizes a connection by the variable sent, else its default, and refuses an unsized one', () => {
+    const query = 'query Q($n: Int = 7) { orders(first: $n) { nodes { id } } }';
+    expect(cost(query, { n: 100 })).toBe(102);
+    expect(cost(query)).toBe(9);
+    expect(() => cost('query Q($n: Int) { orders(first: $n) { nodes { id } } }')).toThrow(
+      QueryCostError,
+    );
+    expect(() => cost('{ orders { nodes { id } } }')).toThrow(QueryCostError);
+  });
+
+  it('counts the dearest of the fragments on different types', () => {
+    const query = `{
+      node(id: "gid://shopify/Order/1") {
+        ... on Order { shippingAddress { city } billingAddress { city } }
+        ... on Product { title }
+      }
+    }`;
+    expect(cost(query)).toBe(3);
+  });
+});
+
+/** ListOrdersUpdatedSince as it was before the listing was cut to a summary. */
+const OLD_LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `
+  query ListOrdersUpdatedSince($first: Int!, $after: String, $query: String!) {
+    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+      nodes {
+        id
+        name
+        createdAt
+        updatedAt
+        test
+        cancelledAt
+        displayFinancialStatus
+        displayFulfillmentStatus
+        tags
+        email
+        phone
+        shippingAddress {
+          name
+          company
+          phone
+          address1
+          address2
+          city
+          zip
+          countryCodeV2
+        }
+        lineItems(first: 100) {
+          nodes {
+            title
+            currentQuantity
+            requiresShipping
+            product {
+              productType
+            }
+            variant {
+              inventoryItem {
+                measurement {
+                  weight {
+                    unit
+                    value
+                  }
+                }
+              }
+            }
+          }
+          pageInfo {
+            hasNextPage
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+/** GetFulfillmentOrders as it was before it paged. */
+const OLD_GET_FULFILLMENT_ORDERS = /* GraphQL */ `
+  query GetFulfillmentOrders($id: ID!) {
+    order(id: $id) {
+      id
+      fulfillmentOrders(first: 50) {
+        nodes {
+          id
+          status
+          lineItems(first: 250) {
+            nodes {
+              id
+              totalQuantity
+              remainingQuantity
+              lineItem {
+                id
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+`;
