@@ -196,8 +196,11 @@ describe('one partner budget across processes and queues', () => {
     // already on the wire when the 429 came back may still meet a 429 of their own.)
     expect(s.gateLog.blocks.length).toBeGreaterThan(0);
     for (const block of s.gateLog.blocks) {
-      // 5 ms: Redis's clock and this process's may disagree by that much at the block's end.
-      const early = s.gateLog.grants.filter((t) => t > block.at && t < block.at + block.waitMs - 5);
+      // The block starts when Redis stores it, which can be well before this process notes it on
+      // a busy machine, so it also ends that much earlier: the last 100 ms are not judged.
+      const early = s.gateLog.grants.filter(
+        (t) => t > block.at && t < block.at + block.waitMs - 100,
+      );
       expect(early).toEqual([]);
     }
     // Every job had a single attempt: a 429 that used one would have failed it.
