@@ -5,7 +5,7 @@ import { createLogger } from '../log.js';
 import { Counters } from '../metrics/counters.js';
 import { Enqueuer } from '../queue/enqueue.js';
 import { allQueues, createQueues } from '../queue/queues.js';
-import { createRedis } from '../queue/redis.js';
+import { connectedRedis } from '../queue/redis.js';
 import { OrderRecords } from '../records/order-records.js';
 import { createStoreClient } from '../store/admin-client.js';
 
@@ -47,7 +47,14 @@ export function registerBackfillCommand(program: Command): void {
         throw error;
       }
       const logger = createLogger({ level: config.logLevel });
-      const redis = createRedis(config.redis.url, 'client');
+      let redis: Awaited<ReturnType<typeof connectedRedis>>;
+      try {
+        redis = await connectedRedis(config.redis.url);
+      } catch (error) {
+        console.error(error instanceof Error ? error.message : String(error));
+        process.exitCode = 69; // EX_UNAVAILABLE
+        return;
+      }
       const prefix = config.redis.queuePrefix;
       const queues = createQueues(redis, prefix, config.createJob, logger);
       const records = new OrderRecords(redis, prefix);

@@ -5,7 +5,7 @@ import { createLogger } from '../log.js';
 import { Enqueuer } from '../queue/enqueue.js';
 import { orderJobId } from '../queue/names.js';
 import { allQueues, createQueues, type Queues } from '../queue/queues.js';
-import { createRedis } from '../queue/redis.js';
+import { connectedRedis } from '../queue/redis.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
 
 export interface OrderReport {
@@ -86,7 +86,14 @@ export function registerOrderCommand(program: Command): void {
         process.exitCode = 78;
         return;
       }
-      const redis = createRedis(config.redis.url, 'client');
+      let redis: Awaited<ReturnType<typeof connectedRedis>>;
+      try {
+        redis = await connectedRedis(config.redis.url);
+      } catch (error) {
+        console.error(error instanceof Error ? error.message : String(error));
+        process.exitCode = 69; // EX_UNAVAILABLE
+        return;
+      }
       const logger = createLogger({ level: 'warn' });
       const queues = createQueues(redis, config.redis.queuePrefix, config.createJob, logger);
       const records = new OrderRecords(redis, config.redis.queuePrefix);
