@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../../config/index.js';
 import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
 import { createLogger } from '../log.js';
 import { Counters } from '../metrics/counters.js';
 import { Enqueuer } from '../queue/enqueue.js';
 import { allQueues, createQueues } from '../queue/queues.js';
-import { connectedRedis } from '../queue/redis.js';
 import { OrderRecords } from '../records/order-records.js';
 import { createStoreClient } from '../store/admin-client.js';
+import { configOrExit, redisOrExit } from './exit.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 3600_000;
@@ -35,26 +34,11 @@ export function registerBackfillCommand(program: Command): void {
       parseUntil,
     )
     .action(async (opts: { since: Date; until?: Date }) => {
-      let config: ReturnType<typeof loadConfig>;
-      try {
-        config = loadConfig();
-      } catch (error) {
-        if (error instanceof ConfigError) {
-          console.error(error.message);
-          process.exitCode = 78;
-          return;
-        }
-        throw error;
-      }
+      const config = configOrExit();
+      if (!config) return;
       const logger = createLogger({ level: config.logLevel });
-      let redis: Awaited<ReturnType<typeof connectedRedis>>;
-      try {
-        redis = await connectedRedis(config.redis.url);
-      } catch (error) {
-        console.error(error instanceof Error ? error.message : String(error));
-        process.exitCode = 69; // EX_UNAVAILABLE
-        return;
-      }
+      const redis = await redisOrExit(config.redis.url);
+      if (!redis) return;
       const prefix = config.redis.queuePrefix;
       const queues = createQueues(redis, prefix, config.createJob, logger);
       const records = new OrderRecords(redis, prefix);

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
-import { type Config, ConfigError, loadConfig } from '../../config/index.js';
 import { parseOrderId } from '../domain/order.js';
 import { createLogger } from '../log.js';
 import { Enqueuer } from '../queue/enqueue.js';
 import { orderJobId } from '../queue/names.js';
 import { allQueues, createQueues, type Queues } from '../queue/queues.js';
-import { connectedRedis } from '../queue/redis.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+import { configOrExit, EXIT, redisOrExit } from './exit.js';
 
 export interface OrderReport {
   orderId: string;
@@ -74,26 +73,13 @@ export function registerOrderCommand(program: Command): void {
       const orderId = parseOrderId(rawId);
       if (!orderId) {
         console.error(`Not a Shopify order id: ${rawId}`);
-        process.exitCode = 2;
+        process.exitCode = EXIT.usage;
         return;
       }
-      let config: Config;
-      try {
-        config = loadConfig();
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        console.error(error.message);
-        process.exitCode = 78;
-        return;
-      }
-      let redis: Awaited<ReturnType<typeof connectedRedis>>;
-      try {
-        redis = await connectedRedis(config.redis.url);
-      } catch (error) {
-        console.error(error instanceof Error ? error.message : String(error));
-        process.exitCode = 69; // EX_UNAVAILABLE
-        return;
-      }
+      const config = configOrExit();
+      if (!config) return;
+      const redis = await redisOrExit(config.redis.url);
+      if (!redis) return;
       const logger = createLogger({ level: 'warn' });
       const queues = createQueues(redis, config.redis.queuePrefix, config.createJob, logger);
       const records = new OrderRecords(redis, config.redis.queuePrefix);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { ConfigError, loadConfig } from '../../config/index.js';
 import { createLogger } from '../log.js';
 import { startService } from '../service.js';
+import { configOrExit } from './exit.js';
 
 export function registerStartCommand(program: Command): void {
   program
@@ -10,17 +10,8 @@ export function registerStartCommand(program: Command): void {
     .option('--no-http', 'run workers only (for extra worker processes)')
     .option('--no-workers', 'run the webhook intake only')
     .action(async (opts: { http: boolean; workers: boolean }) => {
-      let config: ReturnType<typeof loadConfig>;
-      try {
-        config = loadConfig();
-      } catch (error) {
-        if (error instanceof ConfigError) {
-          console.error(error.message);
-          process.exitCode = 78; // EX_CONFIG
-          return;
-        }
-        throw error;
-      }
+      const config = configOrExit();
+      if (!config) return;
       const logger = createLogger({ level: config.logLevel });
       const service = await startService(config, {
         logger,

@@ -1,0 +1,28 @@
+import { type Config, ConfigError, loadConfig } from '../../config/index.js';
+import { connectedRedis } from '../queue/redis.js';
+
+/** sysexits(3) codes, so scripts and orchestrators can tell a bad setting from an outage. */
+export const EXIT = { usage: 2, unavailable: 69, config: 78 } as const;
+
+/** The configuration, or undefined after printing every problem and setting the exit code. */
+export function configOrExit(): Config | undefined {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exitCode = EXIT.config;
+    return undefined;
+  }
+}
+
+/** A ready Redis connection, or undefined after saying it does not answer. */
+export async function redisOrExit(url: string) {
+  try {
+    return await connectedRedis(url);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exitCode = EXIT.unavailable;
+    return undefined;
+  }
+}
