@@ -5,6 +5,7 @@ import { RECONCILE_SCHEDULER_ID, reconcileProcessor } from '../jobs/reconcile-or
 import type { Logger } from './log.js';
 import { Counters } from './metrics/counters.js';
 import { PartnerClient } from './partner/client.js';
+import { minimumRetrySpanMs } from './queue/backoff.js';
 import { closeWorkers } from './queue/close-workers.js';
 import { Enqueuer } from './queue/enqueue.js';
 import { QUEUES } from './queue/names.js';
@@ -37,6 +38,8 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+const SIX_HOURS_MS = 6 * 3_600_000;
+
 /** How often a refused partner token is tried again, so a restored token resumes the queues. */
 const AUTH_PROBE_INTERVAL_MS = 60_000;
 
@@ -46,6 +49,13 @@ export async function startService(
   options: ServiceOptions,
 ): Promise<RunningService> {
   const { logger } = options;
+  const retrySpanMs = minimumRetrySpanMs(config.createJob.attempts, config.createJob.backoff);
+  if (retrySpanMs < SIX_HOURS_MS) {
+    logger.warn(
+      { retrySpanHours: +(retrySpanMs / 3_600_000).toFixed(1) },
+      'CREATE_ATTEMPTS and CREATE_BACKOFF_* give up on a provider outage in under 6 hours',
+    );
+  }
   const prefix = config.redis.queuePrefix;
 
   // Request paths fail fast when Redis is down; workers wait for it to return.
