@@ -35,7 +35,10 @@ async function waitFor(predicate: () => boolean, timeoutMs = 15_000) {
 describe('connector sandbox', () => {
   it('prints the base URL and seeded tokens, serves the API, and closes cleanly on SIGTERM', async () => {
     const run = runSandbox(['--port', '0', '--rate-limit', '2', '--rate-window-ms', '60000']);
-    await waitFor(() => /PARTNER_API_URL=\S+/.test(run.output()));
+    // The lines may arrive in several chunks: wait for the last one.
+    await waitFor(
+      () => /PARTNER_API_URL=\S+/.test(run.output()) && run.output().includes('sbx_other_token'),
+    );
     const url = /PARTNER_API_URL=(\S+)/.exec(run.output())![1]!;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     expect(run.output()).toContain('sbx_demo_token');
