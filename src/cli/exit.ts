@@ -26,3 +26,14 @@ export async function redisOrExit(url: string) {
     return undefined;
   }
 }
+
+/**
+ * Resolves with the first SIGINT or SIGTERM. Call it before announcing readiness, so that a
+ * signal sent the moment the announcement is read is never met by Node's default (exit 143).
+ */
+export function nextStopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { loadLogLevel } from '../../config/index.js';
 import { createLogger } from '../log.js';
 import { startFakeStore } from '../sandbox/store/index.js';
+import { nextStopSignal } from './exit.js';
 
 const optionsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535),
@@ -47,6 +48,7 @@ export function registerFakeStoreCommand(program: Command): void {
         logger: createLogger({ level: loadLogLevel(), name: 'fake-store' }),
       });
 
+      const stopping = nextStopSignal();
       console.log(`Fake store for ${store.shop} listening: SHOPIFY_ADMIN_API_URL=${store.url}`);
       console.log(
         `Orders: ${
@@ -62,10 +64,7 @@ export function registerFakeStoreCommand(program: Command): void {
       );
       if (options.webhookUrl) console.log(`Webhooks go to ${options.webhookUrl}`);
 
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        process.once('SIGINT', () => resolve('SIGINT'));
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-      });
+      const signal = await stopping;
       console.log(`${signal} received, closing the fake store.`);
       await store.close();
     });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { loadLogLevel } from '../../config/index.js';
 import { createLogger } from '../log.js';
 import { startPartnerSandbox } from '../sandbox/partner/index.js';
+import { nextStopSignal } from './exit.js';
 
 const wholeNumber = (min: number) =>
   z.coerce
@@ -50,6 +51,7 @@ export function registerSandboxCommand(program: Command): void {
         logger: createLogger({ level: loadLogLevel(), name: 'partner-sandbox' }),
       });
 
+      const stopping = nextStopSignal();
       console.log(`Partner sandbox listening: PARTNER_API_URL=${sandbox.url}`);
       console.log(`Control endpoints (local only, no token): ${sandbox.controlUrl}`);
       console.log(
@@ -63,10 +65,7 @@ export function registerSandboxCommand(program: Command): void {
         );
       }
 
-      const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        process.once('SIGINT', () => resolve('SIGINT'));
-        process.once('SIGTERM', () => resolve('SIGTERM'));
-      });
+      const signal = await stopping;
       console.log(`${signal} received, closing the sandbox.`);
       await sandbox.close();
     });
