@@ -19,11 +19,14 @@ export async function closeWorkers(
   });
   const inTime = await Promise.race([finished, expired]);
   clearTimeout(timer);
-  if (inTime) return 'finished';
-  logger.warn(
-    { graceMs },
-    'active jobs did not finish in time; stopping them (they run again later)',
-  );
+  if (!inTime) {
+    logger.warn(
+      { graceMs },
+      'active jobs did not finish in time; stopping them (they run again later)',
+    );
+  }
+  // Paused workers still hold their connections: closing (at once, nothing is left to wait
+  // for, or forced) is what lets the process exit.
   await Promise.all(workers.map((w) => w.close(true)));
-  return 'forced';
+  return inTime ? 'finished' : 'forced';
 }

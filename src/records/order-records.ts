@@ -90,13 +90,13 @@ export class OrderRecords {
     });
   }
 
-  /** Marks that a create request is about to leave, before its answer is known. */
+  /**
+   * Marks that a create request is about to leave, before its answer is known. A failed order
+   * stays failed (with its reason) until an answer says otherwise, so retrying it does not look
+   * like a new failure.
+   */
   async markSending(orderId: string, now = new Date()): Promise<void> {
-    await this.setUnlessRegistered(orderId, {
-      state: 'sending',
-      sentAt: now.toISOString(),
-      updatedAt: now.toISOString(),
-    });
+    await this.redis.eval(MARK_SENDING, 1, this.key(orderId), now.toISOString());
   }
 
   /** Asks the running job of this order to look at it once more before it settles for a skip. */
@@ -134,6 +134,14 @@ export class OrderRecords {
     );
   }
 }
+
+const MARK_SENDING = `
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'registered' then return 0 end
+if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end
+redis.call('HSET', KEYS[1], 'sentAt', ARGV[1])
+return 1
+`;
 
 const SET_UNLESS_REGISTERED = `
 if redis.call('HGET', KEYS[1], 'state') == 'registered' then return 0 end

@@ -89,6 +89,35 @@ describe('an order that cannot be shipped as it is', () => {
     expect(writeBacks.filter((j) => j.data.kind === 'failed')).toHaveLength(1);
   });
 
+  it('writes the same provider refusal to the order only once', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+    const origin = new URL(s.sandbox.url).origin;
+    nock(origin, { allowUnmocked: true })
+      .post('/api/v1/shipments')
+      .times(2)
+      .reply(422, {
+        success: false,
+        message: 'The given data was invalid.',
+        errors: { 'receiver.name': ['The name may not be greater than 5 characters.'] },
+      });
+    await s.enqueuer.order(id, 'test');
+    await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+    await errorWrittenBack(s, id);
+
+    // The write-back changed the order, so it comes back; the provider refuses it the same way.
+    expect(await s.enqueuer.order(id, 'orders/updated')).toBe('requeued');
+    await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+    const writeBacks = await s.queues.updateStore.getJobs([
+      'waiting',
+      'active',
+      'completed',
+      'failed',
+    ]);
+    expect(writeBacks.filter((j) => j.data.kind === 'failed')).toHaveLength(1);
+  });
+
   it('fails at once on a 422 from the provider, listing its field errors', async () => {
     const s = await start();
     const id = FIXTURE.paidCopenhagen;

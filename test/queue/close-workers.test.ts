@@ -36,6 +36,9 @@ describe('closeWorkers', () => {
     const worker = await workerWithActiveJob(100);
     expect(await closeWorkers([worker], 5_000, logger)).toBe('finished');
     expect(await queue.getJobCounts('completed')).toEqual({ completed: 1 });
+    // Closed, not just paused: a paused worker keeps its connections and the process alive.
+    expect(worker.closing).toBeTruthy();
+    expect(worker.isRunning()).toBe(false);
   });
 
   it('stops the workers once the grace period is over, leaving the job to run again', async () => {
