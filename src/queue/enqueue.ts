@@ -24,7 +24,11 @@ export class Enqueuer {
    * refused and since fixed in Shopify) gets a fresh run.
    */
   async order(orderId: string, source: string): Promise<EnqueueResult> {
-    if (await this.records.isRegistered(orderId)) return 'already_registered';
+    if (await this.records.isRegistered(orderId)) {
+      // The one thing left to do for a registered order: a write-back to Shopify that gave up.
+      await this.retryFailedWriteBack(`registered-${orderId}`);
+      return 'already_registered';
+    }
     const data = createShipmentPayload.parse({ orderId, source });
     const jobId = orderJobId(orderId);
     const queue = this.queues.createShipment;
@@ -84,14 +88,23 @@ export class Enqueuer {
       return;
     }
     const jobId = `${kind.replaceAll('_', '-')}-${orderId}`;
-    const existing = await this.queues.updateStore.getJob(jobId);
-    if (existing && (await existing.getState()) === 'failed') {
-      await existing
-        .retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true })
-        // Retried by another caller a moment ago: that is all this call wanted.
-        .catch(() => undefined);
-      return;
-    }
+    if (await this.retryFailedWriteBack(jobId)) return;
+    // If the job exists in any other state, BullMQ ignores this add: one write-back per order.
     await this.queues.updateStore.add(kind, data, { jobId });
+  }
+
+  /** Retries a write-back job that failed for good; false when there is none to retry. */
+  private async retryFailedWriteBack(jobId: string): Promise<boolean> {
+    const existing = await this.queues.updateStore.getJob(jobId);
+    if (!existing || (await existing.getState()) !== 'failed') return false;
+    try {
+      await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+    } catch (error) {
+      // Retried by another caller a moment ago (fine), or removed meanwhile (then add it anew).
+      if (!(await this.queues.updateStore.getJob(jobId))) return false;
+      const state = await existing.getState();
+      if (state === 'failed') throw error;
+    }
+    return true;
   }
 }

@@ -198,3 +198,33 @@ describe('Enqueuer.storeUpdate', () => {
     expect(await intake.queues.updateStore.getJobState(jobId)).toBe('waiting');
   });
 });
+
+describe('an event for a registered order whose write-back failed for good', () => {
+  it('retries the write-back, and queues no create job', async () => {
+    const worker = new Worker(
+      QUEUES.updateStore,
+      async (): Promise<unknown> => {
+        throw new UnrecoverableError('Shopify refused tagsAdd');
+      },
+      { connection: testRedis(), prefix: intake.prefix },
+    );
+    worker.on('error', () => {});
+    workers.push(worker);
+    await intake.records.markRegistered(ORDER_ID, {
+      orderNumber: 'PS-1',
+      status: 'pending',
+      createdAt: '2026-11-22T10:00:00+01:00',
+    });
+    await intake.enqueuer.storeUpdate(ORDER_ID, 'registered');
+    const jobId = `registered-${ORDER_ID}`;
+    await waitFor(async () => (await intake.queues.updateStore.getJobState(jobId)) === 'failed', {
+      what: 'the write-back to fail',
+    });
+    await worker.close();
+
+    expect(await intake.enqueuer.order(ORDER_ID, 'orders/updated')).toBe('already_registered');
+
+    expect(await intake.queues.updateStore.getJobState(jobId)).toBe('waiting');
+    expect(await intake.queues.createShipment.getJob(JOB_ID)).toBeUndefined();
+  });
+});
