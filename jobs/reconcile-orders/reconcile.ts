@@ -46,7 +46,7 @@ export async function reconcileOrders(
       const registered = await deps.records.isRegistered(order.id);
       if (!registered) {
         const eligibility = precheckEligibility(order, deps.eligibility);
-        if (!eligibility.eligible) {
+        if (!eligibility.eligible && !(await needsWorker(order.id, deps))) {
           await deps.records.markSkipped(order.id, eligibility.code, eligibility.reason);
           summary.skipped++;
           continue;
@@ -62,4 +62,13 @@ export async function reconcileOrders(
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return summary;
+}
+
+/**
+ * An order that will not ship may still need the worker: a refused one has error marks to clear,
+ * and one whose create answer was lost may have a shipment the provider must be asked about.
+ */
+async function needsWorker(orderId: string, deps: ReconcileDeps): Promise<boolean> {
+  const record = await deps.records.get(orderId);
+  return record?.state === 'failed' || record?.sentAt !== undefined;
 }

@@ -159,6 +159,21 @@ describe('reconcileOrders over the fake store', () => {
     expect((await intake.counters.read()).cancelled_after_registration).toBe(1);
   });
 
+  it('hands a cancelled order to the worker when it was refused or its create answer was lost', async () => {
+    const fakeStore = await store({ orders });
+    const intake = await parts('reconcile-unfinished');
+    // 5561003 is cancelled: once refused, it has error marks on it to clear.
+    await intake.records.markFailed('5561003', 'Order #1 cannot be shipped as it is: …');
+    const deps = reconcileDeps(intake, fakeStore);
+
+    const summary = await reconcileOrders(new Date('2026-11-21T00:00:00Z'), 'reconcile', deps);
+
+    // The four ineligible others, and 5561007 (cancelled, never registered here).
+    expect(summary.skipped).toBe(5);
+    expect(await intake.queues.createShipment.getJob('order-5561003')).toBeDefined();
+    expect((await intake.records.get('5561003'))?.state).toBe('failed');
+  });
+
   it('queues on the next pass an order whose webhook never came, and not one that was delivered', async () => {
     const intake: RunningIntake = await startIntake({ name: 'reconcile-missed' });
     closers.push(() => intake.close());
