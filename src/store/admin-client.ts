@@ -53,6 +53,8 @@ export interface AdminClientOptions {
  * test/store/query-cost.test.ts checks the document with this value.
  */
 export const ORDERS_PAGE_SIZE = 100;
+/** Line items read per order (GetOrder's `lineItems(first: …)`). */
+const ORDER_LINE_ITEMS_READ = 100;
 const METAFIELDS_PER_CALL = 25;
 const OPEN_FULFILLMENT_ORDER_STATUSES = new Set(['OPEN', 'IN_PROGRESS']);
 
@@ -300,9 +302,10 @@ export class ShopifyAdminClient implements StoreClient {
   private mapOrder(node: Parameters<typeof toStoreOrder>[0]): StoreOrder {
     const order = toStoreOrder(node);
     if (node.lineItems.pageInfo.hasNextPage) {
-      this.logger.warn(
-        { orderId: order.id },
-        'order has more than 100 line items; only the first 100 are used',
+      // A shipment cannot be amended once registered, so a partial one would be worse than none.
+      throw new StoreRequestError(
+        `Order ${order.name} has more than ${ORDER_LINE_ITEMS_READ} line items, more than the connector reads; register its shipment by hand.`,
+        { operation: 'GetOrder' },
       );
     }
     return order;

@@ -40,6 +40,27 @@ afterEach(() => {
 const LAST_PAGE = { hasNextPage: false, endCursor: null };
 
 describe('getOrder', () => {
+  it('refuses an order with more line items than it reads, rather than ship part of it', async () => {
+    const node = orderNode();
+    nock(SHOP_ORIGIN)
+      .post(GRAPHQL_PATH)
+      .reply(200, {
+        data: {
+          order: { ...node, lineItems: { ...node.lineItems, pageInfo: { hasNextPage: true } } },
+        },
+      });
+
+    const error = await testClient()
+      .getOrder('5551234')
+      .catch((e) => e);
+
+    expect(error).toBeInstanceOf(StoreRequestError);
+    expect(error.retryable).toBe(false);
+    expect(error.message).toBe(
+      'Order #1001 has more than 100 line items, more than the connector reads; register its shipment by hand.',
+    );
+  });
+
   it('asks for the order by gid with the access token and maps it to a StoreOrder', async () => {
     const requests: GraphqlBody[] = [];
     nock(SHOP_ORIGIN)
