@@ -323,7 +323,6 @@ function buildConfig(env: Env) {
 }
 
 export type Config = Readonly<ReturnType<typeof buildConfig>>;
-export type PartnerConfig = Config['partner'];
 
 /** Parses the service configuration; throws one ConfigError listing every problem. */
 export function loadConfig(env: Env = process.env): Config {

@@ -29,7 +29,6 @@ export const KNOWN_STATUSES = [
 export type KnownStatus = (typeof KNOWN_STATUSES)[number];
 /** Kept as a plain string so an unknown status never fails parsing. */
 export const statusSchema = z.string().min(1);
-export type ShipmentStatus = KnownStatus | (string & {});
 
 export function isTerminalStatus(status: string): status is 'delivered' | 'cancelled' {
   return status === 'delivered' || status === 'cancelled';
@@ -136,7 +135,6 @@ export const shipmentRequestSchema = z
   });
 
 export type ShipmentRequest = z.infer<typeof shipmentRequestSchema>;
-export type Party = z.infer<typeof partySchema>;
 export type PackageLine = z.infer<typeof packageLineSchema>;
 
 /** Field errors keyed by dotted path (`packages.0.weight_kg`), as the API reports them. */

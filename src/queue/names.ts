@@ -10,8 +10,6 @@ export const QUEUES = {
   syncStatus: 'sync-status',
 } as const;
 
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
-
 /** Job ids must not contain ':' nor be all digits (BullMQ). One job per order and purpose. */
 export function orderJobId(orderId: string): string {
   return `order-${orderId}`;

@@ -44,4 +44,3 @@ export const listQuerySchema = z.object({
   per_page: integer('per page', 1, LIMITS.perPageMax).default(LIMITS.perPageDefault),
   page: integer('page', 1).default(1),
 });
-export type ListQueryParams = z.output<typeof listQuerySchema>;
