@@ -1,22 +1,13 @@
-import { Worker } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.js';
-import { RECONCILE_SCHEDULER_ID, reconcileProcessor } from '../jobs/reconcile-orders/processor.js';
+import { buildPartnerSide, buildStoreClient } from './compose/clients.js';
+import { buildSharedParts } from './compose/parts.js';
+import { startWorkers, upsertSchedules } from './compose/workers.js';
 import type { Logger } from './log.js';
-import { Counters } from './metrics/counters.js';
-import { PartnerClient } from './partner/client.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { closeWorkers } from './queue/close-workers.js';
-import { Enqueuer } from './queue/enqueue.js';
-import { QUEUES } from './queue/names.js';
-import { PartnerAuthGuard } from './queue/partner-auth.js';
-import { PartnerBudget } from './queue/partner-budget.js';
-import { allQueues, createQueues, partnerQueues, workerOptions } from './queue/queues.js';
 import { createRedis } from './queue/redis.js';
-import { OrderRecords } from './records/order-records.js';
 import { buildServer } from './server/app.js';
-import { createStoreClient } from './store/admin-client.js';
-import { startShipmentWorkers } from './workers.js';
 
 export interface ServiceOptions {
   logger: Logger;
@@ -64,128 +55,50 @@ export async function startService(
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
 
-  const store = createStoreClient({
-    shop: config.shopify.shop,
-    auth: config.shopify.auth,
-    apiVersion: config.shopify.apiVersion,
-    adminApiUrl: config.shopify.adminApiUrl,
-    webhookSecret: config.shopify.webhookSecret,
-    logger,
-  });
-
-  const budget = new PartnerBudget(workerRedis, {
-    token: config.partner.token,
-    limit: config.partner.rateLimit,
-    windowMs: config.partner.rateWindowMs,
-    syncReserve: config.partner.syncReserve,
-  });
-  const partner = new PartnerClient({
-    baseUrl: config.partner.apiUrl,
-    token: config.partner.token,
-    timeoutMs: config.partner.timeoutMs,
-    retryAfterDefaultMs: config.partner.retryAfterDefaultMs,
-    gate: budget,
-    logger: logger.child({ module: 'partner' }),
-  });
+  const store = buildStoreClient(config.shopify, logger);
+  const { partner } = buildPartnerSide(config.partner, workerRedis, logger);
 
   const closers: (() => Promise<unknown>)[] = [];
   let server: FastifyInstance | undefined;
   let url: string | undefined;
 
   if (options.workers !== false) {
-    const queues = createQueues(workerRedis, prefix, config.createJob, logger);
-    const records = new OrderRecords(workerRedis, prefix);
-    const counters = new Counters(workerRedis, prefix);
-    const enqueuer = new Enqueuer(queues, records, logger);
-    const authGuard = new PartnerAuthGuard(workerRedis, prefix, partnerQueues(queues), logger);
-    const cancellation = {
-      records,
-      counters,
-      storeUpdate: enqueuer.storeUpdate.bind(enqueuer),
-      logger,
-    };
-
-    const workers = startShipmentWorkers({
-      config,
-      connection: workerRedis,
-      prefix,
-      queues,
-      store,
-      partner,
-      records,
-      counters,
-      enqueuer,
-      authGuard,
-      logger,
-    });
-    const reconcile = new Worker(
-      QUEUES.reconcileOrders,
-      reconcileProcessor({
-        ...cancellation,
-        enqueuer,
-        store,
-        eligibility: config.eligibility,
-        redis: workerRedis,
-        prefix,
-        pollIntervalMs: config.intake.pollIntervalMs,
-        overlapMs: config.intake.pollOverlapMs,
-        logger: logger.child({ module: 'reconcile' }),
-      }),
-      workerOptions(workerRedis, prefix, config.createJob, 1),
-    );
-    reconcile.on('error', (err) => logger.error({ err }, 'reconcile worker error'));
-    // A failed pass keeps the watermark and is retried by the next one; say why it failed.
-    // The message only (StoreError messages carry no customer data), not the stack.
-    reconcile.on('failed', (job, err) =>
-      logger.error(
-        { queue: reconcile.name, jobId: job?.id, error: err.name, reason: err.message },
-        'reconciliation pass failed',
-      ),
-    );
-    await queues.reconcileOrders.upsertJobScheduler(
-      RECONCILE_SCHEDULER_ID,
-      { every: config.intake.pollIntervalMs },
-      { name: 'reconcile-orders', data: {} },
-    );
+    const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
+    const workers = startWorkers({ ...parts, store, partner }, { connection: workerRedis });
+    await upsertSchedules(parts);
 
     // A token refused earlier may work now (a new one configured): try it once at start, then
     // every minute while it stays refused.
     const probe = () =>
-      authGuard.probe(partner).catch((err) => logger.warn({ err }, 'token probe failed'));
+      parts.authGuard.probe(partner).catch((err) => logger.warn({ err }, 'token probe failed'));
     await probe();
     const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
     probeTimer.unref();
 
     closers.push(
       async () => clearInterval(probeTimer),
-      () => closeWorkers([...workers, reconcile], options.shutdownGraceMs ?? 20_000, logger),
-      () => Promise.all(allQueues(queues).map((q) => q.close())),
+      () => closeWorkers(workers, options.shutdownGraceMs ?? 20_000, logger),
+      () => parts.close(),
     );
   }
 
   if (options.http !== false) {
     // The intake's own parts, on the fail-fast connection, so a Redis outage answers 503 quickly.
-    const queues = createQueues(requestRedis, prefix, config.createJob, logger);
-    const records = new OrderRecords(requestRedis, prefix);
-    const counters = new Counters(requestRedis, prefix);
-    const enqueuer = new Enqueuer(queues, records, logger);
-    const authGuard = new PartnerAuthGuard(requestRedis, prefix, partnerQueues(queues), logger);
+    const parts = buildSharedParts({ redis: requestRedis, prefix, settings: config, logger });
     server = await buildServer({
       verify: (rawBody, headers) => store.verifyWebhook(rawBody, headers),
       redis: requestRedis,
       prefix,
-      records,
-      counters,
-      enqueuer,
-      storeUpdate: enqueuer.storeUpdate.bind(enqueuer),
-      authGuard,
+      counters: parts.counters,
+      acceptOrderEvent: parts.acceptOrderEvent,
+      authGuard: parts.authGuard,
       logger,
     });
     url = await server.listen({ port: config.server.port, host: config.server.host });
     logger.info({ url }, 'listening for Shopify webhooks');
     closers.unshift(
       () => server!.close(),
-      () => Promise.all(allQueues(queues).map((q) => q.close())),
+      () => parts.close(),
     );
   }
 

@@ -1,12 +1,12 @@
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
-import type { UpdateStoreKind } from '../update-store/payload.js';
+import type { MarkOrder } from '../mark-order/payload.js';
 
 export interface CancellationDeps {
   records: OrderRecords;
   counters: Counters;
-  storeUpdate(orderId: string, kind: UpdateStoreKind): Promise<void>;
+  markOrder: MarkOrder;
   logger: Logger;
 }
 
@@ -22,7 +22,7 @@ export async function handleCancelledAfterRegistration(
   if (!(await deps.records.flagCancelledAfterRegistration(orderId))) {
     // The write-back has one job id per order, so this only restores one that a crash between
     // the flag and the queueing lost; a queued or finished one absorbs it.
-    await deps.storeUpdate(orderId, 'cancelled_after_registration');
+    await deps.markOrder(orderId, 'cancelled_after_registration');
     return 'already_flagged';
   }
   const record = await deps.records.get(orderId);
@@ -31,6 +31,6 @@ export async function handleCancelledAfterRegistration(
     'order cancelled after its shipment was registered: ask the provider to cancel it',
   );
   await deps.counters.increment('cancelled_after_registration');
-  await deps.storeUpdate(orderId, 'cancelled_after_registration');
+  await deps.markOrder(orderId, 'cancelled_after_registration');
   return 'flagged';
 }

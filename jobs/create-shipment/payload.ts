@@ -8,5 +8,3 @@ export const createShipmentPayload = z.object({
 });
 
 export type CreateShipmentPayload = z.infer<typeof createShipmentPayload>;
-
-export const CREATE_SHIPMENT_JOB = 'create-shipment';

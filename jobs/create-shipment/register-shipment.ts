@@ -7,9 +7,10 @@ import type { Counters } from '../../src/metrics/counters.js';
 import type { PartnerApi } from '../../src/partner/client.js';
 import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
 import type { FieldErrors, TrackingRecord } from '../../src/partner/schemas.js';
+import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
 import type { StoreClient } from '../../src/store/types.js';
-import type { UpdateStoreKind } from '../update-store/payload.js';
+import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 
 export interface RegisterShipmentDeps {
@@ -17,8 +18,8 @@ export interface RegisterShipmentDeps {
   partner: Pick<PartnerApi, 'createShipment' | 'getShipment'>;
   records: OrderRecords;
   counters: Counters;
-  settings: { shipment: Config['shipment']; eligibility: Config['eligibility'] };
-  storeUpdate(orderId: string, kind: UpdateStoreKind): Promise<void>;
+  settings: Pick<Config, 'shipment' | 'eligibility'>;
+  markOrder: MarkOrder;
   logger: Logger;
 }
 
@@ -29,13 +30,12 @@ export type RegisterOutcome =
   | { outcome: 'skipped'; code: string; reason: string };
 
 /** The order cannot become a shipment as it stands; staff must fix it, then replay. */
-export class OrderRefusedError extends Error {
+export class OrderRefusedError extends JobRefusedError {
   constructor(
     message: string,
     readonly fieldErrors: FieldErrors,
   ) {
     super(message);
-    this.name = 'OrderRefusedError';
   }
 }
 
@@ -60,7 +60,7 @@ export async function registerShipment(
     // A run that died between writing the record and queueing the write-back left the order
     // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
     // one write-back job per order (a kept job absorbs the add), and its writes are idempotent.
-    await deps.storeUpdate(orderId, 'registered');
+    await deps.markOrder(orderId, 'registered');
     return { outcome: 'already_registered', orderNumber: record.orderNumber };
   }
 
@@ -118,7 +118,7 @@ export async function registerShipment(
     { orderId, orderNumber: shipment.order_number, created: result.created },
     result.created ? 'shipment registered' : 'shipment was already registered at the provider',
   );
-  await deps.storeUpdate(orderId, 'registered');
+  await deps.markOrder(orderId, 'registered');
   return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
 }
 
@@ -146,7 +146,7 @@ async function settleIneligible(
   // A refused order that is then cancelled will never ship: its error marks are cleared once
   // (cancelling cannot be undone, so the write-back's one job per order is enough).
   if (record?.state === 'failed' && code === 'cancelled') {
-    await deps.storeUpdate(orderId, 'cancelled_after_failure');
+    await deps.markOrder(orderId, 'cancelled_after_failure');
   }
   return skipped;
 }
@@ -173,7 +173,7 @@ async function findShipmentAtProvider(
     { orderId, orderNumber: shipment.order_number },
     'found a shipment at the provider whose create answer was lost',
   );
-  await deps.storeUpdate(orderId, 'registered');
+  await deps.markOrder(orderId, 'registered');
   return shipment.order_number;
 }
 
@@ -210,11 +210,11 @@ async function refuse(
 export async function recordFailure(
   orderId: string,
   reason: string,
-  deps: Pick<RegisterShipmentDeps, 'records' | 'storeUpdate'>,
+  deps: Pick<RegisterShipmentDeps, 'records' | 'markOrder'>,
 ): Promise<void> {
   const previous = await deps.records.get(orderId);
   await deps.records.markFailed(orderId, reason);
   if (previous?.state !== 'failed' || previous.reason !== reason) {
-    await deps.storeUpdate(orderId, 'failed');
+    await deps.markOrder(orderId, 'failed');
   }
 }

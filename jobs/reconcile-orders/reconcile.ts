@@ -1,7 +1,7 @@
 import type { Config } from '../../config/index.js';
 import { precheckEligibility } from '../../src/domain/eligibility.js';
-import { acceptOrderEvent, type OrderEventDeps } from '../../src/intake/order-event.js';
 import type { StoreClient } from '../../src/store/types.js';
+import { acceptOrderEvent, type OrderEventDeps } from '../create-shipment/accept-order-event.js';
 
 export interface ReconcileDeps extends OrderEventDeps {
   store: Pick<StoreClient, 'listOrdersUpdatedSince'>;

@@ -1,11 +1,8 @@
 import type { Command } from 'commander';
-import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
+import { backfillOrders } from '../compose/backfill.js';
+import { buildStoreClient } from '../compose/clients.js';
+import { buildSharedParts } from '../compose/parts.js';
 import { createLogger } from '../log.js';
-import { Counters } from '../metrics/counters.js';
-import { Enqueuer } from '../queue/enqueue.js';
-import { allQueues, createQueues } from '../queue/queues.js';
-import { OrderRecords } from '../records/order-records.js';
-import { createStoreClient } from '../store/admin-client.js';
 import { configOrExit, redisOrExit } from './exit.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -39,30 +36,24 @@ export function registerBackfillCommand(program: Command): void {
       const logger = createLogger({ level: config.logLevel });
       const redis = await redisOrExit(config.redis.url);
       if (!redis) return;
-      const prefix = config.redis.queuePrefix;
-      const queues = createQueues(redis, prefix, config.createJob, logger);
-      const records = new OrderRecords(redis, prefix);
-      const enqueuer = new Enqueuer(queues, records, logger);
+      const parts = buildSharedParts({
+        redis,
+        prefix: config.redis.queuePrefix,
+        settings: config,
+        logger,
+      });
       try {
-        const summary = await reconcileOrders(
+        const summary = await backfillOrders(
+          parts,
+          buildStoreClient(config.shopify, logger),
           opts.since,
-          'backfill',
-          {
-            store: createStoreClient({ ...config.shopify, logger }),
-            records,
-            enqueuer,
-            counters: new Counters(redis, prefix),
-            storeUpdate: enqueuer.storeUpdate.bind(enqueuer),
-            eligibility: config.eligibility,
-            logger,
-          },
           opts.until,
         );
         console.log(
           `Backfill done: ${summary.seen} orders seen, ${summary.queued} queued, ${summary.skipped} not eligible, ${summary.flaggedCancelled} flagged as cancelled after registration.`,
         );
       } finally {
-        await Promise.all(allQueues(queues).map((q) => q.close()));
+        await parts.close();
         await redis.quit();
       }
     });

@@ -64,7 +64,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   try {
     stack = await startDemoStack({ redisUrl, print });
     printHeader(stack, redisUrl);
-    watcher = new OrderWatcher({ store: stack.store, records: stack.records, print });
+    watcher = new OrderWatcher({ store: stack.store, records: stack.parts.records, print });
     watcher.baseline();
     watcher.start();
 

@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
+import { buildSharedParts, orderJobId, type SharedParts } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
 import { createLogger } from '../log.js';
-import { Enqueuer } from '../queue/enqueue.js';
-import { orderJobId } from '../queue/names.js';
-import { allQueues, createQueues, type Queues } from '../queue/queues.js';
-import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+import type { OrderRecord } from '../records/order-records.js';
 import { configOrExit, EXIT, redisOrExit } from './exit.js';
 
 export interface OrderReport {
@@ -16,13 +14,12 @@ export interface OrderReport {
 /** What the connector knows of one order: its record and its create-shipment job. */
 export async function reportOrder(
   orderId: string,
-  queues: Queues,
-  records: OrderRecords,
+  parts: Pick<SharedParts, 'queues' | 'records'>,
 ): Promise<OrderReport> {
   const jobId = orderJobId(orderId);
   const [record, job] = await Promise.all([
-    records.get(orderId),
-    queues.createShipment.getJob(jobId),
+    parts.records.get(orderId),
+    parts.queues.createShipment.getJob(jobId),
   ]);
   return {
     orderId,
@@ -81,17 +78,21 @@ export function registerOrderCommand(program: Command): void {
       const redis = await redisOrExit(config.redis.url);
       if (!redis) return;
       const logger = createLogger({ level: 'warn' });
-      const queues = createQueues(redis, config.redis.queuePrefix, config.createJob, logger);
-      const records = new OrderRecords(redis, config.redis.queuePrefix);
+      const parts = buildSharedParts({
+        redis,
+        prefix: config.redis.queuePrefix,
+        settings: config,
+        logger,
+      });
       try {
         if (opts.replay) {
-          const result = await new Enqueuer(queues, records, logger).order(orderId, 'replay');
+          const result = await parts.enqueueOrder(orderId, 'replay');
           if (!opts.json) console.log(`Replay: ${result.replaceAll('_', ' ')}.`);
         }
-        const report = await reportOrder(orderId, queues, records);
+        const report = await reportOrder(orderId, parts);
         console.log(opts.json ? JSON.stringify(report, null, 2) : formatOrderReport(report));
       } finally {
-        await Promise.all(allQueues(queues).map((q) => q.close()));
+        await parts.close();
         await redis.quit();
       }
     });

@@ -1,6 +1,5 @@
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { QUEUES } from '../queue/names.js';
 import { budgetKeyBase } from '../queue/partner-budget.js';
 
 /**
@@ -19,21 +18,14 @@ export function budgetKeyPattern(token: string): string {
 export async function removeDemoKeys(
   redis: Redis,
   prefix: string,
+  queues: Queue[],
   partnerToken: string,
 ): Promise<number> {
   const patterns = [`${prefix}:*`, budgetKeyPattern(partnerToken)];
   let count = 0;
   for (const pattern of patterns) count += (await scanKeys(redis, pattern)).length;
 
-  for (const name of Object.values(QUEUES)) {
-    // A shared connection: closing the queue leaves it open for the next step.
-    const queue = new Queue(name, { connection: redis, prefix });
-    try {
-      await queue.obliterate({ force: true });
-    } finally {
-      await queue.close();
-    }
-  }
+  for (const queue of queues) await queue.obliterate({ force: true });
   for (const pattern of patterns) {
     const keys = await scanKeys(redis, pattern);
     if (keys.length > 0) await redis.del(...keys);

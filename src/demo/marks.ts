@@ -1,4 +1,4 @@
-import { METAFIELD_NAMESPACE, ORDER_TAGS } from '../domain/store-marks.js';
+import { METAFIELD_NAMESPACE, ORDER_TAGS } from '../domain/order-marks.js';
 import type { FakeOrder } from '../sandbox/store/index.js';
 
 /** What the connector may have written on a Shopify order, and nothing else of it. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
-import { orderJobId } from '../queue/names.js';
+import { backfillOrders } from '../compose/backfill.js';
+import { orderJobId } from '../compose/parts.js';
 import { describeOrder } from './describe-order.js';
 import { orderLine } from './format.js';
 import { FIXTURE_IDS, HICCUP_ORDER, NEW_ORDERS } from './orders.js';
@@ -57,15 +57,11 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
   for (const order of stack.store.orders().filter((o) => seededIds.includes(o.id))) {
     print(orderLine(order.name, 'in store', describeOrder(order)));
   }
-  const summary = await reconcileOrders(new Date(`${since}T00:00:00Z`), 'backfill', {
-    store: stack.storeClient,
-    records: stack.records,
-    enqueuer: stack.enqueuer,
-    counters: stack.counters,
-    storeUpdate: stack.enqueuer.storeUpdate.bind(stack.enqueuer),
-    eligibility: stack.config.eligibility,
-    logger: stack.logger,
-  });
+  const summary = await backfillOrders(
+    stack.parts,
+    stack.storeClient,
+    new Date(`${since}T00:00:00Z`),
+  );
   const handled = summary.seen - summary.queued - summary.skipped - summary.flaggedCancelled;
   print(
     `   Backfill: ${summary.seen} orders seen: ${summary.queued} queued, ${summary.skipped} not eligible ` +
@@ -100,7 +96,7 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
   await waitFor(ctx, `${hiccup.order.name} to be registered after the 500`, () =>
     ctx.watcher.settled(hiccupId),
   );
-  const job = await stack.queues.createShipment.getJob(orderJobId(hiccupId));
+  const job = await stack.parts.queues.createShipment.getJob(orderJobId(hiccupId));
   const shipments = stack.sandbox.shipments().filter((s) => s.reference === hiccupId);
   print(
     orderLine(

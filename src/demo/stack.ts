@@ -1,15 +1,13 @@
 import type { Redis } from 'ioredis';
 import { type Config, loadConfig } from '../../config/index.js';
+import { buildStoreClient } from '../compose/clients.js';
+import { buildSharedParts, type SharedParts } from '../compose/parts.js';
 import { createLogger, type Logger } from '../log.js';
-import { Counters } from '../metrics/counters.js';
-import { Enqueuer } from '../queue/enqueue.js';
-import { allQueues, createQueues, type Queues } from '../queue/queues.js';
 import { createRedis } from '../queue/redis.js';
-import { OrderRecords } from '../records/order-records.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../sandbox/partner/index.js';
 import { type FakeStore, startFakeStore } from '../sandbox/store/index.js';
 import { type RunningService, startService } from '../service.js';
-import { createStoreClient, type ShopifyAdminClient } from '../store/admin-client.js';
+import type { ShopifyAdminClient } from '../store/admin-client.js';
 import { removeDemoKeys } from './cleanup.js';
 import { freePort } from './free-port.js';
 import { logLines } from './log-lines.js';
@@ -35,10 +33,7 @@ export interface DemoStack {
   readonly service: RunningService;
   /** The demo's own connection: records to narrate, queues for the backfill, cleanup. */
   readonly redis: Redis;
-  readonly queues: Queues;
-  readonly records: OrderRecords;
-  readonly counters: Counters;
-  readonly enqueuer: Enqueuer;
+  readonly parts: SharedParts;
   readonly storeClient: ShopifyAdminClient;
   readonly logger: Logger;
   /** Stops everything and removes the demo's Redis keys; returns how many there were. */
@@ -54,11 +49,14 @@ export async function startDemoStack(options: {
   const redis = createRedis(options.redisUrl, 'worker');
   redis.on('error', () => {}); // the service's own connections report Redis trouble
   let partnerToken = '';
+  let parts: SharedParts | undefined;
   const cleanup = async () => {
     for (const close of closers.reverse()) await close();
     try {
-      return partnerToken ? await removeDemoKeys(redis, prefix, partnerToken) : 0;
+      const queues = parts ? Object.values(parts.queues) : [];
+      return partnerToken ? await removeDemoKeys(redis, prefix, queues, partnerToken) : 0;
     } finally {
+      await parts?.close();
       await redis.quit();
     }
   };
@@ -93,9 +91,7 @@ export async function startDemoStack(options: {
     const service = await startService(config, { logger });
     closers.push(() => service.close());
 
-    const queues = createQueues(redis, prefix, config.createJob, logger);
-    closers.push(() => Promise.all(allQueues(queues).map((q) => q.close())));
-    const records = new OrderRecords(redis, prefix);
+    parts = buildSharedParts({ redis, prefix, settings: config, logger });
     return {
       prefix,
       partnerToken,
@@ -105,11 +101,8 @@ export async function startDemoStack(options: {
       store,
       service,
       redis,
-      queues,
-      records,
-      counters: new Counters(redis, prefix),
-      enqueuer: new Enqueuer(queues, records, logger),
-      storeClient: createStoreClient({ ...config.shopify, logger }),
+      parts,
+      storeClient: buildStoreClient(config.shopify, logger),
       logger,
       close: cleanup,
     };

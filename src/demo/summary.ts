@@ -1,4 +1,4 @@
-import { METAFIELD_KEYS, ORDER_TAGS } from '../domain/store-marks.js';
+import { METAFIELD_KEYS, ORDER_TAGS } from '../domain/order-marks.js';
 import type { OrderRecord } from '../records/order-records.js';
 import type { StoredShipment } from '../sandbox/partner/index.js';
 import type { FakeOrder } from '../sandbox/store/index.js';

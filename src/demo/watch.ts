@@ -1,4 +1,4 @@
-import { METAFIELD_KEYS, ORDER_TAGS } from '../domain/store-marks.js';
+import { METAFIELD_KEYS, ORDER_TAGS } from '../domain/order-marks.js';
 import type { OrderRecord, OrderRecords } from '../records/order-records.js';
 import type { FakeStore } from '../sandbox/store/index.js';
 import { orderLine, outcomeLabel } from './format.js';

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { parseOrderId } from '../domain/order.js';
-import { acceptOrderEvent, type OrderEventDeps } from '../intake/order-event.js';
 import type { Logger } from '../log.js';
 import type { Counters } from '../metrics/counters.js';
 import type { VerifyWebhook } from '../store/webhooks.js';
@@ -21,8 +20,17 @@ const orderWebhookBody = z.object({
   cancelled_at: z.string().nullable().optional(),
 });
 
-export interface WebhookRouteDeps extends OrderEventDeps {
+/** A sign of an order, handed to the intake (jobs/create-shipment/accept-order-event.ts). */
+export interface OrderEvent {
+  orderId: string;
+  source: string;
+  cancelled: boolean;
+}
+
+export interface WebhookRouteDeps {
   verify: VerifyWebhook;
+  /** Queues the order (or flags it); resolves with what it did, for the answer and the log. */
+  acceptOrderEvent(event: OrderEvent): Promise<string>;
   /** Client connection (fails fast) for the delivery-seen marks. */
   redis: Redis;
   prefix: string;
@@ -74,10 +82,11 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     try {
       const result = await withTimeout(async () => {
         if (await deps.redis.exists(seenKey)) return 'duplicate' as const;
-        const accepted = await acceptOrderEvent(
-          { orderId, source: topic, cancelled: Boolean(body.cancelled_at) },
-          deps,
-        );
+        const accepted = await deps.acceptOrderEvent({
+          orderId,
+          source: topic,
+          cancelled: Boolean(body.cancelled_at),
+        });
         // Marked only after the job is stored: a failed attempt must not hide Shopify's retry.
         await deps.redis.set(seenKey, '1', 'EX', SEEN_TTL_S);
         return accepted;

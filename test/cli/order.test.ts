@@ -1,25 +1,27 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { formatOrderReport, reportOrder } from '../../src/cli/order.js';
-import { orderJobId } from '../../src/queue/names.js';
-import { allQueues, createQueues, type Queues } from '../../src/queue/queues.js';
-import { OrderRecords } from '../../src/records/order-records.js';
+import type { SharedParts } from '../../src/compose/parts.js';
+import type { OrderRecords } from '../../src/records/order-records.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { intakeParts } from '../intake/helpers.js';
 
 let redis: Redis;
 let prefix: string;
-let queues: Queues;
+let parts: SharedParts;
+let queues: SharedParts['queues'];
 let records: OrderRecords;
 
 beforeEach(() => {
   redis = testRedis();
   prefix = uniquePrefix('order-cli');
-  queues = createQueues(redis, prefix, { attempts: 3, backoff: { firstMs: 10, maxMs: 10 } });
-  records = new OrderRecords(redis, prefix);
+  parts = intakeParts(redis, prefix);
+  ({ queues, records } = parts);
 });
 
 afterEach(async () => {
-  await Promise.all(allQueues(queues).map((q) => q.close()));
+  await parts.close();
   await dropKeys(redis, prefix);
   await redis.quit();
 });
@@ -38,7 +40,7 @@ describe('connector order', () => {
       },
     );
 
-    const text = formatOrderReport(await reportOrder('5551234', queues, records));
+    const text = formatOrderReport(await reportOrder('5551234', parts));
 
     expect(text).toContain('State: failed');
     expect(text).toContain('receiver.address.postal_code: missing');
@@ -51,13 +53,13 @@ describe('connector order', () => {
       status: 'pending',
       createdAt: '2026-11-22T10:00:00+01:00',
     });
-    const report = await reportOrder('42', queues, records);
+    const report = await reportOrder('42', parts);
     expect(report.job).toBeNull();
     expect(formatOrderReport(report)).toContain('Provider order number: PS-000042');
   });
 
   it('says so when the order was never seen', async () => {
-    const text = formatOrderReport(await reportOrder('7', queues, records));
+    const text = formatOrderReport(await reportOrder('7', parts));
     expect(text).toContain('has not seen this order');
   });
 });

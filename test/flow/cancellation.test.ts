@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { handleCancelledAfterRegistration } from '../../jobs/create-shipment/cancelled-after-registration.js';
+import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
 import { PartnerServerError } from '../../src/partner/errors.js';
-import { orderJobId } from '../../src/queue/names.js';
 import {
   createRequests,
   FIXTURE,
@@ -27,18 +27,18 @@ describe('an order cancelled after its shipment was registered', () => {
     const s = await start();
     const id = FIXTURE.paidCopenhagen;
     const jobId = orderJobId(id);
-    await s.enqueuer.order(id, 'orders/create');
+    await s.parts.enqueueOrder(id, 'orders/create');
     await waitForJob(s.queues.createShipment, jobId, 'completed');
-    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `registered-${id}`, 'completed');
     const orderNumber = (await s.records.get(id))!.orderNumber!;
 
     await s.store.updateOrder(id, { cancel: true });
     // A registered order is never queued again, whatever event arrives ...
-    expect(await s.enqueuer.order(id, 'orders/cancelled')).toBe('already_registered');
+    expect(await s.parts.enqueueOrder(id, 'orders/cancelled')).toBe('already_registered');
     // ... but a replayed job finds it cancelled.
     const first = await replay(s, jobId);
     expect(first.returnvalue).toEqual({ outcome: 'cancelled_after_registration', orderNumber });
-    await waitForJob(s.queues.updateStore, `cancelled-after-registration-${id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `cancelled-after-registration-${id}`, 'completed');
 
     const flaggedAt = (await s.records.get(id))?.cancelledAfterRegistrationAt;
     expect(flaggedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
@@ -53,7 +53,7 @@ describe('an order cancelled after its shipment was registered', () => {
     const again = await handleCancelledAfterRegistration(id, {
       records: s.records,
       counters: s.counters,
-      storeUpdate: (orderId, kind) => s.enqueuer.storeUpdate(orderId, kind),
+      markOrder: (orderId, kind) => s.parts.markOrder(orderId, kind),
       logger: s.logger,
     });
     expect(again).toBe('already_flagged');
@@ -74,7 +74,7 @@ describe('an order cancelled after its shipment was registered', () => {
     expect(second.failedReason ?? undefined).toBeUndefined();
     expect(second.attemptsStarted).toBe(second.attemptsMade);
     expect(await s.queues.createShipment.getFailedCount()).toBe(0);
-    expect(await s.queues.updateStore.getFailedCount()).toBe(0);
+    expect(await s.queues.markOrder.getFailedCount()).toBe(0);
     expect(createRequests(s.sandbox)).toHaveLength(1);
     expect((await s.records.get(id))?.state).toBe('registered');
   });
@@ -90,8 +90,7 @@ describe('an order cancelled while the answer to its create request was lost', (
       records: s.records,
       counters: s.counters,
       settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-      storeUpdate: (orderId: string, kind: Parameters<typeof s.enqueuer.storeUpdate>[1]) =>
-        s.enqueuer.storeUpdate(orderId, kind),
+      markOrder: s.parts.markOrder,
       logger: s.logger,
     };
     // The provider makes the shipment, then answers 500: we cannot tell it exists.
@@ -111,7 +110,7 @@ describe('an order cancelled while the answer to its create request was lost', (
       orderNumber: made?.orderNumber,
     });
     expect((await s.records.get(id))?.cancelledAfterRegistrationAt).toBeDefined();
-    expect(await s.queues.updateStore.getJob(`cancelled-after-registration-${id}`)).toBeDefined();
+    expect(await s.queues.markOrder.getJob(`cancelled-after-registration-${id}`)).toBeDefined();
     // One create, then one look-up; no second create.
     expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([500]);
   });
@@ -128,7 +127,7 @@ describe('an order cancelled while the answer to its create request was lost', (
       records: s.records,
       counters: s.counters,
       settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-      storeUpdate: (orderId, kind) => s.enqueuer.storeUpdate(orderId, kind),
+      markOrder: (orderId, kind) => s.parts.markOrder(orderId, kind),
       logger: s.logger,
     });
 

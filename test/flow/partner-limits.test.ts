@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { orderJobId } from '../../src/queue/names.js';
+import { JOBS } from '../../jobs/catalog.js';
+import { orderJobId } from '../../jobs/create-shipment/job.js';
 import type { RequestLogEntry } from '../../src/sandbox/partner/index.js';
 import {
   createRequests,
   DEMO_EMAIL,
   DEMO_TOKEN,
   FIXTURE,
+  type ShipmentStack,
   shipmentStacks,
   shipmentsWithReference,
   waitForJob,
@@ -14,6 +16,11 @@ import {
 
 const start = shipmentStacks();
 
+/** Whether each queue of a job in the catalog that calls the partner is paused. */
+function partnerQueuesPaused(s: ShipmentStack) {
+  return Promise.all(JOBS.filter((j) => j.callsPartner).map((j) => s.parts.queueOf(j).isPaused()));
+}
+
 describe('the provider refuses the token (401)', () => {
   it('pauses the partner queues with the job waiting, attempts intact, and resumes once a valid token works', async () => {
     const s = await start();
@@ -21,15 +28,16 @@ describe('the provider refuses the token (401)', () => {
     const jobId = orderJobId(id);
     s.sandbox.revokeToken(DEMO_TOKEN);
 
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     await waitUntil(() => s.authGuard.refusedSince(), { what: 'the token to be marked refused' });
     const waiting = await waitForJob(s.queues.createShipment, jobId, 'waiting');
 
     expect(waiting.attemptsMade).toBe(0);
-    expect(await s.queues.createShipment.isPaused()).toBe(true);
-    expect(await s.queues.syncStatus.isPaused()).toBe(true);
+    expect(await partnerQueuesPaused(s)).toEqual(
+      JOBS.filter((j) => j.callsPartner).map(() => true),
+    );
     // Writing to Shopify does not need the partner token.
-    expect(await s.queues.updateStore.isPaused()).toBe(false);
+    expect(await s.queues.markOrder.isPaused()).toBe(false);
     expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([401]);
     expect((await s.counters.read()).partner_auth_failures).toBe(1);
     // Not the order's fault: no failure recorded against it (only that a request left),
@@ -48,8 +56,9 @@ describe('the provider refuses the token (401)', () => {
     expect(await s.authGuard.probe(s.partner)).toBe(true);
 
     expect(await s.authGuard.refusedSince()).toBeNull();
-    expect(await s.queues.createShipment.isPaused()).toBe(false);
-    expect(await s.queues.syncStatus.isPaused()).toBe(false);
+    expect(await partnerQueuesPaused(s)).toEqual(
+      JOBS.filter((j) => j.callsPartner).map(() => false),
+    );
     const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
     expect(job.attemptsMade).toBe(1);
     expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
@@ -84,7 +93,7 @@ describe('the provider answers 429', () => {
     s.sandbox.setRateLimit(1, 2_000);
     const ids = [FIXTURE.paidCopenhagen, FIXTURE.documentAarhus];
 
-    await Promise.all(ids.map((id) => s.enqueuer.order(id, 'test')));
+    await Promise.all(ids.map((id) => s.parts.enqueueOrder(id, 'test')));
     const jobs = await Promise.all(
       ids.map((id) => waitForJob(s.queues.createShipment, orderJobId(id), 'completed')),
     );

@@ -1,8 +1,8 @@
 import { Worker } from 'bullmq';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createShipmentProcessor } from '../../jobs/create-shipment/processor.js';
-import { orderJobId, QUEUES } from '../../src/queue/names.js';
+import { createShipmentJob, orderJobId } from '../../jobs/create-shipment/job.js';
+import { processorFor } from '../../jobs/processor.js';
 import {
   createRequests,
   FIXTURE,
@@ -49,7 +49,7 @@ describe('an order that cannot be shipped as it is', () => {
     async ({ id, field, personal }) => {
       const s = await start();
 
-      await s.enqueuer.order(id, 'test');
+      await s.parts.enqueueOrder(id, 'test');
       const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
       expect(job.attemptsMade).toBe(1);
@@ -71,16 +71,16 @@ describe('an order that cannot be shipped as it is', () => {
   it('writes the same refusal to the order only once, so its own write-back cannot loop', async () => {
     const s = await start();
     const id = FIXTURE.missingPostalCodeOdense;
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
     await errorWrittenBack(s, id);
 
     // The write-back changed the order, so Shopify (or reconciliation) brings it back unfixed.
-    expect(await s.enqueuer.order(id, 'orders/updated')).toBe('requeued');
+    expect(await s.parts.enqueueOrder(id, 'orders/updated')).toBe('requeued');
     await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
     expect((await s.counters.read()).orders_refused).toBe(2);
-    const writeBacks = await s.queues.updateStore.getJobs([
+    const writeBacks = await s.queues.markOrder.getJobs([
       'waiting',
       'active',
       'completed',
@@ -101,15 +101,15 @@ describe('an order that cannot be shipped as it is', () => {
         message: 'The given data was invalid.',
         errors: { 'receiver.name': ['The name may not be greater than 5 characters.'] },
       });
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
     await errorWrittenBack(s, id);
 
     // The write-back changed the order, so it comes back; the provider refuses it the same way.
-    expect(await s.enqueuer.order(id, 'orders/updated')).toBe('requeued');
+    expect(await s.parts.enqueueOrder(id, 'orders/updated')).toBe('requeued');
     await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
-    const writeBacks = await s.queues.updateStore.getJobs([
+    const writeBacks = await s.queues.markOrder.getJobs([
       'waiting',
       'active',
       'completed',
@@ -134,7 +134,7 @@ describe('an order that cannot be shipped as it is', () => {
         },
       });
 
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
     expect(refusal.isDone()).toBe(true);
@@ -158,14 +158,14 @@ describe('an order that cannot be shipped as it is', () => {
     });
     const jobId = orderJobId(order.id);
 
-    await s.enqueuer.order(order.id, 'orders/create');
+    await s.parts.enqueueOrder(order.id, 'orders/create');
     const failed = await waitForJob(s.queues.createShipment, jobId, 'failed');
     expect(failed.failedReason).toContain('the most one document package may weigh is 2 kg');
     await errorWrittenBack(s, order.id);
 
     // Staff fix the order in Shopify; its orders/updated event queues it again.
     await s.store.updateOrder(order.id, { tags: [] });
-    expect(await s.enqueuer.order(order.id, 'orders/updated')).toBe('requeued');
+    expect(await s.parts.enqueueOrder(order.id, 'orders/updated')).toBe('requeued');
     const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
 
     const shipments = shipmentsWithReference(s.sandbox, order.id);
@@ -176,7 +176,7 @@ describe('an order that cannot be shipped as it is', () => {
     expect(record).toMatchObject({ state: 'registered', orderNumber: shipments[0]!.orderNumber });
     expect(record?.reason).toBeUndefined();
 
-    await waitForJob(s.queues.updateStore, `registered-${order.id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `registered-${order.id}`, 'completed');
     const tags = s.store.order(order.id)?.tags;
     expect(tags).toContain('shipment-registered');
     expect(tags).not.toContain('shipment-error');
@@ -201,14 +201,14 @@ describe('an order that cannot be shipped as it is', () => {
     const s = await start();
     const id = FIXTURE.missingPostalCodeOdense;
     const jobId = orderJobId(id);
-    await s.enqueuer.order(id, 'orders/create');
+    await s.parts.enqueueOrder(id, 'orders/create');
     await waitForJob(s.queues.createShipment, jobId, 'failed');
     await errorWrittenBack(s, id);
     expect(metafield(s.store, id, 'status')).toBe('error');
 
     // Staff cancel the order in Shopify rather than fix it; orders/cancelled queues it again.
     await s.store.updateOrder(id, { cancel: true });
-    expect(await s.enqueuer.order(id, 'orders/cancelled')).toBe('requeued');
+    expect(await s.parts.enqueueOrder(id, 'orders/cancelled')).toBe('requeued');
     const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
     expect(job.returnvalue).toEqual({
       outcome: 'skipped',
@@ -217,7 +217,7 @@ describe('an order that cannot be shipped as it is', () => {
     });
     expect(await s.records.get(id)).toMatchObject({ state: 'skipped', skipCode: 'cancelled' });
 
-    await waitForJob(s.queues.updateStore, `cancelled-after-failure-${id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `cancelled-after-failure-${id}`, 'completed');
     const order = s.store.order(id)!;
     expect(order.tags).not.toContain('shipment-error');
     expect(order.tags).not.toContain('shipment-registered');
@@ -226,9 +226,9 @@ describe('an order that cannot be shipped as it is', () => {
 
     // The tag removal changed the order, so it comes back once more: skipped, nothing written.
     const writes = s.store.mutations.length;
-    expect(await s.enqueuer.order(id, 'orders/updated')).toBe('requeued');
+    expect(await s.parts.enqueueOrder(id, 'orders/updated')).toBe('requeued');
     await waitForJob(s.queues.createShipment, jobId, 'completed');
-    const writeBacks = await s.queues.updateStore.getJobs([
+    const writeBacks = await s.queues.markOrder.getJobs([
       'waiting',
       'active',
       'completed',
@@ -262,23 +262,23 @@ describe('an order that is not eligible', () => {
   ])('completes as skipped ($what) and records why', async ({ id, code, reason }) => {
     const s = await start();
 
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
 
     expect(job.returnvalue).toEqual({ outcome: 'skipped', code, reason });
     expect(await s.records.get(id)).toMatchObject({ state: 'skipped', skipCode: code, reason });
     expect(createRequests(s.sandbox)).toEqual([]);
-    expect(await s.queues.updateStore.count()).toBe(0);
+    expect(await s.queues.markOrder.count()).toBe(0);
   });
 
   it('is queued again and registered once it is paid', async () => {
     const s = await start();
     const id = FIXTURE.unpaidRoskilde;
-    await s.enqueuer.order(id, 'orders/create');
+    await s.parts.enqueueOrder(id, 'orders/create');
     await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
 
     await s.store.updateOrder(id, { markPaid: true });
-    expect(await s.enqueuer.order(id, 'orders/paid')).toBe('requeued');
+    expect(await s.parts.enqueueOrder(id, 'orders/paid')).toBe('requeued');
     const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
 
     expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
@@ -287,7 +287,7 @@ describe('an order that is not eligible', () => {
     expect(record?.state).toBe('registered');
     expect(record?.skipCode).toBeUndefined();
     expect(record?.reason).toBeUndefined();
-    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `registered-${id}`, 'completed');
     expect(s.store.order(id)?.tags).toContain('shipment-registered');
   });
 });
@@ -298,7 +298,7 @@ describe('a transient failure that lasts through the last attempt', () => {
     const id = FIXTURE.paidCopenhagen;
     s.sandbox.failNextCreates(3);
 
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
     expect(job.attemptsMade).toBe(3);
@@ -326,7 +326,7 @@ describe('a transient failure that lasts through the last attempt', () => {
       .post(/\/graphql\.json$/)
       .reply(401, { errors: '[API] Invalid API key or access token' });
 
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
     expect(job.attemptsMade).toBe(1);
@@ -344,7 +344,7 @@ describe('a transient failure that lasts through the last attempt', () => {
     // Each attempt reads the order once and waits once: two refusals per attempt.
     s.store.throttleNext(6);
 
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
     expect(job.attemptsMade).toBe(3);
@@ -367,28 +367,18 @@ describe('an event that arrives while the order is being looked at', () => {
         const order = await s.storeClient.getOrder(orderId);
         if (reads++ === 0) {
           await s.store.updateOrder(id, { markPaid: true });
-          expect(await s.enqueuer.order(id, 'orders/paid')).toBe('already_queued');
+          expect(await s.parts.enqueueOrder(id, 'orders/paid')).toBe('already_queued');
         }
         return order;
       },
     } as typeof s.storeClient;
     const worker = new Worker(
-      QUEUES.createShipment,
-      createShipmentProcessor({
-        store,
-        partner: s.partner,
-        records: s.records,
-        counters: s.counters,
-        settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-        storeUpdate: (orderId, kind) => s.enqueuer.storeUpdate(orderId, kind),
-        logger: s.logger,
-        queue: s.queues.createShipment,
-        authGuard: s.authGuard,
-      }),
+      createShipmentJob.queue,
+      processorFor(createShipmentJob, { ...s.context, store }),
       { connection: s.redis, prefix: s.prefix },
     );
     try {
-      await s.enqueuer.order(id, 'orders/create');
+      await s.parts.enqueueOrder(id, 'orders/create');
       const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
 
       expect(job.returnvalue).toMatchObject({ outcome: 'registered' });

@@ -1,7 +1,9 @@
 import { type Job, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { createShipmentProcessor } from '../../jobs/create-shipment/processor.js';
-import { orderJobId, QUEUES } from '../../src/queue/names.js';
+import { createShipmentJob, orderJobId } from '../../jobs/create-shipment/job.js';
+import { processorFor } from '../../jobs/processor.js';
+import type { PartnerClient } from '../../src/partner/client.js';
+import type { OrderRecords } from '../../src/records/order-records.js';
 import {
   createRequests,
   FIXTURE,
@@ -20,7 +22,7 @@ describe('an eligible order becomes a shipment', () => {
     const s = await start();
     const id = FIXTURE.paidCopenhagen;
 
-    expect(await s.enqueuer.order(id, 'orders/create')).toBe('queued');
+    expect(await s.parts.enqueueOrder(id, 'orders/create')).toBe('queued');
     const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
 
     // One shipment at the provider, keyed by the order id, built from the order as it is now.
@@ -51,7 +53,7 @@ describe('an eligible order becomes a shipment', () => {
     expect(await s.records.registeredSince(new Date(0))).toEqual([id]);
     expect((await s.counters.read()).shipments_registered).toBe(1);
 
-    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `registered-${id}`, 'completed');
     const order = s.store.order(id)!;
     expect(metafield(s.store, id, 'order_number')).toBe(shipment!.orderNumber);
     expect(metafield(s.store, id, 'status')).toBe('pending');
@@ -67,17 +69,18 @@ describe('one shipment per order', () => {
 
     // GIVEN webhooks, reconciliation and a backfill all delivering the same orders at once
     const burst = await Promise.all(
-      ids.flatMap((id) => Array.from({ length: 5 }, () => s.enqueuer.order(id, 'webhook'))),
+      ids.flatMap((id) => Array.from({ length: 5 }, () => s.parts.enqueueOrder(id, 'webhook'))),
     );
     expect(burst.every((r) => ['queued', 'already_queued', 'already_registered'].includes(r))).toBe(
       true,
     );
     // ... and again while the jobs run
-    await Promise.all(ids.map((id) => s.enqueuer.order(id, 'reconcile')));
+    await Promise.all(ids.map((id) => s.parts.enqueueOrder(id, 'reconcile')));
 
     for (const id of ids) await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
     // ... and once more after they were registered
-    for (const id of ids) expect(await s.enqueuer.order(id, 'backfill')).toBe('already_registered');
+    for (const id of ids)
+      expect(await s.parts.enqueueOrder(id, 'backfill')).toBe('already_registered');
 
     // THEN one job, one POST and one shipment per order
     expect(await s.queues.createShipment.getJobCounts('completed', 'failed', 'waiting')).toEqual({
@@ -96,7 +99,7 @@ describe('one shipment per order', () => {
     // The provider stores the shipment, then fails to answer.
     s.sandbox.failNextCreates(1);
 
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
     const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
 
     expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([500, 200]);
@@ -112,7 +115,7 @@ describe('one shipment per order', () => {
       state: 'registered',
       orderNumber: shipments[0]!.orderNumber,
     });
-    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `registered-${id}`, 'completed');
     expect(metafield(s.store, id, 'order_number')).toBe(shipments[0]!.orderNumber);
   });
 });
@@ -130,7 +133,7 @@ async function killWorkerDuringJob(
   s: ShipmentStack,
   killAt: 'after-post' | 'after-record',
 ): Promise<Job> {
-  const doomed = new Worker(QUEUES.createShipment, null, {
+  const doomed = new Worker(createShipmentJob.queue, null, {
     connection: s.redis,
     prefix: s.prefix,
     autorun: false,
@@ -145,29 +148,23 @@ async function killWorkerDuringJob(
     die = resolve;
   });
   const never = new Promise<never>(() => {});
-  const processor = createShipmentProcessor({
-    store: s.storeClient,
-    partner: {
-      async createShipment(request) {
-        const result = await s.partner.createShipment(request);
-        if (killAt !== 'after-post') return result;
-        die(); // the provider has the shipment; the answer never gets further
-        return never;
-      },
-      getShipment: (reference, options) => s.partner.getShipment(reference, options),
-    },
-    records: s.records,
-    counters: s.counters,
-    settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-    async storeUpdate(id, kind) {
-      if (killAt !== 'after-record') return s.enqueuer.storeUpdate(id, kind);
-      die(); // the record is written; the write-back is never queued
-      return never;
-    },
-    logger: s.logger,
-    queue: s.queues.createShipment,
-    authGuard: s.authGuard,
-  });
+  // The records as the service has them, except that the death can strike right after the
+  // registration is recorded, before its mark on Shopify is queued.
+  const records: OrderRecords = Object.create(s.records);
+  records.markRegistered = async (...args) => {
+    await s.records.markRegistered(...args);
+    if (killAt !== 'after-record') return;
+    die(); // the record is written; the mark is never queued
+    return never;
+  };
+  const partner: PartnerClient = Object.create(s.partner);
+  partner.createShipment = async (request) => {
+    const result = await s.partner.createShipment(request);
+    if (killAt !== 'after-post') return result;
+    die(); // the provider has the shipment; the answer never gets further
+    return never;
+  };
+  const processor = processorFor(createShipmentJob, { ...s.context, partner, records });
   void processor(job).catch(() => {});
   await dead;
   await doomed.close(true);
@@ -175,7 +172,7 @@ async function killWorkerDuringJob(
 }
 
 async function recoverStalledJob(s: ShipmentStack, jobId: string): Promise<void> {
-  const checker = new Worker(QUEUES.createShipment, null, {
+  const checker = new Worker(createShipmentJob.queue, null, {
     connection: s.redis,
     prefix: s.prefix,
     autorun: false,
@@ -195,7 +192,7 @@ describe('a worker killed in the middle of a job', () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
     const jobId = orderJobId(id);
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
 
     await killWorkerDuringJob(s, 'after-post');
     expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([201]);
@@ -221,7 +218,7 @@ describe('a worker killed in the middle of a job', () => {
       state: 'registered',
       orderNumber: shipments[0]!.orderNumber,
     });
-    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `registered-${id}`, 'completed');
     expect(s.store.order(id)?.tags).toContain('shipment-registered');
   });
 
@@ -229,12 +226,12 @@ describe('a worker killed in the middle of a job', () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
     const jobId = orderJobId(id);
-    await s.enqueuer.order(id, 'test');
+    await s.parts.enqueueOrder(id, 'test');
 
     await killWorkerDuringJob(s, 'after-record');
     const recorded = await s.records.get(id);
     expect(recorded?.state).toBe('registered');
-    expect(await s.queues.updateStore.getJob(`registered-${id}`)).toBeUndefined();
+    expect(await s.queues.markOrder.getJob(`registered-${id}`)).toBeUndefined();
 
     await recoverStalledJob(s, jobId);
     s.startWorkers();
@@ -245,7 +242,7 @@ describe('a worker killed in the middle of a job', () => {
       orderNumber: recorded?.orderNumber,
     });
     expect(createRequests(s.sandbox)).toHaveLength(1);
-    await waitForJob(s.queues.updateStore, `registered-${id}`, 'completed');
+    await waitForJob(s.queues.markOrder, `registered-${id}`, 'completed');
     await waitUntil(() => s.store.order(id)?.tags.includes('shipment-registered'), {
       what: 'the shipment-registered tag',
     });

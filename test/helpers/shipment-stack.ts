@@ -3,15 +3,17 @@ import type { Job, JobState, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
 import type { Config } from '../../config/index.js';
+import type { JobContext, JobSettings } from '../../jobs/context.js';
+import { buildPartnerSide, type PartnerSide } from '../../src/compose/clients.js';
+import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
+import { startWorkers, type WorkerOptions } from '../../src/compose/workers.js';
 import { createLogger, type Logger } from '../../src/log.js';
-import { Counters } from '../../src/metrics/counters.js';
-import { PartnerClient } from '../../src/partner/client.js';
-import { Enqueuer } from '../../src/queue/enqueue.js';
-import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
-import { PartnerBudget } from '../../src/queue/partner-budget.js';
-import { allQueues, createQueues, partnerQueues, type Queues } from '../../src/queue/queues.js';
+import type { Counters } from '../../src/metrics/counters.js';
+import type { PartnerClient } from '../../src/partner/client.js';
+import type { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
+import type { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { createRedis } from '../../src/queue/redis.js';
-import { OrderRecords } from '../../src/records/order-records.js';
+import type { OrderRecords } from '../../src/records/order-records.js';
 import {
   type PartnerSandbox,
   type PartnerSandboxOptions,
@@ -27,11 +29,10 @@ import {
   createStoreClient,
   type ShopifyAdminClient,
 } from '../../src/store/admin-client.js';
-import { startShipmentWorkers, type WorkerDeps } from '../../src/workers.js';
 import { dropKeys, REDIS_URL, uniquePrefix } from './redis.js';
 
 /**
- * The order-to-shipment path wired as `src/service.ts` wires it, against real things only: Redis,
+ * The order-to-shipment path built by `src/compose/` as `src/service.ts` builds it, against real things only: Redis,
  * the partner sandbox over HTTP and the fake Shopify store over HTTP (the real Admin client
  * reaching it through `adminApiUrl`). Every stack has its own BullMQ prefix, budget keys,
  * sandbox and store, so tests never see each other's state.
@@ -54,7 +55,7 @@ export const FIXTURE = {
   cancelledVejle: '5550007',
 } as const;
 
-export type StackConfig = WorkerDeps['config'];
+export type StackConfig = JobSettings;
 
 export const SHIPMENT_SETTINGS: Config['shipment'] = {
   sender: {
@@ -96,14 +97,9 @@ export interface ShipmentStackOptions {
   createJob?: Config['createJob'];
   /** Start the workers at once (default true); false to start them later with `startWorkers`. */
   workers?: boolean;
-  concurrency?: WorkerDeps['concurrency'];
+  concurrency?: WorkerOptions['concurrency'];
   /** Overrides for the Shopify Admin client (e.g. `maxThrottleWaits`, `sleep`). */
   storeClient?: Partial<AdminClientOptions>;
-}
-
-export interface PartnerSide {
-  partner: PartnerClient;
-  budget: PartnerBudget;
 }
 
 export interface ShipmentStack {
@@ -114,11 +110,14 @@ export interface ShipmentStack {
   readonly store: FakeStore;
   readonly storeClient: ShopifyAdminClient;
   readonly config: StackConfig;
-  readonly queues: Queues;
+  /** The shared parts, built by the one builder the service uses. */
+  readonly parts: SharedParts;
+  readonly queues: SharedParts['queues'];
   readonly records: OrderRecords;
   readonly counters: Counters;
-  readonly enqueuer: Enqueuer;
   readonly authGuard: PartnerAuthGuard;
+  /** What the running (or last started) workers' processors get. */
+  readonly context: JobContext;
   readonly logger: Logger;
   /** The partner client of the running (or last started) workers, and its budget. */
   readonly partner: PartnerClient;
@@ -126,7 +125,7 @@ export interface ShipmentStack {
   readonly workers: readonly Worker[];
   /** A partner client and budget for another token, built as the service builds them. */
   partnerFor(token: string): PartnerSide;
-  /** Starts the workers via `startShipmentWorkers`, as a restart of the service would. */
+  /** Starts the catalog's workers, as a restart of the service would. */
   startWorkers(options?: { token?: string }): Worker[];
   stopWorkers(): Promise<void>;
   close(): Promise<void>;
@@ -161,32 +160,26 @@ export async function startShipmentStack(
     shipment: SHIPMENT_SETTINGS,
     eligibility: ELIGIBILITY,
     createJob: options.createJob ?? FAST_CREATE_JOB,
+    intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000 },
   };
-  const queues = createQueues(redis, prefix, config.createJob);
-  const records = new OrderRecords(redis, prefix);
-  const counters = new Counters(redis, prefix);
-  const enqueuer = new Enqueuer(queues, records, logger);
-  const authGuard = new PartnerAuthGuard(redis, prefix, partnerQueues(queues), logger);
+  const parts = buildSharedParts({ redis, prefix, settings: config, logger });
 
-  const partnerFor = (token: string): PartnerSide => {
-    // Under the stack's prefix, so the budget is unique to this test and dropped with it.
-    const budget = new PartnerBudget(redis, {
-      token,
-      limit: options.budget?.limit ?? 60,
-      windowMs: options.budget?.windowMs ?? 60_000,
-      syncReserve: 0.2,
-      keyPrefix: `${prefix}:partner-budget`,
-    });
-    const partner = new PartnerClient({
-      baseUrl: sandbox.url,
-      token,
-      timeoutMs: 5_000,
-      retryAfterDefaultMs: 1_000,
-      gate: budget,
+  // Under the stack's prefix, so the budget is unique to this test and dropped with it.
+  const partnerFor = (token: string): PartnerSide =>
+    buildPartnerSide(
+      {
+        apiUrl: sandbox.url,
+        token,
+        rateLimit: options.budget?.limit ?? 60,
+        rateWindowMs: options.budget?.windowMs ?? 60_000,
+        syncReserve: 0.2,
+        retryAfterDefaultMs: 1_000,
+        timeoutMs: 5_000,
+      },
+      redis,
       logger,
-    });
-    return { partner, budget };
-  };
+      `${prefix}:partner-budget`,
+    );
 
   let side = partnerFor(DEMO_TOKEN);
   let workers: Worker[] = [];
@@ -198,12 +191,15 @@ export async function startShipmentStack(
     store,
     storeClient,
     config,
-    queues,
-    records,
-    counters,
-    enqueuer,
-    authGuard,
+    parts,
+    queues: parts.queues,
+    records: parts.records,
+    counters: parts.counters,
+    authGuard: parts.authGuard,
     logger,
+    get context() {
+      return { ...parts, store: storeClient, partner: side.partner };
+    },
     get partner() {
       return side.partner;
     },
@@ -217,18 +213,8 @@ export async function startShipmentStack(
     startWorkers(start = {}) {
       if (workers.length > 0) throw new Error('workers are running; stop them first');
       if (start.token) side = partnerFor(start.token);
-      workers = startShipmentWorkers({
-        config,
+      workers = startWorkers(stack.context, {
         connection: redis,
-        prefix,
-        queues,
-        store: storeClient,
-        partner: side.partner,
-        records,
-        counters,
-        enqueuer,
-        authGuard,
-        logger,
         ...(options.concurrency ? { concurrency: options.concurrency } : {}),
       });
       return workers;
@@ -240,7 +226,7 @@ export async function startShipmentStack(
     },
     async close() {
       await stack.stopWorkers();
-      await Promise.all(allQueues(queues).map((queue) => queue.close()));
+      await parts.close();
       await dropKeys(redis, prefix);
       await redis.quit();
       await Promise.all([sandbox.close(), store.close()]);

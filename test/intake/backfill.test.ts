@@ -84,7 +84,7 @@ function partsFor(name: string) {
   cleanups.push(async () => {
     await Promise.all([
       parts.queues.createShipment.obliterate({ force: true }),
-      parts.queues.updateStore.obliterate({ force: true }),
+      parts.queues.markOrder.obliterate({ force: true }),
     ]);
     const keys = await redis.keys(`${parts.prefix}:*`);
     if (keys.length > 0) await redis.del(...keys);
@@ -136,7 +136,7 @@ describe('connector backfill (child process)', () => {
       state: 'skipped',
       skipCode: 'test',
     });
-    expect((await allJobs(parts.queues.updateStore)).map((j) => j.id)).toEqual([
+    expect((await allJobs(parts.queues.markOrder)).map((j) => j.id)).toEqual([
       'cancelled-after-registration-5550007',
     ]);
   });

@@ -1,6 +1,7 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { QUEUES } from '../../src/queue/names.js';
+import { createShipmentJob } from '../../jobs/create-shipment/job.js';
+import { markOrderJob } from '../../jobs/mark-order/job.js';
 import { testRedis } from '../helpers/redis.js';
 import { allJobs, intakeOnTestRedis, waitFor } from './helpers.js';
 
@@ -21,7 +22,7 @@ afterEach(async () => {
 
 /** A real worker on the create-shipment queue running `process` instead of the registration. */
 function startWorker(process: (job: Job) => Promise<unknown>): Worker {
-  const worker = new Worker(QUEUES.createShipment, process, {
+  const worker = new Worker(createShipmentJob.queue, process, {
     connection: testRedis(),
     prefix: intake.prefix,
     // The queue's capped-exponential backoff, without the wait.
@@ -38,10 +39,10 @@ async function stateOf(jobId: string) {
 
 describe('Enqueuer.order', () => {
   it('queues one job per order and leaves a waiting job alone', async () => {
-    expect(await intake.enqueuer.order(ORDER_ID, 'orders/create')).toBe('queued');
+    expect(await intake.enqueueOrder(ORDER_ID, 'orders/create')).toBe('queued');
     const before = await intake.queues.createShipment.getJob(JOB_ID);
 
-    expect(await intake.enqueuer.order(ORDER_ID, 'orders/paid')).toBe('already_queued');
+    expect(await intake.enqueueOrder(ORDER_ID, 'orders/paid')).toBe('already_queued');
 
     const jobs = await allJobs(intake.queues.createShipment);
     expect(jobs.map((j) => j.id)).toEqual([JOB_ID]);
@@ -53,7 +54,7 @@ describe('Enqueuer.order', () => {
   it('keeps one job when several events for an order arrive at the same moment', async () => {
     await Promise.all(
       ['orders/create', 'orders/paid', 'orders/updated', 'reconcile'].map((source) =>
-        intake.enqueuer.order(ORDER_ID, source),
+        intake.enqueueOrder(ORDER_ID, source),
       ),
     );
 
@@ -69,10 +70,10 @@ describe('Enqueuer.order', () => {
       await released;
       return { outcome: 'registered' };
     });
-    await intake.enqueuer.order(ORDER_ID, 'orders/create');
+    await intake.enqueueOrder(ORDER_ID, 'orders/create');
     await waitFor(async () => (await stateOf(JOB_ID)) === 'active', { what: 'the job to start' });
 
-    expect(await intake.enqueuer.order(ORDER_ID, 'orders/paid')).toBe('already_queued');
+    expect(await intake.enqueueOrder(ORDER_ID, 'orders/paid')).toBe('already_queued');
 
     expect(await stateOf(JOB_ID)).toBe('active');
     const job = await intake.queues.createShipment.getJob(JOB_ID);
@@ -84,12 +85,12 @@ describe('Enqueuer.order', () => {
 
   it('replaces a job that completed without a shipment (skipped) by a fresh one on a later event', async () => {
     const worker = startWorker(async () => ({ outcome: 'skipped', code: 'not_paid' }));
-    await intake.enqueuer.order(ORDER_ID, 'orders/create');
+    await intake.enqueueOrder(ORDER_ID, 'orders/create');
     await waitFor(async () => (await stateOf(JOB_ID)) === 'completed', { what: 'completion' });
     await worker.close();
     const skipped = await intake.queues.createShipment.getJob(JOB_ID);
 
-    expect(await intake.enqueuer.order(ORDER_ID, 'orders/paid')).toBe('requeued');
+    expect(await intake.enqueueOrder(ORDER_ID, 'orders/paid')).toBe('requeued');
 
     const jobs = await allJobs(intake.queues.createShipment);
     expect(jobs.map((j) => j.id)).toEqual([JOB_ID]);
@@ -108,14 +109,14 @@ describe('Enqueuer.order', () => {
       throw new Error('partner answered 503');
     };
     const worker = startWorker(failing);
-    await intake.enqueuer.order(ORDER_ID, 'orders/create');
+    await intake.enqueueOrder(ORDER_ID, 'orders/create');
     await waitFor(async () => (await stateOf(JOB_ID)) === 'failed', {
       what: 'the job to fail for good',
     });
     await worker.close();
     expect(runs).toBe(3);
 
-    expect(await intake.enqueuer.order(ORDER_ID, 'orders/updated')).toBe('requeued');
+    expect(await intake.enqueueOrder(ORDER_ID, 'orders/updated')).toBe('requeued');
 
     const jobs = await allJobs(intake.queues.createShipment);
     expect(jobs.map((j) => j.id)).toEqual([JOB_ID]);
@@ -135,11 +136,11 @@ describe('Enqueuer.order', () => {
     const worker = startWorker(async () => {
       throw new UnrecoverableError('Order has no postal code.');
     });
-    await intake.enqueuer.order(ORDER_ID, 'orders/create');
+    await intake.enqueueOrder(ORDER_ID, 'orders/create');
     await waitFor(async () => (await stateOf(JOB_ID)) === 'failed', { what: 'the refusal' });
     await worker.close();
 
-    expect(await intake.enqueuer.order(ORDER_ID, 'orders/updated')).toBe('requeued');
+    expect(await intake.enqueueOrder(ORDER_ID, 'orders/updated')).toBe('requeued');
 
     expect(await stateOf(JOB_ID)).toBe('waiting');
   });
@@ -148,13 +149,13 @@ describe('Enqueuer.order', () => {
     const worker = startWorker(async () => {
       throw new UnrecoverableError('Order has no postal code.');
     });
-    await intake.enqueuer.order(ORDER_ID, 'orders/create');
+    await intake.enqueueOrder(ORDER_ID, 'orders/create');
     await waitFor(async () => (await stateOf(JOB_ID)) === 'failed', { what: 'the refusal' });
     await worker.close();
 
     const results = await Promise.all(
       ['orders/updated', 'reconcile', 'orders/paid'].map((source) =>
-        intake.enqueuer.order(ORDER_ID, source),
+        intake.enqueueOrder(ORDER_ID, source),
       ),
     );
 
@@ -170,15 +171,15 @@ describe('Enqueuer.order', () => {
       createdAt: '2026-11-21T10:00:00+01:00',
     });
 
-    expect(await intake.enqueuer.order(ORDER_ID, 'orders/updated')).toBe('already_registered');
+    expect(await intake.enqueueOrder(ORDER_ID, 'orders/updated')).toBe('already_registered');
     expect(await allJobs(intake.queues.createShipment)).toEqual([]);
   });
 });
 
-describe('Enqueuer.storeUpdate', () => {
+describe('enqueueMarkOrder', () => {
   it('retries a write-back that failed for good instead of being swallowed by it', async () => {
     const worker = new Worker(
-      QUEUES.updateStore,
+      markOrderJob.queue,
       async (): Promise<unknown> => {
         throw new UnrecoverableError('Shopify refused metafieldsSet');
       },
@@ -186,23 +187,23 @@ describe('Enqueuer.storeUpdate', () => {
     );
     worker.on('error', () => {});
     workers.push(worker);
-    await intake.enqueuer.storeUpdate(ORDER_ID, 'registered');
+    await intake.markOrder(ORDER_ID, 'registered');
     const jobId = `registered-${ORDER_ID}`;
-    await waitFor(async () => (await intake.queues.updateStore.getJobState(jobId)) === 'failed', {
+    await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
       what: 'the write-back to fail',
     });
     await worker.close();
 
-    await intake.enqueuer.storeUpdate(ORDER_ID, 'registered');
+    await intake.markOrder(ORDER_ID, 'registered');
 
-    expect(await intake.queues.updateStore.getJobState(jobId)).toBe('waiting');
+    expect(await intake.queues.markOrder.getJobState(jobId)).toBe('waiting');
   });
 });
 
 describe('an event for a registered order whose write-back failed for good', () => {
   it('retries the write-back, and queues no create job', async () => {
     const worker = new Worker(
-      QUEUES.updateStore,
+      markOrderJob.queue,
       async (): Promise<unknown> => {
         throw new UnrecoverableError('Shopify refused tagsAdd');
       },
@@ -215,16 +216,16 @@ describe('an event for a registered order whose write-back failed for good', () 
       status: 'pending',
       createdAt: '2026-11-22T10:00:00+01:00',
     });
-    await intake.enqueuer.storeUpdate(ORDER_ID, 'registered');
+    await intake.markOrder(ORDER_ID, 'registered');
     const jobId = `registered-${ORDER_ID}`;
-    await waitFor(async () => (await intake.queues.updateStore.getJobState(jobId)) === 'failed', {
+    await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
       what: 'the write-back to fail',
     });
     await worker.close();
 
-    expect(await intake.enqueuer.order(ORDER_ID, 'orders/updated')).toBe('already_registered');
+    expect(await intake.enqueueOrder(ORDER_ID, 'orders/updated')).toBe('already_registered');
 
-    expect(await intake.queues.updateStore.getJobState(jobId)).toBe('waiting');
+    expect(await intake.queues.markOrder.getJobState(jobId)).toBe('waiting');
     expect(await intake.queues.createShipment.getJob(JOB_ID)).toBeUndefined();
   });
 });

@@ -4,13 +4,10 @@ import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
+import type { JobSettings } from '../../jobs/context.js';
+import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { createLogger } from '../../src/log.js';
-import { Counters } from '../../src/metrics/counters.js';
-import { Enqueuer } from '../../src/queue/enqueue.js';
-import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
-import { allQueues, createQueues, partnerQueues, type Queues } from '../../src/queue/queues.js';
 import { createRedis } from '../../src/queue/redis.js';
-import { OrderRecords } from '../../src/records/order-records.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { type FakeStore, startFakeStore } from '../../src/sandbox/store/server.js';
 import { webhookHeaders } from '../../src/sandbox/store/webhooks.js';
@@ -18,6 +15,7 @@ import { buildServer } from '../../src/server/app.js';
 import { type AdminClientOptions, createStoreClient } from '../../src/store/admin-client.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { SHIPMENT_SETTINGS } from '../helpers/shipment-stack.js';
 
 export const SHOP = 'intake-demo.myshopify.com';
 export const WEBHOOK_SECRET = 'whsec_intake_secret';
@@ -65,36 +63,21 @@ export async function untilReady(redis: Redis): Promise<void> {
   if (redis.status !== 'ready') await once(redis, 'ready');
 }
 
-/** The intake's parts on one connection, wired as in src/service.ts. */
-export interface IntakeParts {
-  prefix: string;
-  redis: Redis;
-  queues: Queues;
-  records: OrderRecords;
-  counters: Counters;
-  enqueuer: Enqueuer;
-  authGuard: PartnerAuthGuard;
-  storeUpdate: Enqueuer['storeUpdate'];
-}
+export const SETTINGS: JobSettings = {
+  shipment: SHIPMENT_SETTINGS,
+  eligibility: ELIGIBILITY,
+  createJob: CREATE_JOB,
+  intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000 },
+};
+
+/** The intake's parts on one connection, built as src/service.ts builds them. */
+export type IntakeParts = SharedParts;
 
 export function intakeParts(redis: Redis, prefix: string): IntakeParts {
-  const queues = createQueues(redis, prefix, CREATE_JOB);
+  const parts = buildSharedParts({ redis, prefix, settings: SETTINGS, logger: silentLogger });
   // A queue on a dead connection reports errors; the tests look at HTTP answers instead.
-  for (const queue of allQueues(queues)) queue.on('error', () => {});
-  const records = new OrderRecords(redis, prefix);
-  const counters = new Counters(redis, prefix);
-  const enqueuer = new Enqueuer(queues, records, silentLogger);
-  const authGuard = new PartnerAuthGuard(redis, prefix, partnerQueues(queues), silentLogger);
-  return {
-    prefix,
-    redis,
-    queues,
-    records,
-    counters,
-    enqueuer,
-    authGuard,
-    storeUpdate: enqueuer.storeUpdate.bind(enqueuer),
-  };
+  for (const queue of Object.values(parts.queues)) queue.on('error', () => {});
+  return parts;
 }
 
 export interface RunningIntake extends IntakeParts {
@@ -120,10 +103,8 @@ export async function startIntake(
     verify,
     redis,
     prefix,
-    records: parts.records,
     counters: parts.counters,
-    enqueuer: parts.enqueuer,
-    storeUpdate: parts.storeUpdate,
+    acceptOrderEvent: parts.acceptOrderEvent,
     authGuard: parts.authGuard,
     logger: silentLogger,
   });
@@ -137,7 +118,7 @@ export async function startIntake(
       if (redis.status === 'ready') await dropKeys(redis, prefix);
       // A connection that never came up must be dropped first, or closing its queues waits for it.
       if (redis.status !== 'ready') redis.disconnect();
-      await Promise.all(allQueues(parts.queues).map((q) => q.close()));
+      await parts.close();
       if (redis.status === 'ready') await redis.quit();
     },
   };
@@ -150,7 +131,7 @@ export async function intakeOnTestRedis(name: string) {
   return {
     ...parts,
     async close() {
-      await Promise.all(allQueues(parts.queues).map((q) => q.close()));
+      await parts.close();
       await dropKeys(redis, parts.prefix);
       await redis.quit();
     },

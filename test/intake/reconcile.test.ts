@@ -1,10 +1,8 @@
-import type { Job } from 'bullmq';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  RECONCILE_SCHEDULER_ID,
-  reconcileProcessor,
-} from '../../jobs/reconcile-orders/processor.js';
+import { reconcileOrdersJob } from '../../jobs/reconcile-orders/job.js';
+import { reconcilePass } from '../../jobs/reconcile-orders/pass.js';
 import { type ReconcileDeps, reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
+import { upsertSchedules } from '../../src/compose/workers.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import type { FakeStore } from '../../src/sandbox/store/server.js';
 import {
@@ -14,6 +12,7 @@ import {
   intakeOnTestRedis,
   orderListings,
   type RunningIntake,
+  SETTINGS,
   silentLogger,
   startIntake,
   startStore,
@@ -39,16 +38,13 @@ async function parts(name: string) {
   return intake;
 }
 
-function reconcileDeps(intake: IntakeParts, fakeStore: FakeStore): ReconcileDeps {
+function reconcileDeps(intake: IntakeParts, fakeStore: FakeStore) {
   return {
+    ...intake,
     store: storeClient(fakeStore.url),
-    records: intake.records,
-    enqueuer: intake.enqueuer,
-    counters: intake.counters,
-    storeUpdate: intake.storeUpdate,
     eligibility: ELIGIBILITY,
     logger: silentLogger,
-  };
+  } satisfies ReconcileDeps;
 }
 
 async function createJobIds(intake: IntakeParts) {
@@ -133,7 +129,7 @@ describe('reconcileOrders over the fake store', () => {
       state: 'registered',
       cancelledAfterRegistrationAt: expect.any(String),
     });
-    expect((await allJobs(intake.queues.updateStore)).map((j) => [j.id, j.data])).toEqual([
+    expect((await allJobs(intake.queues.markOrder)).map((j) => [j.id, j.data])).toEqual([
       [
         'cancelled-after-registration-5561007',
         { orderId: '5561007', kind: 'cancelled_after_registration' },
@@ -155,7 +151,7 @@ describe('reconcileOrders over the fake store', () => {
     expect(second).toMatchObject({ seen: 112, queued: 0, skipped: 5, flaggedCancelled: 0 });
     expect(await createJobIds(intake)).toHaveLength(105);
     expect(await intake.queues.createShipment.getJob('order-5561006')).toBeUndefined();
-    expect(await allJobs(intake.queues.updateStore)).toHaveLength(1);
+    expect(await allJobs(intake.queues.markOrder)).toHaveLength(1);
     expect((await intake.counters.read()).cancelled_after_registration).toBe(1);
   });
 
@@ -202,25 +198,20 @@ describe('reconcileOrders over the fake store', () => {
   });
 });
 
-describe('reconcileProcessor', () => {
+describe('reconcilePass', () => {
   const OVERLAP_MS = 10 * 60_000;
 
   async function setup(name: string, clock: { now: Date }, storeOptions = {}) {
     const fakeStore = await store();
     const intake = await parts(name);
-    const processor = reconcileProcessor({
+    const deps = {
       ...reconcileDeps(intake, fakeStore),
       store: storeClient(fakeStore.url, storeOptions),
-      redis: intake.redis,
-      prefix: intake.prefix,
-      pollIntervalMs: 300_000,
-      overlapMs: OVERLAP_MS,
-      logger: silentLogger,
+      settings: { ...SETTINGS, intake: { pollIntervalMs: 300_000, pollOverlapMs: OVERLAP_MS } },
       now: () => clock.now,
-    });
-    const job: Job = await intake.queues.reconcileOrders.add('reconcile-orders', {});
+    };
     const watermark = () => intake.redis.get(`${intake.prefix}:reconcile:watermark`);
-    return { fakeStore, intake, run: () => processor(job), watermark };
+    return { fakeStore, intake, run: () => reconcilePass(deps), watermark };
   }
 
   it('stores the watermark and starts the next pass from it minus the overlap', async () => {
@@ -301,11 +292,10 @@ describe('reconciliation schedule', () => {
     const queue = intake.queues.reconcileOrders;
     // As src/service.ts does at every start, in every process.
     const schedule = (every: number) =>
-      queue.upsertJobScheduler(
-        RECONCILE_SCHEDULER_ID,
-        { every },
-        { name: 'reconcile-orders', data: {} },
-      );
+      upsertSchedules({
+        ...intake,
+        settings: { ...SETTINGS, intake: { pollIntervalMs: every, pollOverlapMs: 60_000 } },
+      });
 
     await schedule(300_000);
     await schedule(300_000);
@@ -313,7 +303,7 @@ describe('reconciliation schedule', () => {
 
     expect(await queue.getJobSchedulersCount()).toBe(1);
     const [scheduler] = await queue.getJobSchedulers();
-    expect(scheduler).toMatchObject({ key: RECONCILE_SCHEDULER_ID, every: 120_000 });
+    expect(scheduler).toMatchObject({ key: reconcileOrdersJob.schedule?.id, every: 120_000 });
     const pending = await waitFor(async () => {
       const jobs = await allJobs(queue);
       return jobs.length > 0 ? jobs : undefined;

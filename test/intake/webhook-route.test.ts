@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { orderJobId } from '../../src/queue/names.js';
+import { orderJobId } from '../../jobs/create-shipment/job.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { FakeStoreState } from '../../src/sandbox/store/state.js';
 import { orderWebhookPayload, signWebhook } from '../../src/sandbox/store/webhooks.js';
@@ -211,7 +211,7 @@ describe('POST /webhooks/shopify', () => {
 
     expect(answer).toMatchObject({ status: 200, body: { result: 'ignored' } });
     expect(await createJobs()).toEqual([]);
-    expect(await allJobs(intake.queues.updateStore)).toEqual([]);
+    expect(await allJobs(intake.queues.markOrder)).toEqual([]);
   });
 
   it('flags a registered order on orders/cancelled: one tag write-back, one count, no create job', async () => {
@@ -225,7 +225,7 @@ describe('POST /webhooks/shopify', () => {
     expect(first).toMatchObject({ status: 200, body: { result: 'flagged_cancelled' } });
     expect(again).toMatchObject({ status: 200, body: { result: 'already_flagged' } });
     expect(await createJobs()).toEqual([]);
-    const writeBacks = await allJobs(intake.queues.updateStore);
+    const writeBacks = await allJobs(intake.queues.markOrder);
     expect(writeBacks.map((j) => [j.id, j.data])).toEqual([
       [
         `cancelled-after-registration-${ORDER_ID}`,

@@ -1,20 +1,21 @@
-import type { Queue } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import type { PartnerApi } from '../../src/partner/client.js';
 import { PartnerAuthError } from '../../src/partner/errors.js';
 import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
-import { allQueues, createQueues, partnerQueues, type Queues } from '../../src/queue/queues.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const logger = createLogger({ level: 'silent' });
 let redis: Redis;
 let prefix: string;
-let queues: Queues;
+/** Two queues whose jobs call the partner, and one whose jobs do not. */
+let partnerQueues: Queue[];
+let otherQueue: Queue;
 
-function guard(qs: Queue[] = partnerQueues(queues)) {
-  return new PartnerAuthGuard(redis, prefix, qs, logger);
+function guard() {
+  return new PartnerAuthGuard(redis, prefix, partnerQueues, logger);
 }
 
 const partnerAnswering = (answer: 'ok' | 401): PartnerApi =>
@@ -26,17 +27,19 @@ const partnerAnswering = (answer: 'ok' | 401): PartnerApi =>
   }) as unknown as PartnerApi;
 
 async function paused() {
-  return Promise.all(partnerQueues(queues).map((q) => q.isPaused()));
+  return Promise.all(partnerQueues.map((q) => q.isPaused()));
 }
 
 beforeEach(() => {
   redis = testRedis();
   prefix = uniquePrefix('auth');
-  queues = createQueues(redis, prefix, { attempts: 1, backoff: { firstMs: 1, maxMs: 1 } });
+  const queue = (name: string) => new Queue(name, { connection: redis, prefix });
+  partnerQueues = [queue('create-shipment'), queue('sync-status')];
+  otherQueue = queue('mark-order');
 });
 
 afterEach(async () => {
-  await Promise.all(allQueues(queues).map((q) => q.close()));
+  await Promise.all([...partnerQueues, otherQueue].map((q) => q.close()));
   await dropKeys(redis, prefix);
   await redis.quit();
 });
@@ -46,7 +49,7 @@ describe('PartnerAuthGuard', () => {
     const g = guard();
     await g.tokenRefused();
     expect(await paused()).toEqual([true, true]);
-    expect(await queues.updateStore.isPaused()).toBe(false);
+    expect(await otherQueue.isPaused()).toBe(false);
     expect(await g.refusedSince()).toMatch(/^\d{4}-\d{2}-\d{2}T/);
 
     expect(await g.probe(partnerAnswering(401))).toBe(false);
@@ -61,7 +64,7 @@ describe('PartnerAuthGuard', () => {
     const refusing = guard();
     const accepting = guard();
     // The acceptance lands between the refusal's mark and its pause.
-    const first = partnerQueues(queues)[0]!;
+    const first = partnerQueues[0]!;
     const pause = first.pause.bind(first);
     first.pause = async () => {
       await accepting.tokenAccepted();
@@ -78,7 +81,7 @@ describe('PartnerAuthGuard', () => {
     const g = guard();
     await g.tokenRefused();
     // A process resumed the queues and died before removing the mark.
-    await Promise.all(partnerQueues(queues).map((q) => q.resume()));
+    await Promise.all(partnerQueues.map((q) => q.resume()));
     expect(await g.refusedSince()).not.toBeNull();
 
     expect(await g.probe(partnerAnswering('ok'))).toBe(true);

@@ -1,10 +1,10 @@
-import { METAFIELD_KEYS, METAFIELD_NAMESPACE, ORDER_TAGS } from '../../src/domain/store-marks.js';
+import { METAFIELD_KEYS, METAFIELD_NAMESPACE, ORDER_TAGS } from '../../src/domain/order-marks.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { MetafieldEntry, MetafieldKey, StoreClient } from '../../src/store/types.js';
-import type { UpdateStoreKind } from './payload.js';
+import type { MarkOrderKind } from './payload.js';
 
-export interface WriteBackDeps {
+export interface OrderMarksDeps {
   store: Pick<
     StoreClient,
     | 'setOrderMetafields'
@@ -31,10 +31,10 @@ const named = (key: string): MetafieldKey => ({ namespace: METAFIELD_NAMESPACE, 
  * is idempotent (metafields set or deleted, tags added or removed), so a retried or replayed job
  * does no harm. Marks of an earlier refusal go once the order is registered or cancelled.
  */
-export async function writeBack(
+export async function writeOrderMarks(
   orderId: string,
-  kind: UpdateStoreKind,
-  deps: WriteBackDeps,
+  kind: MarkOrderKind,
+  deps: OrderMarksDeps,
 ): Promise<'written' | 'stale'> {
   const record = await deps.records.get(orderId);
 
@@ -86,7 +86,7 @@ export async function writeBack(
   }
 }
 
-function stale(orderId: string, kind: UpdateStoreKind, deps: WriteBackDeps): 'stale' {
-  deps.logger.info({ orderId, kind }, 'store update no longer matches the order record; skipped');
+function stale(orderId: string, kind: MarkOrderKind, deps: OrderMarksDeps): 'stale' {
+  deps.logger.info({ orderId, kind }, 'order marks no longer match the order record; skipped');
   return 'stale';
 }

@@ -1,0 +1,18 @@
+import { createShipmentJob } from './create-shipment/job.js';
+import type { AnyJobDefinition } from './job-definition.js';
+import { markOrderJob } from './mark-order/job.js';
+import { reconcileOrdersJob } from './reconcile-orders/job.js';
+
+/**
+ * Every job the connector runs, in flow order. Queues, workers and schedules are made from this
+ * list; to add a job, add its folder under jobs/ and one line here.
+ */
+export const JOB_CATALOG = {
+  createShipment: createShipmentJob,
+  markOrder: markOrderJob,
+  reconcileOrders: reconcileOrdersJob,
+} as const satisfies Record<string, AnyJobDefinition>;
+
+export type JobKey = keyof typeof JOB_CATALOG;
+
+export const JOBS: readonly AnyJobDefinition[] = Object.values(JOB_CATALOG);

@@ -1,0 +1,33 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config/index.js';
+import type { Logger } from '../src/log.js';
+import type { Counters } from '../src/metrics/counters.js';
+import type { PartnerApi } from '../src/partner/client.js';
+import type { PartnerAuthGuard } from '../src/queue/partner-auth.js';
+import type { OrderRecords } from '../src/records/order-records.js';
+import type { StoreClient } from '../src/store/types.js';
+import type { JobDefinition } from './job-definition.js';
+
+/** The settings jobs read; the service passes its whole configuration. */
+export type JobSettings = Pick<Config, 'shipment' | 'eligibility' | 'createJob' | 'intake'>;
+
+/** The shared parts every job, enqueue rule and intake path works with (see src/compose/parts.ts). */
+export interface QueueContext {
+  readonly prefix: string;
+  /** The connection the queues, records and counters use. */
+  readonly redis: Redis;
+  readonly settings: JobSettings;
+  readonly records: OrderRecords;
+  readonly counters: Counters;
+  readonly authGuard: PartnerAuthGuard;
+  readonly logger: Logger;
+  /** The queue of a job in the catalog. */
+  queueOf(job: Pick<JobDefinition, 'queue'>): Queue;
+}
+
+/** What a processor may use: the shared parts and the two outside APIs. */
+export interface JobContext extends QueueContext {
+  readonly store: StoreClient;
+  readonly partner: PartnerApi;
+}

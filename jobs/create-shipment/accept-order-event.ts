@@ -1,0 +1,34 @@
+import type { QueueContext } from '../context.js';
+import { enqueueMarkOrder } from '../mark-order/enqueue.js';
+import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
+import { type EnqueueResult, enqueueOrder } from './enqueue.js';
+
+export interface OrderEvent {
+  orderId: string;
+  /** What saw it: a webhook topic, reconcile, backfill, replay. */
+  source: string;
+  cancelled: boolean;
+}
+
+export type OrderEventResult = EnqueueResult | 'flagged_cancelled' | 'already_flagged';
+
+export type OrderEventDeps = Pick<QueueContext, 'queueOf' | 'records' | 'counters' | 'logger'>;
+
+/**
+ * What any sign of an order (a webhook, a reconciliation page, a backfill) leads to: a cancelled
+ * order whose shipment exists is flagged for staff; anything else is queued unless it already is.
+ * The worker decides eligibility on the freshly loaded order.
+ */
+export async function acceptOrderEvent(
+  event: OrderEvent,
+  deps: OrderEventDeps,
+): Promise<OrderEventResult> {
+  if (event.cancelled && (await deps.records.isRegistered(event.orderId))) {
+    const flagged = await handleCancelledAfterRegistration(event.orderId, {
+      ...deps,
+      markOrder: (orderId, kind) => enqueueMarkOrder(deps, orderId, kind),
+    });
+    return flagged === 'flagged' ? 'flagged_cancelled' : 'already_flagged';
+  }
+  return enqueueOrder(deps, event.orderId, event.source);
+}

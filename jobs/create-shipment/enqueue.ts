@@ -1,0 +1,71 @@
+import type { QueueContext } from '../context.js';
+import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
+import { createShipmentJob } from './job.js';
+
+export type EnqueueResult = 'queued' | 'requeued' | 'already_queued' | 'already_registered';
+
+type Deps = Pick<QueueContext, 'queueOf' | 'records' | 'logger'>;
+
+/**
+ * The one way an order enters the create-shipment queue. Webhooks, reconciliation, backfill and
+ * replays all come through here, so "one job per order" holds whichever way an order arrives,
+ * however often. Queues the order unless it is registered or already has a live job; an order
+ * whose earlier job ended without a shipment (skipped as not yet paid, say, or refused and since
+ * fixed in Shopify) gets a fresh run.
+ */
+export async function enqueueOrder(
+  deps: Deps,
+  orderId: string,
+  source: string,
+): Promise<EnqueueResult> {
+  if (await deps.records.isRegistered(orderId)) {
+    // The one thing left to do for a registered order: a mark on Shopify that gave up.
+    await retryFailedMark(deps, registeredMarkJobId(orderId));
+    return 'already_registered';
+  }
+  const data = createShipmentJob.payload.parse({ orderId, source });
+  const jobId = createShipmentJob.jobId(data);
+  const queue = deps.queueOf(createShipmentJob);
+
+  const existing = await queue.getJob(jobId);
+  if (existing) {
+    const state = await existing.getState();
+    if (state === 'failed') {
+      // A fresh run: without the reset, a job that used up its attempts would get one more
+      // try only (BullMQ and the failure policy's "last attempt?" check count from attemptsMade).
+      try {
+        await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      } catch (error) {
+        // Another delivery retried it a moment ago: the job is live again, which is the aim.
+        if (await hasLiveJob(deps, jobId)) return 'already_queued';
+        throw error;
+      }
+      deps.logger.info({ orderId, source }, 'order changed after its job failed: job retried');
+      return 'requeued';
+    }
+    if (state === 'active') {
+      // The running job may already have loaded the order as it was before this event.
+      await deps.records.requestRerun(orderId);
+      return 'already_queued';
+    }
+    if (state !== 'completed' && state !== 'unknown') return 'already_queued';
+    // Completed without a registration (skipped): this event may have made it eligible.
+    // (`unknown`: removed since we looked; adding below is then all there is to do.)
+    try {
+      if (state === 'completed') await existing.remove();
+    } catch (error) {
+      if (await hasLiveJob(deps, jobId)) return 'already_queued';
+      throw error;
+    }
+  }
+  // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
+  await queue.add(createShipmentJob.queue, data, { jobId });
+  return existing ? 'requeued' : 'queued';
+}
+
+async function hasLiveJob(deps: Deps, jobId: string): Promise<boolean> {
+  const job = await deps.queueOf(createShipmentJob).getJob(jobId);
+  if (!job) return false;
+  const state = await job.getState();
+  return state !== 'completed' && state !== 'failed' && state !== 'unknown';
+}

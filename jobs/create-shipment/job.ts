@@ -1,0 +1,57 @@
+import { BACKOFF_TYPE } from '../../src/queue/backoff.js';
+import type { JobContext } from '../context.js';
+import { defineJob } from '../job-definition.js';
+import { enqueueMarkOrder } from '../mark-order/enqueue.js';
+import { createShipmentPayload } from './payload.js';
+import { type RegisterShipmentDeps, recordFailure, registerShipment } from './register-shipment.js';
+
+const DAY_S = 24 * 3600;
+
+/** Store order → POST /shipments, with the order id as the provider's idempotency key. */
+export const createShipmentJob = defineJob({
+  queue: 'create-shipment',
+  payload: createShipmentPayload,
+  // One job per order, whichever way the order arrives.
+  jobId: ({ orderId }) => orderJobId(orderId),
+  options: (settings) => ({
+    attempts: settings.createJob.attempts,
+    backoff: { type: BACKOFF_TYPE },
+    // Completed jobs stay a week so the board shows recent work; failed ones a month, to replay.
+    removeOnComplete: { age: 7 * DAY_S, count: 50_000 },
+    removeOnFail: { age: 30 * DAY_S },
+  }),
+  concurrency: 4,
+  callsPartner: true,
+  process:
+    (ctx) =>
+    async ({ orderId }, job) => {
+      const deps = registerDeps(ctx, job.id);
+      let outcome = await registerShipment(orderId, deps);
+      // An event that came while this run had the order loaded asked for one more look.
+      while (outcome.outcome === 'skipped' && (await ctx.records.takeRerun(orderId))) {
+        outcome = await registerShipment(orderId, deps);
+      }
+      return outcome;
+    },
+  async onGiveUp(ctx, { orderId }, reason) {
+    await recordFailure(orderId, reason, registerDeps(ctx));
+    await ctx.counters.increment('shipment_create_failures');
+  },
+});
+
+/** The job id of an order's create-shipment job. */
+export function orderJobId(orderId: string): string {
+  return `order-${orderId}`;
+}
+
+function registerDeps(ctx: JobContext, jobId?: string): RegisterShipmentDeps {
+  return {
+    store: ctx.store,
+    partner: ctx.partner,
+    records: ctx.records,
+    counters: ctx.counters,
+    settings: ctx.settings,
+    markOrder: (orderId, kind) => enqueueMarkOrder(ctx, orderId, kind),
+    logger: ctx.logger.child({ module: 'create-shipment', jobId }),
+  };
+}

@@ -1,0 +1,41 @@
+import type { DefaultJobOptions, Job } from 'bullmq';
+import type { z } from 'zod';
+import type { JobContext } from './context.js';
+
+/**
+ * Everything the connector knows about one kind of job, declared once in its folder and listed in
+ * `jobs/catalog.ts`. Queues, workers, schedules and (later) the board, replay and metrics are
+ * made by iterating the catalog, so a new job is one folder and one catalog line.
+ */
+export interface JobDefinition<Payload = unknown> {
+  /** The queue name, also the name of its jobs. */
+  readonly queue: string;
+  /** Checked when a job is added and again when it is taken: payloads hold ids, never personal data. */
+  readonly payload: z.ZodType<Payload>;
+  /** BullMQ job id of a payload: no ':' and never all digits. */
+  jobId(payload: Payload): string;
+  /** Attempts, backoff and retention of its jobs. */
+  options(settings: JobContext['settings']): DefaultJobOptions;
+  /** Jobs one worker runs at a time. */
+  readonly concurrency: number;
+  /** Its jobs call the partner API: the queue pauses with the others when the token is refused. */
+  readonly callsPartner: boolean;
+  /** A job scheduler that adds one job every `everyMs` (the payload is `{}`). */
+  readonly schedule?: { id: string; everyMs(settings: JobContext['settings']): number };
+  /**
+   * The work of one job: calls its use case with the ports it needs. The payload is already
+   * checked, and what it throws goes through the one failure policy (src/queue/failure-policy.ts).
+   */
+  process(context: JobContext): (payload: Payload, job: Job) => Promise<unknown>;
+  /** Records a job that failed for good where an admin will see it (the reason is readable). */
+  onGiveUp?(context: JobContext, payload: Payload, reason: string): Promise<void>;
+}
+
+/** Declares a job; the identity function that lets TypeScript infer the payload type. */
+export function defineJob<Payload>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
+  return definition;
+}
+
+/** A job of any payload, as the catalog lists them (each is checked against its own schema). */
+// biome-ignore lint/suspicious/noExplicitAny: the catalog holds jobs of different payloads
+export type AnyJobDefinition = JobDefinition<any>;

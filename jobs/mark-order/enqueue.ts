@@ -1,0 +1,43 @@
+import type { QueueContext } from '../context.js';
+import { markOrderJob } from './job.js';
+import type { MarkOrderKind } from './payload.js';
+
+type Deps = Pick<QueueContext, 'queueOf'>;
+
+/**
+ * Queues a mark on the Shopify order. Registration and cancellation mark once per order (a fixed
+ * job id); one of theirs that failed for good is retried instead, so it is never swallowed by its
+ * own failed job.
+ */
+export async function enqueueMarkOrder(
+  deps: Deps,
+  orderId: string,
+  kind: MarkOrderKind,
+): Promise<void> {
+  const data = markOrderJob.payload.parse({ orderId, kind });
+  const jobId = markOrderJob.jobId(data);
+  if (kind !== 'failed' && (await retryFailedMark(deps, jobId))) return;
+  // If the job exists in any other state, BullMQ ignores this add: one mark job per order.
+  await deps.queueOf(markOrderJob).add(kind, data, { jobId });
+}
+
+/** The job id of an order's registration mark. */
+export function registeredMarkJobId(orderId: string): string {
+  return markOrderJob.jobId({ orderId, kind: 'registered' });
+}
+
+/** Retries a mark job that failed for good; false when there is none to retry. */
+export async function retryFailedMark(deps: Deps, jobId: string): Promise<boolean> {
+  const queue = deps.queueOf(markOrderJob);
+  const existing = await queue.getJob(jobId);
+  if (!existing || (await existing.getState()) !== 'failed') return false;
+  try {
+    await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+  } catch (error) {
+    // Retried by another caller a moment ago (fine), or removed meanwhile (then add it anew).
+    if (!(await queue.getJob(jobId))) return false;
+    const state = await existing.getState();
+    if (state === 'failed') throw error;
+  }
+  return true;
+}

@@ -1,0 +1,34 @@
+import { defineJob } from '../job-definition.js';
+import { markOrderPayload } from './payload.js';
+import { writeOrderMarks } from './write-marks.js';
+
+const DAY_S = 24 * 3600;
+
+/**
+ * Writes the order's shipment state onto the Shopify order. Kept apart from registration, so a
+ * Shopify hiccup retries only the marks and never posts to the provider again.
+ */
+export const markOrderJob = defineJob({
+  queue: 'mark-order',
+  payload: markOrderPayload,
+  // One job per order and kind; a failure gets a fresh id each time, so each reason is written.
+  jobId: ({ orderId, kind }) =>
+    kind === 'failed'
+      ? `failed-${orderId}-${Date.now()}`
+      : `${kind.replaceAll('_', '-')}-${orderId}`,
+  options: () => ({
+    attempts: 10,
+    backoff: { type: 'exponential', delay: 5_000, jitter: 0.2 },
+    // Completed jobs stay a week so the board shows recent work; failed ones a month, to replay.
+    removeOnComplete: { age: 7 * DAY_S, count: 50_000 },
+    removeOnFail: { age: 30 * DAY_S },
+  }),
+  concurrency: 2,
+  callsPartner: false,
+  process:
+    (ctx) =>
+    async ({ orderId, kind }, job) => {
+      const logger = ctx.logger.child({ module: 'mark-order', jobId: job.id, orderId });
+      return { outcome: await writeOrderMarks(orderId, kind, { ...ctx, logger }) };
+    },
+});

@@ -1,0 +1,23 @@
+import { type ReconcileSummary, reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
+import type { StoreClient } from '../store/types.js';
+import type { SharedParts } from './parts.js';
+
+export type { ReconcileSummary };
+
+/**
+ * What `connector backfill` does: one reconciliation pass over orders updated since `since`
+ * (created until `until`), without the scheduled pass's watermark or lock.
+ */
+export function backfillOrders(
+  parts: SharedParts,
+  store: Pick<StoreClient, 'listOrdersUpdatedSince'>,
+  since: Date,
+  until?: Date,
+): Promise<ReconcileSummary> {
+  return reconcileOrders(
+    since,
+    'backfill',
+    { ...parts, store, eligibility: parts.settings.eligibility },
+    until,
+  );
+}

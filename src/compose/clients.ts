@@ -1,0 +1,42 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config/index.js';
+import type { Logger } from '../log.js';
+import { PartnerClient } from '../partner/client.js';
+import { PartnerBudget } from '../queue/partner-budget.js';
+import { createStoreClient, type ShopifyAdminClient } from '../store/admin-client.js';
+
+export interface PartnerSide {
+  partner: PartnerClient;
+  budget: PartnerBudget;
+}
+
+/** The partner client, drawing every request from the one budget of its token in Redis. */
+export function buildPartnerSide(
+  settings: Config['partner'],
+  redis: Redis,
+  logger: Logger,
+  /** Where the budget keys live (default `partner-budget`, shared by every prefix). */
+  budgetKeyPrefix?: string,
+): PartnerSide {
+  const budget = new PartnerBudget(redis, {
+    token: settings.token,
+    limit: settings.rateLimit,
+    windowMs: settings.rateWindowMs,
+    syncReserve: settings.syncReserve,
+    ...(budgetKeyPrefix ? { keyPrefix: budgetKeyPrefix } : {}),
+  });
+  const partner = new PartnerClient({
+    baseUrl: settings.apiUrl,
+    token: settings.token,
+    timeoutMs: settings.timeoutMs,
+    retryAfterDefaultMs: settings.retryAfterDefaultMs,
+    gate: budget,
+    logger: logger.child({ module: 'partner' }),
+  });
+  return { partner, budget };
+}
+
+/** The Shopify Admin client from the shop's settings. */
+export function buildStoreClient(settings: Config['shopify'], logger: Logger): ShopifyAdminClient {
+  return createStoreClient({ ...settings, logger });
+}

@@ -1,0 +1,91 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JOB_CATALOG, JOBS, type JobKey } from '../../jobs/catalog.js';
+import type { JobSettings, QueueContext } from '../../jobs/context.js';
+import {
+  acceptOrderEvent,
+  type OrderEvent,
+  type OrderEventResult,
+} from '../../jobs/create-shipment/accept-order-event.js';
+import { type EnqueueResult, enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
+import { orderJobId } from '../../jobs/create-shipment/job.js';
+import type { JobDefinition } from '../../jobs/job-definition.js';
+import { enqueueMarkOrder } from '../../jobs/mark-order/enqueue.js';
+import type { MarkOrder } from '../../jobs/mark-order/payload.js';
+import type { Logger } from '../log.js';
+import { Counters } from '../metrics/counters.js';
+import { PartnerAuthGuard } from '../queue/partner-auth.js';
+import { OrderRecords } from '../records/order-records.js';
+
+/** The create-shipment job id of an order, for commands that look its job up. */
+export { orderJobId };
+
+export interface SharedPartsOptions {
+  /** One connection for all of them: a worker connection, or a fail-fast one for request paths. */
+  redis: Redis;
+  prefix: string;
+  settings: JobSettings;
+  logger: Logger;
+}
+
+/** The parts every process builds the same way: queues of the catalog, records, counters… */
+export interface SharedParts extends QueueContext {
+  /** The queue of each job in the catalog. */
+  readonly queues: Readonly<Record<JobKey, Queue>>;
+  /** What any sign of an order (webhook, reconciliation, backfill) leads to. */
+  acceptOrderEvent(event: OrderEvent): Promise<OrderEventResult>;
+  /** Queues an order for registration, unless it is registered or already queued. */
+  enqueueOrder(orderId: string, source: string): Promise<EnqueueResult>;
+  markOrder: MarkOrder;
+  /** Closes the queues; the connection is the caller's. */
+  close(): Promise<void>;
+}
+
+/**
+ * The one builder of the shared parts, used by the service, every CLI command, the demo and the
+ * tests, so each of them sees the same queues, options and keys.
+ */
+export function buildSharedParts(options: SharedPartsOptions): SharedParts {
+  const { redis, prefix, settings, logger } = options;
+  const byName = new Map<string, Queue>();
+  for (const job of JOBS) {
+    const queue = new Queue(job.queue, {
+      connection: redis,
+      prefix,
+      defaultJobOptions: job.options(settings),
+    });
+    // Without a listener, every failed reconnect while Redis is down prints a raw stack trace.
+    queue.on('error', (err) => logger.warn({ err, queue: job.queue }, 'queue connection error'));
+    byName.set(job.queue, queue);
+  }
+  const queueOf = (job: Pick<JobDefinition, 'queue'>): Queue => {
+    const queue = byName.get(job.queue);
+    if (!queue) throw new Error(`No queue "${job.queue}": the job is not in jobs/catalog.ts`);
+    return queue;
+  };
+  const queues = Object.fromEntries(
+    Object.entries(JOB_CATALOG).map(([key, job]) => [key, queueOf(job)]),
+  ) as Record<JobKey, Queue>;
+  const partnerQueues = JOBS.filter((job) => job.callsPartner).map(queueOf);
+
+  const context: QueueContext = {
+    prefix,
+    redis,
+    settings,
+    logger,
+    records: new OrderRecords(redis, prefix),
+    counters: new Counters(redis, prefix),
+    authGuard: new PartnerAuthGuard(redis, prefix, partnerQueues, logger),
+    queueOf,
+  };
+  return {
+    ...context,
+    queues,
+    acceptOrderEvent: (event) => acceptOrderEvent(event, context),
+    enqueueOrder: (orderId, source) => enqueueOrder(context, orderId, source),
+    markOrder: (orderId, kind) => enqueueMarkOrder(context, orderId, kind),
+    async close() {
+      await Promise.all([...byName.values()].map((queue) => queue.close()));
+    },
+  };
+}

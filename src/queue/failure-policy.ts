@@ -1,0 +1,87 @@
+import { type Job, type Queue, RATE_LIMIT_ERROR, UnrecoverableError } from 'bullmq';
+import type { Logger } from '../log.js';
+import type { Counters } from '../metrics/counters.js';
+import {
+  isRetryablePartnerError,
+  PartnerAuthError,
+  PartnerError,
+  PartnerWaitError,
+} from '../partner/errors.js';
+import { isRetryableStoreError, StoreError } from '../store/errors.js';
+import type { PartnerAuthGuard } from './partner-auth.js';
+import { deferQueue } from './partner-wait.js';
+
+/**
+ * The job itself decided it cannot succeed as things stand (an order the provider refuses, say),
+ * and has already recorded why: it fails for good with this message, no retries.
+ */
+export class JobRefusedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** How long a job whose token was refused waits before it is looked at again (queues are paused). */
+const AUTH_RECHECK_MS = 5_000;
+
+export interface FailurePolicyDeps {
+  /** The job's own queue: a wait holds it back (BullMQ's rate-limit path). */
+  queue: Queue;
+  authGuard: PartnerAuthGuard;
+  counters: Counters;
+  logger: Logger;
+  /**
+   * Called once when the job fails for good (a permanent error, or the last attempt of a
+   * transient one) with the admin-readable reason, before BullMQ records the failure.
+   */
+  onGiveUp?(reason: string, error: unknown): Promise<void>;
+}
+
+/**
+ * The one mapping from what a job's work threw onto BullMQ's outcomes, for every job that calls
+ * the partner or the store:
+ * - a spent budget or a 429: back to the queue for the wait, no attempt used;
+ * - a refused partner token (401): the partner queues pause in every process, no attempt used;
+ * - a transient failure (5xx, network, throttling): retried with backoff until the last attempt;
+ * - anything permanent, or the last attempt: failed for good with a reason an admin can act on.
+ */
+export async function runWithFailurePolicy<T>(
+  job: Job,
+  work: () => Promise<T>,
+  deps: FailurePolicyDeps,
+): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof PartnerWaitError) return deferQueue(deps.queue, error.waitMs);
+    if (error instanceof PartnerAuthError) {
+      await deps.counters.increment('partner_auth_failures');
+      await deps.authGuard.tokenRefused();
+      return deferQueue(deps.queue, AUTH_RECHECK_MS);
+    }
+    // BullMQ's own signals: the job already went back to its queue, or already failed for good.
+    if (error instanceof Error && error.message === RATE_LIMIT_ERROR) throw error;
+    if (error instanceof UnrecoverableError) throw error;
+    if (error instanceof JobRefusedError) throw new UnrecoverableError(error.message);
+
+    const message = error instanceof Error ? error.message : String(error);
+    const attempt = job.attemptsMade + 1;
+    const transient = isTransient(error);
+    if (transient && attempt < (job.opts.attempts ?? 1)) throw error;
+
+    const reason = transient
+      ? `Gave up after ${attempt} attempts: ${message} Replay the job once the cause is fixed.`
+      : `${message} Replay the job once the cause is fixed.`;
+    deps.logger.error({ err: error, attemptsMade: attempt }, 'job failed for good');
+    await deps.onGiveUp?.(reason, error);
+    throw new UnrecoverableError(reason);
+  }
+}
+
+/** Whether the same work may succeed later: partner and store errors say so; anything else may. */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof PartnerError) return isRetryablePartnerError(error);
+  if (error instanceof StoreError) return isRetryableStoreError(error);
+  return true;
+}
