@@ -5,8 +5,8 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { PartnerClient } from '../src/partner/client.js';
+import { runPartnerStep } from '../src/queue/failure-policy.js';
 import { PartnerBudget } from '../src/queue/partner-budget.js';
-import { runPartnerStep } from '../src/queue/partner-wait.js';
 import { benchRequest } from './shipment.js';
 
 const env = (name: string): string => {

@@ -20,7 +20,7 @@ export async function handleCancelledAfterRegistration(
   deps: CancellationDeps,
 ): Promise<'flagged' | 'already_flagged'> {
   if (!(await deps.records.flagCancelledAfterRegistration(orderId))) {
-    // The write-back has one job id per order, so this only restores one that a crash between
+    // The mark job has one job id per order, so this only restores one that a crash between
     // the flag and the queueing lost; a queued or finished one absorbs it.
     await deps.markOrder(orderId, 'cancelled_after_registration');
     return 'already_flagged';

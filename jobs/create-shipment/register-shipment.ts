@@ -57,9 +57,9 @@ export async function registerShipment(
       return { outcome: 'cancelled_after_registration', orderNumber: record.orderNumber };
     }
     await deps.counters.increment('shipments_already_registered');
-    // A run that died between writing the record and queueing the write-back left the order
+    // A run that died between writing the record and queueing the mark job left the order
     // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
-    // one write-back job per order (a kept job absorbs the add), and its writes are idempotent.
+    // one mark job per order (a kept job absorbs the add), and its writes are idempotent.
     await deps.markOrder(orderId, 'registered');
     return { outcome: 'already_registered', orderNumber: record.orderNumber };
   }
@@ -144,7 +144,7 @@ async function settleIneligible(
   }
   const skipped = await skip(orderId, code, reason, deps);
   // A refused order that is then cancelled will never ship: its error marks are cleared once
-  // (cancelling cannot be undone, so the write-back's one job per order is enough).
+  // (cancelling cannot be undone, so one mark job per order is enough).
   if (record?.state === 'failed' && code === 'cancelled') {
     await deps.markOrder(orderId, 'cancelled_after_failure');
   }

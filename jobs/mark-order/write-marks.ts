@@ -13,7 +13,7 @@ export interface OrderMarksDeps {
     | 'removeOrderTags'
     | 'appendOrderNote'
   >;
-  records: OrderRecords;
+  records: Pick<OrderRecords, 'get'>;
   logger: Logger;
 }
 

@@ -45,7 +45,7 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
     print(orderLine(order.name, 'new order', describeOrder(order)));
     print(orderLine('', '', `webhook orders/create → HTTP ${delivery?.status ?? 'unreachable'}`));
   }
-  await waitFor(ctx, 'the new orders to be decided and written back', () =>
+  await waitFor(ctx, 'the new orders to be decided and marked on Shopify', () =>
     newIds.every((id) => ctx.watcher.settled(id)),
   );
 
@@ -67,7 +67,7 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
     `   Backfill: ${summary.seen} orders seen: ${summary.queued} queued, ${summary.skipped} not eligible ` +
       `(recorded, no job), ${handled} already registered.`,
   );
-  await waitFor(ctx, 'the seeded orders to be decided and written back', () =>
+  await waitFor(ctx, 'the seeded orders to be decided and marked on Shopify', () =>
     seededIds.every((id) => ctx.watcher.settled(id)),
   );
 

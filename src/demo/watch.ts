@@ -68,7 +68,7 @@ export class OrderWatcher {
 
   /**
    * True once the connector is done with the order for now and all of it was printed: a
-   * decision is recorded and, for registered and refused orders, written back to Shopify.
+   * decision is recorded and, for registered and refused orders, marked on Shopify.
    */
   settled(orderId: string): boolean {
     const record = this.records.get(orderId);
@@ -121,7 +121,7 @@ export class OrderWatcher {
     }
   }
 
-  /** Prints a write-back once it has stopped changing, so its parts come out together. */
+  /** Prints an order's marks once they have stopped changing, so its parts come out together. */
   private reportMarks(name: string, orderId: string, marks: Marks, record: OrderRecord | null) {
     const seen = this.seenMarks.get(orderId);
     const stable = seen !== undefined && sameMarks(seen, marks);

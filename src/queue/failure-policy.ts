@@ -1,4 +1,4 @@
-import { type Job, type Queue, RATE_LIMIT_ERROR, UnrecoverableError } from 'bullmq';
+import { type Job, type Queue, RATE_LIMIT_ERROR, UnrecoverableError, Worker } from 'bullmq';
 import type { Logger } from '../log.js';
 import type { Counters } from '../metrics/counters.js';
 import {
@@ -9,7 +9,6 @@ import {
 } from '../partner/errors.js';
 import { isRetryableStoreError, StoreError } from '../store/errors.js';
 import type { PartnerAuthGuard } from './partner-auth.js';
-import { deferQueue } from './partner-wait.js';
 
 /**
  * The job itself decided it cannot succeed as things stand (an order the provider refuses, say),
@@ -84,4 +83,26 @@ export function isTransient(error: unknown): boolean {
   if (error instanceof PartnerError) return isRetryablePartnerError(error);
   if (error instanceof StoreError) return isRetryableStoreError(error);
   return true;
+}
+
+/**
+ * Puts the job back at the head of its queue and holds the queue for `waitMs`: the job keeps its
+ * attempts, and no worker slot sits idle waiting. (BullMQ's rate-limit path does exactly this.)
+ */
+export async function deferQueue(queue: Queue, waitMs: number): Promise<never> {
+  await queue.rateLimit(Math.max(1, Math.ceil(waitMs)));
+  throw Worker.RateLimitError();
+}
+
+/**
+ * The waiting part of the policy alone, for code that calls the partner outside a catalog job
+ * (the budget benchmark): a spent budget or a 429 sends the job back for the wait.
+ */
+export async function runPartnerStep<T>(queue: Queue, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    if (error instanceof PartnerWaitError) return deferQueue(queue, error.waitMs);
+    throw error;
+  }
 }

@@ -4,8 +4,8 @@ import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { formatOrderReport, reportOrder } from '../../src/cli/order.js';
 import type { SharedParts } from '../../src/compose/parts.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
+import { intakeParts } from '../helpers/intake.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
-import { intakeParts } from '../intake/helpers.js';
 
 let redis: Redis;
 let prefix: string;

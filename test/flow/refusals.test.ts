@@ -19,7 +19,7 @@ afterEach(() => {
   nock.cleanAll();
 });
 
-/** Waits for the failure write-back (its job id carries a timestamp) to reach the order. */
+/** Waits for the failure mark job (its job id carries a timestamp) to reach the order. */
 async function errorWrittenBack(s: ShipmentStack, orderId: string) {
   await waitUntil(() => s.store.order(orderId)?.tags.includes('shipment-error'), {
     what: `the shipment-error tag on ${orderId}`,
@@ -68,25 +68,20 @@ describe('an order that cannot be shipped as it is', () => {
     },
   );
 
-  it('writes the same refusal to the order only once, so its own write-back cannot loop', async () => {
+  it('writes the same refusal to the order only once, so its own mark job cannot loop', async () => {
     const s = await start();
     const id = FIXTURE.missingPostalCodeOdense;
     await s.parts.enqueueOrder(id, 'test');
     await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
     await errorWrittenBack(s, id);
 
-    // The write-back changed the order, so Shopify (or reconciliation) brings it back unfixed.
+    // The mark job changed the order, so Shopify (or reconciliation) brings it back unfixed.
     expect(await s.parts.enqueueOrder(id, 'orders/updated')).toBe('requeued');
     await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
     expect((await s.counters.read()).orders_refused).toBe(2);
-    const writeBacks = await s.queues.markOrder.getJobs([
-      'waiting',
-      'active',
-      'completed',
-      'failed',
-    ]);
-    expect(writeBacks.filter((j) => j.data.kind === 'failed')).toHaveLength(1);
+    const markJobs = await s.queues.markOrder.getJobs(['waiting', 'active', 'completed', 'failed']);
+    expect(markJobs.filter((j) => j.data.kind === 'failed')).toHaveLength(1);
   });
 
   it('writes the same provider refusal to the order only once', async () => {
@@ -105,17 +100,12 @@ describe('an order that cannot be shipped as it is', () => {
     await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
     await errorWrittenBack(s, id);
 
-    // The write-back changed the order, so it comes back; the provider refuses it the same way.
+    // The mark job changed the order, so it comes back; the provider refuses it the same way.
     expect(await s.parts.enqueueOrder(id, 'orders/updated')).toBe('requeued');
     await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
 
-    const writeBacks = await s.queues.markOrder.getJobs([
-      'waiting',
-      'active',
-      'completed',
-      'failed',
-    ]);
-    expect(writeBacks.filter((j) => j.data.kind === 'failed')).toHaveLength(1);
+    const markJobs = await s.queues.markOrder.getJobs(['waiting', 'active', 'completed', 'failed']);
+    expect(markJobs.filter((j) => j.data.kind === 'failed')).toHaveLength(1);
   });
 
   it('fails at once on a 422 from the provider, listing its field errors', async () => {
@@ -228,13 +218,8 @@ describe('an order that cannot be shipped as it is', () => {
     const writes = s.store.mutations.length;
     expect(await s.parts.enqueueOrder(id, 'orders/updated')).toBe('requeued');
     await waitForJob(s.queues.createShipment, jobId, 'completed');
-    const writeBacks = await s.queues.markOrder.getJobs([
-      'waiting',
-      'active',
-      'completed',
-      'failed',
-    ]);
-    expect(writeBacks.filter((j) => j.data.kind === 'cancelled_after_failure')).toHaveLength(1);
+    const markJobs = await s.queues.markOrder.getJobs(['waiting', 'active', 'completed', 'failed']);
+    expect(markJobs.filter((j) => j.data.kind === 'cancelled_after_failure')).toHaveLength(1);
     expect(s.store.mutations.length).toBe(writes);
   });
 });
@@ -321,7 +306,7 @@ describe('a transient failure that lasts through the last attempt', () => {
     const s = await start();
     const id = FIXTURE.paidCopenhagen;
     // The app's access token was revoked in Shopify: the order read answers 401 (once; the
-    // failure write-back afterwards reaches the store as usual).
+    // failure mark job afterwards reaches the store as usual).
     nock(s.store.url)
       .post(/\/graphql\.json$/)
       .reply(401, { errors: '[API] Invalid API key or access token' });

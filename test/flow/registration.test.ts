@@ -222,7 +222,7 @@ describe('a worker killed in the middle of a job', () => {
     expect(s.store.order(id)?.tags).toContain('shipment-registered');
   });
 
-  it('killed after the record, before the write-back was queued: the rerun still writes it back', async () => {
+  it('killed after the record, before the mark job was queued: the rerun still marks the order', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
     const jobId = orderJobId(id);

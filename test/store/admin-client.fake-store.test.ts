@@ -201,7 +201,7 @@ describe('Admin client against the fake store, throttling and errors', () => {
   });
 });
 
-describe('Admin client against the fake store, write-backs and fulfillment', () => {
+describe('Admin client against the fake store, order marks and fulfillment', () => {
   let store: FakeStore;
   beforeAll(async () => {
     store = await start();

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { reconcileOrdersJob } from '../../jobs/reconcile-orders/job.js';
-import { reconcilePass } from '../../jobs/reconcile-orders/pass.js';
-import { type ReconcileDeps, reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
-import { upsertSchedules } from '../../src/compose/workers.js';
-import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
-import type { FakeStore } from '../../src/sandbox/store/server.js';
+import { reconcileOrdersJob } from '../../../jobs/reconcile-orders/job.js';
+import { reconcilePass } from '../../../jobs/reconcile-orders/pass.js';
+import { type ReconcileDeps, reconcileOrders } from '../../../jobs/reconcile-orders/reconcile.js';
+import { upsertSchedules } from '../../../src/compose/workers.js';
+import type { FakeOrderInput } from '../../../src/sandbox/store/model.js';
+import type { FakeStore } from '../../../src/sandbox/store/server.js';
 import {
   allJobs,
   ELIGIBILITY,
@@ -18,7 +18,7 @@ import {
   startStore,
   storeClient,
   waitFor,
-} from './helpers.js';
+} from '../../helpers/intake.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 

@@ -1,9 +1,9 @@
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createShipmentJob } from '../../jobs/create-shipment/job.js';
-import { markOrderJob } from '../../jobs/mark-order/job.js';
-import { testRedis } from '../helpers/redis.js';
-import { allJobs, intakeOnTestRedis, waitFor } from './helpers.js';
+import { createShipmentJob } from '../../../jobs/create-shipment/job.js';
+import { markOrderJob } from '../../../jobs/mark-order/job.js';
+import { allJobs, intakeOnTestRedis, waitFor } from '../../helpers/intake.js';
+import { testRedis } from '../../helpers/redis.js';
 
 const ORDER_ID = '5551234';
 const JOB_ID = `order-${ORDER_ID}`;
@@ -37,7 +37,7 @@ async function stateOf(jobId: string) {
   return (await intake.queues.createShipment.getJob(jobId))?.getState();
 }
 
-describe('Enqueuer.order', () => {
+describe('enqueueOrder', () => {
   it('queues one job per order and leaves a waiting job alone', async () => {
     expect(await intake.enqueueOrder(ORDER_ID, 'orders/create')).toBe('queued');
     const before = await intake.queues.createShipment.getJob(JOB_ID);
@@ -176,32 +176,8 @@ describe('Enqueuer.order', () => {
   });
 });
 
-describe('enqueueMarkOrder', () => {
-  it('retries a write-back that failed for good instead of being swallowed by it', async () => {
-    const worker = new Worker(
-      markOrderJob.queue,
-      async (): Promise<unknown> => {
-        throw new UnrecoverableError('Shopify refused metafieldsSet');
-      },
-      { connection: testRedis(), prefix: intake.prefix },
-    );
-    worker.on('error', () => {});
-    workers.push(worker);
-    await intake.markOrder(ORDER_ID, 'registered');
-    const jobId = `registered-${ORDER_ID}`;
-    await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
-      what: 'the write-back to fail',
-    });
-    await worker.close();
-
-    await intake.markOrder(ORDER_ID, 'registered');
-
-    expect(await intake.queues.markOrder.getJobState(jobId)).toBe('waiting');
-  });
-});
-
-describe('an event for a registered order whose write-back failed for good', () => {
-  it('retries the write-back, and queues no create job', async () => {
+describe('an event for a registered order whose mark job failed for good', () => {
+  it('retries the mark job, and queues no create job', async () => {
     const worker = new Worker(
       markOrderJob.queue,
       async (): Promise<unknown> => {
@@ -219,7 +195,7 @@ describe('an event for a registered order whose write-back failed for good', () 
     await intake.markOrder(ORDER_ID, 'registered');
     const jobId = `registered-${ORDER_ID}`;
     await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
-      what: 'the write-back to fail',
+      what: 'the mark job to fail',
     });
     await worker.close();
 

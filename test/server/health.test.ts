@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { deadPort, type RunningIntake, startIntake } from './helpers.js';
+import { deadPort, type RunningIntake, startIntake } from '../helpers/intake.js';
 
 let intake: RunningIntake | undefined;
 

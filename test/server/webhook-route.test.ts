@@ -12,7 +12,7 @@ import {
   startIntake,
   WEBHOOK_SECRET,
   waitFor,
-} from './helpers.js';
+} from '../helpers/intake.js';
 
 /** An order body as Shopify sends it: name, email, phone and address included. */
 function orderBody(input: FakeOrderInput & { id: string }, extra: Record<string, unknown> = {}) {
@@ -214,7 +214,7 @@ describe('POST /webhooks/shopify', () => {
     expect(await allJobs(intake.queues.markOrder)).toEqual([]);
   });
 
-  it('flags a registered order on orders/cancelled: one tag write-back, one count, no create job', async () => {
+  it('flags a registered order on orders/cancelled: one tag mark job, one count, no create job', async () => {
     await intake.records.markRegistered(ORDER_ID, registered);
     const body = orderBody({ id: ORDER_ID, cancelledAt: '2026-11-21T11:00:00Z' });
 
@@ -225,8 +225,8 @@ describe('POST /webhooks/shopify', () => {
     expect(first).toMatchObject({ status: 200, body: { result: 'flagged_cancelled' } });
     expect(again).toMatchObject({ status: 200, body: { result: 'already_flagged' } });
     expect(await createJobs()).toEqual([]);
-    const writeBacks = await allJobs(intake.queues.markOrder);
-    expect(writeBacks.map((j) => [j.id, j.data])).toEqual([
+    const markJobs = await allJobs(intake.queues.markOrder);
+    expect(markJobs.map((j) => [j.id, j.data])).toEqual([
       [
         `cancelled-after-registration-${ORDER_ID}`,
         { orderId: ORDER_ID, kind: 'cancelled_after_registration' },

@@ -3,8 +3,15 @@ import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureOrders } from '../../src/sandbox/store/fixtures/index.js';
 import type { FakeStore } from '../../src/sandbox/store/server.js';
+import {
+  ACCESS_TOKEN,
+  allJobs,
+  intakeParts,
+  SHOP,
+  startStore,
+  WEBHOOK_SECRET,
+} from '../helpers/intake.js';
 import { REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
-import { ACCESS_TOKEN, allJobs, intakeParts, SHOP, startStore, WEBHOOK_SECRET } from './helpers.js';
 
 const redis = testRedis();
 const cleanups: (() => Promise<unknown>)[] = [];

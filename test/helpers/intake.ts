@@ -14,8 +14,8 @@ import { webhookHeaders } from '../../src/sandbox/store/webhooks.js';
 import { buildServer } from '../../src/server/app.js';
 import { type AdminClientOptions, createStoreClient } from '../../src/store/admin-client.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
-import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
-import { SHIPMENT_SETTINGS } from '../helpers/shipment-stack.js';
+import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from './redis.js';
+import { SHIPMENT_SETTINGS } from './shipment-stack.js';
 
 export const SHOP = 'intake-demo.myshopify.com';
 export const WEBHOOK_SECRET = 'whsec_intake_secret';

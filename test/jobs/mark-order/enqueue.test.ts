@@ -1,0 +1,43 @@
+import { UnrecoverableError, Worker } from 'bullmq';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { markOrderJob } from '../../../jobs/mark-order/job.js';
+import { intakeOnTestRedis, waitFor } from '../../helpers/intake.js';
+import { testRedis } from '../../helpers/redis.js';
+
+const ORDER_ID = '5551234';
+
+let intake: Awaited<ReturnType<typeof intakeOnTestRedis>>;
+const workers: Worker[] = [];
+
+beforeEach(async () => {
+  intake = await intakeOnTestRedis('mark-enqueue');
+});
+
+afterEach(async () => {
+  await Promise.all(workers.splice(0).map((w) => w.close(true)));
+  await intake.close();
+});
+
+describe('enqueueMarkOrder', () => {
+  it('retries a mark job that failed for good instead of being swallowed by it', async () => {
+    const worker = new Worker(
+      markOrderJob.queue,
+      async (): Promise<unknown> => {
+        throw new UnrecoverableError('Shopify refused metafieldsSet');
+      },
+      { connection: testRedis(), prefix: intake.prefix },
+    );
+    worker.on('error', () => {});
+    workers.push(worker);
+    await intake.markOrder(ORDER_ID, 'registered');
+    const jobId = `registered-${ORDER_ID}`;
+    await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
+      what: 'the mark job to fail',
+    });
+    await worker.close();
+
+    await intake.markOrder(ORDER_ID, 'registered');
+
+    expect(await intake.queues.markOrder.getJobState(jobId)).toBe('waiting');
+  });
+});

@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { type OrderMarksDeps, writeOrderMarks } from '../../../jobs/mark-order/write-marks.js';
+import { createLogger } from '../../../src/log.js';
+import type { OrderRecord } from '../../../src/records/order-records.js';
+import type { MetafieldEntry, MetafieldKey } from '../../../src/store/types.js';
+
+const ID = '5551234';
+
+/** An order's marks as an in-memory Shopify would hold them, and every write made. */
+function fakeOrderMarks(record: Partial<OrderRecord> | null) {
+  const metafields = new Map<string, string>();
+  const tags = new Set<string>();
+  const notes: string[] = [];
+  const writes: string[] = [];
+  const name = (m: MetafieldKey) => `${m.namespace}.${m.key}`;
+  const deps: OrderMarksDeps = {
+    records: {
+      get: async (orderId) =>
+        record && orderId === ID ? ({ orderId, updatedAt: '', ...record } as OrderRecord) : null,
+    },
+    store: {
+      async setOrderMetafields(_id, entries: MetafieldEntry[]) {
+        writes.push('setOrderMetafields');
+        for (const entry of entries) metafields.set(name(entry), entry.value);
+      },
+      async deleteOrderMetafields(_id, keys: MetafieldKey[]) {
+        writes.push('deleteOrderMetafields');
+        for (const key of keys) metafields.delete(name(key));
+      },
+      async addOrderTags(_id, added) {
+        writes.push('addOrderTags');
+        for (const tag of added) tags.add(tag);
+      },
+      async removeOrderTags(_id, removed) {
+        writes.push('removeOrderTags');
+        for (const tag of removed) tags.delete(tag);
+      },
+      async appendOrderNote(_id, text) {
+        writes.push('appendOrderNote');
+        notes.push(text);
+      },
+    },
+    logger: createLogger({ level: 'silent' }),
+  };
+  const seed = (entries: Record<string, string>, seedTags: string[] = []) => {
+    for (const [key, value] of Object.entries(entries)) metafields.set(key, value);
+    for (const tag of seedTags) tags.add(tag);
+  };
+  return { deps, metafields, tags, notes, writes, seed };
+}
+
+describe('writeOrderMarks', () => {
+  it('registered: writes the order number and status, and clears an earlier refusal', async () => {
+    const fake = fakeOrderMarks({
+      state: 'registered',
+      orderNumber: 'PS-7',
+      partnerStatus: 'pending',
+    });
+    fake.seed({ 'partner_shipment.error': 'no postal code' }, ['shipment-error']);
+
+    expect(await writeOrderMarks(ID, 'registered', fake.deps)).toBe('written');
+
+    expect(Object.fromEntries(fake.metafields)).toEqual({
+      'partner_shipment.order_number': 'PS-7',
+      'partner_shipment.status': 'pending',
+    });
+    expect([...fake.tags]).toEqual(['shipment-registered']);
+  });
+
+  it('registered: writes nothing when the record is not registered (a stale job)', async () => {
+    const fake = fakeOrderMarks({ state: 'failed', reason: 'no postal code' });
+
+    expect(await writeOrderMarks(ID, 'registered', fake.deps)).toBe('stale');
+    expect(fake.writes).toEqual([]);
+  });
+
+  it('failed: writes the reason and the error tag', async () => {
+    const fake = fakeOrderMarks({
+      state: 'failed',
+      reason: 'receiver.address.postal_code: missing',
+    });
+
+    expect(await writeOrderMarks(ID, 'failed', fake.deps)).toBe('written');
+
+    expect(Object.fromEntries(fake.metafields)).toEqual({
+      'partner_shipment.status': 'error',
+      'partner_shipment.error': 'receiver.address.postal_code: missing',
+    });
+    expect([...fake.tags]).toEqual(['shipment-error']);
+  });
+
+  it('failed: writes nothing once the order registered meanwhile', async () => {
+    const fake = fakeOrderMarks({ state: 'registered', orderNumber: 'PS-7' });
+
+    expect(await writeOrderMarks(ID, 'failed', fake.deps)).toBe('stale');
+    expect(fake.writes).toEqual([]);
+  });
+
+  it('cancelled after registration: tags the order and tells staff which shipment to cancel', async () => {
+    const fake = fakeOrderMarks({
+      state: 'registered',
+      orderNumber: 'PS-7',
+      cancelledAfterRegistrationAt: '2026-11-22T10:00:00.000Z',
+    });
+
+    expect(await writeOrderMarks(ID, 'cancelled_after_registration', fake.deps)).toBe('written');
+
+    expect([...fake.tags]).toEqual(['shipment-cancel-at-provider']);
+    expect(fake.notes).toEqual([
+      'Cancelled after shipment PS-7 was registered with the provider. The API cannot cancel it: ask the provider to cancel it.',
+    ]);
+  });
+
+  it('cancelled after registration: writes nothing when the order was never flagged', async () => {
+    const fake = fakeOrderMarks({ state: 'registered', orderNumber: 'PS-7' });
+
+    expect(await writeOrderMarks(ID, 'cancelled_after_registration', fake.deps)).toBe('stale');
+    expect(fake.writes).toEqual([]);
+  });
+
+  it('cancelled after a refusal: removes the error marks, since nothing is left to fix', async () => {
+    const fake = fakeOrderMarks({
+      state: 'skipped',
+      skipCode: 'cancelled',
+      reason: 'Order is cancelled.',
+    });
+    fake.seed({ 'partner_shipment.status': 'error', 'partner_shipment.error': 'no postal code' }, [
+      'shipment-error',
+      'vip',
+    ]);
+
+    expect(await writeOrderMarks(ID, 'cancelled_after_failure', fake.deps)).toBe('written');
+
+    expect(fake.metafields.size).toBe(0);
+    expect([...fake.tags]).toEqual(['vip']);
+  });
+
+  it('cancelled after a refusal: writes nothing while the order is skipped for another reason', async () => {
+    const fake = fakeOrderMarks({
+      state: 'skipped',
+      skipCode: 'unpaid',
+      reason: 'Order is not paid.',
+    });
+
+    expect(await writeOrderMarks(ID, 'cancelled_after_failure', fake.deps)).toBe('stale');
+    expect(fake.writes).toEqual([]);
+  });
+
+  it('writes nothing for an order with no record', async () => {
+    const fake = fakeOrderMarks(null);
+
+    for (const kind of ['registered', 'failed', 'cancelled_after_registration'] as const) {
+      expect(await writeOrderMarks(ID, kind, fake.deps)).toBe('stale');
+    }
+    expect(fake.writes).toEqual([]);
+  });
+});
