@@ -76,6 +76,10 @@ const variables = {
     schema: positiveInt.default(60_000),
     hint: 'how long to pause after a 429 that has no Retry-After header',
   },
+  PARTNER_RETRY_AFTER_MAX_MS: {
+    schema: positiveInt.default(900_000),
+    hint: 'the longest pause a 429 Retry-After may impose, in milliseconds (longer ones are capped)',
+  },
   PARTNER_TIMEOUT_MS: {
     schema: positiveInt.default(15_000),
     hint: 'timeout of one partner request in milliseconds',
@@ -275,6 +279,7 @@ function buildConfig(env: Env) {
       rateWindowMs: v.PARTNER_RATE_WINDOW_MS,
       syncReserve: v.PARTNER_SYNC_RESERVE,
       retryAfterDefaultMs: v.PARTNER_RETRY_AFTER_DEFAULT_MS,
+      retryAfterMaxMs: v.PARTNER_RETRY_AFTER_MAX_MS,
       timeoutMs: v.PARTNER_TIMEOUT_MS,
     },
     shopify: {

@@ -85,6 +85,7 @@ export async function startService(
   if (options.http !== false) {
     // The intake's own parts, on the fail-fast connection, so a Redis outage answers 503 quickly.
     const parts = buildSharedParts({ redis: requestRedis, prefix, settings: config, logger });
+    const { budget } = buildPartnerSide(config.partner, requestRedis, logger);
     server = await buildServer({
       verify: (rawBody, headers) => store.verifyWebhook(rawBody, headers),
       redis: requestRedis,
@@ -92,6 +93,7 @@ export async function startService(
       counters: parts.counters,
       acceptOrderEvent: parts.acceptOrderEvent,
       authGuard: parts.authGuard,
+      budget,
       logger,
     });
     url = await server.listen({ port: config.server.port, host: config.server.host });

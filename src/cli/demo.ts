@@ -167,7 +167,7 @@ function printAddresses(stack: DemoStack): void {
   print(`   Sandbox control  ${control}  (docs/sandbox.md)`);
   print(`   Fake store       ${stack.store.url}  (GET /_fake/orders, GET /_fake/mutations)`);
   print(`   Webhooks         ${stack.webhookUrl}`);
-  print(`   Health           ${origin}/healthz  ${origin}/readyz`);
+  print(`   Health           ${origin}/healthz  ${origin}/readyz  ${origin}/status`);
   print('Try a new order (its webhook goes to the connector, and this window narrates it):');
   print(
     `   curl -s -X POST ${stack.store.url}/_fake/orders -H 'content-type: application/json' -d '{"order":{}}'`,

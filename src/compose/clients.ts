@@ -30,6 +30,7 @@ export function buildPartnerSide(
     token: settings.token,
     timeoutMs: settings.timeoutMs,
     retryAfterDefaultMs: settings.retryAfterDefaultMs,
+    retryAfterMaxMs: settings.retryAfterMaxMs,
     gate: budget,
     logger: logger.child({ module: 'partner' }),
   });

@@ -37,6 +37,8 @@ export interface PartnerClientOptions {
   timeoutMs?: number;
   /** Applied to a 429 that carries no usable Retry-After. */
   retryAfterDefaultMs?: number;
+  /** The longest wait a Retry-After may impose; a longer one is capped (and logged). */
+  retryAfterMaxMs?: number;
   /** The shared request budget; without one the client sends freely (CLI, tests). */
   gate?: RequestGate;
   logger?: Logger;
@@ -251,9 +253,16 @@ export class PartnerClient implements PartnerApi {
     }
     if (status === 429) {
       const headerMs = parseRetryAfterMs(response.headers['retry-after']);
-      const retryAfterMs = headerMs ?? this.retryAfterDefaultMs;
+      const askedMs = headerMs ?? this.retryAfterDefaultMs;
+      const maxMs = this.options.retryAfterMaxMs ?? Number.POSITIVE_INFINITY;
+      const retryAfterMs = Math.min(askedMs, maxMs);
       await this.options.gate?.block(retryAfterMs);
-      this.options.logger?.warn({ path: call.path, retryAfterMs }, 'partner API rate limited us');
+      this.options.logger?.warn(
+        { path: call.path, retryAfterMs, ...(askedMs > maxMs ? { askedMs } : {}) },
+        askedMs > maxMs
+          ? 'partner API rate limited us for longer than PARTNER_RETRY_AFTER_MAX_MS; waiting that long instead'
+          : 'partner API rate limited us',
+      );
       throw new PartnerRateLimitedError(
         `Partner API rate limit reached; retry after ${Math.ceil(retryAfterMs / 1000)} s.`,
         retryAfterMs,

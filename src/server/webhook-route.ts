@@ -9,7 +9,7 @@ import type { VerifyWebhook } from '../store/webhooks.js';
 export const ORDER_TOPICS = ['orders/create', 'orders/paid', 'orders/updated', 'orders/cancelled'];
 
 /** Shopify allows 5 s; answer well before, so a slow Redis means a retry rather than a timeout. */
-const ANSWER_WITHIN_MS = 3_000;
+const DEFAULT_ANSWER_WITHIN_MS = 3_000;
 const WEBHOOK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 /** Shopify retries a delivery for 4 hours; remember deliveries a good while longer. */
 const SEEN_TTL_S = 48 * 3600;
@@ -36,6 +36,8 @@ export interface WebhookRouteDeps {
   prefix: string;
   counters: Counters;
   logger: Logger;
+  /** The longest a delivery waits for Redis before it gets 503 (default 3 s). */
+  answerWithinMs?: number;
 }
 
 class TimeoutError extends Error {}
@@ -80,17 +82,20 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
 
     const seenKey = `${deps.prefix}:webhook-seen:${verification.eventId ?? verification.webhookId}`;
     try {
-      const result = await withTimeout(async () => {
-        if (await deps.redis.exists(seenKey)) return 'duplicate' as const;
-        const accepted = await deps.acceptOrderEvent({
-          orderId,
-          source: topic,
-          cancelled: Boolean(body.cancelled_at),
-        });
-        // Marked only after the job is stored: a failed attempt must not hide Shopify's retry.
-        await deps.redis.set(seenKey, '1', 'EX', SEEN_TTL_S);
-        return accepted;
-      });
+      const result = await withTimeout(
+        deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS,
+        async () => {
+          if (await deps.redis.exists(seenKey)) return 'duplicate' as const;
+          const accepted = await deps.acceptOrderEvent({
+            orderId,
+            source: topic,
+            cancelled: Boolean(body.cancelled_at),
+          });
+          // Marked only after the job is stored: a failed attempt must not hide Shopify's retry.
+          await deps.redis.set(seenKey, '1', 'EX', SEEN_TTL_S);
+          return accepted;
+        },
+      );
       log.info({ orderId, result }, 'webhook accepted');
       void deps.counters
         .increment(result === 'duplicate' ? 'webhooks_duplicate' : 'webhooks_accepted')
@@ -114,10 +119,10 @@ function orderIdOf(body: z.infer<typeof orderWebhookBody>): string | null {
   return null;
 }
 
-async function withTimeout<T>(work: () => Promise<T>): Promise<T> {
+async function withTimeout<T>(ms: number, work: () => Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError('timed out')), ANSWER_WITHIN_MS);
+    timer = setTimeout(() => reject(new TimeoutError('timed out')), ms);
   });
   try {
     return await Promise.race([work(), timeout]);

@@ -123,7 +123,7 @@ describe('docker-compose.yml', () => {
     expect(connector.environment?.PORT ?? '3000').toBe('3000');
     expect(connector.depends_on?.redis?.condition).toBe('service_healthy');
     expect(connector.restart).toBe('unless-stopped');
-    expect(connector.healthcheck?.test?.join(' ')).toContain('/readyz');
+    expect(connector.healthcheck?.test?.join(' ')).toContain('/status');
     expect(cliArgs(connector)).toEqual(['start']);
 
     const worker = services.worker!;
@@ -132,7 +132,7 @@ describe('docker-compose.yml', () => {
     expect(worker.environment?.REDIS_URL).toBe('redis://redis:6379');
     expect(worker.depends_on?.redis?.condition).toBe('service_healthy');
     expect(worker.restart).toBe('unless-stopped');
-    // No HTTP server, so the image's /readyz check would mark it unhealthy for ever.
+    // No HTTP server, so the image's /status check would mark it unhealthy for ever.
     expect(worker.healthcheck?.disable).toBe(true);
     expect(worker.ports).toBeUndefined();
 

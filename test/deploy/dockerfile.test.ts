@@ -107,9 +107,9 @@ describe('Dockerfile', () => {
     expect(find('COPY').some((c) => /\bnode_modules\b/.test(c.args))).toBe(true);
   });
 
-  it('checks health against /readyz', () => {
+  it('checks health against /status', () => {
     const check = find('HEALTHCHECK').at(-1)?.args ?? '';
-    expect(check).toContain('/readyz');
+    expect(check).toContain('/status');
   });
 });
 
@@ -238,12 +238,13 @@ describe('the image layout, built with tsconfig.build.json', () => {
 describe('the health checks', () => {
   let server: Server;
   let answer = 200;
+  let partnerStatus = 'ok';
   let port: number;
 
   beforeAll(async () => {
     server = createServer((request, response) => {
-      response.statusCode = request.url === '/readyz' ? answer : 404;
-      response.end('{}');
+      response.statusCode = request.url === '/status' ? answer : 404;
+      response.end(JSON.stringify({ partner: { status: partnerStatus } }));
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -272,9 +273,13 @@ describe('the health checks', () => {
   }
 
   for (const [where, command] of Object.entries(checks)) {
-    it(`${where}: healthy only while /readyz answers 2xx`, async () => {
+    it(`${where}: healthy only while /status answers 2xx and the token is not refused`, async () => {
       answer = 200;
+      partnerStatus = 'rate_limited';
       expect(await exitCode(command, { PORT: String(port) })).toBe(0);
+      partnerStatus = 'token_refused';
+      expect(await exitCode(command, { PORT: String(port) })).toBe(1);
+      partnerStatus = 'ok';
       answer = 503;
       expect(await exitCode(command, { PORT: String(port) })).toBe(1);
       server.closeAllConnections();

@@ -7,6 +7,7 @@ import type { Config } from '../../config/index.js';
 import type { JobSettings } from '../../jobs/context.js';
 import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { createLogger } from '../../src/log.js';
+import { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { createRedis } from '../../src/queue/redis.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { type FakeStore, startFakeStore } from '../../src/sandbox/store/server.js';
@@ -82,6 +83,8 @@ export function intakeParts(redis: Redis, prefix: string): IntakeParts {
 
 export interface RunningIntake extends IntakeParts {
   app: FastifyInstance;
+  /** The partner budget /status reads. */
+  budget: PartnerBudget;
   /** e.g. http://127.0.0.1:43121 */
   url: string;
   close(): Promise<void>;
@@ -92,13 +95,25 @@ export interface RunningIntake extends IntakeParts {
  * webhook verifier, listening on a free port. Its keys live under a prefix of their own.
  */
 export async function startIntake(
-  options: { name?: string; redisUrl?: string; waitForRedis?: boolean } = {},
+  options: {
+    name?: string;
+    redisUrl?: string;
+    waitForRedis?: boolean;
+    /** How long a delivery may wait for Redis (the route's own default otherwise). */
+    answerWithinMs?: number;
+  } = {},
 ): Promise<RunningIntake> {
   const prefix = uniquePrefix(options.name ?? 'intake');
   const redis = createRedis(options.redisUrl ?? REDIS_URL, 'client');
   redis.on('error', () => {});
   if (options.waitForRedis !== false) await untilReady(redis);
   const parts = intakeParts(redis, prefix);
+  const budget = new PartnerBudget(redis, {
+    token: 'intake-test-token',
+    limit: 60,
+    windowMs: 60_000,
+    keyPrefix: `${prefix}:partner-budget`,
+  });
   const app = await buildServer({
     verify,
     redis,
@@ -106,12 +121,15 @@ export async function startIntake(
     counters: parts.counters,
     acceptOrderEvent: parts.acceptOrderEvent,
     authGuard: parts.authGuard,
+    budget,
     logger: silentLogger,
+    ...(options.answerWithinMs ? { answerWithinMs: options.answerWithinMs } : {}),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     ...parts,
     app,
+    budget,
     url: address,
     async close() {
       await app.close();
@@ -197,7 +215,6 @@ export async function postWebhook(url: string, delivery: Delivery) {
   const headers = Object.fromEntries(
     Object.entries(signed).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
-  const started = performance.now();
   const response = await fetch(`${url}/webhooks/shopify`, {
     method: 'POST',
     headers,
@@ -208,7 +225,6 @@ export async function postWebhook(url: string, delivery: Delivery) {
   return {
     status: response.status,
     body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-    elapsedMs: performance.now() - started,
   };
 }
 

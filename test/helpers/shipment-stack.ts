@@ -174,6 +174,7 @@ export async function startShipmentStack(
         rateWindowMs: options.budget?.windowMs ?? 60_000,
         syncReserve: 0.2,
         retryAfterDefaultMs: 1_000,
+        retryAfterMaxMs: 900_000,
         timeoutMs: 5_000,
       },
       redis,

@@ -444,6 +444,17 @@ describe('the request gate', () => {
     expect(gate.blocks).toEqual([3_000]);
   });
 
+  it('caps a Retry-After longer than retryAfterMaxMs, blocking and waiting only that long', async () => {
+    const gate = new RecordingGate({ granted: true });
+    api().get('/api/v1/shipments').reply(429, {}, { 'Retry-After': '7200' });
+    const error = await client({ gate, retryAfterMaxMs: 60_000 })
+      .listShipments()
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerRateLimitedError);
+    expect(error.waitMs).toBe(60_000);
+    expect(gate.blocks).toEqual([60_000]);
+  });
+
   it('does not take from the budget to exchange a token', async () => {
     const gate = new RecordingGate({ granted: false, waitMs: 10 });
     nock('https://partner.test').post('/api/v1/token').reply(201, {
