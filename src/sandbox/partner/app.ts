@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from '../../log.js';
-import { LIMITS } from '../../partner/schemas.js';
 import { API_PREFIX, registerApiRoutes } from './api-routes.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
 import type { SandboxCore } from './core.js';
 import { errorBody, SandboxError } from './errors.js';
 import { MALFORMED_BODIES } from './faults.js';
+import { CONTRACT_LIMITS } from './limits.js';
 import { retryAfterSeconds } from './rate-limit.js';
 import { contextOf, setContext } from './request-context.js';
 import { bearerToken } from './request-log.js';
@@ -36,7 +36,7 @@ function errorResponse(error: FastifyError): { status: number; message: string }
  */
 export function buildApp(core: SandboxCore, logger: Logger | false): FastifyInstance {
   const app = Fastify({
-    bodyLimit: LIMITS.bodyBytesMax,
+    bodyLimit: CONTRACT_LIMITS.bodyBytesMax,
     // pino's Logger is a FastifyBaseLogger; only the generic parameters disagree.
     loggerInstance: logger ? (logger as FastifyBaseLogger) : undefined,
   });

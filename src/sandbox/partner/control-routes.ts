@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { KNOWN_STATUSES } from '../../partner/schemas.js';
 import type { SandboxCore } from './core.js';
 import { SandboxError } from './errors.js';
+import { DOCUMENTED_STATUSES } from './statuses.js';
 import { trackingRecord } from './views.js';
 
 /** Outside /api/v1 on purpose: no client configured with the API base can reach these. */
@@ -10,7 +10,7 @@ export const CONTROL_PREFIX = '/_sandbox';
 
 const advanceBody = z
   .object({
-    status: z.enum(KNOWN_STATUSES).optional(),
+    status: z.enum(DOCUMENTED_STATUSES).optional(),
     /** Needed only when two accounts use the same reference. */
     account: z.string().optional(),
   })

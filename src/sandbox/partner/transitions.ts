@@ -1,17 +1,9 @@
-import type { KnownStatus } from '../../partner/schemas.js';
 import { SandboxError } from './errors.js';
+import type { DocumentedStatus } from './statuses.js';
 
 /** The forward path a shipment takes; cancellation is a side exit before dispatch. */
 export const FORWARD_PATH = ['pending', 'processing', 'shipped', 'delivered'] as const;
-const CANCELLABLE: readonly KnownStatus[] = ['pending', 'processing'];
-
-export const STATUS_LABELS: Record<KnownStatus, string> = {
-  pending: 'Pending',
-  processing: 'Processing',
-  shipped: 'Shipped',
-  delivered: 'Delivered',
-  cancelled: 'Cancelled',
-};
+const CANCELLABLE: readonly DocumentedStatus[] = ['pending', 'processing'];
 
 export const SANDBOX_CARRIER = 'PostNord';
 
@@ -19,7 +11,7 @@ export const SANDBOX_CARRIER = 'PostNord';
  * The statuses a shipment passes through to reach `target` from `from`, in order; a jump
  * (pending → delivered) walks every step so the history stays realistic.
  */
-export function stepsTo(from: KnownStatus, target?: KnownStatus): KnownStatus[] {
+export function stepsTo(from: DocumentedStatus, target?: DocumentedStatus): DocumentedStatus[] {
   if (target === 'cancelled') {
     if (!CANCELLABLE.includes(from)) {
       throw new SandboxError(409, `A ${from} shipment cannot be cancelled.`);
