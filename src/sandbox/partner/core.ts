@@ -6,7 +6,12 @@ import { SlidingWindowLimiter } from './rate-limit.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { AcceptedShipment } from './shipment-rules.js';
 import { ShipmentStore, type StoredShipment } from './state.js';
-import { type DocumentedStatus, isTerminal, StatusCatalog } from './statuses.js';
+import {
+  type DocumentedStatus,
+  isDocumentedStatus,
+  isTerminal,
+  StatusCatalog,
+} from './statuses.js';
 
 export interface SandboxCoreOptions {
   accounts: readonly SandboxAccount[];
@@ -47,7 +52,8 @@ export class SandboxCore {
       this.autoAdvancer.follow(() => {
         // A manual advance or cancel may have finished it meanwhile.
         if (isTerminal(shipment.status)) return false;
-        this.shipments.transition(shipment);
+        // Held in an undocumented status: wait until a control call puts it back on the path.
+        if (isDocumentedStatus(shipment.status)) this.shipments.transition(shipment);
         return !isTerminal(shipment.status);
       });
     }
@@ -60,6 +66,18 @@ export class SandboxCore {
 
   cancel(reference: string, accountEmail?: string): StoredShipment {
     return this.advance(reference, 'cancelled', accountEmail);
+  }
+
+  /** Puts the shipment into an undocumented status; `label` is needed the first time it is used. */
+  setUndocumentedStatus(
+    reference: string,
+    status: string,
+    label?: string,
+    accountEmail?: string,
+  ): StoredShipment {
+    const shipment = this.shipments.resolve(reference, accountEmail);
+    this.statuses.introduce(status, label);
+    return this.shipments.setUndocumented(shipment, status);
   }
 
   stop(): void {

@@ -47,6 +47,16 @@ export interface PartnerSandbox {
   /** One step forward, or every step up to `toStatus`; `accountEmail` only if references collide. */
   advance(reference: string, toStatus?: DocumentedStatus, accountEmail?: string): TrackingRecord;
   cancel(reference: string, accountEmail?: string): TrackingRecord;
+  /**
+   * Puts a live shipment into a status the contract does not document (`held_at_customs`);
+   * `label` is needed the first time a status is used. Shows whether clients tolerate new values.
+   */
+  setUndocumentedStatus(
+    reference: string,
+    status: string,
+    label?: string,
+    accountEmail?: string,
+  ): TrackingRecord;
   setRateLimit(limit: number, windowMs: number): void;
   /** The next `n` creates store the shipment, then answer 500. */
   failNextCreates(n: number): void;
@@ -100,6 +110,8 @@ export async function startPartnerSandbox(
     advance: (reference, toStatus, accountEmail) =>
       trackingRecord(core.advance(reference, toStatus, accountEmail)),
     cancel: (reference, accountEmail) => trackingRecord(core.cancel(reference, accountEmail)),
+    setUndocumentedStatus: (reference, status, label, accountEmail) =>
+      trackingRecord(core.setUndocumentedStatus(reference, status, label, accountEmail)),
     setRateLimit: (limit, windowMs) => core.limiter.configure(limit, windowMs),
     failNextCreates: (n) => core.faults.setFailCreates(n),
     failNextWithMalformedBody: (kind = 'schema') => {

@@ -26,7 +26,13 @@ export function isTerminal(status: string): boolean {
   return status === 'delivered' || status === 'cancelled';
 }
 
-/** Every status the sandbox's provider knows, with its label. */
+/** Lowercase words joined by underscores, the shape of the documented values. */
+const STATUS_SHAPE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
+
+/**
+ * Every status the sandbox's provider knows: the documented ones, plus any a test introduced
+ * ("new status values may appear over time"), each with its label.
+ */
 export class StatusCatalog {
   private readonly labels = new Map<string, string>(Object.entries(DOCUMENTED_LABELS));
 
@@ -38,5 +44,21 @@ export class StatusCatalog {
     const label = this.labels.get(status);
     if (label === undefined) throw new SandboxError(400, `The status ${status} is not known.`);
     return label;
+  }
+
+  /** Adds an undocumented status, or relabels one added before; documented ones stay as they are. */
+  introduce(status: string, label: string | undefined): void {
+    if (isDocumentedStatus(status)) {
+      throw new SandboxError(400, `${status} is a documented status: use advance or cancel.`);
+    }
+    if (!STATUS_SHAPE.test(status)) {
+      throw new SandboxError(400, 'A status is lowercase words joined by underscores.');
+    }
+    if (label !== undefined) {
+      if (label.trim() === '') throw new SandboxError(400, 'The label may not be blank.');
+      this.labels.set(status, label);
+    } else if (!this.labels.has(status)) {
+      throw new SandboxError(400, `The status ${status} is new: give it a label.`);
+    }
   }
 }
