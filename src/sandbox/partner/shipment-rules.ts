@@ -229,16 +229,13 @@ function readNumber(
     problems.add(key, `The ${key} must be a number.`);
     return undefined;
   }
-  const before = problems.errors[key]?.length ?? 0;
-  if (bounds.whole && !Number.isInteger(value)) {
-    problems.add(key, `The ${key} must be a whole number.`);
-  }
-  if (bounds.min !== undefined && value < bounds.min) {
-    problems.add(key, `The ${key} must be at least ${bounds.min}.`);
-  }
-  if (bounds.positive && value <= 0) problems.add(key, `The ${key} must be greater than 0.`);
+  const broken: string[] = [];
+  if (bounds.whole && !Number.isInteger(value)) broken.push('must be a whole number');
+  if (bounds.min !== undefined && value < bounds.min) broken.push(`must be at least ${bounds.min}`);
+  if (bounds.positive && value <= 0) broken.push('must be greater than 0');
   if (value > bounds.max) {
-    problems.add(key, `The ${key} may not be greater than ${bounds.max}${bounds.maxReason ?? ''}.`);
+    broken.push(`may not be greater than ${bounds.max}${bounds.maxReason ?? ''}`);
   }
-  return (problems.errors[key]?.length ?? 0) === before ? value : undefined;
+  for (const rule of broken) problems.add(key, `The ${key} ${rule}.`);
+  return broken.length === 0 ? value : undefined;
 }
