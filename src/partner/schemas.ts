@@ -1,9 +1,11 @@
 import { z } from 'zod';
+import { ISO_COUNTRY_CODES } from './country-codes.js';
 
 /**
  * The Partner Shipment API's wire shapes and bounds (../shared/partner-shipment-api.md).
- * The client checks requests with these before sending and parses every response with them;
- * the local sandbox validates with the same request schema, so the bounds live in one place.
+ * The client checks requests with these before sending and parses every response with them.
+ * The local sandbox has its own reading of the contract, and test/contract holds the two to
+ * one table of cases, so a wrong bound here cannot hide behind a sandbox that shares it.
  */
 
 export const LIMITS = {
@@ -53,7 +55,10 @@ export const addressSchema = z.object({
   postal_code: text('postal code'),
   country_code: z
     .string(required('country code'))
-    .regex(/^[A-Z]{2}$/, 'The country code must be an uppercase ISO 3166-1 alpha-2 code.'),
+    .refine(
+      (code) => ISO_COUNTRY_CODES.has(code),
+      'The country code must be an ISO 3166-1 alpha-2 code in capitals, such as DK.',
+    ),
 });
 
 export const partySchema = z.object({
@@ -104,8 +109,9 @@ export const shipmentRequestSchema = z
     reference: z
       .string(required('reference'))
       .refine((v) => v.trim().length > 0, 'The reference field is required.')
-      .max(
-        LIMITS.referenceMaxLength,
+      // Characters, not UTF-16 units: an emoji counts once.
+      .refine(
+        (v) => [...v].length <= LIMITS.referenceMaxLength,
         `The reference may not be greater than ${LIMITS.referenceMaxLength} characters.`,
       ),
     order_type: z.enum(ORDER_TYPES, {
@@ -121,18 +127,25 @@ export const shipmentRequestSchema = z
       .array(packageLineSchema, required('packages', 'a list'))
       .min(1, 'The packages field must have at least 1 item.'),
   })
-  .superRefine((req, ctx) => {
-    if (req.order_type !== 'document') return;
-    req.packages.forEach((line, i) => {
-      if (line.weight_kg > LIMITS.weightKg.documentMax) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['packages', i, 'weight_kg'],
-          message: `The weight kg may not be greater than ${LIMITS.weightKg.documentMax} for documents.`,
-        });
-      }
-    });
-  });
+  .superRefine(
+    (req, ctx) => {
+      // Runs on a partly invalid request too, so nothing here may be taken for granted.
+      const draft = req as { order_type?: unknown; packages?: unknown };
+      if (draft.order_type !== 'document' || !Array.isArray(draft.packages)) return;
+      draft.packages.forEach((line: unknown, i) => {
+        const weight = (line as { weight_kg?: unknown } | null)?.weight_kg;
+        if (typeof weight === 'number' && weight > LIMITS.weightKg.documentMax) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['packages', i, 'weight_kg'],
+            message: `The weight kg may not be greater than ${LIMITS.weightKg.documentMax} for documents.`,
+          });
+        }
+      });
+    },
+    // By default zod skips this once another field has failed; the API lists every problem at once.
+    { when: () => true },
+  );
 
 export type ShipmentRequest = z.infer<typeof shipmentRequestSchema>;
 export type PackageLine = z.infer<typeof packageLineSchema>;

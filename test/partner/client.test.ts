@@ -133,6 +133,47 @@ describe('createShipment', () => {
     expect(error.status).toBeUndefined();
   });
 
+  it('refuses a country code ISO 3166-1 does not assign, before sending anything', async () => {
+    const nowhere = {
+      ...request,
+      receiver: {
+        ...request.receiver,
+        address: { ...request.receiver.address, country_code: 'ZZ' },
+      },
+    };
+    const error = await client()
+      .createShipment(nowhere)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerValidationError);
+    expect(Object.keys(error.fieldErrors)).toEqual(['receiver.address.country_code']);
+  });
+
+  it('reports the document weight limit beside a missing field, like the API', async () => {
+    const document = {
+      ...request,
+      order_type: 'document',
+      content_description: undefined,
+      packages: [{ ...request.packages[0]!, weight_kg: 2.5 }],
+    } as unknown as ShipmentRequest;
+    const error = await client()
+      .createShipment(document)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerValidationError);
+    expect(Object.keys(error.fieldErrors).sort()).toEqual([
+      'content_description',
+      'packages.0.weight_kg',
+    ]);
+  });
+
+  it('counts the reference in characters: 255 emoji pass, 256 do not', async () => {
+    api().post('/api/v1/shipments').reply(201, created);
+    await client().createShipment({ ...request, reference: '📦'.repeat(255) });
+    const error = await client()
+      .createShipment({ ...request, reference: '📦'.repeat(256) })
+      .catch((e) => e);
+    expect(Object.keys(error.fieldErrors)).toEqual(['reference']);
+  });
+
   it('keeps a status it does not know as a string', async () => {
     api()
       .post('/api/v1/shipments')

@@ -139,6 +139,65 @@ describe('bearer authentication', () => {
     expect(sandbox.shipments()).toEqual([]);
   });
 
+  /** Requests that fail early in other ways must still be refused for the missing token first. */
+  const refusedFirst: [string, string, string, RequestInit?][] = [
+    ['an unknown API route', 'GET', '/api/v1/quotes'],
+    ['a path outside /api/v1', 'GET', '/'],
+    ['another API version', 'GET', '/api/v2/shipments'],
+    ['a method no route takes', 'DELETE', '/api/v1/shipments'],
+    ['a malformed escape in the path', 'GET', '/api/v1/shipments/%E0%A4%A'],
+    ['a URL longer than the sandbox serves', 'GET', `/api/v1/shipments/${'r'.repeat(9_000)}`],
+    ['a query longer than the sandbox serves', 'GET', `/api/v1/shipments?x=${'r'.repeat(9_000)}`],
+    [
+      'a body over 2 MB',
+      'POST',
+      '/api/v1/shipments',
+      { body: 'x'.repeat(3 * 1024 * 1024), headers: { 'content-type': 'application/json' } },
+    ],
+    [
+      'a body that is not JSON',
+      'POST',
+      '/api/v1/shipments',
+      { body: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+    ],
+    [
+      'malformed JSON',
+      'POST',
+      '/api/v1/shipments',
+      { body: '{"reference": ', headers: { 'content-type': 'application/json' } },
+    ],
+  ];
+
+  it.each(refusedFirst)(
+    'checks the token before anything else: 401 for %s',
+    async (_case, method, path, init) => {
+      await start();
+      const origin = new URL(sandbox.url).origin;
+      const response = await fetch(`${origin}${path}`, { method, ...init });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ success: false, message: 'Unauthenticated.' });
+      expect(sandbox.shipments()).toEqual([]);
+    },
+  );
+
+  it('lets the token exchange and the control endpoints through without a token', async () => {
+    await start();
+    expect((await exchange(DEMO_EMAIL, 'sandbox-password')).status).toBe(201);
+    expect((await control(sandbox, 'GET', '/')).status).toBe(200);
+    expect((await control(sandbox, 'GET', '/requests')).status).toBe(200);
+    // Only POST is the exchange; other methods on /token are ordinary API routes.
+    expect((await call(sandbox, 'GET', '/token', { token: null })).status).toBe(401);
+  });
+
+  it('rate-limits a request the router cannot route like any other, before saying why', async () => {
+    await start({ rateLimit: 1, rateWindowMs: 60_000 });
+    expect((await call(sandbox, 'GET', '/shipments')).status).toBe(200);
+    const answer = await call(sandbox, 'GET', '/shipments/%E0%A4%A');
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(answer.body).toEqual({ success: false, message: expect.any(String) });
+  });
+
   it('accepts the scheme name in any case', async () => {
     await start();
     const answer = await call(sandbox, 'GET', '/shipments', {

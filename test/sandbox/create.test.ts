@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/partner/schemas.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';
 import {
   COPENHAGEN_TIMESTAMP,
@@ -19,6 +18,7 @@ afterEach(async () => {
   await sandbox.close();
 });
 
+const TWO_MB = 2 * 1024 * 1024;
 const create = (body: unknown, token?: string) =>
   call(sandbox, 'POST', '/shipments', { body, token });
 type Body = ReturnType<typeof validShipment>;
@@ -59,6 +59,11 @@ describe('POST /shipments validation', () => {
     ['a width of 51 cm', withPackage({ width_cm: 51 }, 1), 'packages.1.width_cm'],
     ['a height of 51 cm', withPackage({ height_cm: 51 }, 1), 'packages.1.height_cm'],
     ['a reference of 256 characters', (b) => ({ ...b, reference: 'r'.repeat(256) }), 'reference'],
+    [
+      'a reference of 256 characters outside the BMP',
+      (b) => ({ ...b, reference: '📦'.repeat(256) }),
+      'reference',
+    ],
     ['a blank reference', (b) => ({ ...b, reference: '   ' }), 'reference'],
     [
       'a lowercase country code',
@@ -67,6 +72,22 @@ describe('POST /shipments validation', () => {
         receiver: { ...b.receiver, address: { ...b.receiver.address, country_code: 'dk' } },
       }),
       'receiver.address.country_code',
+    ],
+    [
+      'a country code no country has (ZZ)',
+      (b) => ({
+        ...b,
+        receiver: { ...b.receiver, address: { ...b.receiver.address, country_code: 'ZZ' } },
+      }),
+      'receiver.address.country_code',
+    ],
+    [
+      'a withdrawn country code (AN, the Netherlands Antilles)',
+      (b) => ({
+        ...b,
+        sender: { ...b.sender, address: { ...b.sender.address, country_code: 'AN' } },
+      }),
+      'sender.address.country_code',
     ],
     [
       'a three-letter country code',
@@ -117,11 +138,36 @@ describe('POST /shipments validation', () => {
     ]);
   });
 
+  it('reports the document weight limit even when another field is missing', async () => {
+    const answer = await create({
+      ...withPackage({ weight_kg: 2.5 })(validShipment('doc-1')),
+      order_type: 'document',
+      content_description: undefined,
+    });
+    expect(answer.status).toBe(422);
+    expect(Object.keys(answer.body.errors).sort()).toEqual([
+      'content_description',
+      'packages.0.weight_kg',
+    ]);
+  });
+
+  it('reports a bad field inside a package line beside a missing top-level one', async () => {
+    const answer = await create({
+      ...withPackage({ height_cm: 51, quantity: undefined }, 1)(validShipment('r-2')),
+      sender: undefined,
+    });
+    expect(Object.keys(answer.body.errors).sort()).toEqual([
+      'packages.1.height_cm',
+      'packages.1.quantity',
+      'sender',
+    ]);
+  });
+
   it('accepts every value on the documented bounds', async () => {
     const edges = [
       {
-        quantity: LIMITS.quantity.min,
-        weight_kg: LIMITS.weightKg.min,
+        quantity: 1,
+        weight_kg: 0.1,
         length_cm: 1,
         width_cm: 1,
         height_cm: 1,
@@ -129,6 +175,8 @@ describe('POST /shipments validation', () => {
       { quantity: 100, weight_kg: 30, length_cm: 120, width_cm: 50, height_cm: 50 },
     ];
     expect((await create(validShipment('r'.repeat(255), { packages: edges }))).status).toBe(201);
+    // 255 characters, though 510 UTF-16 units: the contract counts characters.
+    expect((await create(validShipment('📦'.repeat(255)))).status).toBe(201);
     const documentAtMax = validShipment('doc-2kg', {
       order_type: 'document',
       packages: [{ quantity: 1, weight_kg: 2, length_cm: 30, width_cm: 20, height_cm: 1 }],
@@ -162,7 +210,7 @@ describe('POST /shipments validation', () => {
   });
 
   it('answers 413 with an Error body above 2 MB and stores nothing', async () => {
-    const tooBig = validShipment('big', { content_description: 'x'.repeat(LIMITS.bodyBytesMax) });
+    const tooBig = validShipment('big', { content_description: 'x'.repeat(TWO_MB) });
     const answer = await create(tooBig);
     expect(answer.status).toBe(413);
     expect(answer.body).toEqual({ success: false, message: expect.stringContaining('2 MB') });
@@ -170,7 +218,7 @@ describe('POST /shipments validation', () => {
   });
 
   it('accepts a body just under 2 MB', async () => {
-    const padding = LIMITS.bodyBytesMax - JSON.stringify(validShipment('near')).length - 100;
+    const padding = TWO_MB - JSON.stringify(validShipment('near')).length - 100;
     const answer = await create(
       validShipment('near', { content_description: 'x'.repeat(padding) }),
     );

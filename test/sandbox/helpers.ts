@@ -1,5 +1,4 @@
-import type { ShipmentRequest } from '../../src/partner/schemas.js';
-import type { PartnerSandbox } from '../../src/sandbox/partner/index.js';
+import type { AcceptedShipment, PartnerSandbox } from '../../src/sandbox/partner/index.js';
 
 export const DEMO_TOKEN = 'sbx_demo_token';
 export const OTHER_TOKEN = 'sbx_other_token';
@@ -7,7 +6,7 @@ export const DEMO_EMAIL = 'demo@sandbox.local';
 export const OTHER_EMAIL = 'other@sandbox.local';
 
 /** A create request that passes every rule; tests break one field at a time. */
-export function validShipment(reference: string, overrides: Partial<ShipmentRequest> = {}) {
+export function validShipment(reference: string, overrides: Partial<AcceptedShipment> = {}) {
   return {
     reference,
     order_type: 'package',

@@ -58,6 +58,23 @@ describe('GET /shipments/{reference}', () => {
     expect((await track('#1001/A b')).body.reference).toBe('#1001/A b');
   });
 
+  it('serves references of up to 255 characters, however they are encoded', async () => {
+    await start();
+    for (const reference of ['r'.repeat(255), '📦'.repeat(255), `${'æ/ '.repeat(85)}`]) {
+      expect((await create(reference)).status).toBe(201);
+      const answer = await track(reference);
+      expect(answer.status).toBe(200);
+      expect(answer.body.reference).toBe(reference);
+    }
+  });
+
+  it('answers 404 for a reference longer than any shipment can have', async () => {
+    await start();
+    const answer = await track('r'.repeat(256));
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ success: false, message: expect.any(String) });
+  });
+
   it('moves pending → processing → shipped → delivered, setting carrier and tracking at shipped', async () => {
     let now = new Date('2026-11-22T09:00:00Z');
     await start({ clock: () => now });
@@ -298,6 +315,27 @@ describe('fault switches and control endpoints', () => {
     expect((await call(sandbox, 'GET', '/_sandbox/requests')).status).toBe(404);
     expect(sandbox.url.endsWith('/api/v1')).toBe(true);
     expect(sandbox.controlUrl.endsWith('/_sandbox')).toBe(true);
+  });
+
+  it.each([
+    ['a URL over 8192 characters', `/shipments/${'r'.repeat(8_200)}`, 414],
+    ['a path segment over 8192 characters', `/shipments/${'r'.repeat(9_000)}`, 414],
+    ['a malformed escape', '/shipments/%E0%A4%A', 400],
+  ])('answers %s with an Error body once the token is accepted', async (_case, path, status) => {
+    await start();
+    const answer = await call(sandbox, 'GET', path);
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual({ success: false, message: expect.any(String) });
+    expect(sandbox.requests.at(-1)).toMatchObject({ token: DEMO_TOKEN, status });
+  });
+
+  it('answers headers over 16 KB with 431 and an Error body', async () => {
+    await start();
+    const answer = await call(sandbox, 'GET', '/shipments', {
+      headers: { 'x-padding': 'p'.repeat(17_000) },
+    });
+    expect(answer.status).toBe(431);
+    expect(answer.body).toEqual({ success: false, message: expect.any(String) });
   });
 
   it('answers unknown API routes with 404 and an Error body', async () => {

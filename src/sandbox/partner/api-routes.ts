@@ -1,29 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import { fieldErrorsFrom, shipmentRequestSchema } from '../../partner/schemas.js';
 import type { SandboxCore } from './core.js';
 import { errorBody, VALIDATION_FAILED } from './errors.js';
-import { listQuerySchema } from './list-query.js';
+import { checkListQuery } from './list-query.js';
 import { retryAfterSeconds } from './rate-limit.js';
 import { accountOf } from './request-context.js';
+import { checkShipment } from './shipment-rules.js';
+import { checkTokenRequest } from './token-request.js';
 import { createResponse, listItem, tokenRecord, trackingRecord } from './views.js';
 
 export const API_PREFIX = '/api/v1';
-
-const tokenRequestSchema = z.object({
-  email: z
-    .string({ error: 'The email field is required.' })
-    .trim()
-    .min(1, 'The email field is required.'),
-  password: z
-    .string({ error: 'The password field is required.' })
-    .min(1, 'The password field is required.'),
-  // Whether `name` is required is not stated; accept it missing, check it when present.
-  name: z
-    .string('The name must be a string.')
-    .max(255, 'The name may not be greater than 255 characters.')
-    .optional(),
-});
 
 /** A JSON body that is not an object cannot be a request; no body at all is an empty one. */
 function objectBody(body: unknown): Record<string, unknown> | undefined {
@@ -37,11 +22,9 @@ export function registerApiRoutes(app: FastifyInstance, core: SandboxCore): void
   app.post('/token', async (request, reply) => {
     const body = objectBody(request.body);
     if (!body) return reply.code(400).send(errorBody('The request body must be a JSON object.'));
-    const parsed = tokenRequestSchema.safeParse(body);
-    if (!parsed.success) {
-      return reply.code(422).send(errorBody(VALIDATION_FAILED, fieldErrorsFrom(parsed.error)));
-    }
-    const { email, password, name } = parsed.data;
+    const checked = checkTokenRequest(body);
+    if (!checked.ok) return reply.code(422).send(errorBody(VALIDATION_FAILED, checked.errors));
+    const { email, password, name } = checked.request;
     const now = Date.now();
     const lockedForMs = core.loginThrottle.lockedForMs(email, now);
     if (lockedForMs > 0) {
@@ -64,12 +47,10 @@ export function registerApiRoutes(app: FastifyInstance, core: SandboxCore): void
     const account = accountOf(request);
     const body = objectBody(request.body);
     if (!body) return reply.code(400).send(errorBody('The request body must be a JSON object.'));
-    // The shared schema strips unknown keys: pricing fields never reach the store.
-    const parsed = shipmentRequestSchema.safeParse(body);
-    if (!parsed.success) {
-      return reply.code(422).send(errorBody(VALIDATION_FAILED, fieldErrorsFrom(parsed.error)));
-    }
-    const { shipment, created } = core.create(account.email, parsed.data);
+    // Only the fields the contract names are kept: pricing fields never reach the store.
+    const checked = checkShipment(body);
+    if (!checked.ok) return reply.code(422).send(errorBody(VALIDATION_FAILED, checked.errors));
+    const { shipment, created } = core.create(account.email, checked.shipment);
     // The fault strikes after the shipment is stored, as a real crash mid-response would.
     if (core.faults.takeCreateFailure()) {
       return reply.code(500).send(errorBody('Server Error'));
@@ -84,14 +65,12 @@ export function registerApiRoutes(app: FastifyInstance, core: SandboxCore): void
   });
 
   app.get('/shipments', async (request, reply) => {
-    const parsed = listQuerySchema.safeParse(request.query ?? {});
-    if (!parsed.success) {
-      return reply.code(422).send(errorBody(VALIDATION_FAILED, fieldErrorsFrom(parsed.error)));
-    }
-    const { status, created_after, per_page, page } = parsed.data;
+    const checked = checkListQuery(request.query, (status) => core.statuses.has(status));
+    if (!checked.ok) return reply.code(422).send(errorBody(VALIDATION_FAILED, checked.errors));
+    const { status, createdAfter, perPage: per_page, page } = checked.query;
     const matching = core.shipments.list(accountOf(request).email, {
       status,
-      createdAtOrAfter: created_after,
+      createdAtOrAfter: createdAfter,
     });
     const start = (page - 1) * per_page;
     return reply.code(200).send({

@@ -1,19 +1,21 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { Logger } from '../../log.js';
-import { LIMITS } from '../../partner/schemas.js';
+import { isApiUrl, MAX_TARGET_LENGTH, pathOf, refuseAtTheDoor } from './admission.js';
 import { API_PREFIX, registerApiRoutes } from './api-routes.js';
+import { answerClientError } from './client-errors.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
 import type { SandboxCore } from './core.js';
 import { errorBody, SandboxError } from './errors.js';
 import { MALFORMED_BODIES } from './faults.js';
-import { retryAfterSeconds } from './rate-limit.js';
-import { contextOf, setContext } from './request-context.js';
-import { bearerToken } from './request-log.js';
-
-const isApiUrl = (url: string) =>
-  url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`);
-const pathOf = (url: string) => url.split('?')[0] ?? url;
+import { CONTRACT_LIMITS } from './limits.js';
+import { contextOf } from './request-context.js';
 
 /** Maps Fastify's own failures (body limit, bad JSON, media type) to the API's Error body. */
 function errorResponse(error: FastifyError): { status: number; message: string } {
@@ -30,13 +32,55 @@ function errorResponse(error: FastifyError): { status: number; message: string }
   return status >= 500 ? { status, message: 'Server Error' } : { status, message: error.message };
 }
 
+function logRequest(core: SandboxCore, request: FastifyRequest, reply: FastifyReply): void {
+  if (!isApiUrl(request.url)) return;
+  const context = contextOf(request);
+  core.requests.push({
+    at: context?.arrivedAt ?? Date.now(),
+    token: context?.token ?? null,
+    method: request.method,
+    path: pathOf(request.url),
+    status: reply.statusCode,
+    ...(reply.statusCode === 429 ? { retryAfterS: Number(reply.getHeader('retry-after')) } : {}),
+  });
+}
+
+/**
+ * Malformed escapes or an oversized path segment fail in the router, before any hook runs: the
+ * token is checked here too, so such a request without one still gets 401.
+ */
+function answerRouterError(
+  core: SandboxCore,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  if (!refuseAtTheDoor(core, request, reply)) {
+    if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      reply
+        .code(414)
+        .send(errorBody(`The request URL may not be longer than ${MAX_TARGET_LENGTH} characters.`));
+    } else {
+      reply.code(400).send(errorBody('The request URL is not valid.'));
+    }
+  }
+  logRequest(core, request, reply);
+}
+
 /**
  * The HTTP face of the sandbox: authentication, rate limit, latency, faults and the request log
  * as hooks around the API routes, and the control routes beside them.
  */
 export function buildApp(core: SandboxCore, logger: Logger | false): FastifyInstance {
   const app = Fastify({
-    bodyLimit: LIMITS.bodyBytesMax,
+    bodyLimit: CONTRACT_LIMITS.bodyBytesMax,
+    // Fastify's default (100) answered 414 to references the contract allows (up to 255).
+    routerOptions: { maxParamLength: MAX_TARGET_LENGTH },
+    // Malformed escapes or an oversized path segment fail in the router, before any hook:
+    // the token is checked here too, so such a request without one still gets 401.
+    frameworkErrors: (error, request, reply) =>
+      answerRouterError(core, error, request, reply as unknown as FastifyReply),
+    clientErrorHandler: answerClientError,
     // pino's Logger is a FastifyBaseLogger; only the generic parameters disagree.
     loggerInstance: logger ? (logger as FastifyBaseLogger) : undefined,
   });
@@ -50,26 +94,7 @@ export function buildApp(core: SandboxCore, logger: Logger | false): FastifyInst
   });
 
   app.addHook('onRequest', async (request, reply) => {
-    const context = {
-      arrivedAt: Date.now(),
-      token: bearerToken(request.headers.authorization),
-    };
-    setContext(request, context);
-    if (!isApiUrl(request.url)) return;
-    if (request.method === 'POST' && pathOf(request.url) === `${API_PREFIX}/token`) return;
-
-    const account = context.token ? core.accounts.accountForToken(context.token) : undefined;
-    if (!account || !context.token) {
-      return reply.code(401).send(errorBody('Unauthenticated.'));
-    }
-    setContext(request, { ...context, account });
-    const verdict = core.limiter.take(context.token, context.arrivedAt);
-    if (!verdict.admitted) {
-      return reply
-        .code(429)
-        .header('retry-after', String(retryAfterSeconds(verdict.retryAfterMs)))
-        .send(errorBody('Too Many Attempts.'));
-    }
+    if (refuseAtTheDoor(core, request, reply)) return reply;
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
@@ -81,18 +106,7 @@ export function buildApp(core: SandboxCore, logger: Logger | false): FastifyInst
     return MALFORMED_BODIES[malformed];
   });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (!isApiUrl(request.url)) return;
-    const context = contextOf(request);
-    core.requests.push({
-      at: context?.arrivedAt ?? Date.now(),
-      token: context?.token ?? null,
-      method: request.method,
-      path: pathOf(request.url),
-      status: reply.statusCode,
-      ...(reply.statusCode === 429 ? { retryAfterS: Number(reply.getHeader('retry-after')) } : {}),
-    });
-  });
+  app.addHook('onResponse', async (request, reply) => logRequest(core, request, reply));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, message } = errorResponse(error);

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { KNOWN_STATUSES } from '../../partner/schemas.js';
 import type { SandboxCore } from './core.js';
 import { SandboxError } from './errors.js';
+import { DOCUMENTED_STATUSES } from './statuses.js';
 import { trackingRecord } from './views.js';
 
 /** Outside /api/v1 on purpose: no client configured with the API base can reach these. */
@@ -10,12 +10,18 @@ export const CONTROL_PREFIX = '/_sandbox';
 
 const advanceBody = z
   .object({
-    status: z.enum(KNOWN_STATUSES).optional(),
+    status: z.enum(DOCUMENTED_STATUSES).optional(),
     /** Needed only when two accounts use the same reference. */
     account: z.string().optional(),
   })
   .default({});
 const cancelBody = z.object({ account: z.string().optional() }).default({});
+const statusBody = z.object({
+  status: z.string().min(1),
+  /** Needed the first time a status is used. */
+  label: z.string().optional(),
+  account: z.string().optional(),
+});
 const revokeBody = z.object({ token: z.string().min(1) });
 const issueBody = z.object({ email: z.string().min(1), name: z.string().optional() });
 const faultsBody = z.object({
@@ -63,6 +69,14 @@ export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): 
   app.post<{ Params: { reference: string } }>('/shipments/:reference/cancel', async (request) => {
     const { account } = parse(cancelBody, request.body);
     return trackingRecord(core.cancel(request.params.reference, account));
+  });
+
+  // A status the contract does not document, so clients' tolerance of new values can be tested.
+  app.post<{ Params: { reference: string } }>('/shipments/:reference/status', async (request) => {
+    const { status, label, account } = parse(statusBody, request.body);
+    return trackingRecord(
+      core.setUndocumentedStatus(request.params.reference, status, label, account),
+    );
   });
 
   app.post('/tokens', async (request, reply) => {

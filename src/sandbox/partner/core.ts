@@ -1,11 +1,17 @@
-import { isTerminalStatus, type KnownStatus, type ShipmentRequest } from '../../partner/schemas.js';
 import { AccountRegistry, type SandboxAccount } from './accounts.js';
 import { AutoAdvancer } from './auto-advance.js';
 import { Faults } from './faults.js';
 import { LoginThrottle } from './login-throttle.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import type { RequestLogEntry } from './request-log.js';
+import type { AcceptedShipment } from './shipment-rules.js';
 import { ShipmentStore, type StoredShipment } from './state.js';
+import {
+  type DocumentedStatus,
+  isDocumentedStatus,
+  isTerminal,
+  StatusCatalog,
+} from './statuses.js';
 
 export interface SandboxCoreOptions {
   accounts: readonly SandboxAccount[];
@@ -21,6 +27,7 @@ export interface SandboxCoreOptions {
 /** Everything the sandbox knows, independent of HTTP; shared by the API and control routes. */
 export class SandboxCore {
   readonly accounts: AccountRegistry;
+  readonly statuses = new StatusCatalog();
   readonly shipments: ShipmentStore;
   readonly limiter: SlidingWindowLimiter;
   readonly loginThrottle: LoginThrottle;
@@ -30,7 +37,7 @@ export class SandboxCore {
 
   constructor(options: SandboxCoreOptions) {
     this.accounts = new AccountRegistry(options.accounts, options.clock);
-    this.shipments = new ShipmentStore(options.clock);
+    this.shipments = new ShipmentStore(options.clock, this.statuses);
     this.limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
     this.loginThrottle = new LoginThrottle(options.tokenLockout);
     this.faults.setLatency(options.latencyMs);
@@ -38,26 +45,39 @@ export class SandboxCore {
       options.autoAdvanceMs === undefined ? undefined : new AutoAdvancer(options.autoAdvanceMs);
   }
 
-  create(accountEmail: string, request: ShipmentRequest) {
+  create(accountEmail: string, request: AcceptedShipment) {
     const outcome = this.shipments.createOrFind(accountEmail, request);
     if (outcome.created && this.autoAdvancer) {
       const { shipment } = outcome;
       this.autoAdvancer.follow(() => {
         // A manual advance or cancel may have finished it meanwhile.
-        if (isTerminalStatus(shipment.status)) return false;
-        this.shipments.transition(shipment);
-        return !isTerminalStatus(shipment.status);
+        if (isTerminal(shipment.status)) return false;
+        // Held in an undocumented status: wait until a control call puts it back on the path.
+        if (isDocumentedStatus(shipment.status)) this.shipments.transition(shipment);
+        return !isTerminal(shipment.status);
       });
     }
     return outcome;
   }
 
-  advance(reference: string, to?: KnownStatus, accountEmail?: string): StoredShipment {
+  advance(reference: string, to?: DocumentedStatus, accountEmail?: string): StoredShipment {
     return this.shipments.transition(this.shipments.resolve(reference, accountEmail), to);
   }
 
   cancel(reference: string, accountEmail?: string): StoredShipment {
     return this.advance(reference, 'cancelled', accountEmail);
+  }
+
+  /** Puts the shipment into an undocumented status; `label` is needed the first time it is used. */
+  setUndocumentedStatus(
+    reference: string,
+    status: string,
+    label?: string,
+    accountEmail?: string,
+  ): StoredShipment {
+    const shipment = this.shipments.resolve(reference, accountEmail);
+    this.statuses.introduce(status, label);
+    return this.shipments.setUndocumented(shipment, status);
   }
 
   stop(): void {

@@ -1,14 +1,7 @@
-import { toCopenhagenIso } from '../../partner/time.js';
+import { copenhagenOffsetMinutes } from './copenhagen-time.js';
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
-
-/** Minutes east of UTC that Copenhagen uses at this instant. */
-function copenhagenOffsetMinutes(instantMs: number): number {
-  const iso = toCopenhagenIso(new Date(instantMs));
-  const sign = iso.at(-6) === '-' ? -1 : 1;
-  return sign * (Number(iso.slice(-5, -3)) * 60 + Number(iso.slice(-2)));
-}
 
 /** A Copenhagen wall-clock time as an instant (wall times in the spring gap map an hour on). */
 function fromCopenhagenWallClock(wallClockAsUtcMs: number): number {

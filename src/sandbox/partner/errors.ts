@@ -1,4 +1,5 @@
-import type { FieldErrors } from '../../partner/schemas.js';
+/** Messages per dotted field path (`packages.0.weight_kg`), as the contract's Error body carries them. */
+export type FieldErrors = Record<string, string[]>;
 
 /** The API's Error body: `{success: false, message, errors?}`. */
 export interface ErrorBody {

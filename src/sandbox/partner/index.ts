@@ -7,4 +7,7 @@ export {
   type PartnerSandboxOptions,
   startPartnerSandbox,
 } from './server.js';
+export type { AcceptedShipment } from './shipment-rules.js';
 export type { HistoryEntry, StoredShipment } from './state.js';
+export { DOCUMENTED_STATUSES, type DocumentedStatus } from './statuses.js';
+export type { TrackingRecord } from './views.js';

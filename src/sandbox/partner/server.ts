@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../log.js';
-import type { KnownStatus, TrackingRecord } from '../../partner/schemas.js';
 import { type SandboxAccount, SEEDED_ACCOUNTS } from './accounts.js';
 import { API_PREFIX } from './api-routes.js';
 import { buildApp } from './app.js';
@@ -9,7 +8,8 @@ import { SandboxCore } from './core.js';
 import type { MalformedBodyKind } from './faults.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { StoredShipment } from './state.js';
-import { trackingRecord } from './views.js';
+import type { DocumentedStatus } from './statuses.js';
+import { type TrackingRecord, trackingRecord } from './views.js';
 
 export interface PartnerSandboxOptions {
   /** 0 picks a free port (the default, for tests). */
@@ -45,8 +45,18 @@ export interface PartnerSandbox {
   /** Returns false for a token that was never issued. */
   revokeToken(token: string): boolean;
   /** One step forward, or every step up to `toStatus`; `accountEmail` only if references collide. */
-  advance(reference: string, toStatus?: KnownStatus, accountEmail?: string): TrackingRecord;
+  advance(reference: string, toStatus?: DocumentedStatus, accountEmail?: string): TrackingRecord;
   cancel(reference: string, accountEmail?: string): TrackingRecord;
+  /**
+   * Puts a live shipment into a status the contract does not document (`held_at_customs`);
+   * `label` is needed the first time a status is used. Shows whether clients tolerate new values.
+   */
+  setUndocumentedStatus(
+    reference: string,
+    status: string,
+    label?: string,
+    accountEmail?: string,
+  ): TrackingRecord;
   setRateLimit(limit: number, windowMs: number): void;
   /** The next `n` creates store the shipment, then answer 500. */
   failNextCreates(n: number): void;
@@ -100,6 +110,8 @@ export async function startPartnerSandbox(
     advance: (reference, toStatus, accountEmail) =>
       trackingRecord(core.advance(reference, toStatus, accountEmail)),
     cancel: (reference, accountEmail) => trackingRecord(core.cancel(reference, accountEmail)),
+    setUndocumentedStatus: (reference, status, label, accountEmail) =>
+      trackingRecord(core.setUndocumentedStatus(reference, status, label, accountEmail)),
     setRateLimit: (limit, windowMs) => core.limiter.configure(limit, windowMs),
     failNextCreates: (n) => core.faults.setFailCreates(n),
     failNextWithMalformedBody: (kind = 'schema') => {

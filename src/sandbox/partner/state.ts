@@ -1,9 +1,10 @@
-import type { KnownStatus, ShipmentRequest } from '../../partner/schemas.js';
 import { SandboxError } from './errors.js';
+import type { AcceptedShipment } from './shipment-rules.js';
+import { type DocumentedStatus, isTerminal, type StatusCatalog } from './statuses.js';
 import { SANDBOX_CARRIER, stepsTo } from './transitions.js';
 
 export interface HistoryEntry {
-  status: KnownStatus;
+  status: string;
   occurredAt: Date;
 }
 
@@ -14,17 +15,19 @@ export interface StoredShipment {
   orderNumber: string;
   /** Creation order across the sandbox; breaks ties between equal timestamps. */
   sequence: number;
-  status: KnownStatus;
+  /** A documented status, or one a test introduced through the control endpoints. */
+  status: string;
+  statusLabel: string;
   carrier: string | null;
   trackingNumber: string | null;
   createdAt: Date;
   updatedAt: Date;
   history: HistoryEntry[];
-  request: ShipmentRequest;
+  request: AcceptedShipment;
 }
 
 export interface ListFilter {
-  status?: KnownStatus;
+  status?: string;
   createdAtOrAfter?: Date;
 }
 
@@ -33,7 +36,10 @@ export class ShipmentStore {
   private readonly byAccount = new Map<string, Map<string, StoredShipment>>();
   private sequence = 0;
 
-  constructor(private readonly now: () => Date) {}
+  constructor(
+    private readonly now: () => Date,
+    private readonly statuses: StatusCatalog,
+  ) {}
 
   find(accountEmail: string, reference: string): StoredShipment | undefined {
     return this.byAccount.get(accountEmail)?.get(reference);
@@ -42,7 +48,7 @@ export class ShipmentStore {
   /** Creates the shipment unless the account already has the reference; says which happened. */
   createOrFind(
     accountEmail: string,
-    request: ShipmentRequest,
+    request: AcceptedShipment,
   ): { shipment: StoredShipment; created: boolean } {
     const existing = this.find(accountEmail, request.reference);
     if (existing) return { shipment: existing, created: false };
@@ -54,6 +60,7 @@ export class ShipmentStore {
       orderNumber: `PS-${String(this.sequence).padStart(6, '0')}`,
       sequence: this.sequence,
       status: 'pending',
+      statusLabel: this.statuses.label('pending'),
       carrier: null,
       trackingNumber: null,
       createdAt: at,
@@ -105,18 +112,32 @@ export class ShipmentStore {
   }
 
   /** Moves the shipment forward (to `target`, or one step), appending one history entry per step. */
-  transition(shipment: StoredShipment, target?: KnownStatus): StoredShipment {
+  transition(shipment: StoredShipment, target?: DocumentedStatus): StoredShipment {
     for (const status of stepsTo(shipment.status, target)) {
-      const at = this.now();
-      shipment.status = status;
-      shipment.updatedAt = at;
-      shipment.history.push({ status, occurredAt: at });
-      if (status === 'shipped') {
+      this.enter(shipment, status);
+      if ((status === 'shipped' || status === 'delivered') && shipment.carrier === null) {
         shipment.carrier = SANDBOX_CARRIER;
         // PostNord-like 20-digit number, derived from the order so it is stable in demos.
         shipment.trackingNumber = `0037073${String(shipment.sequence).padStart(13, '0')}`;
       }
     }
     return shipment;
+  }
+
+  /** Puts a live shipment into a status the catalog knows but the path does not (`held_at_customs`). */
+  setUndocumented(shipment: StoredShipment, status: string): StoredShipment {
+    if (isTerminal(shipment.status)) {
+      throw new SandboxError(409, `A ${shipment.status} shipment cannot move any further.`);
+    }
+    this.enter(shipment, status);
+    return shipment;
+  }
+
+  private enter(shipment: StoredShipment, status: string): void {
+    const at = this.now();
+    shipment.status = status;
+    shipment.statusLabel = this.statuses.label(status);
+    shipment.updatedAt = at;
+    shipment.history.push({ status, occurredAt: at });
   }
 }

@@ -1,17 +1,9 @@
-import type { KnownStatus } from '../../partner/schemas.js';
 import { SandboxError } from './errors.js';
+import { type DocumentedStatus, isDocumentedStatus } from './statuses.js';
 
 /** The forward path a shipment takes; cancellation is a side exit before dispatch. */
 export const FORWARD_PATH = ['pending', 'processing', 'shipped', 'delivered'] as const;
-const CANCELLABLE: readonly KnownStatus[] = ['pending', 'processing'];
-
-export const STATUS_LABELS: Record<KnownStatus, string> = {
-  pending: 'Pending',
-  processing: 'Processing',
-  shipped: 'Shipped',
-  delivered: 'Delivered',
-  cancelled: 'Cancelled',
-};
+const CANCELLABLE: readonly string[] = ['pending', 'processing'];
 
 export const SANDBOX_CARRIER = 'PostNord';
 
@@ -19,7 +11,8 @@ export const SANDBOX_CARRIER = 'PostNord';
  * The statuses a shipment passes through to reach `target` from `from`, in order; a jump
  * (pending → delivered) walks every step so the history stays realistic.
  */
-export function stepsTo(from: KnownStatus, target?: KnownStatus): KnownStatus[] {
+export function stepsTo(from: string, target?: DocumentedStatus): DocumentedStatus[] {
+  if (!isDocumentedStatus(from)) return stepsFromUndocumented(from, target);
   if (target === 'cancelled') {
     if (!CANCELLABLE.includes(from)) {
       throw new SandboxError(409, `A ${from} shipment cannot be cancelled.`);
@@ -36,4 +29,15 @@ export function stepsTo(from: KnownStatus, target?: KnownStatus): KnownStatus[] 
     throw new SandboxError(409, `A ${from} shipment cannot move back to ${target}.`);
   }
   return FORWARD_PATH.slice(position + 1, targetPosition + 1);
+}
+
+/** An undocumented status (say `held_at_customs`) has no place on the path: go straight to the target. */
+function stepsFromUndocumented(from: string, target?: DocumentedStatus): DocumentedStatus[] {
+  if (target === undefined) {
+    throw new SandboxError(409, `A ${from} shipment has no next step: name the status to move to.`);
+  }
+  if (target === 'pending') {
+    throw new SandboxError(409, `A ${from} shipment cannot move back to pending.`);
+  }
+  return [target];
 }

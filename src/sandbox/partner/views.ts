@@ -1,22 +1,47 @@
-import type {
-  CreateResponse,
-  ListItem,
-  TokenRecord,
-  TrackingRecord,
-} from '../../partner/schemas.js';
-import { toCopenhagenIso } from '../../partner/time.js';
 import type { IssuedToken, SandboxAccount } from './accounts.js';
+import { copenhagenTimestamp } from './copenhagen-time.js';
 import type { StoredShipment } from './state.js';
-import { STATUS_LABELS } from './transitions.js';
 
-/** Wire bodies, typed by the shared schemas so the sandbox cannot drift from the client. */
+/** Wire bodies as the contract's "Resources and their fields" lists them. */
+
+export interface TokenRecord {
+  token: string;
+  token_type: 'Bearer';
+  account: string;
+  created_at: string;
+}
+
+export interface CreateResponse {
+  reference: string;
+  order_number: string;
+  status: string;
+  created_at: string;
+}
+
+export interface TrackingRecord {
+  reference: string;
+  order_number: string;
+  status: string;
+  status_label: string;
+  carrier: string | null;
+  tracking_number: string | null;
+  updated_at: string;
+  history: { status: string; occurred_at: string }[];
+}
+
+export interface ListItem {
+  reference: string;
+  order_number: string;
+  status: string;
+  updated_at: string;
+}
 
 export function tokenRecord(issued: IssuedToken, account: SandboxAccount): TokenRecord {
   return {
     token: issued.token,
     token_type: 'Bearer',
     account: account.name,
-    created_at: toCopenhagenIso(issued.createdAt),
+    created_at: copenhagenTimestamp(issued.createdAt),
   };
 }
 
@@ -25,7 +50,7 @@ export function createResponse(s: StoredShipment): CreateResponse {
     reference: s.reference,
     order_number: s.orderNumber,
     status: s.status,
-    created_at: toCopenhagenIso(s.createdAt),
+    created_at: copenhagenTimestamp(s.createdAt),
   };
 }
 
@@ -34,13 +59,13 @@ export function trackingRecord(s: StoredShipment): TrackingRecord {
     reference: s.reference,
     order_number: s.orderNumber,
     status: s.status,
-    status_label: STATUS_LABELS[s.status],
+    status_label: s.statusLabel,
     carrier: s.carrier,
     tracking_number: s.trackingNumber,
-    updated_at: toCopenhagenIso(s.updatedAt),
+    updated_at: copenhagenTimestamp(s.updatedAt),
     history: s.history.map((h) => ({
       status: h.status,
-      occurred_at: toCopenhagenIso(h.occurredAt),
+      occurred_at: copenhagenTimestamp(h.occurredAt),
     })),
   };
 }
@@ -50,6 +75,6 @@ export function listItem(s: StoredShipment): ListItem {
     reference: s.reference,
     order_number: s.orderNumber,
     status: s.status,
-    updated_at: toCopenhagenIso(s.updatedAt),
+    updated_at: copenhagenTimestamp(s.updatedAt),
   };
 }
