@@ -23,8 +23,11 @@ local priority = ARGV[4]
 local member = ARGV[5]
 local markerMs = tonumber(ARGV[6])
 
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = tonumber(ARGV[7])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
 
 local function deny(waitMs)
   if waitMs < 1 then waitMs = 1 end
@@ -96,6 +99,11 @@ export interface PartnerBudgetOptions {
    * and at most 1 s (60 requests a minute then leave about 1.6% unused).
    */
   safetyMarginMs?: number;
+  /**
+   * The clock of the sliding log, in milliseconds. Default: Redis server time, which every
+   * process shares; tests pass a clock they move by hand.
+   */
+  clock?: () => number;
   /** Key namespace; the budget is per token, not per queue prefix. */
   keyPrefix?: string;
 }
@@ -174,6 +182,7 @@ export class PartnerBudget implements RequestGate {
       // A waiting marker outlives the wait, so the waiter still counts when it returns: BullMQ
       // can take up to about a second to hand a deferred job back to a worker.
       Math.max(1_000, Math.ceil(this.windowMs / 10)),
+      this.options.clock ? this.options.clock() : '',
     );
     return waitMs === 0 ? { granted: true } : { granted: false, waitMs };
   }

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { waitUntil } from '../helpers/shipment-stack.js';
 
 let redis: Redis;
 let prefix: string;
@@ -43,12 +43,16 @@ describe('PartnerBudget', () => {
   });
 
   it('grants again once the window has slid past the oldest request', async () => {
-    const b = budget({ limit: 2, windowMs: 200 });
+    const clock = { now: Date.now() };
+    const b = budget({ limit: 2, windowMs: 60_000, clock: () => clock.now });
     await b.take('create');
+    clock.now += 10_000;
     await b.take('create');
     const denied = await b.take('create');
-    expect(denied.granted).toBe(false);
-    if (!denied.granted) await sleep(denied.waitMs + 5);
+    expect(denied).toEqual({ granted: false, waitMs: 50_001 });
+    clock.now += 49_999;
+    expect((await b.take('create')).granted).toBe(false);
+    clock.now += 1; // 60 s after the oldest request: it has left the window
     expect((await b.take('create')).granted).toBe(true);
   });
 
@@ -86,22 +90,26 @@ describe('PartnerBudget', () => {
 
   it('denies every request, of every priority, while a 429 block lasts', async () => {
     const b = budget({ limit: 100 });
-    await b.block(300);
+    await b.block(60_000);
     const create = await b.take('create');
     const sync = await b.take('sync');
     expect(create.granted).toBe(false);
     expect(sync.granted).toBe(false);
-    if (!create.granted) expect(create.waitMs).toBeGreaterThan(250);
-    await sleep(310);
-    expect((await b.take('create')).granted).toBe(true);
+    if (!create.granted) expect(create.waitMs).toBeGreaterThan(50_000);
+  });
+
+  it('grants again once a 429 block has passed', async () => {
+    const b = budget({ limit: 100 });
+    await b.block(50);
+    await waitUntil(async () => (await b.take('create')).granted, { what: 'the block to end' });
+    expect((await b.stats()).rateLimited).toBe(1);
   });
 
   it('takes a Retry-After of 0 as a 429 to count, not an error', async () => {
     const b = budget();
     await b.block(0);
     expect((await b.stats()).rateLimited).toBe(1);
-    await sleep(5);
-    expect((await b.take('create')).granted).toBe(true);
+    await waitUntil(async () => (await b.take('create')).granted, { what: 'the block to end' });
   });
 
   it('never shortens a block', async () => {
@@ -111,16 +119,26 @@ describe('PartnerBudget', () => {
     expect(await b.blockedForMs()).toBeGreaterThan(800);
   });
 
-  async function slideWindow(decision: { granted: boolean; waitMs?: number }) {
-    expect(decision.granted).toBe(false);
-    await sleep((decision.waitMs ?? 0) + 5);
+  /**
+   * A budget on a clock moved by hand, over a window far longer than the test runs, so neither
+   * a slow machine nor Redis's own key expiry can slide the window behind the test's back.
+   */
+  function budgetOnClock(options: { limit: number; syncReserve: number }) {
+    const clock = { now: Date.now() };
+    const windowMs = 60_000;
+    const b = budget({ ...options, windowMs, clock: () => clock.now });
+    const slideWindow = (decision: { granted: boolean }) => {
+      expect(decision.granted).toBe(false);
+      clock.now += windowMs + 1;
+    };
+    return { b, slideWindow };
   }
 
   it('keeps the sync reserve free from creates while sync waits', async () => {
     // limit 10, 20% reserve = 2 slots per window.
-    const b = budget({ limit: 10, windowMs: 300, syncReserve: 0.2 });
+    const { b, slideWindow } = budgetOnClock({ limit: 10, syncReserve: 0.2 });
     for (let i = 0; i < 10; i++) expect((await b.take('create')).granted).toBe(true);
-    await slideWindow(await b.take('sync')); // sync is refused and now counts as waiting
+    slideWindow(await b.take('sync')); // sync is refused and now counts as waiting
 
     const creates = [];
     for (let i = 0; i < 10; i++) creates.push((await b.take('create')).granted);
@@ -131,9 +149,9 @@ describe('PartnerBudget', () => {
   });
 
   it('gives sync no more than its reserve while creates wait', async () => {
-    const b = budget({ limit: 10, windowMs: 300, syncReserve: 0.2 });
+    const { b, slideWindow } = budgetOnClock({ limit: 10, syncReserve: 0.2 });
     for (let i = 0; i < 10; i++) expect((await b.take('sync')).granted).toBe(true);
-    await slideWindow(await b.take('create')); // a create is refused and now waits
+    slideWindow(await b.take('create')); // a create is refused and now waits
 
     const syncs = [];
     for (let i = 0; i < 5; i++) syncs.push((await b.take('sync')).granted);
