@@ -51,14 +51,25 @@ describe('enqueueOrder', () => {
     expect(await stateOf(JOB_ID)).toBe('waiting');
   });
 
-  it('keeps one job when several events for an order arrive at the same moment', async () => {
-    await Promise.all(
-      ['orders/create', 'orders/paid', 'orders/updated', 'reconcile'].map((source) =>
+  it('replaces a skipped job once when several events for the order arrive at the same moment', async () => {
+    const worker = startWorker(async () => ({ outcome: 'skipped', code: 'not_paid' }));
+    await intake.enqueueOrder(ORDER_ID, 'orders/create');
+    await waitFor(async () => (await stateOf(JOB_ID)) === 'completed', { what: 'completion' });
+    await worker.close();
+
+    // Each sees the completed job and races to replace it; none may fail, and the completed job
+    // must not survive (BullMQ alone would ignore an add for an id it still holds).
+    const results = await Promise.all(
+      ['orders/paid', 'orders/updated', 'reconcile', 'orders/updated'].map((source) =>
         intake.enqueueOrder(ORDER_ID, source),
       ),
     );
 
-    expect((await allJobs(intake.queues.createShipment)).map((j) => j.id)).toEqual([JOB_ID]);
+    expect(results.every((r) => r === 'requeued' || r === 'already_queued')).toBe(true);
+    const jobs = await allJobs(intake.queues.createShipment);
+    expect(jobs.map((j) => j.id)).toEqual([JOB_ID]);
+    expect(await jobs[0]!.getState()).toBe('waiting');
+    expect(jobs[0]!.returnvalue).toBeNull();
   });
 
   it('leaves an active job alone', async () => {
