@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../src/log.js';
-import { type AdminClientOptions, createStoreClient } from '../../src/store/admin-client.js';
+import { type AdminClientOptions, createStoreClient } from '../../src/store/client.js';
 
 export const SHOP = 'demo.myshopify.com';
 export const SHOP_ORIGIN = `https://${SHOP}`;
