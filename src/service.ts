@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.js';
-import { buildPartnerSide, buildStoreClient } from './compose/clients.js';
+import { buildPartnerSide, buildStoreClient, buildWebhookVerifier } from './compose/clients.js';
 import { buildSharedParts } from './compose/parts.js';
 import { startWorkers, upsertSchedules } from './compose/workers.js';
 import type { Logger } from './log.js';
@@ -87,7 +87,7 @@ export async function startService(
     const parts = buildSharedParts({ redis: requestRedis, prefix, settings: config, logger });
     const { budget } = buildPartnerSide(config.partner, requestRedis, logger);
     server = await buildServer({
-      verify: (rawBody, headers) => store.verifyWebhook(rawBody, headers),
+      verify: buildWebhookVerifier(config.shopify, logger),
       redis: requestRedis,
       prefix,
       counters: parts.counters,

@@ -9,12 +9,12 @@ import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/
 import type { FieldErrors, TrackingRecord } from '../../src/partner/schemas.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
-import type { StoreClient } from '../../src/store/types.js';
+import type { OrderReader } from '../../src/store/types.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 
 export interface RegisterShipmentDeps {
-  store: Pick<StoreClient, 'getOrder'>;
+  store: Pick<OrderReader, 'getOrder'>;
   partner: Pick<PartnerApi, 'createShipment' | 'getShipment'>;
   records: OrderRecords;
   counters: Counters;

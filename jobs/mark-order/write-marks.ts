@@ -1,18 +1,11 @@
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE, ORDER_TAGS } from '../../src/domain/order-marks.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
-import type { MetafieldEntry, MetafieldKey, StoreClient } from '../../src/store/types.js';
+import type { MetafieldEntry, MetafieldKey, OrderMarks } from '../../src/store/types.js';
 import type { MarkOrderKind } from './payload.js';
 
 export interface OrderMarksDeps {
-  store: Pick<
-    StoreClient,
-    | 'setOrderMetafields'
-    | 'deleteOrderMetafields'
-    | 'addOrderTags'
-    | 'removeOrderTags'
-    | 'appendOrderNote'
-  >;
+  store: OrderMarks;
   records: Pick<OrderRecords, 'get'>;
   logger: Logger;
 }

@@ -1,10 +1,10 @@
 import type { Config } from '../../config/index.js';
 import { precheckEligibility } from '../../src/domain/eligibility.js';
-import type { StoreClient } from '../../src/store/types.js';
+import type { OrderReader } from '../../src/store/types.js';
 import { acceptOrderEvent, type OrderEventDeps } from '../create-shipment/accept-order-event.js';
 
 export interface ReconcileDeps extends OrderEventDeps {
-  store: Pick<StoreClient, 'listOrdersUpdatedSince'>;
+  store: Pick<OrderReader, 'listOrdersUpdatedSince'>;
   eligibility: Config['eligibility'];
 }
 

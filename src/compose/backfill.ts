@@ -1,5 +1,5 @@
 import { type ReconcileSummary, reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
-import type { StoreClient } from '../store/types.js';
+import type { OrderReader } from '../store/types.js';
 import type { SharedParts } from './parts.js';
 
 export type { ReconcileSummary };
@@ -10,7 +10,7 @@ export type { ReconcileSummary };
  */
 export function backfillOrders(
   parts: SharedParts,
-  store: Pick<StoreClient, 'listOrdersUpdatedSince'>,
+  store: Pick<OrderReader, 'listOrdersUpdatedSince'>,
   since: Date,
   until?: Date,
 ): Promise<ReconcileSummary> {

@@ -3,7 +3,9 @@ import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import { PartnerClient } from '../partner/client.js';
 import { PartnerBudget } from '../queue/partner-budget.js';
-import { createStoreClient, type ShopifyAdminClient } from '../store/admin-client.js';
+import { createStoreClient } from '../store/client.js';
+import type { StoreClient } from '../store/types.js';
+import { createWebhookVerifier, type VerifyWebhook } from '../store/webhooks.js';
 
 export interface PartnerSide {
   partner: PartnerClient;
@@ -38,6 +40,16 @@ export function buildPartnerSide(
 }
 
 /** The Shopify Admin client from the shop's settings. */
-export function buildStoreClient(settings: Config['shopify'], logger: Logger): ShopifyAdminClient {
+export function buildStoreClient(settings: Config['shopify'], logger: Logger): StoreClient {
   return createStoreClient({ ...settings, logger });
+}
+
+/** Checks webhook deliveries for the shop: signed with its secret, sent for its domain. */
+export function buildWebhookVerifier(settings: Config['shopify'], logger: Logger): VerifyWebhook {
+  return createWebhookVerifier({
+    webhookSecret: settings.webhookSecret,
+    apiVersion: settings.apiVersion,
+    shop: settings.shop,
+    logger: logger.child({ module: 'store' }),
+  });
 }

@@ -7,7 +7,7 @@ import { createRedis } from '../queue/redis.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../sandbox/partner/index.js';
 import { type FakeStore, startFakeStore } from '../sandbox/store/index.js';
 import { type RunningService, startService } from '../service.js';
-import type { ShopifyAdminClient } from '../store/admin-client.js';
+import type { StoreClient } from '../store/types.js';
 import { removeDemoKeys } from './cleanup.js';
 import { freePort } from './free-port.js';
 import { logLines } from './log-lines.js';
@@ -34,7 +34,7 @@ export interface DemoStack {
   /** The demo's own connection: records to narrate, queues for the backfill, cleanup. */
   readonly redis: Redis;
   readonly parts: SharedParts;
-  readonly storeClient: ShopifyAdminClient;
+  readonly storeClient: StoreClient;
   readonly logger: Logger;
   /** Stops everything and removes the demo's Redis keys; returns how many there were. */
   close(): Promise<number>;

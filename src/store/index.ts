@@ -1,6 +1,10 @@
-export { type AdminClientOptions, createStoreClient, ShopifyAdminClient } from './admin-client.js';
+export { type AdminClientOptions, createStoreClient } from './client.js';
 export * from './errors.js';
+export { createFulfillments } from './fulfillments/fulfillments.js';
+export { createOrderMarks } from './order-marks/order-marks.js';
+export { createOrderReader } from './orders/order-reader.js';
 export type { ShopifyAuth } from './shopify.js';
+export { createAdminTransport, type StoreTransport } from './transport/admin-transport.js';
 export type * from './types.js';
 export {
   createWebhookVerifier,

@@ -13,7 +13,7 @@ import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { type FakeStore, startFakeStore } from '../../src/sandbox/store/server.js';
 import { webhookHeaders } from '../../src/sandbox/store/webhooks.js';
 import { buildServer } from '../../src/server/app.js';
-import { type AdminClientOptions, createStoreClient } from '../../src/store/admin-client.js';
+import { type AdminClientOptions, createStoreClient } from '../../src/store/client.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from './redis.js';
 import { SHIPMENT_SETTINGS } from './shipment-stack.js';

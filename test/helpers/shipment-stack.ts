@@ -24,11 +24,8 @@ import {
   type FakeStore,
   startFakeStore,
 } from '../../src/sandbox/store/index.js';
-import {
-  type AdminClientOptions,
-  createStoreClient,
-  type ShopifyAdminClient,
-} from '../../src/store/admin-client.js';
+import { type AdminClientOptions, createStoreClient } from '../../src/store/client.js';
+import type { StoreClient } from '../../src/store/types.js';
 import { dropKeys, REDIS_URL, uniquePrefix } from './redis.js';
 
 /**
@@ -108,7 +105,7 @@ export interface ShipmentStack {
   readonly redis: Redis;
   readonly sandbox: PartnerSandbox;
   readonly store: FakeStore;
-  readonly storeClient: ShopifyAdminClient;
+  readonly storeClient: StoreClient;
   readonly config: StackConfig;
   /** The shared parts, built by the one builder the service uses. */
   readonly parts: SharedParts;

@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeAdminSchema } from '../../src/sandbox/store/schema.js';
-import * as queries from '../../src/store/queries.js';
+import { documentFilesOnDisk, storeDocuments } from './documents.js';
 import { loadRealSchema } from './real-schema.js';
 
 let realSchema: GraphQLSchema;
@@ -20,11 +20,25 @@ beforeAll(() => {
   realSchema = loadRealSchema();
 }, 300_000);
 
-const documents = Object.entries(queries);
+const documents = storeDocuments.map(({ name, document }) => [name, document] as const);
 
-describe('Admin GraphQL documents (queries.ts) against the real 2026-07 schema', () => {
-  it('holds documents to check', () => {
+describe('Admin GraphQL documents (src/store/documents.ts) against the real 2026-07 schema', () => {
+  it('holds documents of every capability to check', () => {
     expect(documents.length).toBeGreaterThanOrEqual(11);
+    const capabilities = new Set(storeDocuments.map((d) => d.capability));
+    expect([...capabilities].sort()).toEqual(['fulfillments', 'orderMarks', 'orders']);
+  });
+
+  it('lists every document of every documents.ts under src/store', async () => {
+    const listed = new Set(storeDocuments.map((d) => d.document));
+    const files = documentFilesOnDisk();
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const file of files) {
+      const module: Record<string, unknown> = await import(file);
+      for (const [name, document] of Object.entries(module)) {
+        expect(listed.has(document as string), `${name} of ${file}`).toBe(true);
+      }
+    }
   });
 
   it.each(documents)('%s is valid', (_name, document) => {

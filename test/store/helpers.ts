@@ -1,6 +1,9 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../src/log.js';
-import { type AdminClientOptions, createStoreClient } from '../../src/store/admin-client.js';
+import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
+import { startFakeStore } from '../../src/sandbox/store/server.js';
+import { type AdminClientOptions, createStoreClient } from '../../src/store/client.js';
+import { createAdminTransport } from '../../src/store/transport/admin-transport.js';
 
 export const SHOP = 'demo.myshopify.com';
 export const SHOP_ORIGIN = `https://${SHOP}`;
@@ -28,8 +31,8 @@ export function recordingSleep() {
   return { waits, sleep: async (ms: number) => void waits.push(ms) };
 }
 
-export function testClient(overrides: Partial<AdminClientOptions> = {}) {
-  return createStoreClient({
+function testOptions(overrides: Partial<AdminClientOptions>): AdminClientOptions {
+  return {
     shop: SHOP,
     auth: { kind: 'accessToken', accessToken: ACCESS_TOKEN },
     apiVersion: '2026-07',
@@ -37,6 +40,32 @@ export function testClient(overrides: Partial<AdminClientOptions> = {}) {
     logger: silentLogger,
     sleep: async () => {},
     ...overrides,
+  };
+}
+
+/** Every capability over one transport, as the composition root builds it. */
+export function testClient(overrides: Partial<AdminClientOptions> = {}) {
+  return createStoreClient(testOptions(overrides));
+}
+
+/** A transport alone, to build one capability on (e.g. `createOrderMarks(testTransport())`). */
+export function testTransport(overrides: Partial<AdminClientOptions> = {}) {
+  return createAdminTransport(testOptions(overrides));
+}
+
+/** What the fake store accepts for client credentials. */
+export const FAKE_CLIENT_ID = 'fake-client';
+export const FAKE_CLIENT_SECRET = 'fake-client-secret';
+
+/** A fake store over HTTP: https://{shop} is unreachable under nock. */
+export function startTestStore(orders?: FakeOrderInput[]) {
+  return startFakeStore({
+    shop: SHOP,
+    accessToken: ACCESS_TOKEN,
+    webhookSecret: WEBHOOK_SECRET,
+    clientId: FAKE_CLIENT_ID,
+    clientSecret: FAKE_CLIENT_SECRET,
+    ...(orders ? { orders } : {}),
   });
 }
 

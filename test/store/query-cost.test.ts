@@ -6,8 +6,8 @@ import {
   requestedQueryCost,
 } from '../../src/sandbox/store/query-cost.js';
 import { fakeAdminSchema } from '../../src/sandbox/store/schema.js';
-import { ORDERS_PAGE_SIZE } from '../../src/store/admin-client.js';
-import * as queries from '../../src/store/queries.js';
+import { ORDERS_PAGE_SIZE } from '../../src/store/orders/order-reader.js';
+import { storeDocuments } from './documents.js';
 import { loadRealSchema } from './real-schema.js';
 
 /**
@@ -57,7 +57,7 @@ function operationName(document: string): string {
   return operation?.name?.value ?? '(anonymous)';
 }
 
-const documents = Object.values(queries).map((document) => ({
+const documents = storeDocuments.map(({ document }) => ({
   name: operationName(document),
   document,
 }));
@@ -65,7 +65,7 @@ const documents = Object.values(queries).map((document) => ({
 const costOf = (schema: GraphQLSchema, { name, document }: (typeof documents)[number]) =>
   requestedQueryCost(schema, parse(document), { variables: CLIENT_VARIABLES[name] ?? {} });
 
-describe('requested cost of every document in queries.ts (real 2026-07 schema)', () => {
+describe('requested cost of every document in src/store/documents.ts (real 2026-07 schema)', () => {
   it.each(documents)(`$name costs at most ${MAX_QUERY_COST}`, (entry) => {
     expect(costOf(realSchema, entry)).toBeLessThanOrEqual(MAX_QUERY_COST);
   });

@@ -1,7 +1,7 @@
 import { HttpResponseError, type Session, type Shopify } from '@shopify/shopify-api';
-import type { Logger } from '../log.js';
-import { StoreAuthError, StoreRequestError } from './errors.js';
-import { type FetchFunction, withFetch } from './fetch-routing.js';
+import type { Logger } from '../../log.js';
+import { StoreAuthError, StoreRequestError } from '../errors.js';
+import { type FetchFunction, withFetch } from '../fetch-routing.js';
 
 /** Where the Admin client gets the session (and so the token) each request is sent with. */
 export interface AdminSessions {

@@ -5,8 +5,7 @@ import {
   type Session,
   type Shopify,
 } from '@shopify/shopify-api';
-import type { Logger } from '../log.js';
-import type { AdminSessions } from './access-token.js';
+import type { Logger } from '../../log.js';
 import {
   StoreAuthError,
   StoreError,
@@ -14,8 +13,9 @@ import {
   StoreThrottledError,
   StoreUserError,
   type StoreUserErrorDetail,
-} from './errors.js';
-import { type FetchFunction, withFetch } from './fetch-routing.js';
+} from '../errors.js';
+import { type FetchFunction, withFetch } from '../fetch-routing.js';
+import type { AdminSessions } from './access-token.js';
 import { throttleSignal } from './throttle.js';
 
 type GraphqlClient = InstanceType<Shopify['clients']['Graphql']>;

@@ -4,9 +4,9 @@ import {
   type StoreOrder,
   type StoreOrderHeader,
   type StoreOrderSummary,
-} from '../domain/order.js';
+} from '../../domain/order.js';
 
-/** The `OrderHeaderFields` fragment (queries.ts) as Shopify answers it. */
+/** The `OrderHeaderFields` fragment (documents.ts) as Shopify answers it. */
 const orderHeaderSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -22,7 +22,7 @@ const orderHeaderSchema = z.object({
 /** A node of the ListOrdersUpdatedSince page: the header and Order.requiresShipping. */
 export const orderSummaryNodeSchema = orderHeaderSchema.extend({ requiresShipping: z.boolean() });
 
-/** The `StoreOrderFields` fragment (queries.ts) as Shopify answers it. */
+/** The `StoreOrderFields` fragment (documents.ts) as Shopify answers it. */
 export const orderNodeSchema = orderHeaderSchema.extend({
   email: z.string().nullable(),
   phone: z.string().nullable(),

@@ -1,0 +1,132 @@
+/**
+ * The documents that read fulfillment orders and fulfil, track and follow shipments (API
+ * 2026-07). Every export is one complete document, listed in ../documents.ts for the schema and
+ * cost tests.
+ */
+
+const FULFILLMENT_ORDER_LINE_FIELDS = /* GraphQL */ `
+  fragment FulfillmentOrderLineFields on FulfillmentOrderLineItem {
+    id
+    totalQuantity
+    remainingQuantity
+    lineItem {
+      id
+    }
+  }
+`;
+
+/**
+ * Five fulfillment orders with 50 lines each: 3 + 5 × (3 + 50 × 2) = 518. The client pages on
+ * for an order with more fulfillment orders, and with GetFulfillmentOrderLineItems for one with
+ * more lines.
+ */
+export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
+  query GetFulfillmentOrders($id: ID!, $after: String) {
+    order(id: $id) {
+      id
+      fulfillmentOrders(first: 5, after: $after) {
+        nodes {
+          id
+          status
+          lineItems(first: 50) {
+            nodes {
+              ...FulfillmentOrderLineFields
+            }
+            pageInfo {
+              hasNextPage
+              endCursor
+            }
+          }
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+  ${FULFILLMENT_ORDER_LINE_FIELDS}
+`;
+
+/** The lines of one fulfillment order after the first 50: 3 + 250 × 2 = 503. */
+export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
+  query GetFulfillmentOrderLineItems($id: ID!, $after: String) {
+    fulfillmentOrder(id: $id) {
+      id
+      lineItems(first: 250, after: $after) {
+        nodes {
+          ...FulfillmentOrderLineFields
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+  ${FULFILLMENT_ORDER_LINE_FIELDS}
+`;
+
+export const CREATE_FULFILLMENT = /* GraphQL */ `
+  mutation CreateFulfillment($fulfillment: FulfillmentInput!) {
+    fulfillmentCreate(fulfillment: $fulfillment) {
+      fulfillment {
+        id
+        status
+        trackingInfo(first: 10) {
+          company
+          number
+          url
+        }
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export const UPDATE_FULFILLMENT_TRACKING = /* GraphQL */ `
+  mutation UpdateFulfillmentTracking(
+    $fulfillmentId: ID!
+    $trackingInfoInput: FulfillmentTrackingInput!
+    $notifyCustomer: Boolean
+  ) {
+    fulfillmentTrackingInfoUpdate(
+      fulfillmentId: $fulfillmentId
+      trackingInfoInput: $trackingInfoInput
+      notifyCustomer: $notifyCustomer
+    ) {
+      fulfillment {
+        id
+        status
+        trackingInfo(first: 10) {
+          company
+          number
+          url
+        }
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;
+
+export const CREATE_FULFILLMENT_EVENT = /* GraphQL */ `
+  mutation CreateFulfillmentEvent($fulfillmentEvent: FulfillmentEventInput!) {
+    fulfillmentEventCreate(fulfillmentEvent: $fulfillmentEvent) {
+      fulfillmentEvent {
+        id
+        status
+        happenedAt
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+  }
+`;

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { pageInfo, userErrors } from '../transport/answers.js';
+
+/** The `data` of each document in documents.ts, as far as the fulfillments read it. */
+
+const fulfillmentOrderLines = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      totalQuantity: z.number().int(),
+      remainingQuantity: z.number().int(),
+      lineItem: z.object({ id: z.string() }),
+    }),
+  ),
+  pageInfo,
+});
+
+/** One page of a fulfillment order's lines, as both fulfillment order documents answer it. */
+export type FulfillmentOrderLinesPage = z.output<typeof fulfillmentOrderLines>;
+
+export const getFulfillmentOrdersData = z.object({
+  order: z
+    .object({
+      id: z.string(),
+      fulfillmentOrders: z.object({
+        nodes: z.array(
+          z.object({ id: z.string(), status: z.string(), lineItems: fulfillmentOrderLines }),
+        ),
+        pageInfo,
+      }),
+    })
+    .nullable(),
+});
+
+export const getFulfillmentOrderLineItemsData = z.object({
+  fulfillmentOrder: z.object({ id: z.string(), lineItems: fulfillmentOrderLines }).nullable(),
+});
+
+const fulfillment = z.object({
+  id: z.string(),
+  status: z.string(),
+  trackingInfo: z.array(
+    z.object({
+      company: z.string().nullable(),
+      number: z.string().nullable(),
+      url: z.string().nullable(),
+    }),
+  ),
+});
+
+export const createFulfillmentData = z.object({
+  fulfillmentCreate: z.object({ fulfillment: fulfillment.nullable(), userErrors }).nullable(),
+});
+
+export const updateTrackingData = z.object({
+  fulfillmentTrackingInfoUpdate: z
+    .object({ fulfillment: fulfillment.nullable(), userErrors })
+    .nullable(),
+});
+
+export const createFulfillmentEventData = z.object({
+  fulfillmentEventCreate: z
+    .object({
+      fulfillmentEvent: z
+        .object({ id: z.string(), status: z.string(), happenedAt: z.string() })
+        .nullable(),
+      userErrors,
+    })
+    .nullable(),
+});

@@ -1,0 +1,83 @@
+import { StoreUserError } from '../errors.js';
+import type { StoreTransport } from '../transport/admin-transport.js';
+import { required } from '../transport/answers.js';
+import { throwOnUserErrors } from '../transport/graphql-request.js';
+import { orderGidOf, orderNotFound } from '../transport/order-ids.js';
+import * as D from './documents.js';
+import * as R from './responses.js';
+import type { OrderMarks } from './types.js';
+
+const METAFIELDS_PER_CALL = 25;
+
+export function createOrderMarks(transport: StoreTransport): OrderMarks {
+  return {
+    async setOrderMetafields(orderId, entries) {
+      const operation = 'SetOrderMetafields';
+      const ownerId = orderGidOf(orderId, operation);
+      if (entries.length === 0) return;
+      // metafieldsSet is atomic for up to 25; splitting would give up that guarantee silently.
+      refuseOverMetafieldLimit(entries.length, operation);
+      const data = await transport.send(operation, D.SET_METAFIELDS, R.setMetafieldsData, {
+        metafields: entries.map((e) => ({ ownerId, ...e })),
+      });
+      throwOnUserErrors(operation, required(data.metafieldsSet, operation).userErrors);
+    },
+
+    async deleteOrderMetafields(orderId, keys) {
+      const operation = 'DeleteOrderMetafields';
+      const ownerId = orderGidOf(orderId, operation);
+      // Shopify wants at least one identifier.
+      if (keys.length === 0) return;
+      // Shopify introduced metafieldsDelete (2024-04) for up to 25 at once; we never need more.
+      refuseOverMetafieldLimit(keys.length, operation);
+      const data = await transport.send(operation, D.DELETE_METAFIELDS, R.deleteMetafieldsData, {
+        metafields: keys.map(({ namespace, key }) => ({ ownerId, namespace, key })),
+      });
+      // A null entry in deletedMetafields is a metafield that was not there: already the aim.
+      throwOnUserErrors(operation, required(data.metafieldsDelete, operation).userErrors);
+    },
+
+    async addOrderTags(orderId, tags) {
+      const operation = 'AddOrderTags';
+      const id = orderGidOf(orderId, operation);
+      if (tags.length === 0) return;
+      const data = await transport.send(operation, D.ADD_TAGS, R.addTagsData, { id, tags });
+      throwOnUserErrors(operation, required(data.tagsAdd, operation).userErrors);
+    },
+
+    async removeOrderTags(orderId, tags) {
+      const operation = 'RemoveOrderTags';
+      const id = orderGidOf(orderId, operation);
+      if (tags.length === 0) return;
+      const data = await transport.send(operation, D.REMOVE_TAGS, R.removeTagsData, { id, tags });
+      throwOnUserErrors(operation, required(data.tagsRemove, operation).userErrors);
+    },
+
+    async appendOrderNote(orderId, text) {
+      const operation = 'UpdateOrderNote';
+      const id = orderGidOf(orderId, operation);
+      const line = text.trim();
+      if (line === '') return;
+      const current = await transport.send('GetOrderNote', D.GET_ORDER_NOTE, R.getOrderNoteData, {
+        id,
+      });
+      if (!current.order) throw orderNotFound(orderId, operation);
+      const note = current.order.note ?? '';
+      // A retried job must not write the same line twice.
+      if (note.split('\n').some((existing) => existing.trim() === line)) return;
+      // Shopify has no "append": an edit made between our read and write would be lost. Notes are
+      // rarely edited by hand while a shipment is being registered, so we accept that window.
+      const data = await transport.send(operation, D.UPDATE_ORDER_NOTE, R.updateOrderNoteData, {
+        input: { id, note: note ? `${note.replace(/\n+$/, '')}\n${line}` : line },
+      });
+      throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);
+    },
+  };
+}
+
+function refuseOverMetafieldLimit(count: number, operation: string): void {
+  if (count <= METAFIELDS_PER_CALL) return;
+  throw new StoreUserError(operation, [
+    { field: ['metafields'], message: `at most ${METAFIELDS_PER_CALL} metafields per call` },
+  ]);
+}

@@ -1,0 +1,92 @@
+/**
+ * The documents that read orders (API 2026-07). Every export is one complete document, listed in
+ * ../documents.ts for the schema and cost tests. A page of orders cannot carry line items: 50
+ * orders with lineItems(first: 100) would cost 30,202 and be refused outright.
+ */
+
+// Not exported on their own: a lone fragment is not a valid document.
+const ORDER_HEADER_FIELDS = /* GraphQL */ `
+  fragment OrderHeaderFields on Order {
+    id
+    name
+    createdAt
+    updatedAt
+    test
+    cancelledAt
+    displayFinancialStatus
+    displayFulfillmentStatus
+    tags
+  }
+`;
+
+/** Requested cost of one order: 604 (the order, its address and 100 line items × 6 objects). */
+const STORE_ORDER_FIELDS = /* GraphQL */ `
+  fragment StoreOrderFields on Order {
+    ...OrderHeaderFields
+    email
+    phone
+    shippingAddress {
+      name
+      company
+      phone
+      address1
+      address2
+      city
+      zip
+      countryCodeV2
+    }
+    lineItems(first: 100) {
+      nodes {
+        title
+        currentQuantity
+        requiresShipping
+        product {
+          productType
+        }
+        variant {
+          inventoryItem {
+            measurement {
+              weight {
+                unit
+                value
+              }
+            }
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+      }
+    }
+  }
+  ${ORDER_HEADER_FIELDS}
+`;
+
+export const GET_ORDER = /* GraphQL */ `
+  query GetOrder($id: ID!) {
+    order(id: $id) {
+      ...StoreOrderFields
+    }
+  }
+  ${STORE_ORDER_FIELDS}
+`;
+
+/**
+ * Scalars only, so each order costs 1: with the client's page of 100 the query costs 102.
+ * Line items and addresses are read per order (GetOrder) by the worker that registers it.
+ */
+export const LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `
+  query ListOrdersUpdatedSince($first: Int!, $after: String, $query: String!) {
+    orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
+      nodes {
+        ...OrderHeaderFields
+        requiresShipping
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+  ${ORDER_HEADER_FIELDS}
+`;

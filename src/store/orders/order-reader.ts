@@ -1,0 +1,56 @@
+import type { StoreOrder } from '../../domain/order.js';
+import { StoreRequestError } from '../errors.js';
+import type { StoreTransport } from '../transport/admin-transport.js';
+import { nextCursor } from '../transport/answers.js';
+import { orderGidOf } from '../transport/order-ids.js';
+import * as D from './documents.js';
+import { type OrderNode, toStoreOrder, toStoreOrderSummary } from './order-mapper.js';
+import * as R from './responses.js';
+import type { OrderReader } from './types.js';
+
+/**
+ * Orders per ListOrdersUpdatedSince page. Each listed order costs 1 point of requested query cost
+ * (scalars only), so a page costs 2 + 100 = 102, far below Shopify's 1,000 per query;
+ * test/store/query-cost.test.ts checks the document with this value.
+ */
+export const ORDERS_PAGE_SIZE = 100;
+/** Line items read per order (GetOrder's `lineItems(first: …)`). */
+const ORDER_LINE_ITEMS_READ = 100;
+
+export function createOrderReader(transport: StoreTransport): OrderReader {
+  return {
+    async getOrder(id) {
+      const gid = orderGidOf(id, 'GetOrder');
+      const data = await transport.send('GetOrder', D.GET_ORDER, R.getOrderData, { id: gid });
+      return data.order ? wholeOrder(data.order) : null;
+    },
+
+    async listOrdersUpdatedSince(since, after) {
+      const operation = 'ListOrdersUpdatedSince';
+      // Whole seconds, rounded down: the window may only grow, never skip an update.
+      const timestamp = since.toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const data = await transport.send(operation, D.LIST_ORDERS_UPDATED_SINCE, R.listOrdersData, {
+        first: ORDERS_PAGE_SIZE,
+        after: after ?? null,
+        query: `updated_at:>='${timestamp}'`,
+      });
+      const { nodes, pageInfo } = data.orders;
+      return {
+        orders: nodes.map(toStoreOrderSummary),
+        nextCursor: nextCursor(pageInfo, operation),
+      };
+    },
+  };
+}
+
+function wholeOrder(node: OrderNode): StoreOrder {
+  const order = toStoreOrder(node);
+  if (node.lineItems.pageInfo.hasNextPage) {
+    // A shipment cannot be amended once registered, so a partial one would be worse than none.
+    throw new StoreRequestError(
+      `Order ${order.name} has more than ${ORDER_LINE_ITEMS_READ} line items, more than the connector reads; register its shipment by hand.`,
+      { operation: 'GetOrder' },
+    );
+  }
+  return order;
+}

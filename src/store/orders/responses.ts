@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { pageInfo } from '../transport/answers.js';
+import { orderNodeSchema, orderSummaryNodeSchema } from './order-mapper.js';
+
+/** The `data` of each document in documents.ts, as far as the order reader reads it. */
+
+export const getOrderData = z.object({ order: orderNodeSchema.nullable() });
+
+export const listOrdersData = z.object({
+  orders: z.object({
+    nodes: z.array(orderSummaryNodeSchema),
+    pageInfo,
+  }),
+});

@@ -1,0 +1,15 @@
+import type { StoreOrder, StoreOrderSummary } from '../../domain/order.js';
+
+/** Reading orders: what registering a shipment and the reconciliation poll need. */
+export interface OrderReader {
+  /** The order, or null when the store has none with that id (numeric or gid). */
+  getOrder(id: string): Promise<StoreOrder | null>;
+  /**
+   * One page (100) of orders updated at or after `since`, oldest update first: summaries without
+   * line items or address, so the page stays cheap; read an order whole with getOrder.
+   */
+  listOrdersUpdatedSince(
+    since: Date,
+    after?: string,
+  ): Promise<{ orders: StoreOrderSummary[]; nextCursor: string | null }>;
+}

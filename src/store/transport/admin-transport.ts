@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import type { Logger } from '../../log.js';
+import { StoreRequestError } from '../errors.js';
+import { shopFetch } from '../fetch-routing.js';
+import { createAdminShopify, type ShopifyAuth } from '../shopify.js';
+import {
+  type AdminSessions,
+  clientCredentialsSessions,
+  fixedTokenSessions,
+} from './access-token.js';
+import { AdminGraphql } from './graphql-request.js';
+
+export interface AdminClientOptions {
+  /** name.myshopify.com */
+  shop: string;
+  auth: ShopifyAuth;
+  /** e.g. "2026-07" */
+  apiVersion: string;
+  /** Send every Admin API request (and the token request) here instead of https://{shop}. */
+  adminApiUrl?: string;
+  /** A fixed-token custom app's API secret key, which the library insists on (see shopify.ts). */
+  webhookSecret: string;
+  logger: Logger;
+  /** Throttle waits allowed per call before StoreThrottledError (default 10). */
+  maxThrottleWaits?: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => number;
+}
+
+/**
+ * What every capability (orders, order marks, fulfillments) sends its documents through. One per
+ * shop: its capabilities share the token, its renewal and the throttle waits.
+ */
+export interface StoreTransport {
+  /** Sends one document and returns its `data`, checked against `schema`. */
+  send<S extends z.ZodType>(
+    operation: string,
+    document: string,
+    schema: S,
+    variables: Record<string, unknown>,
+  ): Promise<z.output<S>>;
+}
+
+export function createAdminTransport(options: AdminClientOptions): StoreTransport {
+  const logger = options.logger.child({ module: 'store' });
+  const shopify = createAdminShopify({ ...options, logger });
+  const fetch = shopFetch(options.shop, options.adminApiUrl);
+  const sessions: AdminSessions =
+    options.auth.kind === 'accessToken'
+      ? fixedTokenSessions(shopify, options.shop)
+      : clientCredentialsSessions({
+          shopify,
+          shop: options.shop,
+          fetch,
+          logger,
+          ...(options.now ? { now: options.now } : {}),
+        });
+  const graphql = new AdminGraphql({
+    shopify,
+    sessions,
+    fetch,
+    logger,
+    maxThrottleWaits: options.maxThrottleWaits ?? 10,
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+  });
+
+  return {
+    async send(operation, document, schema, variables) {
+      const data = await graphql.request(operation, document, variables);
+      const parsed = schema.safeParse(data);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new StoreRequestError(
+          `Shopify's answer to ${operation} has an unexpected shape (at ${issue?.path.join('.') || 'top level'})`,
+          { operation, cause: parsed.error },
+        );
+      }
+      return parsed.data;
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { StoreRequestError } from '../errors.js';
+
+/** pageInfo of a connection the client pages through. */
+export const pageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
+
+/** A mutation payload's userErrors (see throwOnUserErrors). */
+export const userErrors = z.array(
+  z.object({
+    field: z.array(z.string()).nullable().optional(),
+    message: z.string(),
+    code: z.string().nullable().optional(),
+  }),
+);
+
+/** The cursor of the next page, or null after the last one. */
+export function nextCursor(
+  page: { hasNextPage: boolean; endCursor: string | null },
+  operation: string,
+): string | null {
+  if (!page.hasNextPage) return null;
+  // Stopping here would silently drop the rest; asking again from the start would never end.
+  if (!page.endCursor) {
+    throw new StoreRequestError(`Shopify's answer to ${operation} has a next page but no cursor`, {
+      operation,
+    });
+  }
+  return page.endCursor;
+}
+
+/** A mutation payload is null only when Shopify also sent errors; guard anyway. */
+export function required<T>(value: T | null, operation: string): T {
+  if (value === null) {
+    throw new StoreRequestError(`Shopify's answer to ${operation} has no result`, { operation });
+  }
+  return value;
+}

@@ -1,0 +1,161 @@
+import nock from 'nock';
+import { afterEach, describe, expect, it } from 'vitest';
+import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
+import { createOrderMarks } from '../../src/store/order-marks/order-marks.js';
+import { testTransport } from './helpers.js';
+import { answer } from './nock-graphql.js';
+
+/** Order marks on their own transport: no order reading, no fulfillments. */
+const marks = () => createOrderMarks(testTransport());
+
+afterEach(() => {
+  nock.cleanAll();
+});
+
+describe('order marks', () => {
+  it('sets metafields on the order and turns userErrors into StoreUserError with field paths', async () => {
+    const { requests } = answer({
+      data: {
+        metafieldsSet: {
+          metafields: null,
+          userErrors: [
+            { field: ['metafields', '0', 'value'], message: 'Value is too long', code: 'INVALID' },
+          ],
+        },
+      },
+    });
+
+    const error = await marks()
+      .setOrderMetafields('5551234', [
+        { namespace: 'shipping', key: 'reference', value: 'x', type: 'single_line_text_field' },
+      ])
+      .catch((e) => e);
+
+    expect(requests[0]?.variables).toEqual({
+      metafields: [
+        {
+          ownerId: 'gid://shopify/Order/5551234',
+          namespace: 'shipping',
+          key: 'reference',
+          value: 'x',
+          type: 'single_line_text_field',
+        },
+      ],
+    });
+    expect(error).toBeInstanceOf(StoreUserError);
+    expect(error.userErrors).toEqual([
+      { field: ['metafields', '0', 'value'], message: 'Value is too long', code: 'INVALID' },
+    ]);
+    expect(error.message).toBe(
+      'Shopify refused SetOrderMetafields: metafields.0.value: Value is too long',
+    );
+  });
+
+  it('refuses more than 25 metafields in one call (the atomic limit) without sending', async () => {
+    const entries = Array.from({ length: 26 }, (_, i) => ({
+      namespace: 'n',
+      key: `k${i}`,
+      value: 'v',
+      type: 'single_line_text_field' as const,
+    }));
+    await expect(marks().setOrderMetafields('1', entries)).rejects.toBeInstanceOf(StoreUserError);
+  });
+
+  it('deletes metafields by owner, namespace and key; one the order lacks is no error', async () => {
+    // As Shopify documents metafieldsDelete: a null entry for a metafield that does not exist.
+    const { requests } = answer({
+      data: {
+        metafieldsDelete: {
+          deletedMetafields: [
+            {
+              ownerId: 'gid://shopify/Order/5551234',
+              namespace: 'partner_shipment',
+              key: 'error',
+            },
+            null,
+          ],
+          userErrors: [],
+        },
+      },
+    });
+
+    await marks().deleteOrderMetafields('5551234', [
+      { namespace: 'partner_shipment', key: 'error' },
+      { namespace: 'partner_shipment', key: 'never_set' },
+    ]);
+
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.query).toContain('metafieldsDelete(metafields: $metafields)');
+    expect(requests[0]?.variables).toEqual({
+      metafields: [
+        { ownerId: 'gid://shopify/Order/5551234', namespace: 'partner_shipment', key: 'error' },
+        { ownerId: 'gid://shopify/Order/5551234', namespace: 'partner_shipment', key: 'never_set' },
+      ],
+    });
+  });
+
+  it('turns userErrors of metafieldsDelete into StoreUserError', async () => {
+    answer({
+      data: {
+        metafieldsDelete: {
+          deletedMetafields: null,
+          userErrors: [{ field: ['metafields', '0', 'ownerId'], message: 'Owner does not exist.' }],
+        },
+      },
+    });
+    const error = await marks()
+      .deleteOrderMetafields('5551234', [{ namespace: 'partner_shipment', key: 'error' }])
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(StoreUserError);
+    expect(error.message).toBe(
+      'Shopify refused DeleteOrderMetafields: metafields.0.ownerId: Owner does not exist.',
+    );
+  });
+
+  it('sends no metafieldsDelete for no keys (Shopify wants one) or more than 25', async () => {
+    // No interceptor: any request would fail with "no match".
+    await marks().deleteOrderMetafields('5551234', []);
+    const keys = Array.from({ length: 26 }, (_, i) => ({ namespace: 'n', key: `k${i}` }));
+    await expect(marks().deleteOrderMetafields('5551234', keys)).rejects.toBeInstanceOf(
+      StoreUserError,
+    );
+  });
+
+  it('adds and removes tags', async () => {
+    const added = answer({ data: { tagsAdd: { node: { id: 'x' }, userErrors: [] } } });
+    const removed = answer({ data: { tagsRemove: { node: { id: 'x' }, userErrors: [] } } });
+    const client = marks();
+    await client.addOrderTags('5551234', ['shipment-registered']);
+    await client.removeOrderTags('5551234', ['shipment-failed']);
+    expect(added.requests[0]?.query).toContain('tagsAdd');
+    expect(added.requests[0]?.variables).toEqual({
+      id: 'gid://shopify/Order/5551234',
+      tags: ['shipment-registered'],
+    });
+    expect(removed.requests[0]?.query).toContain('tagsRemove');
+    expect(removed.requests[0]?.variables?.tags).toEqual(['shipment-failed']);
+  });
+
+  it('appends a line to the existing note', async () => {
+    answer({ data: { order: { id: 'gid://shopify/Order/1', note: 'Leave at the door' } } });
+    const update = answer({ data: { orderUpdate: { order: null, userErrors: [] } } });
+    await marks().appendOrderNote('1', 'Shipment registered: 1');
+    expect(update.requests[0]?.variables).toEqual({
+      input: { id: 'gid://shopify/Order/1', note: 'Leave at the door\nShipment registered: 1' },
+    });
+  });
+
+  it('does not append a line the note already has', async () => {
+    const read = answer({
+      data: { order: { id: 'gid://shopify/Order/1', note: 'a\nShipment registered: 1' } },
+    });
+    await marks().appendOrderNote('1', 'Shipment registered: 1');
+    expect(read.scope.isDone()).toBe(true);
+    // No second interceptor: an orderUpdate would fail with "no match".
+  });
+
+  it('throws StoreNotFoundError when appending a note to a missing order', async () => {
+    answer({ data: { order: null } });
+    await expect(marks().appendOrderNote('1', 'x')).rejects.toBeInstanceOf(StoreNotFoundError);
+  });
+});
