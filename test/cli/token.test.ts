@@ -1,7 +1,11 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTokenCommand } from '../../src/cli/token.js';
+import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';
+import { waitUntil } from '../helpers/shipment-stack.js';
 
 const URL = 'https://partner.test/api/v1';
 
@@ -63,3 +67,47 @@ describe('connector token', () => {
     expect(err.join('')).toContain('No password');
   });
 });
+
+describe('connector token at a terminal', () => {
+  let sandbox: PartnerSandbox | undefined;
+  let child: ChildProcess | undefined;
+  afterEach(async () => {
+    child?.kill('SIGKILL');
+    await sandbox?.close();
+  });
+
+  it('prompts for the password and never shows it on the terminal', async () => {
+    sandbox = await startPartnerSandbox();
+    // util-linux `script` runs the command on a real pseudo-terminal, as a person's shell would.
+    const command = [
+      shellQuote(process.execPath),
+      '--import tsx src/cli/main.ts token',
+      `--email demo@sandbox.local --url ${sandbox.url}`,
+    ].join(' ');
+    child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let terminal = '';
+    child.stdout!.on('data', (chunk) => {
+      terminal += String(chunk);
+    });
+    const exited = once(child, 'exit');
+
+    await waitUntil(() => terminal.includes('Password:'), {
+      what: 'the prompt',
+      timeoutMs: 15_000,
+    });
+    child.stdin!.write('sandbox-password\r');
+    const [code] = await exited;
+
+    expect(code).toBe(0);
+    expect(terminal).toContain('sbx_');
+    expect(terminal).toContain('PARTNER_API_TOKEN');
+    expect(terminal).not.toContain('sandbox-password');
+  });
+});
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", "'\\''")}'`;
+}
