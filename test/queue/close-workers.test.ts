@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Queue, Worker } from 'bullmq';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { closeWorkers } from '../../src/queue/close-workers.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { waitUntil } from '../helpers/shipment-stack.js';
 
 const redis = testRedis();
 const prefix = uniquePrefix('close');
@@ -13,7 +15,11 @@ afterEach(async () => {
   await queue.obliterate({ force: true });
 });
 
-async function workerWithActiveJob(jobMs: number) {
+/** Ends the jobs left running in this process by a forced close, once a test is over. */
+const abandoned = new AbortController();
+afterAll(() => abandoned.abort());
+
+async function workerWithActiveJob(jobMs: number, lockDuration?: number) {
   let started!: () => void;
   const active = new Promise<void>((resolve) => {
     started = resolve;
@@ -22,9 +28,14 @@ async function workerWithActiveJob(jobMs: number) {
     'q',
     async () => {
       started();
-      await new Promise((r) => setTimeout(r, jobMs));
+      await sleep(jobMs, undefined, { signal: abandoned.signal }).catch(() => {});
     },
-    { connection: testRedis(), prefix },
+    // A stalled check also holds off the next one for its interval: keep both short here.
+    {
+      connection: testRedis(),
+      prefix,
+      ...(lockDuration ? { lockDuration, stalledInterval: 100 } : {}),
+    },
   );
   await queue.add('job', {});
   await active;
@@ -42,9 +53,29 @@ describe('closeWorkers', () => {
   });
 
   it('stops the workers once the grace period is over, leaving the job to run again', async () => {
-    const worker = await workerWithActiveJob(60_000);
+    // A short lock, so the job is seen as stalled soon after its worker is gone.
+    const worker = await workerWithActiveJob(60_000, 500);
     expect(await closeWorkers([worker], 100, logger)).toBe('forced');
     expect(await queue.getJobCounts('active', 'completed')).toEqual({ active: 1, completed: 0 });
+
+    // Another process's worker finds the stalled job and runs it to the end.
+    const next = new Worker('q', async () => 'ran again', {
+      connection: testRedis(),
+      prefix,
+      stalledInterval: 100,
+    });
+    try {
+      const [job] = await waitUntil(
+        async () => {
+          const done = await queue.getJobs(['completed']);
+          return done.length > 0 ? done : undefined;
+        },
+        { what: 'the job to run again', timeoutMs: 15_000 },
+      );
+      expect(job?.returnvalue).toBe('ran again');
+    } finally {
+      await next.close();
+    }
   });
 });
 
