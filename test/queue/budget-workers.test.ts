@@ -175,7 +175,7 @@ describe('one partner budget across processes and queues', () => {
     expect(audit.admitted).toBe(28);
     expect(audit.maxInWindow).toBeLessThanOrEqual(10);
     expect(s.sandbox.shipments()).toHaveLength(20);
-  });
+  }, 40_000);
 
   it('after a 429 sends nothing before Retry-After, from any queue, and the limited jobs keep their attempts', async () => {
     // The provider lowered the limit without telling us: the budget lets through more than it
@@ -207,7 +207,8 @@ describe('one partner budget across processes and queues', () => {
     expect(failed).toBe(0);
     expect(await s.queues.sync.getJobCounts('failed')).toEqual({ failed: 0 });
     expect(s.sandbox.shipments()).toHaveLength(8);
-  });
+    // Its own waits allow 30 s for the backlog and 15 s for the sync jobs: the test may use them.
+  }, 60_000);
 });
 
 async function waitUntil(check: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
