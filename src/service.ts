@@ -7,6 +7,7 @@ import type { Logger } from './log.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { closeWorkers } from './queue/close-workers.js';
 import { createRedis } from './queue/redis.js';
+import { StoreHealth } from './records/store-health.js';
 import { buildServer } from './server/app.js';
 
 export interface ServiceOptions {
@@ -55,7 +56,7 @@ export async function startService(
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
 
-  const store = buildStoreClient(config.shopify, logger);
+  const store = buildStoreClient(config.shopify, logger, new StoreHealth(workerRedis, prefix));
   const { partner } = buildPartnerSide(config.partner, workerRedis, logger);
 
   const closers: (() => Promise<unknown>)[] = [];
@@ -94,6 +95,7 @@ export async function startService(
       acceptOrderEvent: parts.acceptOrderEvent,
       authGuard: parts.authGuard,
       budget,
+      storeHealth: new StoreHealth(requestRedis, prefix),
       logger,
     });
     url = await server.listen({ port: config.server.port, host: config.server.host });

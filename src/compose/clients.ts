@@ -3,6 +3,7 @@ import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import { PartnerClient } from '../partner/client.js';
 import { PartnerBudget } from '../queue/partner-budget.js';
+import type { StoreHealth } from '../records/store-health.js';
 import { createStoreClient } from '../store/client.js';
 import type { StoreClient } from '../store/types.js';
 import { createWebhookVerifier, type VerifyWebhook } from '../store/webhooks.js';
@@ -39,9 +40,17 @@ export function buildPartnerSide(
   return { partner, budget };
 }
 
-/** The Shopify Admin client from the shop's settings. */
-export function buildStoreClient(settings: Config['shopify'], logger: Logger): StoreClient {
-  return createStoreClient({ ...settings, logger });
+/** The Shopify Admin client from the shop's settings; `health` hears how each request ends. */
+export function buildStoreClient(
+  settings: Config['shopify'],
+  logger: Logger,
+  health?: StoreHealth,
+): StoreClient {
+  return createStoreClient({
+    ...settings,
+    logger,
+    ...(health ? { onOutcome: (outcome) => health.report(outcome) } : {}),
+  });
 }
 
 /** Checks webhook deliveries for the shop: signed with its secret, sent for its domain. */

@@ -2,19 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { PartnerAuthGuard } from '../queue/partner-auth.js';
 import type { PartnerBudget } from '../queue/partner-budget.js';
+import type { StoreHealth } from '../records/store-health.js';
 
 export interface HealthDeps {
   redis: Redis;
   authGuard: PartnerAuthGuard;
   /** The partner token's request budget, read for /status. */
   budget: Pick<PartnerBudget, 'blockedForMs' | 'stats'>;
+  /** What the workers last saw of their access to Shopify. */
+  storeHealth: Pick<StoreHealth, 'read'>;
 }
 
 /**
  * /healthz: the process answers (liveness). /readyz: it can take webhooks, which needs Redis and
  * nothing else: a refused partner token must not make a load balancer turn Shopify away, or
  * Shopify would in the end drop the subscriptions. /status: what the connector's work depends
- * on beyond that, with reasons: the partner token and rate limit.
+ * on beyond that, with reasons: the partner token and rate limit, and access to Shopify.
  */
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -31,12 +34,14 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
       return reply.code(503).send({
         intake: { ready: false, problems: ['Redis does not answer.'] },
         partner: { status: 'unknown', problems: ['Redis does not answer, so nothing is known.'] },
+        shopify: { status: 'unknown', problems: ['Redis does not answer, so nothing is known.'] },
       });
     }
-    const [refusedSince, rateLimitedForMs, budget] = await Promise.all([
+    const [refusedSince, rateLimitedForMs, budget, shopify] = await Promise.all([
       deps.authGuard.refusedSince(),
       deps.budget.blockedForMs(),
       deps.budget.stats(),
+      deps.storeHealth.read(),
     ]);
     const problems: string[] = [];
     if (refusedSince) {
@@ -58,6 +63,11 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         tokenRefusedSince: refusedSince,
         rateLimitedForMs,
         budget,
+      },
+      shopify: {
+        status: shopify.status,
+        since: shopify.since,
+        problems: shopify.reason ? [shopify.reason] : [],
       },
     });
   });

@@ -9,6 +9,7 @@ import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { createLogger } from '../../src/log.js';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { createRedis } from '../../src/queue/redis.js';
+import { StoreHealth } from '../../src/records/store-health.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { type FakeStore, startFakeStore } from '../../src/sandbox/store/server.js';
 import { webhookHeaders } from '../../src/sandbox/store/webhooks.js';
@@ -122,6 +123,7 @@ export async function startIntake(
     acceptOrderEvent: parts.acceptOrderEvent,
     authGuard: parts.authGuard,
     budget,
+    storeHealth: new StoreHealth(redis, prefix),
     logger: silentLogger,
     ...(options.answerWithinMs ? { answerWithinMs: options.answerWithinMs } : {}),
   });

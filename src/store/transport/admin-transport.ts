@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../../log.js';
-import { StoreRequestError } from '../errors.js';
+import { StoreError, StoreRequestError } from '../errors.js';
 import { shopFetch } from '../fetch-routing.js';
 import { createAdminShopify, type ShopifyAuth } from '../shopify.js';
 import {
@@ -25,7 +25,12 @@ export interface AdminClientOptions {
   maxThrottleWaits?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Told how each request ended (Shopify answered, or the error), e.g. to report health. */
+  onOutcome?: (outcome: StoreOutcome) => void;
 }
+
+/** How one request to the Admin API ended: answered (even with userErrors), or failed. */
+export type StoreOutcome = { ok: true } | { ok: false; error: StoreError };
 
 /**
  * What every capability (orders, order marks, fulfillments) sends its documents through. One per
@@ -66,7 +71,14 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
 
   return {
     async send(operation, document, schema, variables) {
-      const data = await graphql.request(operation, document, variables);
+      let data: unknown;
+      try {
+        data = await graphql.request(operation, document, variables);
+        options.onOutcome?.({ ok: true });
+      } catch (error) {
+        if (error instanceof StoreError) options.onOutcome?.({ ok: false, error });
+        throw error;
+      }
       const parsed = schema.safeParse(data);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];

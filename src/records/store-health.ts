@@ -1,0 +1,79 @@
+import type { Redis } from 'ioredis';
+import { StoreAuthError, StoreThrottledError } from '../store/errors.js';
+import type { StoreOutcome } from '../store/transport/admin-transport.js';
+
+export type StoreHealthStatus = 'ok' | 'access_refused' | 'throttled' | 'failing';
+
+export interface StoreHealthReport {
+  status: StoreHealthStatus | 'unknown';
+  /** When this status was first seen (ISO). */
+  since: string | null;
+  /** What Shopify's last failing answer meant, in an admin's words. */
+  reason: string | null;
+}
+
+/** How often a process confirms an unchanged status to Redis (other processes may differ). */
+const REFRESH_MS = 60_000;
+
+/**
+ * What the connector last saw of its access to Shopify, shared by every process through Redis for
+ * /status. Each process writes only when what it sees changes (or once a minute), so the hot path
+ * of every Admin API call costs no Redis round trip.
+ */
+export class StoreHealth {
+  private last: { status: StoreHealthStatus; writtenAt: number } | undefined;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private get key() {
+    return `${this.prefix}:store-health`;
+  }
+
+  /** Takes one request's outcome; never throws (health must not break the work). */
+  report(outcome: StoreOutcome): void {
+    const { status, reason } = describe(outcome);
+    const now = this.now();
+    if (this.last?.status === status && now - this.last.writtenAt < REFRESH_MS) return;
+    const changed = this.last?.status !== status;
+    this.last = { status, writtenAt: now };
+    const fields: Record<string, string> = {
+      status,
+      reason: reason ?? '',
+      seenAt: new Date(now).toISOString(),
+    };
+    if (changed) fields.since = new Date(now).toISOString();
+    this.redis.hset(this.key, fields).catch(() => {
+      this.last = undefined; // try again on the next outcome
+    });
+  }
+
+  async read(): Promise<StoreHealthReport> {
+    const raw = await this.redis.hgetall(this.key);
+    if (!raw.status) return { status: 'unknown', since: null, reason: null };
+    return {
+      status: raw.status as StoreHealthStatus,
+      since: raw.since ?? null,
+      reason: raw.reason || null,
+    };
+  }
+}
+
+function describe(outcome: StoreOutcome): { status: StoreHealthStatus; reason: string | null } {
+  if (outcome.ok) return { status: 'ok', reason: null };
+  const { error } = outcome;
+  if (error instanceof StoreAuthError) {
+    return {
+      status: 'access_refused',
+      reason: `${error.message} Check SHOPIFY_ACCESS_TOKEN (or SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET) and the app's scopes.`,
+    };
+  }
+  if (error instanceof StoreThrottledError) return { status: 'throttled', reason: error.message };
+  // A refusal of one input (userErrors) or a missing order: Shopify answered; access is fine.
+  if (error.kind === 'user_error' || error.kind === 'not_found')
+    return { status: 'ok', reason: null };
+  return { status: 'failing', reason: error.message };
+}
