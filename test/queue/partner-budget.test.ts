@@ -111,16 +111,26 @@ describe('PartnerBudget', () => {
     expect(await b.blockedForMs()).toBeGreaterThan(800);
   });
 
-  async function slideWindow(decision: { granted: boolean; waitMs?: number }) {
+  /**
+   * Waits until every request granted up to `lastGrantAt` has left the window. The refusal's
+   * waitMs only frees the oldest slot; the others follow as far apart as they were taken, which
+   * on a busy machine is more than a few ms.
+   */
+  async function slideWindow(
+    decision: { granted: boolean; waitMs?: number },
+    lastGrantAt: number,
+    windowMs: number,
+  ) {
     expect(decision.granted).toBe(false);
-    await sleep((decision.waitMs ?? 0) + 5);
+    await sleep(Math.max(0, lastGrantAt + windowMs + 5 - Date.now()));
   }
 
   it('keeps the sync reserve free from creates while sync waits', async () => {
     // limit 10, 20% reserve = 2 slots per window.
     const b = budget({ limit: 10, windowMs: 300, syncReserve: 0.2 });
     for (let i = 0; i < 10; i++) expect((await b.take('create')).granted).toBe(true);
-    await slideWindow(await b.take('sync')); // sync is refused and now counts as waiting
+    const filledAt = Date.now();
+    await slideWindow(await b.take('sync'), filledAt, 300); // sync is refused and now waits
 
     const creates = [];
     for (let i = 0; i < 10; i++) creates.push((await b.take('create')).granted);
@@ -133,7 +143,8 @@ describe('PartnerBudget', () => {
   it('gives sync no more than its reserve while creates wait', async () => {
     const b = budget({ limit: 10, windowMs: 300, syncReserve: 0.2 });
     for (let i = 0; i < 10; i++) expect((await b.take('sync')).granted).toBe(true);
-    await slideWindow(await b.take('create')); // a create is refused and now waits
+    const filledAt = Date.now();
+    await slideWindow(await b.take('create'), filledAt, 300); // a create is refused and now waits
 
     const syncs = [];
     for (let i = 0; i < 5; i++) syncs.push((await b.take('sync')).granted);
