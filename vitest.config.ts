@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Finds the Redis the tests use, or starts a private one (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     setupFiles: ['test/setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -3,16 +3,23 @@
  * with one and with three worker processes sharing one budget through Redis, and reports how well
  * the budget was used and whether the provider's limit or a Retry-After was ever broken.
  *
- *   npm run bench            (Redis on REDIS_URL, default redis://127.0.0.1:6379)
+ *   npm run bench            (Redis on REDIS_URL, default redis://127.0.0.1:6379, or a private
+ *                             redis-server for the run when none answers there)
  */
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
 import { auditRequests, startPartnerSandbox } from '../src/sandbox/partner/index.js';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => {
+  if (!(error instanceof NoRedisError)) throw error;
+  console.error(error.message);
+  process.exit(69);
+});
+const REDIS_URL = local.url;
 const LIMIT = 30;
 const WINDOW_MS = 5_000;
 const CREATES = 240;
@@ -99,6 +106,7 @@ async function run(processes: number): Promise<RunResult> {
 
 const results: RunResult[] = [];
 for (const processes of [1, 3]) results.push(await run(processes));
+await local.stop();
 
 console.log(
   `Partner budget benchmark: limit ${LIMIT} per ${WINDOW_MS / 1000} s, backlog ${CREATES} creates + ${SYNCS} syncs`,

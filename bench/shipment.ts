@@ -1,4 +1,4 @@
-import type { ShipmentRequest } from '../src/partner/schemas.js';
+import type { ShipmentRequest } from '../src/domain/shipment-contract.js';
 
 const address = { street: 'Lagervej 1', city: 'Kolding', postal_code: '6000', country_code: 'DK' };
 

@@ -7,7 +7,6 @@ import type { PartnerApi } from '../src/partner/client.js';
 import type { PartnerAuthGuard } from '../src/queue/partner-auth.js';
 import type { OrderRecords } from '../src/records/order-records.js';
 import type { StoreClient } from '../src/store/types.js';
-import type { JobDefinition } from './job-definition.js';
 
 /** The settings jobs read; the service passes its whole configuration. */
 export type JobSettings = Pick<Config, 'shipment' | 'eligibility' | 'createJob' | 'intake'>;
@@ -23,7 +22,7 @@ export interface QueueContext {
   readonly authGuard: PartnerAuthGuard;
   readonly logger: Logger;
   /** The queue of a job in the catalog. */
-  queueOf(job: Pick<JobDefinition, 'queue'>): Queue;
+  queueOf(job: { readonly queue: string }): Queue;
 }
 
 /** What a processor may use: the shared parts and the two outside APIs. */

@@ -1,12 +1,13 @@
 import type { Config } from '../../config/index.js';
 import { checkEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrder } from '../../src/domain/order.js';
+import type { FieldErrors } from '../../src/domain/shipment-contract.js';
 import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
 import type { PartnerApi } from '../../src/partner/client.js';
 import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
-import type { FieldErrors, TrackingRecord } from '../../src/partner/schemas.js';
+import type { TrackingRecord } from '../../src/partner/schemas.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
 import type { OrderReader } from '../../src/store/types.js';

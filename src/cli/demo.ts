@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
 import { ConfigError, loadRedisUrl } from '../../config/index.js';
-import { probeRedis, redisHelp } from '../demo/redis-probe.js';
+import {
+  type LocalRedis,
+  localRedis,
+  NoRedisError,
+  PrivateRedisError,
+} from '../demo/private-redis.js';
 import { DemoInterrupted, runScenario } from '../demo/scenario.js';
 import { AUTO_ADVANCE_MS } from '../demo/settings.js';
 import { type DemoStack, startDemoStack } from '../demo/stack.js';
@@ -10,6 +15,7 @@ import { OrderWatcher } from '../demo/watch.js';
 /** EX_UNAVAILABLE: a service the command needs (Redis) is not there. */
 const EXIT_NO_REDIS = 69;
 const EXIT_INTERRUPTED = 130;
+const DOCKER_REDIS = 'docker run -d --name connector-redis -p 6379:6379 redis:7-alpine';
 
 const print = (line: string) => console.log(line);
 
@@ -31,19 +37,31 @@ export function registerDemoCommand(program: Command): void {
 async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   // The one setting the demo takes from outside (the environment or .env); the connector's
   // config then validates it with everything else in startDemoStack.
-  let redisUrl: string;
+  let configuredUrl: string;
   try {
-    redisUrl = loadRedisUrl();
+    configuredUrl = loadRedisUrl();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     return 78;
   }
-  const problem = await probeRedis(redisUrl);
-  if (problem) {
-    console.error(redisHelp(redisUrl, problem));
-    return EXIT_NO_REDIS;
+  // The Redis at REDIS_URL, or a private redis-server for this run when none answers there.
+  let redis: LocalRedis;
+  try {
+    redis = await localRedis({ url: configuredUrl });
+  } catch (error) {
+    if (error instanceof NoRedisError) {
+      console.error(error.message);
+      console.error(`Or run one: ${DOCKER_REDIS}`);
+      return EXIT_NO_REDIS;
+    }
+    if (error instanceof PrivateRedisError) {
+      console.error(error.message);
+      return EXIT_NO_REDIS;
+    }
+    throw error;
   }
+  const redisUrl = redis.url;
 
   const started = Date.now();
   const interrupt = new AbortController();
@@ -63,7 +81,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   let code = 0;
   try {
     stack = await startDemoStack({ redisUrl, print });
-    printHeader(stack, redisUrl);
+    printHeader(stack, redis, configuredUrl);
     watcher = new OrderWatcher({ store: stack.store, records: stack.parts.records, print });
     watcher.baseline();
     watcher.start();
@@ -105,6 +123,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
         code ||= 1;
       }
     }
+    await redis.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
   }
@@ -112,11 +131,16 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   return code;
 }
 
-function printHeader(stack: DemoStack, redisUrl: string): void {
+function printHeader(stack: DemoStack, redis: LocalRedis, configuredUrl: string): void {
   const seeded = stack.store.orders();
   print('Connector demo: Shopify orders becoming shipments, end to end, on this machine.');
   print('');
-  print(`   Redis            ${redisUrl}, keys under prefix ${stack.prefix} (removed at the end)`);
+  print(`   Redis            ${redis.url}, keys under prefix ${stack.prefix} (removed at the end)`);
+  if (redis.isPrivate) {
+    print(
+      `                    a private redis-server for this run (nothing answered at ${configuredUrl})`,
+    );
+  }
   print(
     `   Partner sandbox  ${stack.sandbox.url}, shipments move on every ${AUTO_ADVANCE_MS / 1000} s\n` +
       `                    token ${stack.partnerToken} (issued for this run)`,

@@ -28,15 +28,3 @@ export async function probeRedis(url: string, timeoutMs = 2_000): Promise<string
     redis.disconnect();
   }
 }
-
-export function redisHelp(url: string, reason: string): string {
-  return [
-    `Redis does not answer at ${url} (${reason}).`,
-    '',
-    'The demo needs a Redis (the queues live there). Start one, then run `npm run demo` again:',
-    '  docker run -d --name connector-redis -p 6379:6379 redis:7-alpine',
-    '  docker compose up -d redis          # from this repository',
-    '  sudo apt-get install redis-server   # Debian/Ubuntu, starts it as a service',
-    'Or point the demo at another one: REDIS_URL=redis://host:6379 npm run demo',
-  ].join('\n');
-}

@@ -1,5 +1,5 @@
-import type { OrderType } from '../partner/schemas.js';
 import type { StoreLineItem } from './order.js';
+import type { OrderType } from './shipment-contract.js';
 import { clean } from './text.js';
 
 /** Customs paperwork wants a short plain description, not a catalogue. */

@@ -1,6 +1,6 @@
-import type { PackageLine } from '../partner/schemas.js';
-import { LIMITS } from '../partner/schemas.js';
 import type { StoreLineItem } from './order.js';
+import type { PackageLine } from './shipment-contract.js';
+import { LIMITS } from './shipment-contract.js';
 import { kilogramsToMilligrams, milligramsToKilograms } from './weight.js';
 
 /** A line item goes into packages when it needs shipping and some of it is still ordered. */

@@ -1,4 +1,4 @@
-import type { FieldErrors } from '../partner/schemas.js';
+import type { FieldErrors } from './shipment-contract.js';
 
 /**
  * Problems found while mapping, keyed by the dotted path the API would use. Messages tell an

@@ -1,4 +1,9 @@
 import type { Config } from '../../config/index.js';
+import { describeContents } from './content-description.js';
+import type { StoreLineItem, StoreOrder } from './order.js';
+import { isShipped, packParcels, toPackageLines, type UnitsToPack } from './packages.js';
+import { addProblem, mergeWithSchemaErrors, type Problems } from './problems.js';
+import { buildReceiver } from './receiver.js';
 import {
   type FieldErrors,
   fieldErrorsFrom,
@@ -7,12 +12,7 @@ import {
   type PackageLine,
   type ShipmentRequest,
   shipmentRequestSchema,
-} from '../partner/schemas.js';
-import { describeContents } from './content-description.js';
-import type { StoreLineItem, StoreOrder } from './order.js';
-import { isShipped, packParcels, toPackageLines, type UnitsToPack } from './packages.js';
-import { addProblem, mergeWithSchemaErrors, type Problems } from './problems.js';
-import { buildReceiver } from './receiver.js';
+} from './shipment-contract.js';
 import { clean, hasAnyTag, withoutUndefined } from './text.js';
 import { describeKilograms, kilogramsToMilligrams, unitWeightMilligrams } from './weight.js';
 

@@ -1,5 +1,10 @@
 import { type Got, got, RequestError, type Response } from 'got';
 import type { z } from 'zod';
+import {
+  fieldErrorsFrom,
+  type ShipmentRequest,
+  shipmentRequestSchema,
+} from '../domain/shipment-contract.js';
 import type { Logger } from '../log.js';
 import {
   PartnerAuthError,
@@ -16,12 +21,9 @@ import {
   type CreateResponse,
   createResponseSchema,
   errorBodySchema,
-  fieldErrorsFrom,
   type ListEnvelope,
   type ListQuery,
   listEnvelopeSchema,
-  type ShipmentRequest,
-  shipmentRequestSchema,
   type TokenRecord,
   type TrackingRecord,
   tokenRecordSchema,

@@ -1,4 +1,4 @@
-import type { FieldErrors } from './schemas.js';
+import type { FieldErrors } from '../domain/shipment-contract.js';
 
 /**
  * One error class per meaning of a partner answer. `message` is short and safe to show an admin

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureOrders } from '../../src/sandbox/store/fixtures/index.js';
-import type { FakeStore } from '../../src/sandbox/store/server.js';
+import type { FakeStore } from '../../src/sandbox/store/index.js';
 import {
   ACCESS_TOKEN,
   allJobs,

@@ -1,14 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { budgetKeyPattern, scanKeys } from '../../src/demo/cleanup.js';
+import { probeRedis } from '../../src/demo/redis-probe.js';
 import { REDIS_URL, testRedis } from '../helpers/redis.js';
 
 /**
  * `connector demo` as a newcomer runs it: the real command in a child process, against the
  * local Redis, with nothing configured but REDIS_URL.
  */
+
+const hasRedisServer = spawnSync('/bin/sh', ['-c', 'command -v redis-server']).status === 0;
 
 let redis: Redis;
 let child: ChildProcess | undefined;
@@ -134,15 +137,42 @@ describe('connector demo', () => {
     expect(await leftovers(prefix, token)).toEqual([]);
   }, 60_000);
 
-  it('says how to start Redis, and exits non-zero, when Redis does not answer', async () => {
-    const run = runDemo({ REDIS_URL: 'redis://127.0.0.1:1' });
+  it.skipIf(!hasRedisServer)(
+    'starts a private Redis when none answers at REDIS_URL, and stops it at the end',
+    async () => {
+      const run = runDemo({ REDIS_URL: 'redis://127.0.0.1:1' });
+      await waitForOutput(run, '2. Orders from before the connector ran');
+      expect(run.output()).toContain(
+        'a private redis-server for this run (nothing answered at redis://127.0.0.1:1)',
+      );
+      const url = /Redis\s+(redis:\/\/127\.0\.0\.1:\d+),/.exec(run.output())?.[1];
+      expect(url).toBeDefined();
+      expect(url).not.toBe(REDIS_URL);
+      expect(await probeRedis(url!)).toBeNull();
+
+      run.proc.kill('SIGINT');
+      const { code } = await run.exited;
+
+      // The demo still cleans up through its private Redis, then stops it.
+      expect(code, `${run.output()}\n${run.errors()}`).toBe(130);
+      expect(run.output()).toMatch(/Cleaned up: .* removed \d+ Redis keys/);
+      expect(await probeRedis(url!, 300)).not.toBeNull();
+    },
+    60_000,
+  );
+
+  it('says in one line how to get a Redis, and exits non-zero, when none answers and none can start', async () => {
+    // No redis-server on this PATH; node itself is started by its full path.
+    const run = runDemo({ REDIS_URL: 'redis://127.0.0.1:1', PATH: '/nonexistent' });
     const { code } = await run.exited;
 
     expect(code).toBe(69);
-    expect(run.errors()).toContain('Redis does not answer at redis://127.0.0.1:1');
-    expect(run.errors()).toContain(
-      'docker run -d --name connector-redis -p 6379:6379 redis:7-alpine',
-    );
+    const [first, ...rest] = run.errors().trim().split('\n');
+    expect(first).toContain('Redis does not answer at redis://127.0.0.1:1');
+    expect(first).toContain('sudo apt-get install redis-server');
+    expect(rest).toEqual([
+      'Or run one: docker run -d --name connector-redis -p 6379:6379 redis:7-alpine',
+    ]);
     expect(run.output()).toBe('');
   }, 30_000);
 });

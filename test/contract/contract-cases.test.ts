@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ShipmentRequest } from '../../src/domain/shipment-contract.js';
 import { PartnerClient } from '../../src/partner/client.js';
 import { PartnerValidationError } from '../../src/partner/errors.js';
-import type { ShipmentRequest } from '../../src/partner/schemas.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';
 import { createCases, listCases } from './shipment-cases.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ShipmentRequest } from '../../src/domain/shipment-contract.js';
 import { PartnerClient } from '../../src/partner/client.js';
-import type { ShipmentRequest } from '../../src/partner/schemas.js';
 import { toCopenhagenIso } from '../../src/partner/time.js';
 import { copenhagenTimestamp } from '../../src/sandbox/partner/copenhagen-time.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ISO_COUNTRY_CODES } from '../../src/partner/country-codes.js';
+import { ISO_COUNTRY_CODES } from '../../src/domain/country-codes.js';
 import { KNOWN_STATUSES } from '../../src/partner/schemas.js';
 import { COUNTRY_CODES } from '../../src/sandbox/partner/country-codes.js';
 import { DOCUMENTED_STATUSES } from '../../src/sandbox/partner/statuses.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ShipmentRequest } from '../../src/domain/shipment-contract.js';
 import { PartnerClient } from '../../src/partner/client.js';
-import type { ShipmentRequest } from '../../src/partner/schemas.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';
 import { createCases } from './shipment-cases.js';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreLineItem } from '../../src/domain/order.js';
 import { packParcels, toPackageLines } from '../../src/domain/packages.js';
+import type { PackageLine } from '../../src/domain/shipment-contract.js';
 import { buildShipmentRequest } from '../../src/domain/shipment-request.js';
-import type { PackageLine } from '../../src/partner/schemas.js';
 import { anItem, anOrder, someSettings, units } from './builders.js';
 
 function packagesFor(lineItems: StoreLineItem[], tags: string[] = []): PackageLine[] {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreOrder } from '../../src/domain/order.js';
+import type { FieldErrors, ShipmentRequest } from '../../src/domain/shipment-contract.js';
 import {
   buildShipmentRequest,
   type MappingResult,
   type ShipmentSettings,
 } from '../../src/domain/shipment-request.js';
-import type { FieldErrors, ShipmentRequest } from '../../src/partner/schemas.js';
 import { anAddress, anItem, anOrder, someSettings } from './builders.js';
 
 function requestFor(

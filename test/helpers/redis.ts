@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { inject } from 'vitest';
 
-export const REDIS_URL = 'redis://127.0.0.1:6379';
+/** REDIS_URL if a Redis answers there, else the private one test/global-setup.ts started. */
+export const REDIS_URL = inject('redisUrl');
 
 /** A Redis connection for tests, and a key prefix no other test uses. */
 export function testRedis(): Redis {

@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ShipmentRequest } from '../../src/domain/shipment-contract.js';
 import { PartnerClient, parseRetryAfterMs } from '../../src/partner/client.js';
 import {
   isRetryablePartnerError,
@@ -13,7 +14,6 @@ import {
   PartnerValidationError,
 } from '../../src/partner/errors.js';
 import type { GateDecision, RequestGate, RequestPriority } from '../../src/partner/gate.js';
-import type { ShipmentRequest } from '../../src/partner/schemas.js';
 
 const BASE = 'https://partner.test/api/v1';
 const TOKEN = 'tok_secret_123';

@@ -1,9 +1,9 @@
 import { type Job, Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ShipmentRequest } from '../../src/domain/shipment-contract.js';
 import { PartnerClient } from '../../src/partner/client.js';
 import type { RequestGate, RequestPriority } from '../../src/partner/gate.js';
-import type { ShipmentRequest } from '../../src/partner/schemas.js';
 import { runPartnerStep } from '../../src/queue/failure-policy.js';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { auditRequests } from '../../src/sandbox/partner/audit.js';

@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeStore, startFakeStore } from '../../src/sandbox/store/index.js';
 import type { FakeOrder } from '../../src/sandbox/store/model.js';
-import { type FakeStore, startFakeStore } from '../../src/sandbox/store/server.js';
 import type { FakeMutation } from '../../src/sandbox/store/state.js';
 import { signWebhook } from '../../src/sandbox/store/webhooks.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';

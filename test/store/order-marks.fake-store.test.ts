@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeStore } from '../../src/sandbox/store/server.js';
+import type { FakeStore } from '../../src/sandbox/store/index.js';
 import { StoreUserError } from '../../src/store/errors.js';
 import { createOrderMarks } from '../../src/store/order-marks/order-marks.js';
 import { startTestStore, testTransport } from './helpers.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeStore } from '../../src/sandbox/store/server.js';
+import type { FakeStore } from '../../src/sandbox/store/index.js';
 import { createOrderReader } from '../../src/store/orders/order-reader.js';
 import { startTestStore, testTransport } from './helpers.js';
 

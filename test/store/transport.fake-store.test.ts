@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeStore } from '../../src/sandbox/store/server.js';
+import type { FakeStore } from '../../src/sandbox/store/index.js';
 import { StoreAuthError } from '../../src/store/errors.js';
 import {
   FAKE_CLIENT_ID,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { type FakeOrderInput, fakeOrderChangeSchema, fakeOrderInputSchema } from './model.js';
-import type { FakeStore, WebhookChoice } from './server.js';
 
 const webhookChoiceSchema = z.object({
   webhookUrl: z.url().optional(),

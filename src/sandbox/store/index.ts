@@ -1,13 +1,9 @@
+export type { FakeStore, WebhookChoice } from './fake-store.js';
 export { FIXTURE_ORDERS, fixtureOrders } from './fixtures/index.js';
+export type { FakeGraphqlRequest } from './graphql-route.js';
 export type { FakeOrder, FakeOrderChange, FakeOrderInput } from './model.js';
 export { FAKE_ADMIN_SDL, fakeAdminSchema } from './schema.js';
-export {
-  type FakeGraphqlRequest,
-  type FakeStore,
-  type FakeStoreOptions,
-  startFakeStore,
-  type WebhookChoice,
-} from './server.js';
+export { type FakeStoreOptions, startFakeStore } from './server.js';
 export type { FakeMutation } from './state.js';
 export {
   deliverWebhook,

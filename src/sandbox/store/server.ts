@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { createLogger, type Logger } from '../../log.js';
 import { controlRoutes } from './control-routes.js';
+import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
 import { type FakeGraphqlRequest, graphqlRoute } from './graphql-route.js';
 import type { FakeOrder, FakeOrderChange, FakeOrderInput } from './model.js';
@@ -33,44 +34,6 @@ export interface FakeStoreOptions {
   orders?: FakeOrderInput[];
   logger?: Logger;
   now?: () => Date;
-}
-
-export interface WebhookChoice {
-  /** Send the webhook here (instead of the store's webhookUrl). */
-  webhookUrl?: string;
-  /** false: no webhook even when a URL is known. */
-  sendWebhook?: boolean;
-}
-
-type Changed = Promise<{ order: FakeOrder; webhook?: WebhookDelivery }>;
-
-export interface FakeStore {
-  /** Origin to use as adminApiUrl, e.g. http://127.0.0.1:4020 */
-  readonly url: string;
-  readonly shop: string;
-  close(): Promise<void>;
-  /** Adds an order (defaults fill what `order` leaves out) and may send orders/create. */
-  createOrder(order?: FakeOrderInput, options?: WebhookChoice): Changed;
-  /** Cancel, mark paid, retag…; may send orders/cancelled, orders/paid or orders/updated. */
-  updateOrder(id: string, change: FakeOrderChange, options?: WebhookChoice): Changed;
-  /** A copy of the order with its current tags, note, metafields and fulfillments. */
-  order(id: string): FakeOrder | undefined;
-  orders(): FakeOrder[];
-  /** Every change made through the Admin API, oldest first. */
-  readonly mutations: readonly FakeMutation[];
-  /** Every GraphQL request, oldest first. */
-  readonly requests: readonly FakeGraphqlRequest[];
-  /** How many client-credentials tokens were handed out. */
-  readonly tokenRequests: number;
-  /** Answer the next `count` GraphQL requests with HTTP 200 THROTTLED. */
-  throttleNext(
-    count: number,
-    options?: { currentlyAvailable?: number; restoreRate?: number },
-  ): void;
-  /** Answer the next `count` GraphQL requests with HTTP 429 and Retry-After. */
-  rateLimitNext(count: number, options?: { retryAfterSeconds?: number }): void;
-  /** Invalidate every client-credentials token handed out so far (the fixed token stays valid). */
-  revokeTokens(): void;
 }
 
 const tokenRequestSchema = z.object({

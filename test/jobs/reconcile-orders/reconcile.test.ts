@@ -3,8 +3,8 @@ import { reconcileOrdersJob } from '../../../jobs/reconcile-orders/job.js';
 import { reconcilePass } from '../../../jobs/reconcile-orders/pass.js';
 import { type ReconcileDeps, reconcileOrders } from '../../../jobs/reconcile-orders/reconcile.js';
 import { upsertSchedules } from '../../../src/compose/workers.js';
+import type { FakeStore } from '../../../src/sandbox/store/index.js';
 import type { FakeOrderInput } from '../../../src/sandbox/store/model.js';
-import type { FakeStore } from '../../../src/sandbox/store/server.js';
 import {
   allJobs,
   ELIGIBILITY,
