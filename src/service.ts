@@ -50,7 +50,9 @@ export async function startService(
   }
   const prefix = config.redis.queuePrefix;
 
-  // Request paths fail fast when Redis is down; workers wait for it to return.
+  // Health checks and the webhook's delivery marks fail fast when Redis is down, so a Redis
+  // outage is a quick 503. Queues, records and workers wait for Redis to return instead: a BullMQ
+  // queue whose first commands fail on a fail-fast connection stays broken until a restart.
   const requestRedis = createRedis(config.redis.url, 'client');
   const workerRedis = createRedis(config.redis.url, 'worker');
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
@@ -58,13 +60,13 @@ export async function startService(
 
   const store = buildStoreClient(config.shopify, logger, new StoreHealth(workerRedis, prefix));
   const { partner } = buildPartnerSide(config.partner, workerRedis, logger);
+  const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
 
-  const closers: (() => Promise<unknown>)[] = [];
+  const closers: (() => Promise<unknown>)[] = [() => parts.close()];
   let server: FastifyInstance | undefined;
   let url: string | undefined;
 
   if (options.workers !== false) {
-    const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
     const workers = startWorkers({ ...parts, store, partner }, { connection: workerRedis });
     await upsertSchedules(parts);
 
@@ -76,34 +78,26 @@ export async function startService(
     const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
     probeTimer.unref();
 
-    closers.push(
+    closers.unshift(
       async () => clearInterval(probeTimer),
       () => closeWorkers(workers, options.shutdownGraceMs ?? 20_000, logger),
-      () => parts.close(),
     );
   }
 
   if (options.http !== false) {
-    // The intake's own parts, on the fail-fast connection, so a Redis outage answers 503 quickly.
-    const parts = buildSharedParts({ redis: requestRedis, prefix, settings: config, logger });
-    const { budget } = buildPartnerSide(config.partner, requestRedis, logger);
     server = await buildServer({
       verify: buildWebhookVerifier(config.shopify, logger),
       redis: requestRedis,
       prefix,
       counters: parts.counters,
       acceptOrderEvent: parts.acceptOrderEvent,
-      authGuard: parts.authGuard,
-      budget,
+      budget: buildPartnerSide(config.partner, requestRedis, logger).budget,
       storeHealth: new StoreHealth(requestRedis, prefix),
       logger,
     });
     url = await server.listen({ port: config.server.port, host: config.server.host });
     logger.info({ url }, 'listening for Shopify webhooks');
-    closers.unshift(
-      () => server!.close(),
-      () => parts.close(),
-    );
+    closers.unshift(() => server!.close());
   }
 
   return {

@@ -20,7 +20,7 @@ export class PartnerAuthGuard {
   ) {}
 
   private get key() {
-    return `${this.prefix}:partner-auth:refused-at`;
+    return refusedAtKey(this.prefix);
   }
 
   async tokenRefused(): Promise<void> {
@@ -42,9 +42,8 @@ export class PartnerAuthGuard {
   }
 
   /** When the token was refused (ISO time), or null while it is accepted. */
-  async refusedSince(): Promise<string | null> {
-    const value = await this.redis.get(this.key);
-    return value ? (value.split(' ')[0] ?? value) : null;
+  refusedSince(): Promise<string | null> {
+    return tokenRefusedSince(this.redis, this.prefix);
   }
 
   async tokenAccepted(): Promise<void> {
@@ -79,4 +78,14 @@ export class PartnerAuthGuard {
     await this.tokenAccepted();
     return true;
   }
+}
+
+function refusedAtKey(prefix: string): string {
+  return `${prefix}:partner-auth:refused-at`;
+}
+
+/** When the partner token was refused (ISO time), or null while it is accepted: for readers. */
+export async function tokenRefusedSince(redis: Redis, prefix: string): Promise<string | null> {
+  const value = await redis.get(refusedAtKey(prefix));
+  return value ? (value.split(' ')[0] ?? value) : null;
 }

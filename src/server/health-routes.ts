@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { PartnerAuthGuard } from '../queue/partner-auth.js';
+import { tokenRefusedSince } from '../queue/partner-auth.js';
 import type { PartnerBudget } from '../queue/partner-budget.js';
 import type { StoreHealth } from '../records/store-health.js';
 
 export interface HealthDeps {
+  /** A fail-fast connection: health answers at once when Redis is down. */
   redis: Redis;
-  authGuard: PartnerAuthGuard;
+  prefix: string;
   /** The partner token's request budget, read for /status. */
   budget: Pick<PartnerBudget, 'blockedForMs' | 'stats'>;
   /** What the workers last saw of their access to Shopify. */
@@ -38,7 +39,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
       });
     }
     const [refusedSince, rateLimitedForMs, budget, shopify] = await Promise.all([
-      deps.authGuard.refusedSince(),
+      tokenRefusedSince(deps.redis, deps.prefix),
       deps.budget.blockedForMs(),
       deps.budget.stats(),
       deps.storeHealth.read(),

@@ -92,7 +92,8 @@ export interface RunningIntake extends IntakeParts {
 }
 
 /**
- * The HTTP intake as src/service.ts builds it: a fail-fast ('client') Redis connection, the real
+ * The HTTP intake as src/service.ts builds it: a fail-fast ('client') Redis connection for the
+ * delivery marks and health, the shared parts on a connection that waits for Redis, the real
  * webhook verifier, listening on a free port. Its keys live under a prefix of their own.
  */
 export async function startIntake(
@@ -106,9 +107,10 @@ export async function startIntake(
 ): Promise<RunningIntake> {
   const prefix = uniquePrefix(options.name ?? 'intake');
   const redis = createRedis(options.redisUrl ?? REDIS_URL, 'client');
-  redis.on('error', () => {});
+  const partsRedis = createRedis(options.redisUrl ?? REDIS_URL, 'worker');
+  for (const connection of [redis, partsRedis]) connection.on('error', () => {});
   if (options.waitForRedis !== false) await untilReady(redis);
-  const parts = intakeParts(redis, prefix);
+  const parts = intakeParts(partsRedis, prefix);
   const budget = new PartnerBudget(redis, {
     token: 'intake-test-token',
     limit: 60,
@@ -121,7 +123,6 @@ export async function startIntake(
     prefix,
     counters: parts.counters,
     acceptOrderEvent: parts.acceptOrderEvent,
-    authGuard: parts.authGuard,
     budget,
     storeHealth: new StoreHealth(redis, prefix),
     logger: silentLogger,
@@ -137,9 +138,13 @@ export async function startIntake(
       await app.close();
       if (redis.status === 'ready') await dropKeys(redis, prefix);
       // A connection that never came up must be dropped first, or closing its queues waits for it.
-      if (redis.status !== 'ready') redis.disconnect();
+      for (const connection of [redis, partsRedis]) {
+        if (connection.status !== 'ready') connection.disconnect();
+      }
       await parts.close();
-      if (redis.status === 'ready') await redis.quit();
+      for (const connection of [redis, partsRedis]) {
+        if (connection.status === 'ready') await connection.quit();
+      }
     },
   };
 }

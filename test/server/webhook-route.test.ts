@@ -13,6 +13,7 @@ import {
   WEBHOOK_SECRET,
   waitFor,
 } from '../helpers/intake.js';
+import { waitUntil } from '../helpers/shipment-stack.js';
 
 /** An order body as Shopify sends it: name, email, phone and address included. */
 function orderBody(input: FakeOrderInput & { id: string }, extra: Record<string, unknown> = {}) {
@@ -278,6 +279,43 @@ describe('POST /webhooks/shopify without Redis', () => {
       expect(answer.body).toEqual({ error: 'could not queue the order; retry later' });
     } finally {
       await down.close();
+    }
+  });
+
+  it('queues a delivery once Redis answers, though Redis was down when the connector started', async () => {
+    const outage = new RedisOutage();
+    await outage.open();
+    await outage.cut();
+    const late = await startIntake({
+      name: 'webhook-late-redis',
+      redisUrl: outage.url,
+      waitForRedis: false,
+    });
+    const delivery = {
+      topic: 'orders/create',
+      body: orderBody({ id: ORDER_ID }),
+      webhookId: 'wh-late',
+      eventId: 'ev-late',
+    };
+    try {
+      expect((await postWebhook(late.url, delivery)).status).toBe(503);
+
+      await outage.open();
+      // Shopify delivers again, minutes apart; the queues must have come back by themselves.
+      const retried = await waitUntil(
+        async () => {
+          const answer = await postWebhook(late.url, delivery);
+          return answer.status === 200 ? answer : undefined;
+        },
+        { timeoutMs: 10_000, what: 'a retried delivery to be taken' },
+      );
+      expect(retried.body).toEqual({ result: 'queued' });
+      expect((await allJobs(late.queues.createShipment)).map((j) => j.id)).toEqual([
+        `order-${ORDER_ID}`,
+      ]);
+    } finally {
+      await late.close();
+      await outage.cut();
     }
   });
 
