@@ -5,12 +5,12 @@ import { controlRoutes } from './control-routes.js';
 import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
 import { type FakeGraphqlRequest, graphqlRoute } from './graphql-route.js';
-import type { FakeOrder, FakeOrderChange, FakeOrderInput } from './model.js';
+import type { FakeOrder, FakeOrderInput } from './model.js';
 import { createRootValue } from './resolvers.js';
-import { type FakeMutation, FakeStoreState } from './state.js';
+import { FakeStoreState } from './state.js';
 import { FakeTokens } from './tokens.js';
 import { TrafficControl } from './traffic.js';
-import { deliverWebhook, orderWebhookPayload, type WebhookDelivery } from './webhooks.js';
+import { deliverWebhook, orderWebhookPayload } from './webhooks.js';
 
 export type { FakeGraphqlRequest } from './graphql-route.js';
 
