@@ -42,6 +42,14 @@ export interface PartnerClientOptions {
   logger?: Logger;
 }
 
+export interface CreateShipmentOptions {
+  /**
+   * Called once the budget has granted the request, just before it goes out: never for a request
+   * that was held back. If it throws, nothing is sent.
+   */
+  onSending?(): Promise<void>;
+}
+
 export interface CreateShipmentResult {
   /** True on 201 (new), false on 200 (the reference was already registered). */
   created: boolean;
@@ -55,7 +63,10 @@ export interface PartnerApi {
     password: string;
     name: string;
   }): Promise<TokenRecord>;
-  createShipment(request: ShipmentRequest): Promise<CreateShipmentResult>;
+  createShipment(
+    request: ShipmentRequest,
+    options?: CreateShipmentOptions,
+  ): Promise<CreateShipmentResult>;
   getShipment(reference: string, options?: { priority?: RequestPriority }): Promise<TrackingRecord>;
   listShipments(query?: ListQuery, options?: { priority?: RequestPriority }): Promise<ListEnvelope>;
 }
@@ -69,6 +80,8 @@ interface Call<S extends z.ZodType> {
   successStatuses: number[];
   /** Undefined for POST /token, which needs no bearer token and no budget. */
   priority?: RequestPriority;
+  /** Runs after the budget granted the request and before it is sent. */
+  beforeSend?(): Promise<void>;
 }
 
 export class PartnerClient implements PartnerApi {
@@ -104,7 +117,10 @@ export class PartnerClient implements PartnerApi {
     return body;
   }
 
-  async createShipment(request: ShipmentRequest): Promise<CreateShipmentResult> {
+  async createShipment(
+    request: ShipmentRequest,
+    options: CreateShipmentOptions = {},
+  ): Promise<CreateShipmentResult> {
     // Parsing strips every field the contract does not name (pricing, account ids, ...).
     const checked = shipmentRequestSchema.safeParse(request);
     if (!checked.success) {
@@ -120,6 +136,7 @@ export class PartnerClient implements PartnerApi {
       schema: createResponseSchema,
       successStatuses: [201, 200],
       priority: 'create',
+      beforeSend: options.onSending,
     });
     return { created: status === 201, shipment: body };
   }
@@ -172,6 +189,7 @@ export class PartnerClient implements PartnerApi {
         if (!decision.granted) throw new PartnerBudgetExhaustedError(decision.waitMs);
       }
     }
+    await call.beforeSend?.();
 
     const started = Date.now();
     let response: Response<string>;

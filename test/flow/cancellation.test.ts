@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { handleCancelledAfterRegistration } from '../../jobs/create-shipment/cancelled-after-registration.js';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
+import type { MarkOrderKind } from '../../jobs/mark-order/payload.js';
 import { PartnerServerError } from '../../src/partner/errors.js';
 import {
   createRequests,
@@ -115,23 +116,29 @@ describe('an order cancelled while the answer to its create request was lost', (
     expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([500]);
   });
 
-  it('skips an order the provider never saw', async () => {
+  it('skips an order the provider never saw, and asks about it only once', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
     await s.records.markSending(id);
     await s.store.updateOrder(id, { cancel: true });
-
-    const outcome = await registerShipment(id, {
+    const deps = {
       store: s.storeClient,
       partner: s.partner,
       records: s.records,
       counters: s.counters,
       settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-      markOrder: (orderId, kind) => s.parts.markOrder(orderId, kind),
+      markOrder: (orderId: string, kind: MarkOrderKind) => s.parts.markOrder(orderId, kind),
       logger: s.logger,
-    });
+    };
+
+    const outcome = await registerShipment(id, deps);
 
     expect(outcome).toMatchObject({ outcome: 'skipped', code: 'cancelled' });
     expect(s.sandbox.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 404']);
+    expect((await s.records.get(id))?.sentAt).toBeUndefined();
+
+    // Seen again (a later update, a reconciliation pass): the answer is known, nothing is asked.
+    expect(await registerShipment(id, deps)).toMatchObject({ outcome: 'skipped' });
+    expect(s.sandbox.requests).toHaveLength(1);
   });
 });

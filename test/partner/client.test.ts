@@ -437,6 +437,50 @@ describe('the request gate', () => {
     // afterEach asserts no interceptor was consumed; none was defined, and net connect is off.
   });
 
+  it('says a create request is leaving only once the budget granted it, before it is sent', async () => {
+    const gate = new RecordingGate({ granted: true });
+    const events: string[] = [];
+    api()
+      .post('/api/v1/shipments')
+      .reply(201, () => {
+        events.push('request arrived');
+        return created;
+      });
+    await client({ gate }).createShipment(request, {
+      onSending: async () => {
+        events.push(`sending (budget taken: ${gate.taken.length})`);
+      },
+    });
+    expect(events).toEqual(['sending (budget taken: 1)', 'request arrived']);
+  });
+
+  it('never says a create request is leaving when the budget held it back', async () => {
+    const gate = new RecordingGate({ granted: false, waitMs: 500 });
+    let sending = 0;
+    const error = await client({ gate })
+      .createShipment(request, {
+        onSending: async () => {
+          sending++;
+        },
+      })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerBudgetExhaustedError);
+    expect(sending).toBe(0);
+  });
+
+  it('sends nothing when saying so fails', async () => {
+    const gate = new RecordingGate({ granted: true });
+    const failure = new Error('Redis is gone');
+    await expect(
+      client({ gate }).createShipment(request, {
+        onSending: async () => {
+          throw failure;
+        },
+      }),
+    ).rejects.toBe(failure);
+    // afterEach asserts no interceptor was consumed; none was defined, and net connect is off.
+  });
+
   it('blocks the gate for Retry-After on a 429', async () => {
     const gate = new RecordingGate({ granted: true });
     api().get('/api/v1/shipments').reply(429, {}, { 'Retry-After': '3' });
