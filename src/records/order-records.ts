@@ -51,9 +51,10 @@ export class OrderRecords {
     return (await this.redis.hget(this.key(orderId), 'state')) === 'registered';
   }
 
+  /** Status and creation time are left out when the provider's answer did not give them legibly. */
   async markRegistered(
     orderId: string,
-    shipment: { orderNumber: string; status: string; createdAt: string },
+    shipment: { orderNumber: string; status?: string; createdAt?: string },
     now = new Date(),
   ): Promise<void> {
     await this.redis
@@ -64,8 +65,8 @@ export class OrderRecords {
         updatedAt: now.toISOString(),
         registeredAt: now.toISOString(),
         orderNumber: shipment.orderNumber,
-        partnerStatus: shipment.status,
-        partnerCreatedAt: shipment.createdAt,
+        ...(shipment.status ? { partnerStatus: shipment.status } : {}),
+        ...(shipment.createdAt ? { partnerCreatedAt: shipment.createdAt } : {}),
       })
       .zadd(this.registeredIndex, now.getTime(), orderId)
       .exec();

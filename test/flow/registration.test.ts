@@ -120,6 +120,42 @@ describe('one shipment per order', () => {
   });
 });
 
+describe('a 201 whose body cannot be read', () => {
+  it.each(['invalid-json', 'schema'] as const)(
+    'is a registration (%s): the shipment is looked up by reference, never created again',
+    async (kind) => {
+      const s = await start();
+      const id = FIXTURE.paidCopenhagen;
+      // The provider stores the shipment; its answer arrives garbled.
+      s.sandbox.failNextWithMalformedBody(kind);
+
+      await s.parts.enqueueOrder(id, 'test');
+      const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+      const [shipment, ...others] = shipmentsWithReference(s.sandbox, id);
+      expect(others).toEqual([]);
+      expect(s.sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+        'POST /api/v1/shipments 201',
+        `GET /api/v1/shipments/${id} 200`,
+      ]);
+      expect(job.attemptsMade).toBe(1);
+      expect(job.returnvalue).toEqual({
+        outcome: 'registered',
+        orderNumber: shipment!.orderNumber,
+        created: true,
+      });
+      expect(await s.records.get(id)).toMatchObject({
+        state: 'registered',
+        orderNumber: shipment!.orderNumber,
+        partnerStatus: 'pending',
+      });
+      await waitForJob(s.queues.markOrder, `registered-${id}`, 'completed');
+      expect(metafield(s.store, id, 'order_number')).toBe(shipment!.orderNumber);
+      expect(s.store.order(id)?.tags).not.toContain('shipment-error');
+    },
+  );
+});
+
 /**
  * A worker process that dies in the middle of a job, simulated honestly: the job is fetched by a
  * BullMQ worker of its own (the manual-fetch API, as a dying process would have it: active, with
@@ -158,8 +194,8 @@ async function killWorkerDuringJob(
     return never;
   };
   const partner: PartnerClient = Object.create(s.partner);
-  partner.createShipment = async (request) => {
-    const result = await s.partner.createShipment(request);
+  partner.createShipment = async (request, options) => {
+    const result = await s.partner.createShipment(request, options);
     if (killAt !== 'after-post') return result;
     die(); // the provider has the shipment; the answer never gets further
     return never;
