@@ -109,7 +109,7 @@ export class OrderRecords {
     await this.redis.eval(CLEAR_SENT, 1, this.key(orderId), sentAt);
   }
 
-  /** Asks the running job of this order to look at it once more before it settles for a skip. */
+  /** Asks the running job of this order to look at it once more when its current look ends. */
   async requestRerun(orderId: string): Promise<void> {
     await this.redis.set(`${this.key(orderId)}:rerun`, '1', 'EX', 3600);
   }

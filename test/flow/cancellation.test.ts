@@ -3,10 +3,12 @@ import { handleCancelledAfterRegistration } from '../../jobs/create-shipment/can
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
 import type { MarkOrderKind } from '../../jobs/mark-order/payload.js';
+import type { PartnerClient } from '../../src/partner/client.js';
 import { PartnerServerError } from '../../src/partner/errors.js';
 import {
   createRequests,
   FIXTURE,
+  holdPoint,
   type ShipmentStack,
   shipmentStacks,
   waitForJob,
@@ -78,6 +80,42 @@ describe('an order cancelled after its shipment was registered', () => {
     expect(await s.queues.markOrder.getFailedCount()).toBe(0);
     expect(createRequests(s.sandbox)).toHaveLength(1);
     expect((await s.records.get(id))?.state).toBe('registered');
+  });
+});
+
+describe('an order cancelled while its create job runs', () => {
+  it('is flagged for staff when the run ends, not at the next reconciliation pass', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const jobId = orderJobId(id);
+    // The provider has made the shipment; the job has not recorded it yet.
+    const hold = holdPoint();
+    const partner: PartnerClient = Object.create(s.partner);
+    partner.createShipment = async (request, options) => {
+      const result = await s.partner.createShipment(request, options);
+      await hold.stop();
+      return result;
+    };
+    s.startWorkers({ ports: { partner } });
+    await s.parts.enqueueOrder(id, 'orders/create');
+    await hold.reached;
+
+    // WHEN the order is cancelled in Shopify at that moment
+    await s.store.updateOrder(id, { cancel: true });
+    expect(
+      await s.parts.acceptOrderEvent({ orderId: id, source: 'orders/cancelled', cancelled: true }),
+    ).toBe('already_queued');
+    hold.release();
+
+    // THEN the same run registers the shipment, looks again and flags the order
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+    const orderNumber = (await s.records.get(id))?.orderNumber;
+    expect(orderNumber).toMatch(/^PS-/);
+    expect(job.returnvalue).toEqual({ outcome: 'cancelled_after_registration', orderNumber });
+    await waitForJob(s.queues.markOrder, `cancelled-after-registration-${id}`, 'completed');
+    expect(s.store.order(id)?.tags).toContain(CANCEL_TAG);
+    expect((await s.counters.read()).cancelled_after_registration).toBe(1);
+    expect(createRequests(s.sandbox)).toHaveLength(1);
   });
 });
 
