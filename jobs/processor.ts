@@ -57,15 +57,16 @@ export function unseenFailureRecorder<Payload>(
     context.logger
       .child({ queue: definition.queue, jobId: job.id })
       .error({ reason, stalledCounter: job.stalledCounter }, 'job failed for good without running');
-    // Beside BullMQ's own terse reason on the board.
-    await job.log(reason);
     const payload = definition.payload.safeParse(job.data);
     if (payload.success) await definition.onGiveUp?.(context, payload.data, reason);
+    // Beside BullMQ's own terse reason on the board.
+    await job.log(reason);
   };
 }
 
 function unseenFailureReason(job: Job, error: Error): string {
-  if (job.stalledCounter > 0) {
+  // BullMQ defers the failure of a job that stalled too often to the next worker that takes it.
+  if (job.deferredFailure && job.stalledCounter > 0) {
     return `The job was interrupted ${job.stalledCounter} times: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it. Running it again is safe: replay the job.`;
   }
   return `BullMQ failed the job without running it (${error.message}). Replay the job.`;
