@@ -3,6 +3,9 @@ import { runWithFailurePolicy } from '../src/queue/failure-policy.js';
 import type { JobContext } from './context.js';
 import type { JobDefinition } from './job-definition.js';
 
+/** What the processors threw: failures the failure policy has already dealt with. */
+const failuresSeen = new WeakSet<object>();
+
 /**
  * The BullMQ processor of a job: checks the payload, runs the job's work, and hands what it threw
  * to the failure policy. Every worker is made with this.
@@ -10,7 +13,7 @@ import type { JobDefinition } from './job-definition.js';
 export function processorFor<Payload>(definition: JobDefinition<Payload>, context: JobContext) {
   const work = definition.process(context);
   const queue = context.queueOf(definition);
-  return async (job: Job): Promise<unknown> => {
+  const run = async (job: Job): Promise<unknown> => {
     const parsed = definition.payload.safeParse(job.data);
     if (!parsed.success) {
       throw new UnrecoverableError(`Malformed job payload: ${parsed.error.message}`);
@@ -26,4 +29,45 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
         : {}),
     });
   };
+  return async (job: Job): Promise<unknown> => {
+    try {
+      return await run(job);
+    } catch (error) {
+      if (error instanceof Object) failuresSeen.add(error);
+      throw error;
+    }
+  };
+}
+
+/**
+ * Records a job that BullMQ failed for good without running it through its processor, so that no
+ * failure skips the job's `onGiveUp`. BullMQ does that to a job interrupted more often than
+ * `maxStalledCount` allows (its worker died mid-job, say): the next worker to take it fails it
+ * before the processor starts. Wire it to the worker's `failed` event: BullMQ emits that only in
+ * the process whose worker took the job, so it runs once per failure, however many processes
+ * there are. Failures the processor threw, and failures BullMQ retries, are left alone.
+ */
+export function unseenFailureRecorder<Payload>(
+  definition: JobDefinition<Payload>,
+  context: JobContext,
+) {
+  return async (job: Job, error: Error): Promise<void> => {
+    if (failuresSeen.has(error) || !job.finishedOn) return;
+    const reason = unseenFailureReason(job, error);
+    context.logger
+      .child({ queue: definition.queue, jobId: job.id })
+      .error({ reason, stalledCounter: job.stalledCounter }, 'job failed for good without running');
+    const payload = definition.payload.safeParse(job.data);
+    if (payload.success) await definition.onGiveUp?.(context, payload.data, reason);
+    // Beside BullMQ's own terse reason on the board.
+    await job.log(reason);
+  };
+}
+
+function unseenFailureReason(job: Job, error: Error): string {
+  // BullMQ defers the failure of a job that stalled too often to the next worker that takes it.
+  if (job.deferredFailure && job.stalledCounter > 0) {
+    return `The job was interrupted ${job.stalledCounter} times: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it. Running it again is safe: replay the job.`;
+  }
+  return `BullMQ failed the job without running it (${error.message}). Replay the job.`;
 }

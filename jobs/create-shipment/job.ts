@@ -2,8 +2,9 @@ import { BACKOFF_TYPE } from '../../src/queue/backoff.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
+import { registerLookingAgain } from './look-again.js';
 import { createShipmentPayload } from './payload.js';
-import { type RegisterShipmentDeps, recordFailure, registerShipment } from './register-shipment.js';
+import { type RegisterShipmentDeps, recordFailure } from './register-shipment.js';
 
 const DAY_S = 24 * 3600;
 
@@ -24,15 +25,8 @@ export const createShipmentJob = defineJob({
   callsPartner: true,
   process:
     (ctx) =>
-    async ({ orderId }, job) => {
-      const deps = registerDeps(ctx, job.id);
-      let outcome = await registerShipment(orderId, deps);
-      // An event that came while this run had the order loaded asked for one more look.
-      while (outcome.outcome === 'skipped' && (await ctx.records.takeRerun(orderId))) {
-        outcome = await registerShipment(orderId, deps);
-      }
-      return outcome;
-    },
+    async ({ orderId }, job) =>
+      registerLookingAgain(orderId, registerDeps(ctx, job.id)),
   async onGiveUp(ctx, { orderId }, reason) {
     await recordFailure(orderId, reason, registerDeps(ctx));
     await ctx.counters.increment('shipment_create_failures');

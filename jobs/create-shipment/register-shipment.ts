@@ -93,9 +93,12 @@ export async function registerShipment(
   }
 
   let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
-  await deps.records.markSending(orderId);
   try {
-    result = await deps.partner.createShipment(mapped.request);
+    result = await deps.partner.createShipment(mapped.request, {
+      // Only a request that actually leaves may have made a shipment we never hear of; one the
+      // budget held back has not, and must not cost a look-up later.
+      onSending: () => deps.records.markSending(orderId),
+    });
   } catch (error) {
     if (error instanceof PartnerValidationError) {
       throw await refuse(
@@ -142,6 +145,7 @@ async function settleIneligible(
       }
       return { outcome: 'registered', orderNumber: found, created: false };
     }
+    await deps.records.clearSent(orderId, record.sentAt);
   }
   const skipped = await skip(orderId, code, reason, deps);
   // A refused order that is then cancelled will never ship: its error marks are cleared once

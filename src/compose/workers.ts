@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { JOB_CATALOG, JOBS, type JobKey } from '../../jobs/catalog.js';
 import type { JobContext } from '../../jobs/context.js';
 import type { AnyJobDefinition } from '../../jobs/job-definition.js';
-import { processorFor } from '../../jobs/processor.js';
+import { processorFor, unseenFailureRecorder } from '../../jobs/processor.js';
 import { retryDelayMs } from '../queue/backoff.js';
 import type { SharedParts } from './parts.js';
 
@@ -13,6 +13,19 @@ export interface WorkerOptions {
   /** Jobs at a time per worker, where it differs from the job's own default. */
   concurrency?: Partial<Record<JobKey, number>>;
 }
+
+/**
+ * Times a job may be cut off mid-run (its worker crashed, was stopped past the shutdown grace, or
+ * lost Redis for longer than the job's lock) and still go back to its queue; once more and BullMQ
+ * fails it. Running any of our jobs again is safe (creates are keyed by reference, marks are
+ * idempotent), so an interruption costs nothing, and BullMQ never resets the count, not even when
+ * the job is replayed: BullMQ's default of 1 would fail a job that a deploy cut short once and a
+ * crash hit later. A bound remains so that a job that kills its worker every time cannot take the
+ * workers down for ever. A job that runs out fails through its `onGiveUp` like any other failure
+ * (see `unseenFailureRecorder`). The process running the stalled-job check applies this: every
+ * worker does, so they all must agree.
+ */
+export const MAX_STALLED_COUNT = 3;
 
 /** Starts one worker for each job in the catalog. */
 export function startWorkers(context: JobContext, options: WorkerOptions): Worker[] {
@@ -26,6 +39,7 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
       // The partner budget, not BullMQ, decides the pace; this limiter only makes workers honour
       // `queue.rateLimit()` (BullMQ ignores the limiter key on workers without one).
       limiter: { max: 1_000_000, duration: 1_000 },
+      maxStalledCount: MAX_STALLED_COUNT,
       settings: {
         backoffStrategy: (attemptsMade: number) =>
           retryDelayMs(attemptsMade, context.settings.createJob.backoff),
@@ -33,7 +47,8 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
     });
     // Without a listener, an 'error' event (Redis gone, say) would crash the process.
     worker.on('error', (err) => logger.error({ err, queue: job.queue }, 'worker error'));
-    worker.on('failed', (failed, err) =>
+    const recordUnseenFailure = unseenFailureRecorder(job, context);
+    worker.on('failed', (failed, err) => {
       logger.warn(
         {
           queue: job.queue,
@@ -42,8 +57,15 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
           reason: err.message,
         },
         'job failed',
-      ),
-    );
+      );
+      if (!failed) return;
+      recordUnseenFailure(failed, err).catch((error) =>
+        logger.error(
+          { err: error, queue: job.queue, jobId: failed.id },
+          'could not record a failure',
+        ),
+      );
+    });
     return worker;
   });
 }

@@ -7,6 +7,12 @@ import {
 } from '../domain/shipment-contract.js';
 import type { Logger } from '../log.js';
 import {
+  type CreatedShipment,
+  describeZodIssues,
+  readCreateAnswer,
+  readLookedUpShipment,
+} from './create-answer.js';
+import {
   PartnerAuthError,
   PartnerBudgetExhaustedError,
   PartnerNetworkError,
@@ -18,8 +24,6 @@ import {
 } from './errors.js';
 import type { RequestGate, RequestPriority } from './gate.js';
 import {
-  type CreateResponse,
-  createResponseSchema,
   errorBodySchema,
   type ListEnvelope,
   type ListQuery,
@@ -46,10 +50,18 @@ export interface PartnerClientOptions {
   logger?: Logger;
 }
 
+export interface CreateShipmentOptions {
+  /**
+   * Called once the budget has granted the request, just before it goes out: never for a request
+   * that was held back. If it throws, nothing is sent.
+   */
+  onSending?(): Promise<void>;
+}
+
 export interface CreateShipmentResult {
   /** True on 201 (new), false on 200 (the reference was already registered). */
   created: boolean;
-  shipment: CreateResponse;
+  shipment: CreatedShipment;
 }
 
 /** The Partner Shipment API as typed calls. */
@@ -59,20 +71,28 @@ export interface PartnerApi {
     password: string;
     name: string;
   }): Promise<TokenRecord>;
-  createShipment(request: ShipmentRequest): Promise<CreateShipmentResult>;
+  createShipment(
+    request: ShipmentRequest,
+    options?: CreateShipmentOptions,
+  ): Promise<CreateShipmentResult>;
   getShipment(reference: string, options?: { priority?: RequestPriority }): Promise<TrackingRecord>;
   listShipments(query?: ListQuery, options?: { priority?: RequestPriority }): Promise<ListEnvelope>;
 }
 
-interface Call<S extends z.ZodType> {
+interface PartnerRequest {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
   searchParams?: Record<string, string>;
-  schema: S;
   successStatuses: number[];
   /** Undefined for POST /token, which needs no bearer token and no budget. */
   priority?: RequestPriority;
+  /** Runs after the budget granted the request and before it is sent. */
+  beforeSend?(): Promise<void>;
+}
+
+interface Call<S extends z.ZodType> extends PartnerRequest {
+  schema: S;
 }
 
 export class PartnerClient implements PartnerApi {
@@ -108,7 +128,10 @@ export class PartnerClient implements PartnerApi {
     return body;
   }
 
-  async createShipment(request: ShipmentRequest): Promise<CreateShipmentResult> {
+  async createShipment(
+    request: ShipmentRequest,
+    options: CreateShipmentOptions = {},
+  ): Promise<CreateShipmentResult> {
     // Parsing strips every field the contract does not name (pricing, account ids, ...).
     const checked = shipmentRequestSchema.safeParse(request);
     if (!checked.success) {
@@ -117,15 +140,64 @@ export class PartnerClient implements PartnerApi {
         fieldErrorsFrom(checked.error),
       );
     }
-    const { status, body } = await this.call({
+    const reference = checked.data.reference;
+    const answer = await this.send({
       method: 'POST',
       path: 'shipments',
       body: checked.data,
-      schema: createResponseSchema,
       successStatuses: [201, 200],
       priority: 'create',
+      beforeSend: options.onSending,
     });
-    return { created: status === 201, shipment: body };
+    const created = answer.status === 201;
+    const read = readCreateAnswer(answer.body, reference);
+    if (read.complete) return { created, shipment: read.shipment };
+    this.options.logger?.warn(
+      { reference, status: answer.status, issues: read.issues },
+      read.shipment
+        ? 'partner create answer does not match the contract; kept its order number'
+        : 'partner create answer cannot be read; looking the shipment up',
+    );
+    return { created, shipment: read.shipment ?? (await this.lookUpCreated(reference, answer)) };
+  }
+
+  /**
+   * The shipment a 2xx to POST /shipments made, when that answer could not be read: the 2xx
+   * proves it exists, so it is asked for by reference, never created again.
+   */
+  private async lookUpCreated(
+    reference: string,
+    created: { status: number },
+  ): Promise<CreatedShipment> {
+    const confirmed = `Partner API answered ${created.status} to POST /shipments, so the shipment exists, but that answer could not be read`;
+    let answer: { status: number; body: unknown };
+    try {
+      answer = await this.send({
+        method: 'GET',
+        path: `shipments/${encodeURIComponent(reference)}`,
+        successStatuses: [200],
+        priority: 'create',
+      });
+    } catch (error) {
+      if (!(error instanceof PartnerNotFoundError)) throw error;
+      throw new PartnerUnexpectedResponseError(
+        `${confirmed} and GET /shipments/{reference} does not find it (yet). Retrying with the same reference cannot make a second shipment; do not create it by hand.`,
+        { status: created.status, cause: error },
+      );
+    }
+    const read = readLookedUpShipment(answer.body, reference);
+    if (read.complete) return read.shipment;
+    if (read.shipment) {
+      this.options.logger?.warn(
+        { reference, issues: read.issues },
+        'partner shipment record does not match the contract; kept its order number',
+      );
+      return read.shipment;
+    }
+    throw new PartnerUnexpectedResponseError(
+      `${confirmed}, nor could GET /shipments/{reference} (${read.issues}). Retrying with the same reference cannot make a second shipment; do not create it by hand.`,
+      { status: created.status },
+    );
   }
 
   async getShipment(
@@ -166,6 +238,22 @@ export class PartnerClient implements PartnerApi {
   private async call<S extends z.ZodType>(
     call: Call<S>,
   ): Promise<{ status: number; body: z.output<S> }> {
+    const { status, body } = await this.send(call);
+    const parsed = call.schema.safeParse(body);
+    if (!parsed.success) {
+      throw new PartnerUnexpectedResponseError(
+        `Partner API answered ${status} to ${call.method} /${routeOf(call.path)} with a body that does not match the contract (${describeZodIssues(parsed.error)}).`,
+        { status, cause: parsed.error },
+      );
+    }
+    return { status, body: parsed.data };
+  }
+
+  /**
+   * Sends one request within the budget. A success status returns with its JSON body (undefined
+   * when the body is not JSON), unchecked; any other answer, or none, throws its error.
+   */
+  private async send(call: PartnerRequest): Promise<{ status: number; body: unknown }> {
     const headers: Record<string, string> = {};
     if (call.priority !== undefined) {
       if (!this.options.token) throw new PartnerAuthError('No partner API token is configured.');
@@ -176,6 +264,7 @@ export class PartnerClient implements PartnerApi {
         if (!decision.granted) throw new PartnerBudgetExhaustedError(decision.waitMs);
       }
     }
+    await call.beforeSend?.();
 
     const started = Date.now();
     let response: Response<string>;
@@ -210,14 +299,7 @@ export class PartnerClient implements PartnerApi {
     const json = parseJson(response.body);
 
     if (call.successStatuses.includes(status)) {
-      const parsed = call.schema.safeParse(json.ok ? json.value : undefined);
-      if (!parsed.success) {
-        throw new PartnerUnexpectedResponseError(
-          `Partner API answered ${status} to ${call.method} /${routeOf(call.path)} with a body that does not match the contract (${describeIssues(parsed.error)}).`,
-          { status, cause: parsed.error },
-        );
-      }
-      return { status, body: parsed.data };
+      return { status, body: json.ok ? json.value : undefined };
     }
 
     const errorBody = errorBodySchema.safeParse(json.ok ? json.value : undefined);
@@ -296,13 +378,6 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
 /** The path without the reference, so messages do not carry ids twice. */
 function routeOf(path: string): string {
   return path.startsWith('shipments/') ? 'shipments/{reference}' : path;
-}
-
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 3)
-    .map((i) => `${i.path.join('.') || 'body'}: ${i.message}`)
-    .join('; ');
 }
 
 /** Retry-After is seconds (the API's form) or an HTTP date; undefined when absent or unusable. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parsePartnerTimestamp } from './time.js';
 
 /**
  * The Partner Shipment API's answers (../shared/partner-shipment-api.md), parsed with these.
@@ -22,8 +23,14 @@ export function isTerminalStatus(status: string): status is 'delivered' | 'cance
   return status === 'delivered' || status === 'cancelled';
 }
 
-/** ISO 8601 with a UTC offset; kept as the string the API sent so the offset survives. */
-export const timestampSchema = z.iso.datetime({ offset: true });
+/**
+ * A date and time in any ISO 8601 form (`+01:00`, `+0100`, `Z`, to the minute, …): the API
+ * promises ISO 8601, not one spelling of it. Kept as the string the API sent so the offset
+ * survives; `parsePartnerTimestamp` gives the instant.
+ */
+export const timestampSchema = z
+  .string()
+  .refine((text) => parsePartnerTimestamp(text) !== undefined, 'must be an ISO 8601 date and time');
 
 export const tokenRecordSchema = z.object({
   token: z.string().min(1),

@@ -12,14 +12,76 @@ const parts = new Intl.DateTimeFormat('en-GB', {
   second: '2-digit',
 });
 
+/** Copenhagen's wall clock at an instant, and its offset from UTC in minutes. */
+function copenhagenClock(epochMs: number) {
+  const p = Object.fromEntries(parts.formatToParts(epochMs).map((x) => [x.type, x.value]));
+  const local = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
+  const offsetMin = Math.round((local - Math.floor(epochMs / 1000) * 1000) / 60_000);
+  return { p, offsetMin };
+}
+
 /** Formats an instant as `2026-11-22T14:05:00+01:00` in Copenhagen time (summer time: +02:00). */
 export function toCopenhagenIso(date: Date): string {
-  const p = Object.fromEntries(parts.formatToParts(date).map((x) => [x.type, x.value]));
-  const local = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
-  const offsetMin = Math.round((local - Math.floor(date.getTime() / 1000) * 1000) / 60_000);
+  const { p, offsetMin } = copenhagenClock(date.getTime());
   const sign = offsetMin >= 0 ? '+' : '-';
   const abs = Math.abs(offsetMin);
   const hh = String(Math.floor(abs / 60)).padStart(2, '0');
   const mm = String(abs % 60).padStart(2, '0');
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${sign}${hh}:${mm}`;
+}
+
+/**
+ * A calendar date and a time of day in ISO 8601, extended or basic (`2026-11-22T14:05:09+01:00`,
+ * `20261122T140509+0100`), to the hour, minute, second or a fraction of it, with `Z`, `±hh`,
+ * `±hhmm`, `±hh:mm` or no offset; RFC 3339's space between date and time is taken too.
+ */
+const ISO_DATE_TIME =
+  /^(\d{4})-?(\d{2})-?(\d{2})[Tt ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
+
+/**
+ * The instant a provider timestamp denotes, from any ISO 8601 form of a date and time: the API
+ * promises an offset, not one spelling of it. A time without an offset is Copenhagen time, as
+ * the API writes its times. Undefined for anything else (a date alone, an impossible date).
+ */
+export function parsePartnerTimestamp(text: string): Date | undefined {
+  const m = ISO_DATE_TIME.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour] = [m[1], m[2], m[3], m[4]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  const minute = Number(m[5] ?? 0);
+  const second = Number(m[6] ?? 0);
+  const fraction = m[7] ?? '';
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (minute > 59 || second > 60) return undefined;
+  // 24:00 is the end of the day, and nothing after it.
+  if (hour > 24 || (hour === 24 && (minute > 0 || second > 0 || /[1-9]/.test(fraction)))) {
+    return undefined;
+  }
+  const ms = Math.floor(Number(`0.${fraction || '0'}`) * 1000);
+  // A leap second (:60) is read as the last millisecond of its minute.
+  const wallClockAsUtc =
+    second === 60
+      ? Date.UTC(year, month - 1, day, hour, minute, 59, 999)
+      : Date.UTC(year, month - 1, day, hour, minute, second, ms);
+
+  const [zulu, sign, offsetHours, offsetMinutes] = [m[8], m[9], m[10], m[11]];
+  if (zulu) return new Date(wallClockAsUtc);
+  if (sign) {
+    const hours = Number(offsetHours);
+    const minutes = Number(offsetMinutes ?? 0);
+    if (hours > 23 || minutes > 59) return undefined;
+    const offsetMin = (sign === '-' ? -1 : 1) * (hours * 60 + minutes);
+    return new Date(wallClockAsUtc - offsetMin * 60_000);
+  }
+  // Copenhagen wall-clock time: the offset in force then (asked twice, for the days it changes).
+  const guess = wallClockAsUtc - copenhagenClock(wallClockAsUtc).offsetMin * 60_000;
+  return new Date(wallClockAsUtc - copenhagenClock(guess).offsetMin * 60_000);
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }

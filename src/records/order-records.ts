@@ -51,9 +51,10 @@ export class OrderRecords {
     return (await this.redis.hget(this.key(orderId), 'state')) === 'registered';
   }
 
+  /** Status and creation time are left out when the provider's answer did not give them legibly. */
   async markRegistered(
     orderId: string,
-    shipment: { orderNumber: string; status: string; createdAt: string },
+    shipment: { orderNumber: string; status?: string; createdAt?: string },
     now = new Date(),
   ): Promise<void> {
     await this.redis
@@ -64,8 +65,8 @@ export class OrderRecords {
         updatedAt: now.toISOString(),
         registeredAt: now.toISOString(),
         orderNumber: shipment.orderNumber,
-        partnerStatus: shipment.status,
-        partnerCreatedAt: shipment.createdAt,
+        ...(shipment.status ? { partnerStatus: shipment.status } : {}),
+        ...(shipment.createdAt ? { partnerCreatedAt: shipment.createdAt } : {}),
       })
       .zadd(this.registeredIndex, now.getTime(), orderId)
       .exec();
@@ -99,7 +100,16 @@ export class OrderRecords {
     await this.redis.eval(MARK_SENDING, 1, this.key(orderId), now.toISOString());
   }
 
-  /** Asks the running job of this order to look at it once more before it settles for a skip. */
+  /**
+   * Forgets the create request sent at `sentAt`, once the provider said it holds no shipment for
+   * the order: later sightings of an order that will not ship then cost no look-up. A request
+   * sent since (a newer `sentAt`) is kept.
+   */
+  async clearSent(orderId: string, sentAt: string): Promise<void> {
+    await this.redis.eval(CLEAR_SENT, 1, this.key(orderId), sentAt);
+  }
+
+  /** Asks the running job of this order to look at it once more when its current look ends. */
   async requestRerun(orderId: string): Promise<void> {
     await this.redis.set(`${this.key(orderId)}:rerun`, '1', 'EX', 3600);
   }
@@ -140,6 +150,11 @@ local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end
 redis.call('HSET', KEYS[1], 'sentAt', ARGV[1])
+return 1
+`;
+
+const CLEAR_SENT = `
+if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then redis.call('HDEL', KEYS[1], 'sentAt') end
 return 1
 `;
 

@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { handleCancelledAfterRegistration } from '../../jobs/create-shipment/cancelled-after-registration.js';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
+import type { MarkOrderKind } from '../../jobs/mark-order/payload.js';
+import type { PartnerClient } from '../../src/partner/client.js';
 import { PartnerServerError } from '../../src/partner/errors.js';
 import {
   createRequests,
   FIXTURE,
+  holdPoint,
   type ShipmentStack,
   shipmentStacks,
   waitForJob,
@@ -80,6 +83,42 @@ describe('an order cancelled after its shipment was registered', () => {
   });
 });
 
+describe('an order cancelled while its create job runs', () => {
+  it('is flagged for staff when the run ends, not at the next reconciliation pass', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const jobId = orderJobId(id);
+    // The provider has made the shipment; the job has not recorded it yet.
+    const hold = holdPoint();
+    const partner: PartnerClient = Object.create(s.partner);
+    partner.createShipment = async (request, options) => {
+      const result = await s.partner.createShipment(request, options);
+      await hold.stop();
+      return result;
+    };
+    s.startWorkers({ ports: { partner } });
+    await s.parts.enqueueOrder(id, 'orders/create');
+    await hold.reached;
+
+    // WHEN the order is cancelled in Shopify at that moment
+    await s.store.updateOrder(id, { cancel: true });
+    expect(
+      await s.parts.acceptOrderEvent({ orderId: id, source: 'orders/cancelled', cancelled: true }),
+    ).toBe('already_queued');
+    hold.release();
+
+    // THEN the same run registers the shipment, looks again and flags the order
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+    const orderNumber = (await s.records.get(id))?.orderNumber;
+    expect(orderNumber).toMatch(/^PS-/);
+    expect(job.returnvalue).toEqual({ outcome: 'cancelled_after_registration', orderNumber });
+    await waitForJob(s.queues.markOrder, `cancelled-after-registration-${id}`, 'completed');
+    expect(s.store.order(id)?.tags).toContain(CANCEL_TAG);
+    expect((await s.counters.read()).cancelled_after_registration).toBe(1);
+    expect(createRequests(s.sandbox)).toHaveLength(1);
+  });
+});
+
 describe('an order cancelled while the answer to its create request was lost', () => {
   it('asks the provider, records the shipment it made, and flags the order for staff', async () => {
     const s = await start({ workers: false });
@@ -115,23 +154,29 @@ describe('an order cancelled while the answer to its create request was lost', (
     expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([500]);
   });
 
-  it('skips an order the provider never saw', async () => {
+  it('skips an order the provider never saw, and asks about it only once', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
     await s.records.markSending(id);
     await s.store.updateOrder(id, { cancel: true });
-
-    const outcome = await registerShipment(id, {
+    const deps = {
       store: s.storeClient,
       partner: s.partner,
       records: s.records,
       counters: s.counters,
       settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-      markOrder: (orderId, kind) => s.parts.markOrder(orderId, kind),
+      markOrder: (orderId: string, kind: MarkOrderKind) => s.parts.markOrder(orderId, kind),
       logger: s.logger,
-    });
+    };
+
+    const outcome = await registerShipment(id, deps);
 
     expect(outcome).toMatchObject({ outcome: 'skipped', code: 'cancelled' });
     expect(s.sandbox.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 404']);
+    expect((await s.records.get(id))?.sentAt).toBeUndefined();
+
+    // Seen again (a later update, a reconciliation pass): the answer is known, nothing is asked.
+    expect(await registerShipment(id, deps)).toMatchObject({ outcome: 'skipped' });
+    expect(s.sandbox.requests).toHaveLength(1);
   });
 });

@@ -118,3 +118,29 @@ describe('the provider answers 429', () => {
     for (const id of ids) expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
   });
 });
+
+describe('the request budget is spent when a create is due', () => {
+  it('holds the job back without marking the order as sent, then registers it', async () => {
+    const s = await start({ workers: false, budget: { limit: 1, windowMs: 1_500 } });
+    const id = FIXTURE.paidCopenhagen;
+    // Another process took the window's only request a moment ago.
+    expect((await s.budget.take('create')).granted).toBe(true);
+
+    await s.parts.enqueueOrder(id, 'test');
+    s.startWorkers();
+    await waitUntil(async () => (await s.budget.stats()).denied >= 1, {
+      what: 'the budget to hold the create back',
+    });
+
+    // Nothing left: the order is not "sending", and no later sighting needs to ask the provider.
+    expect(createRequests(s.sandbox)).toEqual([]);
+    const held = await s.records.get(id);
+    expect(held?.state).not.toBe('sending');
+    expect(held?.sentAt).toBeUndefined();
+
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+    expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([201]);
+    expect((await s.records.get(id))?.sentAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+});

@@ -3,9 +3,12 @@ import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createShipmentJob, orderJobId } from '../../jobs/create-shipment/job.js';
 import { processorFor } from '../../jobs/processor.js';
+import type { StoreClient } from '../../src/store/types.js';
 import {
   createRequests,
+  eventually,
   FIXTURE,
+  holdPoint,
   metafield,
   type ShipmentStack,
   shipmentStacks,
@@ -185,6 +188,46 @@ describe('an order that cannot be shipped as it is', () => {
     ).toMatchObject([
       { metafields: [{ namespace: 'partner_shipment', key: 'error', deleted: true }] },
     ]);
+  });
+
+  it('registers an order fixed while its job runs, in that same run', async () => {
+    // A 3 kg item tagged as a document: documents may weigh at most 2 kg per package.
+    const s = await start({ workers: false });
+    const { order } = await s.store.createOrder({
+      tags: ['document'],
+      lineItems: [{ title: 'Binder of contracts', weight: { value: 3, unit: 'KILOGRAMS' } }],
+    });
+    const jobId = orderJobId(order.id);
+    // The job has loaded the order as it was; staff fix it before the refusal is recorded.
+    const hold = holdPoint();
+    const store: StoreClient = { ...s.storeClient };
+    let loads = 0;
+    store.getOrder = async (orderId) => {
+      const loaded = await s.storeClient.getOrder(orderId);
+      if (++loads === 1) await hold.stop();
+      return loaded;
+    };
+    s.startWorkers({ ports: { store } });
+    await s.parts.enqueueOrder(order.id, 'orders/create');
+    await hold.reached;
+
+    await s.store.updateOrder(order.id, { tags: [] });
+    expect(await s.parts.enqueueOrder(order.id, 'orders/updated')).toBe('already_queued');
+    hold.release();
+
+    // The run refuses the order as it loaded it, then looks again and registers it as it is now.
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+    expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+    expect(job.attemptsMade).toBe(1);
+    expect(loads).toBe(2);
+    const shipments = shipmentsWithReference(s.sandbox, order.id);
+    expect(shipments.map((shipment) => shipment.request.order_type)).toEqual(['package']);
+    await waitForJob(s.queues.markOrder, `registered-${order.id}`, 'completed');
+    await eventually(() => {
+      const tags = s.store.order(order.id)?.tags;
+      expect(tags).toContain('shipment-registered');
+      expect(tags).not.toContain('shipment-error');
+    });
   });
 
   it('clears its error marks once it is cancelled instead of fixed, and writes nothing more', async () => {

@@ -2,6 +2,7 @@ import { type Job, Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { createShipmentJob, orderJobId } from '../../jobs/create-shipment/job.js';
 import { processorFor } from '../../jobs/processor.js';
+import { MAX_STALLED_COUNT, startWorkers } from '../../src/compose/workers.js';
 import type { PartnerClient } from '../../src/partner/client.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import {
@@ -120,6 +121,42 @@ describe('one shipment per order', () => {
   });
 });
 
+describe('a 201 whose body cannot be read', () => {
+  it.each(['invalid-json', 'schema'] as const)(
+    'is a registration (%s): the shipment is looked up by reference, never created again',
+    async (kind) => {
+      const s = await start();
+      const id = FIXTURE.paidCopenhagen;
+      // The provider stores the shipment; its answer arrives garbled.
+      s.sandbox.failNextWithMalformedBody(kind);
+
+      await s.parts.enqueueOrder(id, 'test');
+      const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+      const [shipment, ...others] = shipmentsWithReference(s.sandbox, id);
+      expect(others).toEqual([]);
+      expect(s.sandbox.requests.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+        'POST /api/v1/shipments 201',
+        `GET /api/v1/shipments/${id} 200`,
+      ]);
+      expect(job.attemptsMade).toBe(1);
+      expect(job.returnvalue).toEqual({
+        outcome: 'registered',
+        orderNumber: shipment!.orderNumber,
+        created: true,
+      });
+      expect(await s.records.get(id)).toMatchObject({
+        state: 'registered',
+        orderNumber: shipment!.orderNumber,
+        partnerStatus: 'pending',
+      });
+      await waitForJob(s.queues.markOrder, `registered-${id}`, 'completed');
+      expect(metafield(s.store, id, 'order_number')).toBe(shipment!.orderNumber);
+      expect(s.store.order(id)?.tags).not.toContain('shipment-error');
+    },
+  );
+});
+
 /**
  * A worker process that dies in the middle of a job, simulated honestly: the job is fetched by a
  * BullMQ worker of its own (the manual-fetch API, as a dying process would have it: active, with
@@ -158,8 +195,8 @@ async function killWorkerDuringJob(
     return never;
   };
   const partner: PartnerClient = Object.create(s.partner);
-  partner.createShipment = async (request) => {
-    const result = await s.partner.createShipment(request);
+  partner.createShipment = async (request, options) => {
+    const result = await s.partner.createShipment(request, options);
     if (killAt !== 'after-post') return result;
     die(); // the provider has the shipment; the answer never gets further
     return never;
@@ -177,6 +214,8 @@ async function recoverStalledJob(s: ShipmentStack, jobId: string): Promise<void>
     prefix: s.prefix,
     autorun: false,
     stalledInterval: 100,
+    // The checking process decides when a job has stalled too often: the service's workers do.
+    maxStalledCount: MAX_STALLED_COUNT,
   });
   checker.on('error', () => {});
   void checker.startStalledCheckTimer();
@@ -247,5 +286,76 @@ describe('a worker killed in the middle of a job', () => {
       what: 'the shipment-registered tag',
     });
     expect(metafield(s.store, id, 'order_number')).toBe(recorded?.orderNumber);
+  });
+});
+
+describe('a job interrupted again and again', () => {
+  it('runs again after two interruptions (a deploy cut it short, then a crash) and registers', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const jobId = orderJobId(id);
+    await s.parts.enqueueOrder(id, 'test');
+
+    for (let stall = 1; stall <= 2; stall++) {
+      await killWorkerDuringJob(s, 'after-post');
+      await recoverStalledJob(s, jobId);
+    }
+    s.startWorkers();
+    const job = await waitForJob(s.queues.createShipment, jobId, 'completed');
+
+    expect(job.stalledCounter).toBe(2);
+    expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: false });
+    expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+    expect((await s.records.get(id))?.state).toBe('registered');
+  });
+
+  it('fails for good once interrupted too often, and records and marks that once, as any failure', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const jobId = orderJobId(id);
+    await s.parts.enqueueOrder(id, 'test');
+
+    for (let stall = 1; stall <= MAX_STALLED_COUNT + 1; stall++) {
+      await killWorkerDuringJob(s, 'after-post');
+      await recoverStalledJob(s, jobId);
+    }
+    expect((await s.records.get(id))?.state).toBe('sending');
+    // Two worker processes: BullMQ fails the job in whichever takes it, before any processor runs.
+    s.startWorkers();
+    const otherProcess = startWorkers(s.context, { connection: s.redis });
+    try {
+      const job = await waitForJob(s.queues.createShipment, jobId, 'failed');
+      expect(job.stalledCounter).toBe(MAX_STALLED_COUNT + 1);
+
+      // Recorded like every other failure: the reason, the order's marks, the counter.
+      const record = await waitUntil(
+        async () => {
+          const r = await s.records.get(id);
+          return r?.state === 'failed' ? r : null;
+        },
+        { what: 'the failure to be recorded' },
+      );
+      expect(record.reason).toBe(
+        `The job was interrupted ${MAX_STALLED_COUNT + 1} times: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it. Running it again is safe: replay the job.`,
+      );
+      await waitUntil(() => s.store.order(id)?.tags.includes('shipment-error'), {
+        what: 'the shipment-error tag',
+      });
+      expect(metafield(s.store, id, 'error')).toBe(record.reason);
+      await waitUntil(async () => (await s.counters.read()).shipment_create_failures === 1, {
+        what: 'the failure to be counted',
+      });
+      expect((await s.queues.createShipment.getJobLogs(jobId)).logs).toEqual([record.reason]);
+      const markJobs = await s.queues.markOrder.getJobs(['waiting', 'active', 'completed']);
+      expect(markJobs.filter((j) => j.data.kind === 'failed')).toHaveLength(1);
+    } finally {
+      await Promise.all(otherProcess.map((worker) => worker.close()));
+    }
+
+    // A replay runs it again, and it registers the shipment the provider already made.
+    expect(await s.parts.enqueueOrder(id, 'replay')).toBe('requeued');
+    const replayed = await waitForJob(s.queues.createShipment, jobId, 'completed');
+    expect(replayed.returnvalue).toMatchObject({ outcome: 'registered', created: false });
+    expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
   });
 });

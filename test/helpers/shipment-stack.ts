@@ -122,8 +122,14 @@ export interface ShipmentStack {
   readonly workers: readonly Worker[];
   /** A partner client and budget for another token, built as the service builds them. */
   partnerFor(token: string): PartnerSide;
-  /** Starts the catalog's workers, as a restart of the service would. */
-  startWorkers(options?: { token?: string }): Worker[];
+  /**
+   * Starts the catalog's workers, as a restart of the service would; `ports` replaces the
+   * partner or store client their processors get (to hold a call mid-job, say).
+   */
+  startWorkers(options?: {
+    token?: string;
+    ports?: Partial<Pick<JobContext, 'partner' | 'store'>>;
+  }): Worker[];
   stopWorkers(): Promise<void>;
   close(): Promise<void>;
 }
@@ -211,10 +217,13 @@ export async function startShipmentStack(
     startWorkers(start = {}) {
       if (workers.length > 0) throw new Error('workers are running; stop them first');
       if (start.token) side = partnerFor(start.token);
-      workers = startWorkers(stack.context, {
-        connection: redis,
-        ...(options.concurrency ? { concurrency: options.concurrency } : {}),
-      });
+      workers = startWorkers(
+        { ...stack.context, ...start.ports },
+        {
+          connection: redis,
+          ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+        },
+      );
       return workers;
     },
     async stopWorkers() {
@@ -263,6 +272,30 @@ async function closeWorker(worker: Worker): Promise<void> {
   if (outcome === 'timeout') {
     await worker.close(true);
   }
+}
+
+/**
+ * A point where a port call stops until the test lets it go, to make something happen while a
+ * job is in the middle of its work: `reached` resolves once a call got there.
+ */
+export function holdPoint() {
+  let arrive!: () => void;
+  let release!: () => void;
+  const reached = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    reached,
+    release,
+    /** Called by the held port: waits there until released. */
+    async stop(): Promise<void> {
+      arrive();
+      await released;
+    },
+  };
 }
 
 export interface WaitOptions {

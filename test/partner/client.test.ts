@@ -252,21 +252,93 @@ describe('createShipment', () => {
     expect(isRetryablePartnerError(error)).toBe(true);
   });
 
-  it('maps a malformed success body to PartnerUnexpectedResponseError', async () => {
-    api().post('/api/v1/shipments').reply(201, { reference: '5551234', status: 'pending' });
+  it.each([
+    '2026-11-22T14:05:09+0100',
+    '2026-11-22T14:05+01:00',
+    '2026-11-22T13:05:09.250Z',
+    '20261122T140509+0100',
+  ])('reads a created_at written as %s, and keeps it as sent', async (createdAt) => {
+    api()
+      .post('/api/v1/shipments')
+      .reply(201, { ...created, created_at: createdAt });
+    const result = await client().createShipment(request);
+    expect(result).toEqual({ created: true, shipment: { ...created, created_at: createdAt } });
+  });
+
+  it('keeps the order number of a 201 whose other fields do not match the contract', async () => {
+    api()
+      .post('/api/v1/shipments')
+      .reply(201, { order_number: 'PS-000042', status: 7, created_at: 'just now' });
+    const result = await client().createShipment(request);
+    // No look-up: the order number is what registration needs.
+    expect(result).toEqual({
+      created: true,
+      shipment: { reference: '5551234', order_number: 'PS-000042' },
+    });
+  });
+
+  it.each([
+    ['is not JSON', '<html>gateway</html>'],
+    ['is truncated', '{"reference": "5551'],
+    ['has no order number', JSON.stringify({ reference: '5551234', status: 'pending' })],
+    ['is empty', ''],
+  ])('looks up a shipment whose 201 body %s: the 201 proves it exists', async (_what, body) => {
+    api().post('/api/v1/shipments').reply(201, body);
+    api().get('/api/v1/shipments/5551234').reply(200, tracking);
+    const result = await client().createShipment(request);
+    expect(result).toEqual({
+      created: true,
+      shipment: {
+        reference: '5551234',
+        order_number: 'PS-000042',
+        status: 'shipped',
+        created_at: '2026-11-22T14:05:09+01:00',
+      },
+    });
+  });
+
+  it('looks up a shipment whose 200 body cannot be read, and reports it as existing', async () => {
+    api().post('/api/v1/shipments').reply(200, 'oops');
+    api().get('/api/v1/shipments/5551234').reply(200, tracking);
+    const result = await client().createShipment(request);
+    expect(result.created).toBe(false);
+    expect(result.shipment.order_number).toBe('PS-000042');
+  });
+
+  it('keeps the order number of a look-up whose other fields do not match the contract', async () => {
+    api().post('/api/v1/shipments').reply(201, 'oops');
+    api()
+      .get('/api/v1/shipments/5551234')
+      .reply(200, { order_number: 'PS-000042', status: 'pending', history: 'none' });
+    const result = await client().createShipment(request);
+    expect(result.shipment).toEqual({
+      reference: '5551234',
+      order_number: 'PS-000042',
+      status: 'pending',
+    });
+  });
+
+  it('retries, never refuses, a 201 when neither it nor the look-up can be read', async () => {
+    api().post('/api/v1/shipments').reply(201, 'oops');
+    api().get('/api/v1/shipments/5551234').reply(200, { status: 'pending' });
     const error = await client()
       .createShipment(request)
       .catch((e) => e);
     expect(error).toBeInstanceOf(PartnerUnexpectedResponseError);
-    expect(error.message).toContain('order_number');
     expect(isRetryablePartnerError(error)).toBe(true);
+    expect(error.message).toContain('so the shipment exists');
+    expect(error.message).toContain('do not create it by hand');
   });
 
-  it('maps a body that is not JSON to PartnerUnexpectedResponseError', async () => {
-    api().post('/api/v1/shipments').reply(201, '<html>gateway</html>');
-    await expect(client().createShipment(request)).rejects.toBeInstanceOf(
-      PartnerUnexpectedResponseError,
-    );
+  it('retries a 201 whose look-up finds nothing (yet), rather than calling the order unknown', async () => {
+    api().post('/api/v1/shipments').reply(201, 'oops');
+    api().get('/api/v1/shipments/5551234').reply(404, { success: false, message: 'Not found.' });
+    const error = await client()
+      .createShipment(request)
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerUnexpectedResponseError);
+    expect(error.cause).toBeInstanceOf(PartnerNotFoundError);
+    expect(isRetryablePartnerError(error)).toBe(true);
   });
 
   it('maps an undocumented 4xx to a final unexpected response', async () => {
@@ -333,6 +405,16 @@ describe('getShipment', () => {
   ])('maps %i', async (status, type) => {
     api().get('/api/v1/shipments/1').reply(status, { success: false, message: 'x' });
     await expect(client().getShipment('1')).rejects.toBeInstanceOf(type);
+  });
+
+  it('reads timestamps in any ISO 8601 form', async () => {
+    const record = {
+      ...tracking,
+      updated_at: '2026-11-23T09:00+0100',
+      history: [{ status: 'pending', occurred_at: '2026-11-22T13:05:09Z' }],
+    };
+    api().get('/api/v1/shipments/5551234').reply(200, record);
+    expect(await client().getShipment('5551234')).toEqual(record);
   });
 
   it('rejects a tracking record without history', async () => {
@@ -459,6 +541,14 @@ describe('the request gate', () => {
     }
   }
 
+  it('takes the look-up of an unreadable create answer from the budget as a create', async () => {
+    const gate = new RecordingGate({ granted: true });
+    api().post('/api/v1/shipments').reply(201, 'oops');
+    api().get('/api/v1/shipments/5551234').reply(200, tracking);
+    await client({ gate }).createShipment(request);
+    expect(gate.taken).toEqual(['create', 'create']);
+  });
+
   it('asks the gate before each request, with the priority of the call', async () => {
     const gate = new RecordingGate({ granted: true });
     api().post('/api/v1/shipments').reply(201, created);
@@ -475,6 +565,50 @@ describe('the request gate', () => {
       .catch((e) => e);
     expect(error).toBeInstanceOf(PartnerBudgetExhaustedError);
     expect(error.waitMs).toBe(1_234);
+    // afterEach asserts no interceptor was consumed; none was defined, and net connect is off.
+  });
+
+  it('says a create request is leaving only once the budget granted it, before it is sent', async () => {
+    const gate = new RecordingGate({ granted: true });
+    const events: string[] = [];
+    api()
+      .post('/api/v1/shipments')
+      .reply(201, () => {
+        events.push('request arrived');
+        return created;
+      });
+    await client({ gate }).createShipment(request, {
+      onSending: async () => {
+        events.push(`sending (budget taken: ${gate.taken.length})`);
+      },
+    });
+    expect(events).toEqual(['sending (budget taken: 1)', 'request arrived']);
+  });
+
+  it('never says a create request is leaving when the budget held it back', async () => {
+    const gate = new RecordingGate({ granted: false, waitMs: 500 });
+    let sending = 0;
+    const error = await client({ gate })
+      .createShipment(request, {
+        onSending: async () => {
+          sending++;
+        },
+      })
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerBudgetExhaustedError);
+    expect(sending).toBe(0);
+  });
+
+  it('sends nothing when saying so fails', async () => {
+    const gate = new RecordingGate({ granted: true });
+    const failure = new Error('Redis is gone');
+    await expect(
+      client({ gate }).createShipment(request, {
+        onSending: async () => {
+          throw failure;
+        },
+      }),
+    ).rejects.toBe(failure);
     // afterEach asserts no interceptor was consumed; none was defined, and net connect is off.
   });
 
