@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config/index.js';
 import { buildPartnerSide, buildStoreClient } from './compose/clients.js';
 import { buildSharedParts } from './compose/parts.js';
-import { startWorkers, upsertSchedules } from './compose/workers.js';
+import { keepSchedules, startWorkers } from './compose/workers.js';
 import type { Logger } from './log.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { closeWorkers } from './queue/close-workers.js';
@@ -33,6 +33,9 @@ const SIX_HOURS_MS = 6 * 3_600_000;
 
 /** How often a refused partner token is tried again, so a restored token resumes the queues. */
 const AUTH_PROBE_INTERVAL_MS = 60_000;
+
+/** How often each worker process puts the schedulers back, should Redis have lost them. */
+const SCHEDULE_REFRESH_MS = 60_000;
 
 /** The composition root: builds every part from the configuration and starts them. */
 export async function startService(
@@ -65,7 +68,10 @@ export async function startService(
   if (options.workers !== false) {
     const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
     const workers = startWorkers({ ...parts, store, partner }, { connection: workerRedis });
-    await upsertSchedules(parts);
+    const stopSchedules = await keepSchedules(parts, {
+      intervalMs: SCHEDULE_REFRESH_MS,
+      logger,
+    });
 
     // A token refused earlier may work now (a new one configured): try it once at start, then
     // every minute while it stays refused.
@@ -77,6 +83,7 @@ export async function startService(
 
     closers.push(
       async () => clearInterval(probeTimer),
+      async () => stopSchedules(),
       () => closeWorkers(workers, options.shutdownGraceMs ?? 20_000, logger),
       () => parts.close(),
     );
