@@ -117,6 +117,10 @@ const variables = {
     schema: positiveInt.default(600_000),
     hint: 'how far before the watermark each reconciliation looks again',
   },
+  RECONCILE_FIRST_LOOKBACK_DAYS: {
+    schema: positiveInt.max(365).default(30),
+    hint: 'days the first reconciliation looks back when Redis holds no watermark (first start, or data lost)',
+  },
   ELIGIBLE_FINANCIAL_STATUSES: {
     schema: list.default(['paid']),
     hint: 'comma-separated financial statuses ready to ship, e.g. paid,partially_refunded',
@@ -287,6 +291,7 @@ function buildConfig(env: Env) {
     intake: {
       pollIntervalMs: v.ORDER_POLL_INTERVAL_MS,
       pollOverlapMs: v.ORDER_POLL_OVERLAP_MS,
+      firstLookbackDays: v.RECONCILE_FIRST_LOOKBACK_DAYS,
     },
     eligibility: {
       financialStatuses: v.ELIGIBLE_FINANCIAL_STATUSES.map((s) => s.toLowerCase()),
