@@ -85,6 +85,7 @@ describe('getOrder', () => {
       financialStatus: 'paid',
       fulfillmentStatus: 'unfulfilled',
       tags: ['vip'],
+      shipmentOrderNumber: null,
       email: 'mette@example.dk',
       phone: '+4520123456',
       shippingAddress: {
@@ -185,6 +186,7 @@ describe('listOrdersUpdatedSince', () => {
         financialStatus: 'paid',
         fulfillmentStatus: 'unfulfilled',
         tags: ['vip'],
+        shipmentOrderNumber: null,
         requiresShipping: true,
       },
       expect.objectContaining({

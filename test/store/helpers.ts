@@ -52,6 +52,7 @@ export function orderNode(overrides: Record<string, unknown> = {}) {
     displayFinancialStatus: 'PAID',
     displayFulfillmentStatus: 'UNFULFILLED',
     tags: ['vip'],
+    shipmentOrderNumber: null,
     email: 'mette@example.dk',
     phone: '+4520123456',
     shippingAddress: {
@@ -101,6 +102,7 @@ export function orderSummaryNode(overrides: Record<string, unknown> = {}) {
     displayFinancialStatus: 'PAID',
     displayFulfillmentStatus: 'UNFULFILLED',
     tags: ['vip'],
+    shipmentOrderNumber: null,
     requiresShipping: true,
     ...overrides,
   };

@@ -170,6 +170,44 @@ describe('reconcileOrders over the fake store', () => {
     expect((await intake.records.get('5561003'))?.state).toBe('failed');
   });
 
+  it('hands the worker a cancelled order that carries registration marks but no record, unless it was settled', async () => {
+    const cancelled = {
+      cancelledAt: at(10),
+      financialStatus: 'VOIDED' as const,
+      updatedAt: at(10),
+    };
+    const numberMark = { namespace: 'partner_shipment', key: 'order_number', value: 'PS-9' };
+    const fakeStore = await store({
+      orders: [
+        // Registered, then Redis lost the record: only the marks on the order tell.
+        { id: '5562001', ...cancelled, metafields: [numberMark] },
+        { id: '5562002', ...cancelled, tags: ['Shipment-Registered'] },
+        // Flagged before the loss: staff know already.
+        {
+          id: '5562003',
+          ...cancelled,
+          tags: ['shipment-registered', 'shipment-cancel-at-provider'],
+          metafields: [numberMark],
+        },
+        // The worker asked the provider already and found nothing (another environment's marks).
+        { id: '5562004', ...cancelled, metafields: [numberMark] },
+        // No marks: nothing to ask about.
+        { id: '5562005', ...cancelled },
+      ],
+    });
+    const intake = await parts('reconcile-marks');
+    await intake.records.markSkipped('5562004', 'cancelled', 'Order is cancelled.');
+
+    const summary = await reconcileOrders(
+      new Date('2026-11-21T00:00:00Z'),
+      'reconcile',
+      reconcileDeps(intake, fakeStore),
+    );
+
+    expect(summary).toMatchObject({ seen: 5, queued: 2, skipped: 3 });
+    expect(await createJobIds(intake)).toEqual(['order-5562001', 'order-5562002']);
+  });
+
   it('queues on the next pass an order whose webhook never came, and not one that was delivered', async () => {
     const intake: RunningIntake = await startIntake({ name: 'reconcile-missed' });
     closers.push(() => intake.close());
