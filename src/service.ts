@@ -7,6 +7,7 @@ import type { Logger } from './log.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { closeWorkers } from './queue/close-workers.js';
 import { createRedis } from './queue/redis.js';
+import { warnAboutRedisDurability } from './queue/redis-durability.js';
 import { buildServer } from './server/app.js';
 
 export interface ServiceOptions {
@@ -57,6 +58,9 @@ export async function startService(
   const workerRedis = createRedis(config.redis.url, 'worker');
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
+  // Warns only, and in the background: the intake answers 503 while Redis is down, and a
+  // deliberately different Redis (a throwaway one for trials) still starts.
+  void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
 
   const store = buildStoreClient(config.shopify, logger);
   const { partner } = buildPartnerSide(config.partner, workerRedis, logger);
