@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { buildPartnerSide, buildStoreClient } from './compose/clients.js';
 import { buildSharedParts } from './compose/parts.js';
@@ -8,6 +9,7 @@ import { minimumRetrySpanMs } from './queue/backoff.js';
 import { closeWorkers } from './queue/close-workers.js';
 import { createRedis } from './queue/redis.js';
 import { warnAboutRedisDurability } from './queue/redis-durability.js';
+import { claimPartnerEnvironment } from './records/partner-environment.js';
 import { buildServer } from './server/app.js';
 
 export interface ServiceOptions {
@@ -61,6 +63,15 @@ export async function startService(
   // Warns only, and in the background: the intake answers 503 while Redis is down, and a
   // deliberately different Redis (a throwaway one for trials) still starts.
   void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
+
+  // Before anything reads a record: they must belong to the configured partner environment.
+  try {
+    await claimEnvironment(config, workerRedis, logger);
+  } catch (error) {
+    requestRedis.disconnect();
+    workerRedis.disconnect();
+    throw error;
+  }
 
   const store = buildStoreClient(config.shopify, logger);
   const { partner } = buildPartnerSide(config.partner, workerRedis, logger);
@@ -121,4 +132,21 @@ export async function startService(
       await Promise.allSettled([requestRedis.quit(), workerRedis.quit()]);
     },
   };
+}
+
+/** Records the partner environment at the first start; refuses another one later (throws). */
+async function claimEnvironment(config: Config, redis: Redis, logger: Logger): Promise<void> {
+  const prefix = config.redis.queuePrefix;
+  const claim = await claimPartnerEnvironment(redis, prefix, config.partner);
+  if (claim.outcome !== 'claimed') return;
+  logger.info(
+    { prefix, partnerApiUrl: config.partner.apiUrl },
+    'first start under this QUEUE_PREFIX: its records now belong to this partner environment',
+  );
+  if (claim.earlierRegistrations > 0) {
+    logger.warn(
+      { prefix, registered: claim.earlierRegistrations },
+      `QUEUE_PREFIX=${prefix} holds registrations made before environments were recorded; they are taken to belong to ${config.partner.apiUrl}. If they were made with another environment (the sandbox), stop the connector and run \`connector environment forget --yes\``,
+    );
+  }
 }
