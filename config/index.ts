@@ -178,6 +178,11 @@ const variables = {
     hint: 'box height, cm',
   },
 
+  RECORD_RETENTION_DAYS: {
+    schema: positiveInt.max(3650).default(90),
+    hint: 'days an order record is kept after its last change (skipped orders: 30 days at most)',
+  },
+
   CREATE_ATTEMPTS: {
     schema: positiveInt.default(15),
     hint: 'attempts for a shipment create that meets 5xx or network errors (15 cover over 6 h)',
@@ -320,6 +325,7 @@ function buildConfig(env: Env) {
         heightCm: v.DEFAULT_HEIGHT_CM,
       },
     },
+    records: { retentionDays: v.RECORD_RETENTION_DAYS },
     createJob: {
       attempts: v.CREATE_ATTEMPTS,
       backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },

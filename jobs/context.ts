@@ -10,7 +10,10 @@ import type { StoreClient } from '../src/store/types.js';
 import type { JobDefinition } from './job-definition.js';
 
 /** The settings jobs read; the service passes its whole configuration. */
-export type JobSettings = Pick<Config, 'shipment' | 'eligibility' | 'createJob' | 'intake'>;
+export type JobSettings = Pick<
+  Config,
+  'shipment' | 'eligibility' | 'createJob' | 'intake' | 'records'
+>;
 
 /** The shared parts every job, enqueue rule and intake path works with (see src/compose/parts.ts). */
 export interface QueueContext {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { dropKeys } from '../helpers/redis.js';
-import { createRequests, FIXTURE, shipmentStacks, waitForJob } from '../helpers/shipment-stack.js';
+import {
+  createRequests,
+  FIXTURE,
+  shipmentStacks,
+  shipmentsWithReference,
+  waitForJob,
+} from '../helpers/shipment-stack.js';
 
 const start = shipmentStacks();
 
@@ -68,5 +74,26 @@ describe('Redis lost the record of a registered order', () => {
     expect(job.returnvalue).toMatchObject({ outcome: 'skipped', code: 'cancelled' });
     expect(s.sandbox.requests.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 404']);
     expect(s.store.order('5580001')?.tags).not.toContain(CANCEL_TAG);
+  });
+});
+
+describe('the record of a registered order expired (RECORD_RETENTION_DAYS)', () => {
+  it('makes no second shipment when the order is seen again: the provider answers with the one it has', async () => {
+    const s = await start();
+    const id = FIXTURE.paidCopenhagen;
+    await s.parts.enqueueOrder(id, 'orders/paid');
+    await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+    const orderNumber = (await s.records.get(id))?.orderNumber;
+    // What expiry leaves: no record, and (after 7 days) no completed job either.
+    await s.redis.del(`${s.prefix}:order:${id}`);
+    await (await s.queues.createShipment.getJob(orderJobId(id)))?.remove();
+
+    expect(await s.parts.enqueueOrder(id, 'orders/updated')).toBe('queued');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+
+    expect(job.returnvalue).toEqual({ outcome: 'registered', orderNumber, created: false });
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual([201, 200]);
+    expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+    expect(await s.records.get(id)).toMatchObject({ state: 'registered', orderNumber });
   });
 });

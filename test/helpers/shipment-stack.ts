@@ -161,6 +161,7 @@ export async function startShipmentStack(
     eligibility: ELIGIBILITY,
     createJob: options.createJob ?? FAST_CREATE_JOB,
     intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000, firstLookbackDays: 30 },
+    records: { retentionDays: 90 },
   };
   const parts = buildSharedParts({ redis, prefix, settings: config, logger });
 
