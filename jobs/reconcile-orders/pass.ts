@@ -37,6 +37,12 @@ export async function reconcilePass(
     const from = watermark
       ? new Date(watermark)
       : new Date(started.getTime() - firstLookbackDays * DAY_MS);
+    if (!watermark) {
+      deps.logger.warn(
+        { lookbackDays: firstLookbackDays },
+        'no reconciliation watermark in Redis (first start, or Redis lost its data): looking back RECONCILE_FIRST_LOOKBACK_DAYS',
+      );
+    }
     const since = new Date(from.getTime() - pollOverlapMs);
     const summary = await reconcileOrders(since, 'reconcile', deps);
     await deps.redis.set(watermarkKey, started.toISOString());
