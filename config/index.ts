@@ -121,6 +121,10 @@ const variables = {
     schema: positiveInt.default(600_000),
     hint: 'how far before the watermark each reconciliation looks again',
   },
+  RECONCILE_FIRST_LOOKBACK_DAYS: {
+    schema: positiveInt.max(365).default(30),
+    hint: 'days the first reconciliation looks back when Redis holds no watermark (first start, or data lost)',
+  },
   ELIGIBLE_FINANCIAL_STATUSES: {
     schema: list.default(['paid']),
     hint: 'comma-separated financial statuses ready to ship, e.g. paid,partially_refunded',
@@ -176,6 +180,11 @@ const variables = {
   DEFAULT_HEIGHT_CM: {
     schema: z.coerce.number().positive().max(50).default(10),
     hint: 'box height, cm',
+  },
+
+  RECORD_RETENTION_DAYS: {
+    schema: positiveInt.max(3650).default(90),
+    hint: 'days an order record is kept after its last change (skipped orders: 30 days at most)',
   },
 
   CREATE_ATTEMPTS: {
@@ -292,6 +301,7 @@ function buildConfig(env: Env) {
     intake: {
       pollIntervalMs: v.ORDER_POLL_INTERVAL_MS,
       pollOverlapMs: v.ORDER_POLL_OVERLAP_MS,
+      firstLookbackDays: v.RECONCILE_FIRST_LOOKBACK_DAYS,
     },
     eligibility: {
       financialStatuses: v.ELIGIBLE_FINANCIAL_STATUSES.map((s) => s.toLowerCase()),
@@ -320,6 +330,7 @@ function buildConfig(env: Env) {
         heightCm: v.DEFAULT_HEIGHT_CM,
       },
     },
+    records: { retentionDays: v.RECORD_RETENTION_DAYS },
     createJob: {
       attempts: v.CREATE_ATTEMPTS,
       backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },

@@ -9,7 +9,10 @@ import type { OrderRecords } from '../src/records/order-records.js';
 import type { StoreClient } from '../src/store/types.js';
 
 /** The settings jobs read; the service passes its whole configuration. */
-export type JobSettings = Pick<Config, 'shipment' | 'eligibility' | 'createJob' | 'intake'>;
+export type JobSettings = Pick<
+  Config,
+  'shipment' | 'eligibility' | 'createJob' | 'intake' | 'records'
+>;
 
 /** The shared parts every job, enqueue rule and intake path works with (see src/compose/parts.ts). */
 export interface QueueContext {

@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { buildPartnerSide, buildStoreClient, buildWebhookVerifier } from './compose/clients.js';
 import { buildSharedParts } from './compose/parts.js';
-import { startWorkers, upsertSchedules } from './compose/workers.js';
+import { keepSchedules, startWorkers } from './compose/workers.js';
 import type { Logger } from './log.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { closeWorkers } from './queue/close-workers.js';
 import { createRedis } from './queue/redis.js';
+import { warnAboutRedisDurability } from './queue/redis-durability.js';
+import { claimPartnerEnvironment } from './records/partner-environment.js';
 import { StoreHealth } from './records/store-health.js';
 import { buildServer } from './server/app.js';
 
@@ -35,6 +38,9 @@ const SIX_HOURS_MS = 6 * 3_600_000;
 /** How often a refused partner token is tried again, so a restored token resumes the queues. */
 const AUTH_PROBE_INTERVAL_MS = 60_000;
 
+/** How often each worker process puts the schedulers back, should Redis have lost them. */
+const SCHEDULE_REFRESH_MS = 60_000;
+
 /** The composition root: builds every part from the configuration and starts them. */
 export async function startService(
   config: Config,
@@ -57,6 +63,18 @@ export async function startService(
   const workerRedis = createRedis(config.redis.url, 'worker');
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
+  // Warns only, and in the background: the intake answers 503 while Redis is down, and a
+  // deliberately different Redis (a throwaway one for trials) still starts.
+  void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
+
+  // Before anything reads a record: they must belong to the configured partner environment.
+  try {
+    await claimEnvironment(config, workerRedis, logger);
+  } catch (error) {
+    requestRedis.disconnect();
+    workerRedis.disconnect();
+    throw error;
+  }
 
   const store = buildStoreClient(config.shopify, logger, new StoreHealth(workerRedis, prefix));
   const { partner } = buildPartnerSide(config.partner, workerRedis, logger);
@@ -68,7 +86,10 @@ export async function startService(
 
   if (options.workers !== false) {
     const workers = startWorkers({ ...parts, store, partner }, { connection: workerRedis });
-    await upsertSchedules(parts);
+    const stopSchedules = await keepSchedules(parts, {
+      intervalMs: SCHEDULE_REFRESH_MS,
+      logger,
+    });
 
     // A token refused earlier may work now (a new one configured): try it once at start, then
     // every minute while it stays refused.
@@ -80,6 +101,7 @@ export async function startService(
 
     closers.unshift(
       async () => clearInterval(probeTimer),
+      async () => stopSchedules(),
       () => closeWorkers(workers, options.shutdownGraceMs ?? 20_000, logger),
     );
   }
@@ -108,4 +130,21 @@ export async function startService(
       await Promise.allSettled([requestRedis.quit(), workerRedis.quit()]);
     },
   };
+}
+
+/** Records the partner environment at the first start; refuses another one later (throws). */
+async function claimEnvironment(config: Config, redis: Redis, logger: Logger): Promise<void> {
+  const prefix = config.redis.queuePrefix;
+  const claim = await claimPartnerEnvironment(redis, prefix, config.partner);
+  if (claim.outcome !== 'claimed') return;
+  logger.info(
+    { prefix, partnerApiUrl: config.partner.apiUrl },
+    'first start under this QUEUE_PREFIX: its records now belong to this partner environment',
+  );
+  if (claim.earlierRegistrations > 0) {
+    logger.warn(
+      { prefix, registered: claim.earlierRegistrations },
+      `QUEUE_PREFIX=${prefix} holds registrations made before environments were recorded; they are taken to belong to ${config.partner.apiUrl}. If they were made with another environment (the sandbox), stop the connector and run \`connector environment forget --yes\``,
+    );
+  }
 }

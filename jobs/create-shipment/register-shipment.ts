@@ -1,6 +1,7 @@
 import type { Config } from '../../config/index.js';
 import { checkEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrder } from '../../src/domain/order.js';
+import { carriesRegistrationMarks } from '../../src/domain/order-marks.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
 import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
@@ -134,8 +135,9 @@ async function settleIneligible(
   reason: string,
   { record, deps }: { record: OrderRecord | null; deps: RegisterShipmentDeps },
 ): Promise<RegisterOutcome> {
-  if (record?.sentAt) {
-    // A create request left earlier and its answer never came back (a timeout, a crash): the
+  if (record?.sentAt || (order && carriesRegistrationMarks(order))) {
+    // A create request left earlier and its answer never came back (a timeout, a crash), or the
+    // order carries the marks of a registration whose record Redis lost or expired: the
     // provider may hold a shipment for an order that will now not ship. Ask before skipping.
     const found = await findShipmentAtProvider(orderId, deps);
     if (found) {
@@ -145,7 +147,7 @@ async function settleIneligible(
       }
       return { outcome: 'registered', orderNumber: found, created: false };
     }
-    await deps.records.clearSent(orderId, record.sentAt);
+    if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
   }
   const skipped = await skip(orderId, code, reason, deps);
   // A refused order that is then cancelled will never ship: its error marks are cleared once

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { QueueContext } from '../context.js';
 import { type ReconcileDeps, type ReconcileSummary, reconcileOrders } from './reconcile.js';
 
+const DAY_MS = 24 * 3600_000;
+
 export interface ReconcilePassDeps
   extends Pick<QueueContext, 'redis' | 'prefix' | 'settings'>,
     ReconcileDeps {
@@ -16,7 +18,7 @@ export interface ReconcilePassDeps
 export async function reconcilePass(
   deps: ReconcilePassDeps,
 ): Promise<ReconcileSummary | { outcome: 'already_running' }> {
-  const { pollIntervalMs, pollOverlapMs } = deps.settings.intake;
+  const { pollIntervalMs, pollOverlapMs, firstLookbackDays } = deps.settings.intake;
   const watermarkKey = `${deps.prefix}:reconcile:watermark`;
   const lockKey = `${deps.prefix}:reconcile:lock`;
   const now = deps.now ?? (() => new Date());
@@ -29,8 +31,18 @@ export async function reconcilePass(
   try {
     const started = now();
     const watermark = await deps.redis.get(watermarkKey);
-    // The first pass looks back one day; older orders are for `connector backfill`.
-    const from = watermark ? new Date(watermark) : new Date(started.getTime() - 24 * 3600_000);
+    // No watermark: the first start, or Redis lost its data (and with it every queued, retrying
+    // and failed job). Looking back far enough finds the orders those jobs held; re-sending one
+    // that is registered already is safe (same reference, the provider answers 200).
+    const from = watermark
+      ? new Date(watermark)
+      : new Date(started.getTime() - firstLookbackDays * DAY_MS);
+    if (!watermark) {
+      deps.logger.warn(
+        { lookbackDays: firstLookbackDays },
+        'no reconciliation watermark in Redis (first start, or Redis lost its data): looking back RECONCILE_FIRST_LOOKBACK_DAYS',
+      );
+    }
     const since = new Date(from.getTime() - pollOverlapMs);
     const summary = await reconcileOrders(since, 'reconcile', deps);
     await deps.redis.set(watermarkKey, started.toISOString());

@@ -1,5 +1,7 @@
 import type { Config } from '../../config/index.js';
 import { precheckEligibility } from '../../src/domain/eligibility.js';
+import type { StoreOrderSummary } from '../../src/domain/order.js';
+import { carriesRegistrationMarks, hasTag, ORDER_TAGS } from '../../src/domain/order-marks.js';
 import type { OrderReader } from '../../src/store/types.js';
 import { acceptOrderEvent, type OrderEventDeps } from '../create-shipment/accept-order-event.js';
 
@@ -46,7 +48,7 @@ export async function reconcileOrders(
       const registered = await deps.records.isRegistered(order.id);
       if (!registered) {
         const eligibility = precheckEligibility(order, deps.eligibility);
-        if (!eligibility.eligible && !(await needsWorker(order.id, deps))) {
+        if (!eligibility.eligible && !(await needsWorker(order, deps))) {
           await deps.records.markSkipped(order.id, eligibility.code, eligibility.reason);
           summary.skipped++;
           continue;
@@ -66,9 +68,18 @@ export async function reconcileOrders(
 
 /**
  * An order that will not ship may still need the worker: a refused one has error marks to clear,
- * and one whose create answer was lost may have a shipment the provider must be asked about.
+ * and one whose create answer was lost may have a shipment the provider must be asked about. So
+ * may a cancelled one that carries registration marks without a registered record (Redis lost
+ * or expired it), unless it was flagged or the worker already found it cancelled: its shipment,
+ * if the provider has one, must be cancelled by staff.
  */
-async function needsWorker(orderId: string, deps: ReconcileDeps): Promise<boolean> {
-  const record = await deps.records.get(orderId);
-  return record?.state === 'failed' || record?.sentAt !== undefined;
+async function needsWorker(order: StoreOrderSummary, deps: ReconcileDeps): Promise<boolean> {
+  const record = await deps.records.get(order.id);
+  if (record?.state === 'failed' || record?.sentAt !== undefined) return true;
+  return (
+    order.cancelledAt !== null &&
+    carriesRegistrationMarks(order) &&
+    !hasTag(order, ORDER_TAGS.cancelAtProvider) &&
+    record?.skipCode !== 'cancelled'
+  );
 }

@@ -3,7 +3,7 @@ import { backfillOrders } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
 import { buildSharedParts } from '../compose/parts.js';
 import { createLogger } from '../log.js';
-import { configOrExit, redisOrExit } from './exit.js';
+import { configOrExit, environmentOrExit, redisOrExit } from './exit.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 3600_000;
@@ -36,6 +36,10 @@ export function registerBackfillCommand(program: Command): void {
       const logger = createLogger({ level: config.logLevel });
       const redis = await redisOrExit(config.redis.url);
       if (!redis) return;
+      if (!(await environmentOrExit(redis, config))) {
+        await redis.quit();
+        return;
+      }
       const parts = buildSharedParts({
         redis,
         prefix: config.redis.queuePrefix,

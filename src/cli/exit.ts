@@ -1,5 +1,10 @@
+import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../../config/index.js';
 import { connectedRedis } from '../queue/redis.js';
+import {
+  claimPartnerEnvironment,
+  PartnerEnvironmentMismatchError,
+} from '../records/partner-environment.js';
 
 /** sysexits(3) codes, so scripts and orchestrators can tell a bad setting from an outage. */
 export const EXIT = { usage: 2, unavailable: 69, config: 78 } as const;
@@ -24,6 +29,22 @@ export async function redisOrExit(url: string) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exitCode = EXIT.unavailable;
     return undefined;
+  }
+}
+
+/**
+ * True when the records under the prefix belong to the configured partner environment (recording
+ * it if none is yet); false after printing why not and what to do.
+ */
+export async function environmentOrExit(redis: Redis, config: Config): Promise<boolean> {
+  try {
+    await claimPartnerEnvironment(redis, config.redis.queuePrefix, config.partner);
+    return true;
+  } catch (error) {
+    if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;
+    console.error(error.message);
+    process.exitCode = EXIT.config;
+    return false;
   }
 }
 

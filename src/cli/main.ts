@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { loadDotEnv } from '../../config/index.js';
 import { registerBackfillCommand } from './backfill.js';
 import { registerDemoCommand } from './demo.js';
+import { registerEnvironmentCommand } from './environment.js';
 import { registerFakeStoreCommand } from './fake-store.js';
 import { registerOrderCommand } from './order.js';
 import { registerSandboxCommand } from './sandbox.js';
@@ -19,6 +20,7 @@ const program = new Command()
 registerStartCommand(program);
 registerBackfillCommand(program);
 registerOrderCommand(program);
+registerEnvironmentCommand(program);
 registerTokenCommand(program);
 registerSandboxCommand(program);
 registerFakeStoreCommand(program);

@@ -3,7 +3,7 @@ import { buildSharedParts, orderJobId, type SharedParts } from '../compose/parts
 import { parseOrderId } from '../domain/order.js';
 import { createLogger } from '../log.js';
 import type { OrderRecord } from '../records/order-records.js';
-import { configOrExit, EXIT, redisOrExit } from './exit.js';
+import { configOrExit, EXIT, environmentOrExit, redisOrExit } from './exit.js';
 
 export interface OrderReport {
   orderId: string;
@@ -85,7 +85,7 @@ export function registerOrderCommand(program: Command): void {
         logger,
       });
       try {
-        if (opts.replay) {
+        if (opts.replay && (await environmentOrExit(redis, config))) {
           const result = await parts.enqueueOrder(orderId, 'replay');
           if (!opts.json) console.log(`Replay: ${result.replaceAll('_', ' ')}.`);
         }

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { createLogger } from '../log.js';
-import { startService } from '../service.js';
-import { configOrExit } from './exit.js';
+import { PartnerEnvironmentMismatchError } from '../records/partner-environment.js';
+import { type RunningService, startService } from '../service.js';
+import { configOrExit, EXIT } from './exit.js';
 
 export function registerStartCommand(program: Command): void {
   program
@@ -13,11 +14,19 @@ export function registerStartCommand(program: Command): void {
       const config = configOrExit();
       if (!config) return;
       const logger = createLogger({ level: config.logLevel });
-      const service = await startService(config, {
-        logger,
-        http: opts.http,
-        workers: opts.workers,
-      });
+      let service: RunningService;
+      try {
+        service = await startService(config, {
+          logger,
+          http: opts.http,
+          workers: opts.workers,
+        });
+      } catch (error) {
+        if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;
+        console.error(error.message);
+        process.exitCode = EXIT.config;
+        return;
+      }
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;

@@ -73,7 +73,7 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
     redis,
     settings,
     logger,
-    records: new OrderRecords(redis, prefix),
+    records: new OrderRecords(redis, prefix, settings.records),
     counters: new Counters(redis, prefix),
     authGuard: new PartnerAuthGuard(redis, prefix, partnerQueues, logger),
     queueOf,

@@ -4,6 +4,7 @@ import { JOB_CATALOG, JOBS, type JobKey } from '../../jobs/catalog.js';
 import type { JobContext } from '../../jobs/context.js';
 import type { AnyJobDefinition } from '../../jobs/job-definition.js';
 import { processorFor, unseenFailureRecorder } from '../../jobs/processor.js';
+import type { Logger } from '../log.js';
 import { retryDelayMs } from '../queue/backoff.js';
 import type { SharedParts } from './parts.js';
 
@@ -82,4 +83,30 @@ export async function upsertSchedules(parts: SharedParts): Promise<void> {
         { name: job.queue, data: {} },
       );
   }
+}
+
+/**
+ * Upserts the schedulers now, then again every `intervalMs`, until the returned function is
+ * called. A Redis that loses its data (a restart without persistence, a flush, a replacement
+ * instance) loses the schedulers with it, and reconciliation would stop until the next restart.
+ * A repeated upsert changes nothing: BullMQ puts the pending run back in its own slot (or, when
+ * it runs at that moment, adds the next one once), so no run is skipped or doubled.
+ */
+export async function keepSchedules(
+  parts: SharedParts,
+  options: { intervalMs: number; logger: Logger },
+): Promise<() => void> {
+  await upsertSchedules(parts);
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    upsertSchedules(parts)
+      .catch((err) => options.logger.warn({ err }, 'could not refresh the job schedulers'))
+      .finally(() => {
+        running = false;
+      });
+  }, options.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

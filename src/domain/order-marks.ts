@@ -1,3 +1,5 @@
+import type { StoreOrderHeader } from './order.js';
+
 /**
  * What the connector writes on a Shopify order, in one place so staff, docs and filters agree.
  * Staff can filter orders by these tags in the Shopify admin.
@@ -18,3 +20,19 @@ export const METAFIELD_KEYS = {
   status: 'status',
   error: 'error',
 } as const;
+
+/**
+ * Whether the order carries the marks of a registration: the order number metafield or the
+ * registered tag. They live in Shopify, so they survive whatever Redis loses or expires; the
+ * provider (asked by reference) decides whether a shipment exists in this environment.
+ */
+export function carriesRegistrationMarks(
+  order: Pick<StoreOrderHeader, 'tags' | 'shipmentOrderNumber'>,
+): boolean {
+  return order.shipmentOrderNumber !== null || hasTag(order, ORDER_TAGS.registered);
+}
+
+/** Shopify keeps a tag's case as typed; staff may retype one. */
+export function hasTag(order: Pick<StoreOrderHeader, 'tags'>, tag: string): boolean {
+  return order.tags.some((t) => t.toLowerCase() === tag);
+}

@@ -41,6 +41,11 @@ export interface StoreOrderHeader {
   /** Lowercased displayFulfillmentStatus, e.g. "unfulfilled", "fulfilled". */
   fulfillmentStatus: string | null;
   tags: string[];
+  /**
+   * The provider order number this connector wrote on the order (metafield
+   * partner_shipment.order_number), or null: a mark that outlives anything kept in Redis.
+   */
+  shipmentOrderNumber: string | null;
 }
 
 /**

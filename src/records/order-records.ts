@@ -27,11 +27,34 @@ export interface OrderRecord {
   sentAt?: string;
 }
 
+const DAY_MS = 24 * 3600_000;
+
+/** A skipped order is kept a month: long enough to answer "why was it not shipped?". */
+const SKIPPED_RETENTION_DAYS = 30;
+
+export interface RecordRetention {
+  /** Days a record is kept after its last change (RECORD_RETENTION_DAYS). */
+  retentionDays: number;
+}
+
+/**
+ * Every record expires: skipped ones after 30 days, the others RECORD_RETENTION_DAYS after their
+ * last change. Forgetting an order is safe: seen again, it is checked anew, and the provider's
+ * reference (the order id) turns a repeated create into the existing shipment (200), while the
+ * marks on the Shopify order send the worker to the provider before any skip.
+ */
 export class OrderRecords {
+  private readonly keepMs: number;
+  private readonly keepSkippedMs: number;
+
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-  ) {}
+    retention: RecordRetention,
+  ) {
+    this.keepMs = retention.retentionDays * DAY_MS;
+    this.keepSkippedMs = Math.min(SKIPPED_RETENTION_DAYS, retention.retentionDays) * DAY_MS;
+  }
 
   private key(orderId: string): string {
     return `${this.prefix}:order:${orderId}`;
@@ -68,13 +91,16 @@ export class OrderRecords {
         ...(shipment.status ? { partnerStatus: shipment.status } : {}),
         ...(shipment.createdAt ? { partnerCreatedAt: shipment.createdAt } : {}),
       })
+      .pexpire(this.key(orderId), this.keepMs)
+      // The index keeps the registrations of the retention period, like the records.
       .zadd(this.registeredIndex, now.getTime(), orderId)
+      .zremrangebyscore(this.registeredIndex, '-inf', `(${now.getTime() - this.keepMs}`)
       .exec();
   }
 
   /** Records why an order is not shipped (now). A registered order is never downgraded. */
   async markSkipped(orderId: string, skipCode: string, reason: string, now = new Date()) {
-    await this.setUnlessRegistered(orderId, {
+    await this.setUnlessRegistered(orderId, this.keepSkippedMs, {
       state: 'skipped',
       skipCode,
       reason,
@@ -84,7 +110,7 @@ export class OrderRecords {
 
   /** Records why registering failed, in words an admin can act on. */
   async markFailed(orderId: string, reason: string, now = new Date()) {
-    await this.setUnlessRegistered(orderId, {
+    await this.setUnlessRegistered(orderId, this.keepMs, {
       state: 'failed',
       reason,
       updatedAt: now.toISOString(),
@@ -97,7 +123,7 @@ export class OrderRecords {
    * like a new failure.
    */
   async markSending(orderId: string, now = new Date()): Promise<void> {
-    await this.redis.eval(MARK_SENDING, 1, this.key(orderId), now.toISOString());
+    await this.redis.eval(MARK_SENDING, 1, this.key(orderId), now.toISOString(), this.keepMs);
   }
 
   /**
@@ -126,20 +152,31 @@ export class OrderRecords {
       'cancelledAfterRegistrationAt',
       now.toISOString(),
     );
-    return set === 1;
+    if (set !== 1) return false;
+    // Kept for the retention period from the cancellation, like any change.
+    await this.redis.pexpire(this.key(orderId), this.keepMs);
+    return true;
   }
 
-  /** Order ids registered since `since`, oldest first. */
+  /**
+   * Order ids registered since `since`, oldest first; the index holds the retention period only.
+   * Kept for the coming status sync (which registered orders may still move) and for admins.
+   */
   async registeredSince(since: Date): Promise<string[]> {
     return this.redis.zrangebyscore(this.registeredIndex, since.getTime(), '+inf');
   }
 
-  private async setUnlessRegistered(orderId: string, fields: Record<string, string>) {
+  private async setUnlessRegistered(
+    orderId: string,
+    keepMs: number,
+    fields: Record<string, string>,
+  ) {
     // One script, so a registration landing at the same moment is never overwritten.
     await this.redis.eval(
       SET_UNLESS_REGISTERED,
       1,
       this.key(orderId),
+      keepMs,
       ...Object.entries(fields).flat(),
     );
   }
@@ -150,6 +187,7 @@ local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end
 redis.call('HSET', KEYS[1], 'sentAt', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
@@ -160,6 +198,7 @@ return 1
 
 const SET_UNLESS_REGISTERED = `
 if redis.call('HGET', KEYS[1], 'state') == 'registered' then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV))
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `;

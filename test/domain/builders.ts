@@ -49,6 +49,7 @@ export function anOrder(overrides: Partial<StoreOrder> = {}): StoreOrder {
     financialStatus: 'paid',
     fulfillmentStatus: 'unfulfilled',
     tags: [],
+    shipmentOrderNumber: null,
     email: 'ada@example.com',
     phone: null,
     shippingAddress: anAddress(),

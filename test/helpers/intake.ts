@@ -69,7 +69,8 @@ export const SETTINGS: JobSettings = {
   shipment: SHIPMENT_SETTINGS,
   eligibility: ELIGIBILITY,
   createJob: CREATE_JOB,
-  intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000 },
+  intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000, firstLookbackDays: 30 },
+  records: { retentionDays: 90 },
 };
 
 /** The intake's parts on one connection, built as src/service.ts builds them. */

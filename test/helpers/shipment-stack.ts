@@ -163,7 +163,8 @@ export async function startShipmentStack(
     shipment: SHIPMENT_SETTINGS,
     eligibility: ELIGIBILITY,
     createJob: options.createJob ?? FAST_CREATE_JOB,
-    intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000 },
+    intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000, firstLookbackDays: 30 },
+    records: { retentionDays: 90 },
   };
   const parts = buildSharedParts({ redis, prefix, settings: config, logger });
 

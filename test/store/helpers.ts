@@ -81,6 +81,7 @@ export function orderNode(overrides: Record<string, unknown> = {}) {
     displayFinancialStatus: 'PAID',
     displayFulfillmentStatus: 'UNFULFILLED',
     tags: ['vip'],
+    shipmentOrderNumber: null,
     email: 'mette@example.dk',
     phone: '+4520123456',
     shippingAddress: {
@@ -130,6 +131,7 @@ export function orderSummaryNode(overrides: Record<string, unknown> = {}) {
     displayFinancialStatus: 'PAID',
     displayFulfillmentStatus: 'UNFULFILLED',
     tags: ['vip'],
+    shipmentOrderNumber: null,
     requiresShipping: true,
     ...overrides,
   };

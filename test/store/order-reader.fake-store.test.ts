@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FakeStore } from '../../src/sandbox/store/index.js';
+import { createOrderMarks } from '../../src/store/order-marks/order-marks.js';
 import { createOrderReader } from '../../src/store/orders/order-reader.js';
 import { startTestStore, testTransport } from './helpers.js';
 
@@ -70,6 +71,25 @@ describe('order reading against the fake store, fixtures', () => {
     });
   });
 
+  it('reads back the order number the connector wrote on the order, in the order and in the listing', async () => {
+    expect((await client().getOrder('5550002'))?.shipmentOrderNumber).toBeNull();
+    await createOrderMarks(testTransport({ adminApiUrl: store.url })).setOrderMetafields(
+      '5550002',
+      [
+        {
+          namespace: 'partner_shipment',
+          key: 'order_number',
+          value: 'PS-77',
+          type: 'single_line_text_field',
+        },
+      ],
+    );
+
+    expect((await client().getOrder('5550002'))?.shipmentOrderNumber).toBe('PS-77');
+    const { orders } = await client().listOrdersUpdatedSince(new Date('2020-01-01T00:00:00Z'));
+    expect(orders.find((o) => o.id === '5550002')?.shipmentOrderNumber).toBe('PS-77');
+  });
+
   it('returns null for an order the store does not have', async () => {
     await expect(client().getOrder('1')).resolves.toBeNull();
   });
@@ -116,6 +136,7 @@ describe('order reading against the fake store, paging', () => {
       financialStatus: 'paid',
       fulfillmentStatus: 'unfulfilled',
       tags: [],
+      shipmentOrderNumber: null,
       requiresShipping: true,
     });
   });

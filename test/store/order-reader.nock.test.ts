@@ -65,6 +65,7 @@ describe('getOrder', () => {
       financialStatus: 'paid',
       fulfillmentStatus: 'unfulfilled',
       tags: ['vip'],
+      shipmentOrderNumber: null,
       email: 'mette@example.dk',
       phone: '+4520123456',
       shippingAddress: {
@@ -165,6 +166,7 @@ describe('listOrdersUpdatedSince', () => {
         financialStatus: 'paid',
         fulfillmentStatus: 'unfulfilled',
         tags: ['vip'],
+        shipmentOrderNumber: null,
         requiresShipping: true,
       },
       expect.objectContaining({

@@ -4,7 +4,10 @@
  * orders with lineItems(first: 100) would cost 30,202 and be refused outright.
  */
 
+import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js';
+
 // Not exported on their own: a lone fragment is not a valid document.
+// shipmentOrderNumber: the mark the connector wrote on a registered order (1 point per order).
 const ORDER_HEADER_FIELDS = /* GraphQL */ `
   fragment OrderHeaderFields on Order {
     id
@@ -16,10 +19,13 @@ const ORDER_HEADER_FIELDS = /* GraphQL */ `
     displayFinancialStatus
     displayFulfillmentStatus
     tags
+    shipmentOrderNumber: metafield(namespace: "${METAFIELD_NAMESPACE}", key: "${METAFIELD_KEYS.orderNumber}") {
+      value
+    }
   }
 `;
 
-/** Requested cost of one order: 604 (the order, its address and 100 line items × 6 objects). */
+/** Requested cost of one order: 605 (the order, its mark, its address, 100 line items × 6 objects). */
 const STORE_ORDER_FIELDS = /* GraphQL */ `
   fragment StoreOrderFields on Order {
     ...OrderHeaderFields
@@ -72,7 +78,7 @@ export const GET_ORDER = /* GraphQL */ `
 `;
 
 /**
- * Scalars only, so each order costs 1: with the client's page of 100 the query costs 102.
+ * Scalars and one metafield, so each order costs 2: with the client's page of 100 the query costs 202.
  * Line items and addresses are read per order (GetOrder) by the worker that registers it.
  */
 export const LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `

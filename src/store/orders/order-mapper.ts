@@ -17,6 +17,7 @@ const orderHeaderSchema = z.object({
   displayFinancialStatus: z.string().nullable(),
   displayFulfillmentStatus: z.string().nullable(),
   tags: z.array(z.string()),
+  shipmentOrderNumber: z.object({ value: z.string() }).nullable(),
 });
 
 /** A node of the ListOrdersUpdatedSince page: the header and Order.requiresShipping. */
@@ -118,5 +119,6 @@ function toHeader(node: z.infer<typeof orderHeaderSchema>): StoreOrderHeader {
     financialStatus: node.displayFinancialStatus?.toLowerCase() ?? null,
     fulfillmentStatus: node.displayFulfillmentStatus?.toLowerCase() ?? null,
     tags: node.tags,
+    shipmentOrderNumber: node.shipmentOrderNumber?.value ?? null,
   };
 }

@@ -9,8 +9,8 @@ import * as R from './responses.js';
 import type { OrderReader } from './types.js';
 
 /**
- * Orders per ListOrdersUpdatedSince page. Each listed order costs 1 point of requested query cost
- * (scalars only), so a page costs 2 + 100 = 102, far below Shopify's 1,000 per query;
+ * Orders per ListOrdersUpdatedSince page. Each listed order costs 2 points of requested query cost
+ * (scalars and one metafield), so a page costs 2 + 200 = 202, far below Shopify's 1,000 per query;
  * test/store/query-cost.test.ts checks the document with this value.
  */
 export const ORDERS_PAGE_SIZE = 100;

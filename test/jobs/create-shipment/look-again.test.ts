@@ -18,7 +18,7 @@ let records: OrderRecords;
 beforeEach(() => {
   redis = testRedis();
   prefix = uniquePrefix('look-again');
-  records = new OrderRecords(redis, prefix);
+  records = new OrderRecords(redis, prefix, { retentionDays: 90 });
 });
 
 afterEach(async () => {

@@ -170,6 +170,44 @@ describe('reconcileOrders over the fake store', () => {
     expect((await intake.records.get('5561003'))?.state).toBe('failed');
   });
 
+  it('hands the worker a cancelled order that carries registration marks but no record, unless it was settled', async () => {
+    const cancelled = {
+      cancelledAt: at(10),
+      financialStatus: 'VOIDED' as const,
+      updatedAt: at(10),
+    };
+    const numberMark = { namespace: 'partner_shipment', key: 'order_number', value: 'PS-9' };
+    const fakeStore = await store({
+      orders: [
+        // Registered, then Redis lost the record: only the marks on the order tell.
+        { id: '5562001', ...cancelled, metafields: [numberMark] },
+        { id: '5562002', ...cancelled, tags: ['Shipment-Registered'] },
+        // Flagged before the loss: staff know already.
+        {
+          id: '5562003',
+          ...cancelled,
+          tags: ['shipment-registered', 'shipment-cancel-at-provider'],
+          metafields: [numberMark],
+        },
+        // The worker asked the provider already and found nothing (another environment's marks).
+        { id: '5562004', ...cancelled, metafields: [numberMark] },
+        // No marks: nothing to ask about.
+        { id: '5562005', ...cancelled },
+      ],
+    });
+    const intake = await parts('reconcile-marks');
+    await intake.records.markSkipped('5562004', 'cancelled', 'Order is cancelled.');
+
+    const summary = await reconcileOrders(
+      new Date('2026-11-21T00:00:00Z'),
+      'reconcile',
+      reconcileDeps(intake, fakeStore),
+    );
+
+    expect(summary).toMatchObject({ seen: 5, queued: 2, skipped: 3 });
+    expect(await createJobIds(intake)).toEqual(['order-5562001', 'order-5562002']);
+  });
+
   it('queues on the next pass an order whose webhook never came, and not one that was delivered', async () => {
     const intake: RunningIntake = await startIntake({ name: 'reconcile-missed' });
     closers.push(() => intake.close());
@@ -201,13 +239,21 @@ describe('reconcileOrders over the fake store', () => {
 describe('reconcilePass', () => {
   const OVERLAP_MS = 10 * 60_000;
 
-  async function setup(name: string, clock: { now: Date }, storeOptions = {}) {
+  async function setup(
+    name: string,
+    clock: { now: Date },
+    storeOptions = {},
+    firstLookbackDays = 1,
+  ) {
     const fakeStore = await store();
     const intake = await parts(name);
     const deps = {
       ...reconcileDeps(intake, fakeStore),
       store: storeClient(fakeStore.url, storeOptions),
-      settings: { ...SETTINGS, intake: { pollIntervalMs: 300_000, pollOverlapMs: OVERLAP_MS } },
+      settings: {
+        ...SETTINGS,
+        intake: { pollIntervalMs: 300_000, pollOverlapMs: OVERLAP_MS, firstLookbackDays },
+      },
       now: () => clock.now,
     };
     const watermark = () => intake.redis.get(`${intake.prefix}:reconcile:watermark`);
@@ -218,7 +264,7 @@ describe('reconcilePass', () => {
     const clock = { now: new Date('2026-11-20T16:00:00Z') };
     const { fakeStore, intake, run, watermark } = await setup('processor', clock);
 
-    // First pass: no watermark yet, so one day back (and the overlap).
+    // First pass: no watermark yet, so RECONCILE_FIRST_LOOKBACK_DAYS (here 1) back, and the overlap.
     const first = await run();
     expect(first).toMatchObject({ seen: 7, queued: 4, skipped: 3 });
     expect(orderListings(fakeStore).at(-1)!.query).toBe("updated_at:>='2026-11-19T15:50:00Z'");
@@ -236,6 +282,23 @@ describe('reconcilePass', () => {
     expect(second).toMatchObject({ seen: 1, queued: 1 });
     expect(await intake.queues.createShipment.getJob('order-5550100')).toBeDefined();
     expect(await watermark()).toBe('2026-11-20T16:05:00.000Z');
+  });
+
+  it('after Redis lost its data, looks back RECONCILE_FIRST_LOOKBACK_DAYS and queues an order whose job was lost', async () => {
+    const clock = { now: new Date('2026-11-20T16:00:00Z') };
+    const { fakeStore, intake, run } = await setup('processor-lost', clock, {}, 30);
+    // Paid twelve days ago; its create job was retrying (or failed, kept to replay) when Redis
+    // lost every key, watermark included. No webhook will come for it again.
+    await fakeStore.createOrder(
+      { id: '5550200', createdAt: '2026-11-08T09:00:00Z', updatedAt: '2026-11-08T09:00:00Z' },
+      { sendWebhook: false },
+    );
+
+    const first = await run();
+
+    expect(orderListings(fakeStore).at(-1)!.query).toBe("updated_at:>='2026-10-21T15:50:00Z'");
+    expect(first).toMatchObject({ queued: 5 });
+    expect(await intake.queues.createShipment.getJob('order-5550200')).toBeDefined();
   });
 
   it('keeps the watermark when a pass fails, so the next pass covers the same orders', async () => {
@@ -294,7 +357,10 @@ describe('reconciliation schedule', () => {
     const schedule = (every: number) =>
       upsertSchedules({
         ...intake,
-        settings: { ...SETTINGS, intake: { pollIntervalMs: every, pollOverlapMs: 60_000 } },
+        settings: {
+          ...SETTINGS,
+          intake: { pollIntervalMs: every, pollOverlapMs: 60_000, firstLookbackDays: 30 },
+        },
       });
 
     await schedule(300_000);

@@ -1,0 +1,116 @@
+import type { Command } from 'commander';
+import type { Config } from '../../config/index.js';
+import {
+  describePrefix,
+  ForgetRefusedError,
+  forgetEnvironment,
+} from '../compose/forget-environment.js';
+import { buildSharedParts } from '../compose/parts.js';
+import { createLogger } from '../log.js';
+import {
+  AdoptTokenRefusedError,
+  adoptReissuedToken,
+  environmentFingerprint,
+  readPartnerEnvironment,
+} from '../records/partner-environment.js';
+import { configOrExit, EXIT, redisOrExit } from './exit.js';
+
+/** Runs `work` with the shared parts of the configured prefix, then closes them. */
+async function withParts(
+  work: (parts: ReturnType<typeof buildSharedParts>, config: Config) => Promise<void>,
+): Promise<void> {
+  const config = configOrExit();
+  if (!config) return;
+  const redis = await redisOrExit(config.redis.url);
+  if (!redis) return;
+  const parts = buildSharedParts({
+    redis,
+    prefix: config.redis.queuePrefix,
+    settings: config,
+    logger: createLogger({ level: 'warn' }),
+  });
+  try {
+    await work(parts, config);
+  } finally {
+    await parts.close();
+    await redis.quit();
+  }
+}
+
+export function registerEnvironmentCommand(program: Command): void {
+  const environment = program
+    .command('environment')
+    .description(
+      'which partner environment the records under QUEUE_PREFIX belong to; forget them, or keep them for a reissued token',
+    )
+    .action(() =>
+      withParts(async (parts, config) => {
+        const stored = await readPartnerEnvironment(parts.redis, parts.prefix);
+        const contents = await describePrefix(parts);
+        console.log(
+          `QUEUE_PREFIX=${parts.prefix}: ${contents.records} order records (${contents.registered} registered), ${contents.keys} keys in all.`,
+        );
+        if (!stored) {
+          console.log(
+            'No partner environment recorded yet: the next start records the configured one.',
+          );
+          return;
+        }
+        const same = stored.fingerprint === environmentFingerprint(config.partner);
+        console.log(`Records made through ${stored.apiUrl}, since ${stored.claimedAt}.`);
+        console.log(
+          same
+            ? 'The configured address and token are the same: the connector starts.'
+            : `The configured environment (${config.partner.apiUrl}) is another one: the connector refuses to start. See \`connector environment forget --help\` and \`connector environment adopt-token --help\`.`,
+        );
+      }),
+    );
+
+  environment
+    .command('forget')
+    .description(
+      'delete everything kept under QUEUE_PREFIX (records, jobs, watermark), so the next start begins afresh with the configured environment; stop every connector process first',
+    )
+    .option('--yes', 'really delete (without it, only says what would go)')
+    .action((opts: { yes?: boolean }) =>
+      withParts(async (parts) => {
+        const contents = await describePrefix(parts);
+        if (!opts.yes) {
+          console.log(
+            `Would delete ${contents.keys} keys under QUEUE_PREFIX=${parts.prefix}: ${contents.records} order records (${contents.registered} registered) and every job. Run again with --yes to delete them.`,
+          );
+          return;
+        }
+        try {
+          const { deletedKeys } = await forgetEnvironment(parts);
+          console.log(
+            `Deleted ${deletedKeys} keys under QUEUE_PREFIX=${parts.prefix}. The next start records the configured partner environment; its first reconciliation looks back RECONCILE_FIRST_LOOKBACK_DAYS and sends the orders still open.`,
+          );
+        } catch (error) {
+          if (!(error instanceof ForgetRefusedError)) throw error;
+          console.error(error.message);
+          process.exitCode = EXIT.unavailable;
+        }
+      }),
+    );
+
+  environment
+    .command('adopt-token')
+    .description(
+      'the provider reissued the token of the same account: keep the records and accept the configured token (same PARTNER_API_URL only)',
+    )
+    .action(() =>
+      withParts(async (parts, config) => {
+        try {
+          await adoptReissuedToken(parts.redis, parts.prefix, config.partner);
+          console.log(
+            `The records under QUEUE_PREFIX=${parts.prefix} now go with the configured token of ${config.partner.apiUrl}.`,
+          );
+        } catch (error) {
+          if (!(error instanceof AdoptTokenRefusedError)) throw error;
+          console.error(error.message);
+          process.exitCode = EXIT.config;
+        }
+      }),
+    );
+}

@@ -1,0 +1,68 @@
+import type { SharedParts } from './parts.js';
+
+/** Forgetting was refused: something still works on the prefix. */
+export class ForgetRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ForgetRefusedError';
+  }
+}
+
+export interface PrefixContents {
+  /** Every key under the prefix: records, jobs of every queue, watermark, counters, … */
+  keys: number;
+  /** Order records, and how many of them are registered shipments. */
+  records: number;
+  registered: number;
+}
+
+/** What `forgetEnvironment` would delete. */
+export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'>) {
+  let keys = 0;
+  let records = 0;
+  for await (const batch of scanPrefix(parts)) {
+    keys += batch.length;
+    records += batch.filter((key) => /:order:\d+$/.test(key)).length;
+  }
+  const registered = await parts.redis.zcard(`${parts.prefix}:orders:registered`);
+  return { keys, records, registered } satisfies PrefixContents;
+}
+
+/**
+ * Deletes everything the connector keeps under its QUEUE_PREFIX (order records, the jobs of every
+ * queue, the reconciliation watermark, counters and the partner environment), so the next start
+ * begins afresh with the configured environment. The request budget lives outside the prefix
+ * (keyed by token) and stays. Refused while any worker is connected or any job runs: a process
+ * still working on the old environment would write its records back.
+ */
+export async function forgetEnvironment(
+  parts: Pick<SharedParts, 'redis' | 'prefix' | 'queues'>,
+): Promise<{ deletedKeys: number }> {
+  for (const queue of Object.values(parts.queues)) {
+    const [workers, active] = await Promise.all([
+      // CLIENT LIST may be disabled on managed Redis; active jobs still tell.
+      queue.getWorkersCount().catch(() => 0),
+      queue.getActiveCount(),
+    ]);
+    if (workers > 0 || active > 0) {
+      throw new ForgetRefusedError(
+        `The ${queue.name} queue under QUEUE_PREFIX=${parts.prefix} has ${workers} worker(s) connected and ${active} job(s) running: stop every connector process using this prefix, then try again.`,
+      );
+    }
+  }
+  let deletedKeys = 0;
+  for await (const batch of scanPrefix(parts)) {
+    if (batch.length > 0) deletedKeys += await parts.redis.unlink(...batch);
+  }
+  return { deletedKeys };
+}
+
+async function* scanPrefix({ redis, prefix }: Pick<SharedParts, 'redis' | 'prefix'>) {
+  // QUEUE_PREFIX holds letters, digits, _ and - only: nothing a glob would read as a pattern.
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    yield keys;
+  } while (cursor !== '0');
+}

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * Which partner environment and account the records under a QUEUE_PREFIX belong to.
+ *
+ * Records and job ids are keyed by the order id alone, and the provider's sandbox and production
+ * are separate databases with separate tokens. An order registered in the sandbox during
+ * onboarding would count as registered in production and never be sent there. Rather than
+ * putting a hash of the environment into every key (which would silently orphan every record,
+ * queued job and failed job, and leave them in Redis for ever, each time the provider reissues a
+ * token), the first start stores a fingerprint of the partner address and token under the
+ * prefix, and a start with another one refuses, saying what to do. The token itself is never
+ * stored: only a hash of it together with the address.
+ */
+
+export interface PartnerEnvironment {
+  /** The partner base address, including /api/v1. */
+  apiUrl: string;
+  token: string;
+}
+
+export interface StoredEnvironment {
+  fingerprint: string;
+  /** The address the records were made with (shown to admins; no credentials). */
+  apiUrl: string;
+  /** When this prefix was first used with it (ISO, UTC). */
+  claimedAt: string;
+}
+
+export type ClaimOutcome =
+  | { outcome: 'matched' }
+  /** First start under this prefix; `earlierRegistrations` were recorded before fingerprints. */
+  | { outcome: 'claimed'; earlierRegistrations: number };
+
+/** A hash of address and token: equal for the same environment and account, useless to a thief. */
+export function environmentFingerprint(environment: PartnerEnvironment): string {
+  return createHash('sha256')
+    .update(`${environment.apiUrl}\n${environment.token}`)
+    .digest('hex')
+    .slice(0, 32);
+}
+
+export function environmentKey(prefix: string): string {
+  return `${prefix}:partner-environment`;
+}
+
+/** The records under `prefix` belong to another partner environment or account. */
+export class PartnerEnvironmentMismatchError extends Error {
+  constructor(
+    readonly prefix: string,
+    readonly stored: StoredEnvironment,
+    readonly configuredUrl: string,
+  ) {
+    const sameAddress = stored.apiUrl === configuredUrl;
+    const choices = [
+      `keep them apart: set a new QUEUE_PREFIX for this environment (e.g. ${prefix}-production); the old records stay under ${prefix}`,
+      `forget them: stop every connector process using QUEUE_PREFIX=${prefix}, then run \`connector environment forget --yes\`; the next reconciliation sends the orders still open (see RECONCILE_FIRST_LOOKBACK_DAYS)`,
+    ];
+    if (sameAddress) {
+      choices.push(
+        'if the provider only reissued the token of the same account: run `connector environment adopt-token` to keep the records',
+      );
+    }
+    super(
+      `QUEUE_PREFIX=${prefix} holds the records of another partner environment or account: ` +
+        `they were made through ${stored.apiUrl} (since ${stored.claimedAt}), and the connector is now configured with ` +
+        (sameAddress ? 'the same address but another token' : configuredUrl) +
+        '. Orders registered there would count as registered here and never be sent, so the connector does not start. Choose one:\n' +
+        choices.map((choice) => `  - ${choice}`).join(';\n') +
+        '.',
+    );
+    this.name = 'PartnerEnvironmentMismatchError';
+  }
+}
+
+/** The address without user info, as it is stored and shown. */
+function displayUrl(apiUrl: string): string {
+  return apiUrl.replace(/\/\/[^@/]*@/, '//');
+}
+
+const CLAIM = `
+local fingerprint = redis.call('HGET', KEYS[1], 'fingerprint')
+if fingerprint then
+  return redis.call('HMGET', KEYS[1], 'fingerprint', 'apiUrl', 'claimedAt')
+end
+redis.call('HSET', KEYS[1], 'fingerprint', ARGV[1], 'apiUrl', ARGV[2], 'claimedAt', ARGV[3])
+return false
+`;
+
+export async function readPartnerEnvironment(
+  redis: Redis,
+  prefix: string,
+): Promise<StoredEnvironment | null> {
+  const stored = await redis.hgetall(environmentKey(prefix));
+  return stored.fingerprint ? (stored as unknown as StoredEnvironment) : null;
+}
+
+/**
+ * Records the environment at the first start under `prefix`, passes when it is the same one, and
+ * throws PartnerEnvironmentMismatchError when the records belong to another.
+ */
+export async function claimPartnerEnvironment(
+  redis: Redis,
+  prefix: string,
+  environment: PartnerEnvironment,
+  now = new Date(),
+): Promise<ClaimOutcome> {
+  const fingerprint = environmentFingerprint(environment);
+  const apiUrl = displayUrl(environment.apiUrl);
+  const existing = (await redis.eval(
+    CLAIM,
+    1,
+    environmentKey(prefix),
+    fingerprint,
+    apiUrl,
+    now.toISOString(),
+  )) as [string, string, string] | null;
+  if (!existing) {
+    const earlierRegistrations = await redis.zcard(`${prefix}:orders:registered`);
+    return { outcome: 'claimed', earlierRegistrations };
+  }
+  const [storedFingerprint, storedUrl, claimedAt] = existing;
+  if (storedFingerprint === fingerprint) return { outcome: 'matched' };
+  throw new PartnerEnvironmentMismatchError(
+    prefix,
+    { fingerprint: storedFingerprint, apiUrl: storedUrl, claimedAt },
+    apiUrl,
+  );
+}
+
+/** Adopting a token was refused: the address differs, so it is another environment. */
+export class AdoptTokenRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdoptTokenRefusedError';
+  }
+}
+
+/**
+ * The provider reissued the token of the same account (as it does the same day a token is
+ * exposed): the records stay and the new fingerprint is stored. Sandbox and production have
+ * different addresses, so a changed address is refused.
+ */
+export async function adoptReissuedToken(
+  redis: Redis,
+  prefix: string,
+  environment: PartnerEnvironment,
+  now = new Date(),
+): Promise<void> {
+  const stored = await readPartnerEnvironment(redis, prefix);
+  const apiUrl = displayUrl(environment.apiUrl);
+  if (stored && stored.apiUrl !== apiUrl) {
+    throw new AdoptTokenRefusedError(
+      `The records under QUEUE_PREFIX=${prefix} were made through ${stored.apiUrl}, not ${apiUrl}: another environment, not a reissued token. Use a new QUEUE_PREFIX, or \`connector environment forget --yes\`.`,
+    );
+  }
+  await redis.hset(environmentKey(prefix), {
+    fingerprint: environmentFingerprint(environment),
+    apiUrl,
+    claimedAt: stored?.claimedAt ?? now.toISOString(),
+    tokenAdoptedAt: now.toISOString(),
+  });
+}

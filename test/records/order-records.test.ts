@@ -1,0 +1,82 @@
+import type { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { OrderRecords } from '../../src/records/order-records.js';
+import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+
+const DAY_MS = 24 * 3600_000;
+const shipment = { orderNumber: 'PS-1', status: 'pending', createdAt: '2026-11-20T10:00:00+01:00' };
+
+let redis: Redis;
+let prefix: string;
+let records: OrderRecords;
+
+beforeEach(() => {
+  redis = testRedis();
+  prefix = uniquePrefix('records');
+  records = new OrderRecords(redis, prefix, { retentionDays: 90 });
+});
+
+afterEach(async () => {
+  await dropKeys(redis, prefix);
+  await redis.quit();
+});
+
+/** Days left before the order's record expires, as Redis counts them. */
+async function daysLeft(orderId: string): Promise<number> {
+  const ms = await redis.pttl(`${prefix}:order:${orderId}`);
+  return ms < 0 ? ms : Math.round(ms / DAY_MS);
+}
+
+describe('order record retention', () => {
+  it('keeps a skipped order 30 days', async () => {
+    await records.markSkipped('1', 'not_paid', 'Financial status is pending.');
+    expect(await daysLeft('1')).toBe(30);
+  });
+
+  it('keeps a registered, failed or sending order RECORD_RETENTION_DAYS after its last change', async () => {
+    await records.markRegistered('1', shipment);
+    await records.markFailed('2', 'Order #2 cannot be shipped as it is: …');
+    await records.markSending('3');
+
+    expect([await daysLeft('1'), await daysLeft('2'), await daysLeft('3')]).toEqual([90, 90, 90]);
+  });
+
+  it('restarts the clock when a skipped order is registered, and never shortens a registered one', async () => {
+    await records.markSkipped('1', 'not_paid', 'Financial status is pending.');
+    await records.markSending('1');
+    expect(await daysLeft('1')).toBe(90);
+    await records.markRegistered('1', shipment);
+
+    // A late skip of a registered order changes nothing, its expiry included.
+    await records.markSkipped('1', 'fulfilled', 'Order is already fulfilled.');
+    expect(await records.get('1')).toMatchObject({ state: 'registered' });
+    expect(await daysLeft('1')).toBe(90);
+  });
+
+  it('keeps a cancellation flag for the retention period from the cancellation', async () => {
+    await records.markRegistered('1', shipment);
+    await redis.pexpire(`${prefix}:order:1`, 5 * DAY_MS);
+
+    expect(await records.flagCancelledAfterRegistration('1')).toBe(true);
+    expect(await daysLeft('1')).toBe(90);
+  });
+
+  it('never keeps a skipped order longer than a shorter RECORD_RETENTION_DAYS', async () => {
+    const short = new OrderRecords(redis, prefix, { retentionDays: 7 });
+    await short.markSkipped('1', 'not_paid', 'Financial status is pending.');
+    await short.markRegistered('2', shipment);
+    expect([await daysLeft('1'), await daysLeft('2')]).toEqual([7, 7]);
+  });
+});
+
+describe('the index of registered orders', () => {
+  it('drops registrations older than the retention period each time one is added', async () => {
+    const now = Date.parse('2026-11-20T10:00:00Z');
+    await records.markRegistered('1', shipment, new Date(now - 100 * DAY_MS));
+    await records.markRegistered('2', shipment, new Date(now - 89 * DAY_MS));
+
+    await records.markRegistered('3', shipment, new Date(now));
+
+    expect(await records.registeredSince(new Date(0))).toEqual(['2', '3']);
+  });
+});
