@@ -2,6 +2,9 @@ import type { QueueContext } from '../context.js';
 import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
 import { createShipmentJob } from './job.js';
 
+/** The source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */
+export const REPLAY_SOURCE = 'replay';
+
 export type EnqueueResult = 'queued' | 'requeued' | 'already_queued' | 'already_registered';
 
 type Deps = Pick<QueueContext, 'queueOf' | 'records' | 'logger'>;
@@ -31,6 +34,7 @@ export async function enqueueOrder(
   if (existing) {
     const state = await existing.getState();
     if (state === 'failed') {
+      await noteWhoAsked(deps, orderId, source);
       // A fresh run: without the reset, a job that used up its attempts would get one more
       // try only (BullMQ and the failure policy's "last attempt?" check count from attemptsMade).
       try {
@@ -58,6 +62,7 @@ export async function enqueueOrder(
       throw error;
     }
   }
+  await noteWhoAsked(deps, orderId, source);
   // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
   await queue.add(createShipmentJob.queue, data, { jobId });
   return existing ? 'requeued' : 'queued';
@@ -68,4 +73,10 @@ async function hasLiveJob(deps: Deps, jobId: string): Promise<boolean> {
   if (!job) return false;
   const state = await job.getState();
   return state !== 'completed' && state !== 'failed' && state !== 'unknown';
+}
+
+/** An order event's run does not resend an unchanged refusal; a replay's does. */
+async function noteWhoAsked(deps: Deps, orderId: string, source: string): Promise<void> {
+  if (source === REPLAY_SOURCE) await deps.records.takeEventRun(orderId);
+  else await deps.records.noteEventRun(orderId);
 }

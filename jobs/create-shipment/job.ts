@@ -26,10 +26,11 @@ export const createShipmentJob = defineJob({
     (ctx) =>
     async ({ orderId }, job) => {
       const deps = registerDeps(ctx, job.id);
-      let outcome = await registerShipment(orderId, deps);
+      const run = { fromEvent: await ctx.records.takeEventRun(orderId) };
+      let outcome = await registerShipment(orderId, deps, run);
       // An event that came while this run had the order loaded asked for one more look.
       while (outcome.outcome === 'skipped' && (await ctx.records.takeRerun(orderId))) {
-        outcome = await registerShipment(orderId, deps);
+        outcome = await registerShipment(orderId, deps, run);
       }
       return outcome;
     },

@@ -14,7 +14,9 @@ export type CounterName =
   | 'partner_auth_failures'
   | 'webhooks_accepted'
   | 'webhooks_rejected'
-  | 'webhooks_duplicate';
+  | 'webhooks_duplicate'
+  /** A refused or given-up order brought back by an event, unchanged: not sent again. */
+  | 'unchanged_refusals_not_resent';
 
 export class Counters {
   constructor(

@@ -25,6 +25,10 @@ export interface OrderRecord {
   cancelledAfterRegistrationAt?: string;
   /** When a create request was last sent: the provider may hold a shipment we never heard of. */
   sentAt?: string;
+  /** Shipment fingerprint (src/domain/shipment-fingerprint.ts) of the last request sent. */
+  sentFingerprint?: string;
+  /** Shipment fingerprint of the order as it was when it failed (refused or given up on). */
+  failedFingerprint?: string;
 }
 
 export class OrderRecords {
@@ -119,6 +123,38 @@ export class OrderRecords {
     return set === 1;
   }
 
+  // --- Shipment fingerprints: what was sent, what failed ---
+
+  /** The fingerprint of the create request about to leave (the last one sent wins). */
+  async recordSentFingerprint(orderId: string, fingerprint: string): Promise<void> {
+    await this.redis.hset(this.key(orderId), 'sentFingerprint', fingerprint);
+  }
+
+  /** The fingerprint the order failed with; none (unknown) removes an older one. */
+  async recordFailedFingerprint(orderId: string, fingerprint: string | undefined): Promise<void> {
+    await this.redis.eval(
+      SET_FAILED_FINGERPRINT,
+      1,
+      this.key(orderId),
+      ...(fingerprint ? [fingerprint] : []),
+    );
+  }
+
+  /**
+   * Notes that the order's next create run comes from an order event (webhook, reconciliation,
+   * backfill) rather than from staff: such a run does not resend an order refused as it stands.
+   */
+  async noteEventRun(orderId: string): Promise<void> {
+    await this.redis.set(`${this.key(orderId)}:event-run`, '1', 'EX', 7 * 24 * 3600);
+  }
+
+  /** Whether the run about to start was asked for by an order event; the note is used up. */
+  async takeEventRun(orderId: string): Promise<boolean> {
+    return (await this.redis.getdel(`${this.key(orderId)}:event-run`)) !== null;
+  }
+
+  // --- end of shipment fingerprints ---
+
   /** Order ids registered since `since`, oldest first. */
   async registeredSince(since: Date): Promise<string[]> {
     return this.redis.zrangebyscore(this.registeredIndex, since.getTime(), '+inf');
@@ -140,6 +176,13 @@ local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end
 redis.call('HSET', KEYS[1], 'sentAt', ARGV[1])
+return 1
+`;
+
+const SET_FAILED_FINGERPRINT = `
+if redis.call('HGET', KEYS[1], 'state') == 'registered' then return 0 end
+if ARGV[1] then redis.call('HSET', KEYS[1], 'failedFingerprint', ARGV[1])
+else redis.call('HDEL', KEYS[1], 'failedFingerprint') end
 return 1
 `;
 
