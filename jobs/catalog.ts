@@ -1,3 +1,4 @@
+import { checkOrderEditJob } from './check-order-edit/job.js';
 import { createShipmentJob } from './create-shipment/job.js';
 import type { AnyJobDefinition } from './job-definition.js';
 import { markOrderJob } from './mark-order/job.js';
@@ -11,6 +12,7 @@ export const JOB_CATALOG = {
   createShipment: createShipmentJob,
   markOrder: markOrderJob,
   reconcileOrders: reconcileOrdersJob,
+  checkOrderEdit: checkOrderEditJob,
 } as const satisfies Record<string, AnyJobDefinition>;
 
 export type JobKey = keyof typeof JOB_CATALOG;

@@ -1,3 +1,4 @@
+import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
 import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
 import { createShipmentJob } from './job.js';
@@ -22,8 +23,10 @@ export async function enqueueOrder(
   source: string,
 ): Promise<EnqueueResult> {
   if (await deps.records.isRegistered(orderId)) {
-    // The one thing left to do for a registered order: a mark on Shopify that gave up.
+    // What is left to do for a registered order: a mark on Shopify that gave up, and a look at
+    // whether the order was edited since its shipment was sent.
     await retryFailedMark(deps, registeredMarkJobId(orderId));
+    await enqueueEditCheck(deps, orderId);
     return 'already_registered';
   }
   const data = createShipmentJob.payload.parse({ orderId, source });

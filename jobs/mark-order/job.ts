@@ -11,10 +11,11 @@ const DAY_S = 24 * 3600;
 export const markOrderJob = defineJob({
   queue: 'mark-order',
   payload: markOrderPayload,
-  // One job per order and kind; a failure gets a fresh id each time, so each reason is written.
+  // One job per order and kind; a failure or an edit gets a fresh id each time, so each reason
+  // or edit is written.
   jobId: ({ orderId, kind }) =>
-    kind === 'failed'
-      ? `failed-${orderId}-${Date.now()}`
+    kind === 'failed' || kind === 'order_edited'
+      ? `${kind.replaceAll('_', '-')}-${orderId}-${Date.now()}`
       : `${kind.replaceAll('_', '-')}-${orderId}`,
   options: () => ({
     attempts: 10,

@@ -1,4 +1,5 @@
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE, ORDER_TAGS } from '../../src/domain/order-marks.js';
+import { describeChanges, FINGERPRINT_PARTS } from '../../src/domain/shipment-fingerprint.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { MetafieldEntry, MetafieldKey, StoreClient } from '../../src/store/types.js';
@@ -13,7 +14,7 @@ export interface OrderMarksDeps {
     | 'removeOrderTags'
     | 'appendOrderNote'
   >;
-  records: Pick<OrderRecords, 'get'>;
+  records: Pick<OrderRecords, 'get' | 'recordEditMarked'>;
   logger: Logger;
 }
 
@@ -81,6 +82,23 @@ export async function writeOrderMarks(
         named(METAFIELD_KEYS.error),
       ]);
       await deps.store.removeOrderTags(orderId, [ORDER_TAGS.error]);
+      return 'written';
+    }
+    case 'order_edited': {
+      const changes = FINGERPRINT_PARTS.filter((part) =>
+        record?.editReportedChanges?.split(',').includes(part),
+      );
+      if (record?.state !== 'registered' || !record.editReportedFingerprint || !changes.length) {
+        return stale(orderId, kind, deps);
+      }
+      await deps.store.addOrderTags(orderId, [ORDER_TAGS.orderEdited]);
+      // Names what changed, never the values. The report's time makes each edit its own line,
+      // and a retried job finds its line already there.
+      await deps.store.appendOrderNote(
+        orderId,
+        `Edited after shipment ${record.orderNumber ?? '(unknown)'} was registered with the provider (noticed ${record.editReportedAt ?? 'now'}): ${describeChanges(changes)} changed. The API cannot update a shipment: tell the provider.`,
+      );
+      await deps.records.recordEditMarked(orderId, record.editReportedFingerprint);
       return 'written';
     }
   }

@@ -16,7 +16,9 @@ export type CounterName =
   | 'webhooks_rejected'
   | 'webhooks_duplicate'
   /** A refused or given-up order brought back by an event, unchanged: not sent again. */
-  | 'unchanged_refusals_not_resent';
+  | 'unchanged_refusals_not_resent'
+  /** An order edited after its shipment was registered, reported to staff (once per edit). */
+  | 'orders_edited_after_registration';
 
 export class Counters {
   constructor(
