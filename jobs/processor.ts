@@ -22,7 +22,10 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
       counters: context.counters,
       logger: context.logger.child({ queue: definition.queue, jobId: job.id }),
       ...(definition.onGiveUp
-        ? { onGiveUp: (reason: string) => definition.onGiveUp!(context, payload, reason) }
+        ? {
+            onGiveUp: (reason: string, error: unknown) =>
+              definition.onGiveUp!(context, payload, reason, { error, job }),
+          }
         : {}),
     });
   };

@@ -23,6 +23,7 @@ const SAMPLES: Record<string, unknown> = {
   'mark-order': { orderId: '5551234', kind: 'registered' },
   'reconcile-orders': {},
   'check-order-edit': { orderId: '5551234' },
+  'retry-failed-marks': {},
 };
 
 describe('the job catalog', () => {
