@@ -1,7 +1,9 @@
+import { checkOrderEditJob } from './check-order-edit/job.js';
 import { createShipmentJob } from './create-shipment/job.js';
 import type { AnyJobDefinition } from './job-definition.js';
 import { markOrderJob } from './mark-order/job.js';
 import { reconcileOrdersJob } from './reconcile-orders/job.js';
+import { retryFailedMarksJob } from './retry-failed-marks/job.js';
 
 /**
  * Every job the connector runs, in flow order. Queues, workers and schedules are made from this
@@ -11,6 +13,8 @@ export const JOB_CATALOG = {
   createShipment: createShipmentJob,
   markOrder: markOrderJob,
   reconcileOrders: reconcileOrdersJob,
+  checkOrderEdit: checkOrderEditJob,
+  retryFailedMarks: retryFailedMarksJob,
 } as const satisfies Record<string, AnyJobDefinition>;
 
 export type JobKey = keyof typeof JOB_CATALOG;

@@ -27,8 +27,16 @@ export interface JobDefinition<Payload = unknown> {
    * checked, and what it throws goes through the one failure policy (src/queue/failure-policy.ts).
    */
   process(context: JobContext): (payload: Payload, job: Job) => Promise<unknown>;
-  /** Records a job that failed for good where an admin will see it (the reason is readable). */
-  onGiveUp?(context: JobContext, payload: Payload, reason: string): Promise<void>;
+  /**
+   * Records a job that failed for good where an admin will see it (the reason is readable).
+   * `failure` holds what was thrown and the job itself, before BullMQ records the failure.
+   */
+  onGiveUp?(
+    context: JobContext,
+    payload: Payload,
+    reason: string,
+    failure: { error: unknown; job: Job },
+  ): Promise<void>;
 }
 
 /** Declares a job; the identity function that lets TypeScript infer the payload type. */

@@ -25,7 +25,10 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
       counters: context.counters,
       logger: context.logger.child({ queue: definition.queue, jobId: job.id }),
       ...(definition.onGiveUp
-        ? { onGiveUp: (reason: string) => definition.onGiveUp!(context, payload, reason) }
+        ? {
+            onGiveUp: (reason: string, error: unknown) =>
+              definition.onGiveUp!(context, payload, reason, { error, job }),
+          }
         : {}),
     });
   };
@@ -58,7 +61,7 @@ export function unseenFailureRecorder<Payload>(
       .child({ queue: definition.queue, jobId: job.id })
       .error({ reason, stalledCounter: job.stalledCounter }, 'job failed for good without running');
     const payload = definition.payload.safeParse(job.data);
-    if (payload.success) await definition.onGiveUp?.(context, payload.data, reason);
+    if (payload.success) await definition.onGiveUp?.(context, payload.data, reason, { error, job });
     // Beside BullMQ's own terse reason on the board.
     await job.log(reason);
   };

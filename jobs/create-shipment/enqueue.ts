@@ -1,6 +1,10 @@
+import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
 import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
 import { createShipmentJob } from './job.js';
+
+/** The source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */
+export const REPLAY_SOURCE = 'replay';
 
 export type EnqueueResult = 'queued' | 'requeued' | 'already_queued' | 'already_registered';
 
@@ -19,8 +23,10 @@ export async function enqueueOrder(
   source: string,
 ): Promise<EnqueueResult> {
   if (await deps.records.isRegistered(orderId)) {
-    // The one thing left to do for a registered order: a mark on Shopify that gave up.
+    // What is left to do for a registered order: a mark on Shopify that gave up, and a look at
+    // whether the order was edited since its shipment was sent.
     await retryFailedMark(deps, registeredMarkJobId(orderId));
+    await enqueueEditCheck(deps, orderId);
     return 'already_registered';
   }
   const data = createShipmentJob.payload.parse({ orderId, source });
@@ -31,6 +37,7 @@ export async function enqueueOrder(
   if (existing) {
     const state = await existing.getState();
     if (state === 'failed') {
+      await noteWhoAsked(deps, orderId, source);
       // A fresh run: without the reset, a job that used up its attempts would get one more
       // try only (BullMQ and the failure policy's "last attempt?" check count from attemptsMade).
       try {
@@ -58,6 +65,7 @@ export async function enqueueOrder(
       throw error;
     }
   }
+  await noteWhoAsked(deps, orderId, source);
   // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
   await queue.add(createShipmentJob.queue, data, { jobId });
   return existing ? 'requeued' : 'queued';
@@ -68,4 +76,10 @@ async function hasLiveJob(deps: Deps, jobId: string): Promise<boolean> {
   if (!job) return false;
   const state = await job.getState();
   return state !== 'completed' && state !== 'failed' && state !== 'unknown';
+}
+
+/** An order event's run does not resend an unchanged refusal; a replay's does. */
+async function noteWhoAsked(deps: Deps, orderId: string, source: string): Promise<void> {
+  if (source === REPLAY_SOURCE) await deps.records.takeEventRun(orderId);
+  else await deps.records.noteEventRun(orderId);
 }

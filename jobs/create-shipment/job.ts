@@ -26,7 +26,11 @@ export const createShipmentJob = defineJob({
   process:
     (ctx) =>
     async ({ orderId }, job) =>
-      registerLookingAgain(orderId, registerDeps(ctx, job.id)),
+      registerLookingAgain(orderId, registerDeps(ctx, job.id), {
+        // Whether an order event (not a replay) started this run: an unchanged refusal is not
+        // sent again for one.
+        fromEvent: await ctx.records.takeEventRun(orderId),
+      }),
   async onGiveUp(ctx, { orderId }, reason) {
     await recordFailure(orderId, reason, registerDeps(ctx));
     await ctx.counters.increment('shipment_create_failures');

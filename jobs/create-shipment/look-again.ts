@@ -1,6 +1,7 @@
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import {
   type RegisterOutcome,
+  type RegisterRun,
   type RegisterShipmentDeps,
   registerShipment,
 } from './register-shipment.js';
@@ -22,6 +23,7 @@ export const MAX_LOOKS_AGAIN = 3;
 export async function registerLookingAgain(
   orderId: string,
   deps: RegisterShipmentDeps,
+  run: RegisterRun = {},
 ): Promise<RegisterOutcome> {
   // An event that came before the order is loaded is answered by this run's first look.
   await deps.records.takeRerun(orderId);
@@ -29,7 +31,7 @@ export async function registerLookingAgain(
     let outcome: RegisterOutcome | undefined;
     let refusal: JobRefusedError | undefined;
     try {
-      outcome = await registerShipment(orderId, deps);
+      outcome = await registerShipment(orderId, deps, run);
     } catch (error) {
       if (!(error instanceof JobRefusedError)) throw error;
       refusal = error;

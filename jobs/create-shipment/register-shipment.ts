@@ -3,6 +3,11 @@ import { checkEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrder } from '../../src/domain/order.js';
 import { carriesRegistrationMarks } from '../../src/domain/order-marks.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
+import {
+  encodeFingerprint,
+  type ShipmentFingerprint,
+  shipmentFingerprint,
+} from '../../src/domain/shipment-fingerprint.js';
 import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
@@ -14,6 +19,7 @@ import type { OrderRecord, OrderRecords } from '../../src/records/order-records.
 import type { OrderReader } from '../../src/store/types.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
+import { keepUnchangedRefusal, unchangedSinceFailure } from './unchanged-refusal.js';
 
 export interface RegisterShipmentDeps {
   store: Pick<OrderReader, 'getOrder'>;
@@ -41,6 +47,15 @@ export class OrderRefusedError extends JobRefusedError {
   }
 }
 
+/** How this run was asked for. */
+export interface RegisterRun {
+  /**
+   * By an order event (webhook, reconciliation, backfill), not by staff: an order that failed
+   * as it still stands is then not sent again (see unchanged-refusal.ts).
+   */
+  fromEvent?: boolean;
+}
+
 /**
  * Turns one store order into a shipment at the provider, exactly once: the order id is the
  * reference (the provider's idempotency key), so repeating this after any failure is safe.
@@ -48,6 +63,7 @@ export class OrderRefusedError extends JobRefusedError {
 export async function registerShipment(
   orderId: string,
   deps: RegisterShipmentDeps,
+  run: RegisterRun = {},
 ): Promise<RegisterOutcome> {
   const record = await deps.records.get(orderId);
   // Reloaded on every run: the order may have changed or been cancelled since it was queued.
@@ -83,12 +99,18 @@ export async function registerShipment(
     return settleIneligible(orderId, order, eligibility.code, eligibility.reason, { record, deps });
   }
 
+  const fingerprint = shipmentFingerprint(order, deps.settings.shipment);
+  if (run.fromEvent && unchangedSinceFailure(record, fingerprint)) {
+    throw await keepUnchangedRefusal(orderId, record, deps);
+  }
+
   const mapped = buildShipmentRequest(order, deps.settings.shipment);
   if (!mapped.ok) {
     throw await refuse(
       orderId,
       `Order ${order.name} cannot be shipped as it is`,
       mapped.errors,
+      fingerprint,
       deps,
     );
   }
@@ -98,7 +120,11 @@ export async function registerShipment(
     result = await deps.partner.createShipment(mapped.request, {
       // Only a request that actually leaves may have made a shipment we never hear of; one the
       // budget held back has not, and must not cost a look-up later.
-      onSending: () => deps.records.markSending(orderId),
+      // The fingerprint of what left goes with it: a give-up is judged against it later.
+      onSending: async () => {
+        await deps.records.markSending(orderId);
+        await deps.records.recordSentFingerprint(orderId, encodeFingerprint(fingerprint));
+      },
     });
   } catch (error) {
     if (error instanceof PartnerValidationError) {
@@ -106,6 +132,7 @@ export async function registerShipment(
         orderId,
         `The provider refused order ${order.name}`,
         error.fieldErrors,
+        fingerprint,
         deps,
       );
     }
@@ -200,10 +227,11 @@ async function refuse(
   orderId: string,
   headline: string,
   fieldErrors: FieldErrors,
+  fingerprint: ShipmentFingerprint,
   deps: RegisterShipmentDeps,
 ): Promise<OrderRefusedError> {
   const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
-  await recordFailure(orderId, reason, deps);
+  await recordFailure(orderId, reason, deps, fingerprint);
   await deps.counters.increment('orders_refused');
   deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
   return new OrderRefusedError(reason, fieldErrors);
@@ -212,15 +240,22 @@ async function refuse(
 /**
  * Records why the order has no shipment and marks it in Shopify. Writing to the order changes
  * it, and a change brings the order back here (webhook or reconciliation), so only a new reason
- * is written: the same failure met again ends there.
+ * is written: the same failure met again ends there. The order's fingerprint is kept with the
+ * failure (given: the order as refused; else the last request sent, which a give-up was about),
+ * so the order's own events do not send it again until it changes (unchanged-refusal.ts).
  */
 export async function recordFailure(
   orderId: string,
   reason: string,
   deps: Pick<RegisterShipmentDeps, 'records' | 'markOrder'>,
+  fingerprint?: ShipmentFingerprint,
 ): Promise<void> {
   const previous = await deps.records.get(orderId);
   await deps.records.markFailed(orderId, reason);
+  await deps.records.recordFailedFingerprint(
+    orderId,
+    fingerprint ? encodeFingerprint(fingerprint) : previous?.sentFingerprint,
+  );
   if (previous?.state !== 'failed' || previous.reason !== reason) {
     await deps.markOrder(orderId, 'failed');
   }

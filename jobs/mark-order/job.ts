@@ -1,5 +1,6 @@
 import { defineJob } from '../job-definition.js';
 import { markOrderPayload } from './payload.js';
+import { isShopifyRefusal } from './retry-state.js';
 import { writeOrderMarks } from './write-marks.js';
 
 const DAY_S = 24 * 3600;
@@ -11,10 +12,11 @@ const DAY_S = 24 * 3600;
 export const markOrderJob = defineJob({
   queue: 'mark-order',
   payload: markOrderPayload,
-  // One job per order and kind; a failure gets a fresh id each time, so each reason is written.
+  // One job per order and kind; a failure or an edit gets a fresh id each time, so each reason
+  // or edit is written.
   jobId: ({ orderId, kind }) =>
-    kind === 'failed'
-      ? `failed-${orderId}-${Date.now()}`
+    kind === 'failed' || kind === 'order_edited'
+      ? `${kind.replaceAll('_', '-')}-${orderId}-${Date.now()}`
       : `${kind.replaceAll('_', '-')}-${orderId}`,
   options: () => ({
     attempts: 10,
@@ -31,4 +33,18 @@ export const markOrderJob = defineJob({
       const logger = ctx.logger.child({ module: 'mark-order', jobId: job.id, orderId });
       return { outcome: await writeOrderMarks(orderId, kind, { ...ctx, logger }) };
     },
+  // The order stays unmarked until this is retried: by the retry-failed-marks schedule, or by the
+  // next sign of the order (enqueue.ts), unless Shopify refused the write itself.
+  async onGiveUp(ctx, { orderId, kind }, reason, { error, job }) {
+    const refusedByShopify = isShopifyRefusal(error);
+    await job.updateData({ ...job.data, refusedByShopify });
+    await ctx.counters.increment('order_marks_failed');
+    if (refusedByShopify) await ctx.counters.increment('order_marks_refused');
+    ctx.logger.error(
+      { orderId, kind, jobId: job.id, reason },
+      refusedByShopify
+        ? 'Shopify refused a mark on the order: not retried on schedule; fix the cause, then replay the job'
+        : 'a mark on the order failed for good: the retry-failed-marks schedule retries it',
+    );
+  },
 });

@@ -10,6 +10,7 @@ export const MARK_ORDER_KINDS = [
   'failed',
   'cancelled_after_registration',
   'cancelled_after_failure',
+  'order_edited',
 ] as const;
 export type MarkOrderKind = (typeof MARK_ORDER_KINDS)[number];
 

@@ -1,4 +1,5 @@
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE, ORDER_TAGS } from '../../src/domain/order-marks.js';
+import { describeChanges, FINGERPRINT_PARTS } from '../../src/domain/shipment-fingerprint.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { MetafieldEntry, MetafieldKey, OrderMarks } from '../../src/store/types.js';
@@ -6,7 +7,7 @@ import type { MarkOrderKind } from './payload.js';
 
 export interface OrderMarksDeps {
   store: OrderMarks;
-  records: Pick<OrderRecords, 'get'>;
+  records: Pick<OrderRecords, 'get' | 'recordEditMarked'>;
   logger: Logger;
 }
 
@@ -74,6 +75,23 @@ export async function writeOrderMarks(
         named(METAFIELD_KEYS.error),
       ]);
       await deps.store.removeOrderTags(orderId, [ORDER_TAGS.error]);
+      return 'written';
+    }
+    case 'order_edited': {
+      const changes = FINGERPRINT_PARTS.filter((part) =>
+        record?.editReportedChanges?.split(',').includes(part),
+      );
+      if (record?.state !== 'registered' || !record.editReportedFingerprint || !changes.length) {
+        return stale(orderId, kind, deps);
+      }
+      await deps.store.addOrderTags(orderId, [ORDER_TAGS.orderEdited]);
+      // Names what changed, never the values. The report's time makes each edit its own line,
+      // and a retried job finds its line already there.
+      await deps.store.appendOrderNote(
+        orderId,
+        `Edited after shipment ${record.orderNumber ?? '(unknown)'} was registered with the provider (noticed ${record.editReportedAt ?? 'now'}): ${describeChanges(changes)} changed. The API cannot update a shipment: tell the provider.`,
+      );
+      await deps.records.recordEditMarked(orderId, record.editReportedFingerprint);
       return 'written';
     }
   }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { buildSharedParts, orderJobId, type SharedParts } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
+import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
 import { createLogger } from '../log.js';
 import type { OrderRecord } from '../records/order-records.js';
 import { configOrExit, EXIT, environmentOrExit, redisOrExit } from './exit.js';
@@ -48,6 +49,11 @@ export function formatOrderReport(report: OrderReport): string {
     if (r.cancelledAfterRegistrationAt)
       lines.push(
         `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
+      );
+    const edited = FINGERPRINT_PARTS.filter((p) => r.editReportedChanges?.split(',').includes(p));
+    if (r.editReportedAt && edited.length > 0)
+      lines.push(
+        `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
       );
   }
   const j = report.job;

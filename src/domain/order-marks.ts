@@ -11,6 +11,11 @@ export const ORDER_TAGS = {
   error: 'shipment-error',
   /** Cancelled in Shopify after its shipment was registered: ask the provider to cancel. */
   cancelAtProvider: 'shipment-cancel-at-provider',
+  /**
+   * Edited after its shipment was registered (receiver, lines or weights): the note says what
+   * changed; tell the provider, the API cannot update a shipment. Staff remove it once done.
+   */
+  orderEdited: 'shipment-order-edited',
 } as const;
 
 export const METAFIELD_NAMESPACE = 'partner_shipment';

@@ -14,7 +14,17 @@ export type CounterName =
   | 'partner_auth_failures'
   | 'webhooks_accepted'
   | 'webhooks_rejected'
-  | 'webhooks_duplicate';
+  | 'webhooks_duplicate'
+  /** A refused or given-up order brought back by an event, unchanged: not sent again. */
+  | 'unchanged_refusals_not_resent'
+  /** An order edited after its shipment was registered, reported to staff (once per edit). */
+  | 'orders_edited_after_registration'
+  /** A mark on the Shopify order that failed for good (Shopify's refusals included). */
+  | 'order_marks_failed'
+  /** …of which Shopify refused the write itself (userErrors, order gone): not retried on schedule. */
+  | 'order_marks_refused'
+  /** Failed marks retried by the retry-failed-marks schedule. */
+  | 'order_mark_retries';
 
 export class Counters {
   constructor(

@@ -25,6 +25,17 @@ export interface OrderRecord {
   cancelledAfterRegistrationAt?: string;
   /** When a create request was last sent: the provider may hold a shipment we never heard of. */
   sentAt?: string;
+  /** Shipment fingerprint (src/domain/shipment-fingerprint.ts) of the last request sent. */
+  sentFingerprint?: string;
+  /** Shipment fingerprint of the order as it was when it failed (refused or given up on). */
+  failedFingerprint?: string;
+  /** The edit after registration last reported to staff: its fingerprint, parts and time. */
+  editReportedFingerprint?: string;
+  /** Comma-separated fingerprint parts that differed from what was sent, e.g. "receiver,lines". */
+  editReportedChanges?: string;
+  editReportedAt?: string;
+  /** The reported edit whose tag and note are on the Shopify order. */
+  editMarkedFingerprint?: string;
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -158,6 +169,69 @@ export class OrderRecords {
     return true;
   }
 
+  // --- Shipment fingerprints: what was sent, what failed, which edit staff were told of ---
+
+  /** The fingerprint of the create request about to leave (the last one sent wins). */
+  async recordSentFingerprint(orderId: string, fingerprint: string): Promise<void> {
+    await this.redis.hset(this.key(orderId), 'sentFingerprint', fingerprint);
+  }
+
+  /** For a registered order with no fingerprint (registered before they were kept): this one. */
+  async adoptSentFingerprint(orderId: string, fingerprint: string): Promise<boolean> {
+    return (await this.redis.hsetnx(this.key(orderId), 'sentFingerprint', fingerprint)) === 1;
+  }
+
+  /** The fingerprint the order failed with; none (unknown) removes an older one. */
+  async recordFailedFingerprint(orderId: string, fingerprint: string | undefined): Promise<void> {
+    await this.redis.eval(
+      SET_FAILED_FINGERPRINT,
+      1,
+      this.key(orderId),
+      ...(fingerprint ? [fingerprint] : []),
+    );
+  }
+
+  /**
+   * Records an edit of a registered order for staff. True only the first time this fingerprint
+   * is reported, so one change is reported once however often the order is seen again.
+   */
+  async reportEdit(
+    orderId: string,
+    fingerprint: string,
+    changes: readonly string[],
+    now = new Date(),
+  ): Promise<boolean> {
+    const reported = await this.redis.eval(
+      REPORT_EDIT,
+      1,
+      this.key(orderId),
+      fingerprint,
+      changes.join(','),
+      now.toISOString(),
+    );
+    return reported === 1;
+  }
+
+  /** The tag and note of the reported edit with this fingerprint are on the order. */
+  async recordEditMarked(orderId: string, fingerprint: string): Promise<void> {
+    await this.redis.hset(this.key(orderId), 'editMarkedFingerprint', fingerprint);
+  }
+
+  /**
+   * Notes that the order's next create run comes from an order event (webhook, reconciliation,
+   * backfill) rather than from staff: such a run does not resend an order refused as it stands.
+   */
+  async noteEventRun(orderId: string): Promise<void> {
+    await this.redis.set(`${this.key(orderId)}:event-run`, '1', 'EX', 7 * 24 * 3600);
+  }
+
+  /** Whether the run about to start was asked for by an order event; the note is used up. */
+  async takeEventRun(orderId: string): Promise<boolean> {
+    return (await this.redis.getdel(`${this.key(orderId)}:event-run`)) !== null;
+  }
+
+  // --- end of shipment fingerprints ---
+
   /**
    * Order ids registered since `since`, oldest first; the index holds the retention period only.
    * Kept for the coming status sync (which registered orders may still move) and for admins.
@@ -193,6 +267,21 @@ return 1
 
 const CLEAR_SENT = `
 if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then redis.call('HDEL', KEYS[1], 'sentAt') end
+return 1
+`;
+
+const SET_FAILED_FINGERPRINT = `
+if redis.call('HGET', KEYS[1], 'state') == 'registered' then return 0 end
+if ARGV[1] then redis.call('HSET', KEYS[1], 'failedFingerprint', ARGV[1])
+else redis.call('HDEL', KEYS[1], 'failedFingerprint') end
+return 1
+`;
+
+const REPORT_EDIT = `
+if redis.call('HGET', KEYS[1], 'state') ~= 'registered' then return 0 end
+if redis.call('HGET', KEYS[1], 'editReportedFingerprint') == ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'editReportedFingerprint', ARGV[1], 'editReportedChanges', ARGV[2],
+  'editReportedAt', ARGV[3])
 return 1
 `;
 

@@ -58,6 +58,19 @@ describe('connector order', () => {
     expect(formatOrderReport(report)).toContain('Provider order number: PS-000042');
   });
 
+  it('says which parts of a registered order were edited since, never their values', async () => {
+    await records.markRegistered('42', {
+      orderNumber: 'PS-000042',
+      status: 'pending',
+      createdAt: '2026-11-22T10:00:00+01:00',
+    });
+    await records.reportEdit('42', 'receiver=0;lines=1;weights=2', ['receiver', 'lines']);
+
+    expect(formatOrderReport(await reportOrder('42', parts))).toMatch(
+      /Edited in Shopify after registration \(.+\): the receiver \(name, address or phone\) and the lines \(items or quantities\) changed; tell the provider\./,
+    );
+  });
+
   it('says so when the order was never seen', async () => {
     const text = formatOrderReport(await reportOrder('7', parts));
     expect(text).toContain('has not seen this order');

@@ -22,6 +22,8 @@ const SAMPLES: Record<string, unknown> = {
   'create-shipment': { orderId: '5551234', source: 'orders/paid' },
   'mark-order': { orderId: '5551234', kind: 'registered' },
   'reconcile-orders': {},
+  'check-order-edit': { orderId: '5551234' },
+  'retry-failed-marks': {},
 };
 
 describe('the job catalog', () => {

@@ -12,11 +12,15 @@ function fakeOrderMarks(record: Partial<OrderRecord> | null) {
   const tags = new Set<string>();
   const notes: string[] = [];
   const writes: string[] = [];
+  const marked: string[] = [];
   const name = (m: MetafieldKey) => `${m.namespace}.${m.key}`;
   const deps: OrderMarksDeps = {
     records: {
       get: async (orderId) =>
         record && orderId === ID ? ({ orderId, updatedAt: '', ...record } as OrderRecord) : null,
+      recordEditMarked: async (_id, fingerprint) => {
+        marked.push(fingerprint);
+      },
     },
     store: {
       async setOrderMetafields(_id, entries: MetafieldEntry[]) {
@@ -46,7 +50,7 @@ function fakeOrderMarks(record: Partial<OrderRecord> | null) {
     for (const [key, value] of Object.entries(entries)) metafields.set(key, value);
     for (const tag of seedTags) tags.add(tag);
   };
-  return { deps, metafields, tags, notes, writes, seed };
+  return { deps, metafields, tags, notes, writes, marked, seed };
 }
 
 describe('writeOrderMarks', () => {
@@ -143,6 +147,31 @@ describe('writeOrderMarks', () => {
     });
 
     expect(await writeOrderMarks(ID, 'cancelled_after_failure', fake.deps)).toBe('stale');
+    expect(fake.writes).toEqual([]);
+  });
+
+  it('order edited: tags the order and says what changed and when, never the values', async () => {
+    const fake = fakeOrderMarks({
+      state: 'registered',
+      orderNumber: 'PS-7',
+      editReportedFingerprint: 'receiver=aaaa;lines=bbbb;weights=cccc',
+      editReportedChanges: 'receiver,weights',
+      editReportedAt: '2026-11-22T10:00:00.000Z',
+    });
+
+    expect(await writeOrderMarks(ID, 'order_edited', fake.deps)).toBe('written');
+
+    expect([...fake.tags]).toEqual(['shipment-order-edited']);
+    expect(fake.notes).toEqual([
+      'Edited after shipment PS-7 was registered with the provider (noticed 2026-11-22T10:00:00.000Z): the receiver (name, address or phone) and the weights changed. The API cannot update a shipment: tell the provider.',
+    ]);
+    expect(fake.marked).toEqual(['receiver=aaaa;lines=bbbb;weights=cccc']);
+  });
+
+  it('order edited: writes nothing when no edit was reported', async () => {
+    const fake = fakeOrderMarks({ state: 'registered', orderNumber: 'PS-7' });
+
+    expect(await writeOrderMarks(ID, 'order_edited', fake.deps)).toBe('stale');
     expect(fake.writes).toEqual([]);
   });
 

@@ -1,0 +1,36 @@
+import { defineJob } from '../job-definition.js';
+import { enqueueMarkOrder } from '../mark-order/enqueue.js';
+import { checkOrderEdit } from './check-order-edit.js';
+import { checkOrderEditPayload } from './payload.js';
+
+const DAY_S = 24 * 3600;
+
+/**
+ * Compares a registered order, as Shopify has it now, with what was sent to the provider, and
+ * tells staff when it was edited in a way the shipment needs to know (the API cannot update a
+ * shipment). Queued by any later sign of a registered order; see enqueue.ts.
+ */
+export const checkOrderEditJob = defineJob({
+  queue: 'check-order-edit',
+  payload: checkOrderEditPayload,
+  // A new id per check; enqueue.ts keeps it to one waiting check per order.
+  jobId: ({ orderId }) => `check-edit-${orderId}-${Date.now()}`,
+  options: () => ({
+    attempts: 5,
+    backoff: { type: 'exponential', delay: 5_000, jitter: 0.2 },
+    removeOnComplete: { age: DAY_S, count: 10_000 },
+    removeOnFail: { age: 7 * DAY_S },
+  }),
+  concurrency: 2,
+  callsPartner: false,
+  process:
+    (ctx) =>
+    async ({ orderId }, job) => {
+      const logger = ctx.logger.child({ module: 'check-order-edit', jobId: job.id, orderId });
+      return checkOrderEdit(orderId, {
+        ...ctx,
+        logger,
+        markOrder: (id, kind) => enqueueMarkOrder(ctx, id, kind),
+      });
+    },
+});

@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import type { Config } from '../../config/index.js';
+import type { StoreOrder } from './order.js';
+import { isShipped } from './packages.js';
+import { buildReceiver } from './receiver.js';
+import { clean, hasAnyTag } from './text.js';
+import { unitWeightMilligrams } from './weight.js';
+
+/** The parts of an order a shipment is made from, each compared on its own. */
+export const FINGERPRINT_PARTS = ['receiver', 'lines', 'weights'] as const;
+export type FingerprintPart = (typeof FINGERPRINT_PARTS)[number];
+
+/**
+ * One short hash per part: enough to tell that a part changed, never what it holds, so it may be
+ * kept beside an order without personal data (a receiver's address cannot be read back from it).
+ */
+export type ShipmentFingerprint = Readonly<Record<FingerprintPart, string>>;
+
+/**
+ * The shipment-relevant state of an order, read the way the mapping reads it
+ * (src/domain/shipment-request.ts) but before any setting is applied:
+ * - receiver: name, company, phone and address, cleaned as they are sent (not the email, which is
+ *   only sent when SEND_RECEIVER_EMAIL is on);
+ * - lines: document or package, and the shipped lines' product types and quantities;
+ * - weights: each shipped line's unit weight as Shopify has it.
+ * Titles, default weights and boxes are left out, so renaming a product or changing a setting
+ * does not read as an edit of the order.
+ */
+export function shipmentFingerprint(
+  order: StoreOrder,
+  settings: Pick<Config['shipment'], 'documentTag'>,
+): ShipmentFingerprint {
+  const receiver = buildReceiver(order, false, new Map());
+  const shipped = order.lineItems.filter(isShipped);
+  const type = (item: StoreOrder['lineItems'][number]) => clean(item.productType)?.toLowerCase();
+  return {
+    receiver: hashOf([
+      receiver.name,
+      receiver.company_name,
+      receiver.phone,
+      receiver.address?.street,
+      receiver.address?.city,
+      receiver.address?.postal_code,
+      receiver.address?.country_code,
+    ]),
+    lines: hashOf([
+      hasAnyTag(order.tags, [settings.documentTag]) ? 'document' : 'package',
+      ...shipped.map((item) => JSON.stringify([type(item), item.quantity])).sort(),
+    ]),
+    weights: hashOf(
+      // Without a default: an item with no weight stays "no weight" whatever DEFAULT_WEIGHT_KG says.
+      shipped
+        .map((item) => JSON.stringify([type(item), unitWeightMilligrams(item.weight, 0)]))
+        .sort(),
+    ),
+  };
+}
+
+/** The parts that differ, in a fixed order. */
+export function changedParts(
+  before: ShipmentFingerprint,
+  after: ShipmentFingerprint,
+): FingerprintPart[] {
+  return FINGERPRINT_PARTS.filter((part) => before[part] !== after[part]);
+}
+
+/** How a fingerprint is stored: `receiver=…;lines=…;weights=…`. */
+export function encodeFingerprint(fingerprint: ShipmentFingerprint): string {
+  return FINGERPRINT_PARTS.map((part) => `${part}=${fingerprint[part]}`).join(';');
+}
+
+/** The stored form read back; null when absent or not a fingerprint. */
+export function decodeFingerprint(text: string | undefined | null): ShipmentFingerprint | null {
+  if (!text) return null;
+  const parts = new Map(text.split(';').map((entry) => entry.split('=', 2) as [string, string]));
+  const decoded: Partial<Record<FingerprintPart, string>> = {};
+  for (const part of FINGERPRINT_PARTS) {
+    const hash = parts.get(part);
+    if (!hash || !HASH.test(hash)) return null;
+    decoded[part] = hash;
+  }
+  return decoded as ShipmentFingerprint;
+}
+
+/** What staff read: "the receiver (name, address or phone) and the lines". */
+export function describeChanges(parts: readonly FingerprintPart[]): string {
+  const words = parts.map((part) => CHANGE_WORDS[part]);
+  if (words.length <= 1) return words.join('');
+  return `${words.slice(0, -1).join(', ')} and ${words.at(-1)}`;
+}
+
+const CHANGE_WORDS: Record<FingerprintPart, string> = {
+  receiver: 'the receiver (name, address or phone)',
+  lines: 'the lines (items or quantities)',
+  weights: 'the weights',
+};
+
+const HASH_LENGTH = 16;
+const HASH = new RegExp(`^[0-9a-f]{${HASH_LENGTH}}$`);
+
+function hashOf(values: readonly (string | undefined)[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify(values.map((value) => value ?? null)))
+    .digest('hex')
+    .slice(0, HASH_LENGTH);
+}

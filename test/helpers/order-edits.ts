@@ -1,0 +1,45 @@
+import nock from 'nock';
+import { orderGid } from '../../src/domain/order.js';
+import type { FakeStore } from '../../src/sandbox/store/index.js';
+import { GET_ORDER } from '../../src/store/orders/documents.js';
+
+/** An order as Admin GraphQL's GetOrder answers it (src/store/orders/documents.ts). */
+export interface OrderNode {
+  shippingAddress: { zip: string | null; address1: string | null } & Record<string, unknown>;
+  lineItems: {
+    nodes: ({
+      currentQuantity: number;
+      variant: { inventoryItem: { measurement: { weight: { unit: string; value: number } } } };
+    } & Record<string, unknown>)[];
+  };
+}
+
+/**
+ * Staff edit an order in Shopify after it was sent: the fake store can change tags, notes and
+ * payment but not an order's address or lines, so its GetOrder answer for this order is taken as
+ * it stands, edited, and served at the network edge from then on (the store client still parses
+ * the real answer shape). Every other request, the marks included, reaches the fake store.
+ */
+export async function editOrderInShopify(
+  store: FakeStore,
+  accessToken: string,
+  orderId: string,
+  edit: (order: OrderNode) => void,
+): Promise<nock.Scope> {
+  const id = orderGid(orderId);
+  const response = await fetch(`${store.url}/admin/api/2026-07/graphql.json`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': accessToken },
+    body: JSON.stringify({ query: GET_ORDER, variables: { id } }),
+  });
+  const answer = (await response.json()) as { data: { order: OrderNode } };
+  edit(answer.data.order);
+  return nock(store.url, { allowUnmocked: true })
+    .persist()
+    .post(
+      /\/graphql\.json$/,
+      (body: { query?: string; variables?: { id?: string } }) =>
+        /query GetOrder\b/.test(body.query ?? '') && body.variables?.id === id,
+    )
+    .reply(200, answer);
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { checkOrderEdit } from '../../../jobs/check-order-edit/check-order-edit.js';
+import { orderJobId } from '../../../jobs/create-shipment/job.js';
+import { allJobs } from '../../helpers/intake.js';
+import {
+  FIXTURE,
+  type ShipmentStack,
+  shipmentStacks,
+  waitForJob,
+} from '../../helpers/shipment-stack.js';
+
+const start = shipmentStacks();
+const ID = FIXTURE.paidCopenhagen;
+
+function check(s: ShipmentStack, orderId = ID) {
+  return checkOrderEdit(orderId, {
+    ...s.parts,
+    store: s.storeClient,
+    markOrder: s.parts.markOrder,
+  });
+}
+
+const getOrders = (s: ShipmentStack) =>
+  s.store.requests.filter((r) => r.operationName === 'GetOrder').length;
+
+describe('checkOrderEdit', () => {
+  it('does not read an order that is not registered', async () => {
+    const s = await start({ workers: false });
+    await s.records.markFailed(ID, 'no postal code');
+
+    expect(await check(s)).toEqual({ outcome: 'not_registered' });
+    expect(getOrders(s)).toBe(0);
+  });
+
+  it('takes the order as it is for one registered before fingerprints were kept', async () => {
+    const s = await start({ workers: false });
+    await s.records.markRegistered(ID, {
+      orderNumber: 'PS-1',
+      status: 'pending',
+      createdAt: '2026-11-22T10:00:00+01:00',
+    });
+
+    expect(await check(s)).toEqual({ outcome: 'baseline_recorded' });
+    expect((await s.records.get(ID))?.sentFingerprint).toMatch(/^receiver=[0-9a-f]{16};/);
+    expect(await check(s)).toEqual({ outcome: 'unchanged' });
+    expect(await allJobs(s.queues.markOrder)).toEqual([]);
+  });
+
+  it('leaves a cancelled order to the cancellation flag', async () => {
+    const s = await start();
+    await s.parts.enqueueOrder(ID, 'orders/create');
+    await waitForJob(s.queues.createShipment, orderJobId(ID), 'completed');
+    await s.store.updateOrder(ID, { cancel: true });
+
+    expect(await check(s)).toEqual({ outcome: 'cancelled' });
+  });
+});
