@@ -44,6 +44,9 @@ export function demoEnv(input: DemoEnvInput): Record<string, string> {
     SHOPIFY_ADMIN_API_URL: input.storeUrl,
     // One pass at start (BullMQ runs an `every` scheduler at once); no second pass mid-demo.
     ORDER_POLL_INTERVAL_MS: String(10 * 60_000),
+    // The seeded orders are days old: the first pass leaves them, as on a store the connector is
+    // new to, so the demo's backfill step is what finds them.
+    RECONCILE_FIRST_LOOKBACK_DAYS: '1',
     // A provider hiccup is retried after about a second instead of 30 s, so the run stays short.
     CREATE_BACKOFF_MS: '1000',
     CREATE_BACKOFF_MAX_MS: '5000',
