@@ -6,6 +6,7 @@ import { registerDemoCommand } from './demo.js';
 import { registerEnvironmentCommand } from './environment.js';
 import { registerFakeStoreCommand } from './fake-store.js';
 import { registerOrderCommand } from './order.js';
+import { registerReplayCommand } from './replay.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerStartCommand } from './start.js';
 import { registerTokenCommand } from './token.js';
@@ -20,6 +21,7 @@ const program = new Command()
 registerStartCommand(program);
 registerBackfillCommand(program);
 registerOrderCommand(program);
+registerReplayCommand(program);
 registerEnvironmentCommand(program);
 registerTokenCommand(program);
 registerSandboxCommand(program);
