@@ -9,6 +9,7 @@ import { registerOrderCommand } from './order.js';
 import { registerReplayCommand } from './replay.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerStartCommand } from './start.js';
+import { registerStatusCommand } from './status.js';
 import { registerTokenCommand } from './token.js';
 
 loadDotEnv();
@@ -20,6 +21,7 @@ const program = new Command()
 
 registerStartCommand(program);
 registerBackfillCommand(program);
+registerStatusCommand(program);
 registerOrderCommand(program);
 registerReplayCommand(program);
 registerEnvironmentCommand(program);
