@@ -246,19 +246,41 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function buildConfig(env: Env) {
-  const { values: v, problems } = parseVariables(env, variableNames);
+const SHOPIFY_VARIABLES = [
+  'SHOPIFY_SHOP',
+  'SHOPIFY_ACCESS_TOKEN',
+  'SHOPIFY_CLIENT_ID',
+  'SHOPIFY_CLIENT_SECRET',
+  'SHOPIFY_WEBHOOK_SECRET',
+  'SHOPIFY_API_VERSION',
+  'SHOPIFY_ADMIN_API_URL',
+] as const satisfies readonly VariableName[];
 
-  let shopifyAuth:
+const PARTNER_VARIABLES = [
+  'PARTNER_API_URL',
+  'PARTNER_API_TOKEN',
+  'PARTNER_RATE_LIMIT',
+  'PARTNER_RATE_WINDOW_MS',
+  'PARTNER_SYNC_RESERVE',
+  'PARTNER_RETRY_AFTER_DEFAULT_MS',
+  'PARTNER_RETRY_AFTER_MAX_MS',
+  'PARTNER_TIMEOUT_MS',
+] as const satisfies readonly VariableName[];
+
+type Values<N extends VariableName> = ReturnType<typeof parseVariables<N>>['values'];
+
+/** The shop and how to reach it; adds to `problems` what is missing. */
+function shopifySettings(v: Values<(typeof SHOPIFY_VARIABLES)[number]>, problems: string[]) {
+  let auth:
     | { kind: 'accessToken'; accessToken: string }
     | { kind: 'clientCredentials'; clientId: string; clientSecret: string } = {
     kind: 'accessToken',
     accessToken: '',
   };
   if (v.SHOPIFY_ACCESS_TOKEN) {
-    shopifyAuth = { kind: 'accessToken', accessToken: v.SHOPIFY_ACCESS_TOKEN };
+    auth = { kind: 'accessToken', accessToken: v.SHOPIFY_ACCESS_TOKEN };
   } else if (v.SHOPIFY_CLIENT_ID && v.SHOPIFY_CLIENT_SECRET) {
-    shopifyAuth = {
+    auth = {
       kind: 'clientCredentials',
       clientId: v.SHOPIFY_CLIENT_ID,
       clientSecret: v.SHOPIFY_CLIENT_SECRET,
@@ -274,6 +296,32 @@ function buildConfig(env: Env) {
       'SHOPIFY_WEBHOOK_SECRET is required (or SHOPIFY_CLIENT_SECRET, which Shopify signs webhooks with)',
     );
   }
+  return {
+    shop: v.SHOPIFY_SHOP,
+    auth,
+    webhookSecret: webhookSecret as string,
+    apiVersion: v.SHOPIFY_API_VERSION,
+    adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
+  };
+}
+
+function partnerSettings(v: Values<(typeof PARTNER_VARIABLES)[number]>) {
+  return {
+    apiUrl: v.PARTNER_API_URL,
+    token: v.PARTNER_API_TOKEN,
+    rateLimit: v.PARTNER_RATE_LIMIT,
+    rateWindowMs: v.PARTNER_RATE_WINDOW_MS,
+    syncReserve: v.PARTNER_SYNC_RESERVE,
+    retryAfterDefaultMs: v.PARTNER_RETRY_AFTER_DEFAULT_MS,
+    retryAfterMaxMs: v.PARTNER_RETRY_AFTER_MAX_MS,
+    timeoutMs: v.PARTNER_TIMEOUT_MS,
+  };
+}
+
+function buildConfig(env: Env) {
+  const { values: v, problems } = parseVariables(env, variableNames);
+
+  const shopify = shopifySettings(v, problems);
 
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -281,23 +329,8 @@ function buildConfig(env: Env) {
     logLevel: v.LOG_LEVEL,
     server: { port: v.PORT, host: v.HOST },
     redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
-    partner: {
-      apiUrl: v.PARTNER_API_URL,
-      token: v.PARTNER_API_TOKEN,
-      rateLimit: v.PARTNER_RATE_LIMIT,
-      rateWindowMs: v.PARTNER_RATE_WINDOW_MS,
-      syncReserve: v.PARTNER_SYNC_RESERVE,
-      retryAfterDefaultMs: v.PARTNER_RETRY_AFTER_DEFAULT_MS,
-      retryAfterMaxMs: v.PARTNER_RETRY_AFTER_MAX_MS,
-      timeoutMs: v.PARTNER_TIMEOUT_MS,
-    },
-    shopify: {
-      shop: v.SHOPIFY_SHOP,
-      auth: shopifyAuth,
-      webhookSecret: webhookSecret as string,
-      apiVersion: v.SHOPIFY_API_VERSION,
-      adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
-    },
+    partner: partnerSettings(v),
+    shopify,
     intake: {
       pollIntervalMs: v.ORDER_POLL_INTERVAL_MS,
       pollOverlapMs: v.ORDER_POLL_OVERLAP_MS,
@@ -362,6 +395,28 @@ export function loadRedisUrl(env: Env = process.env): string {
   const { values, problems } = parseVariables(env, ['REDIS_URL']);
   if (problems.length > 0) throw new ConfigError(problems);
   return values.REDIS_URL;
+}
+
+/** Where the records are (Redis and the key prefix): all that reading an order's state needs. */
+export function loadRecordsLocation(env: Env = process.env): Config['redis'] {
+  const { values, problems } = parseVariables(env, ['REDIS_URL', 'QUEUE_PREFIX']);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze({ url: values.REDIS_URL, queuePrefix: values.QUEUE_PREFIX });
+}
+
+/** Just the shop's settings, for commands that read Shopify; the error names what is missing. */
+export function loadShopifySettings(env: Env = process.env): Config['shopify'] {
+  const { values, problems } = parseVariables(env, SHOPIFY_VARIABLES);
+  const settings = shopifySettings(values, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(settings);
+}
+
+/** Just the partner's settings, for commands that ask the provider; the error names what is missing. */
+export function loadPartnerSettings(env: Env = process.env): Config['partner'] {
+  const { values, problems } = parseVariables(env, PARTNER_VARIABLES);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(partnerSettings(values));
 }
 
 /**

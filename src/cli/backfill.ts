@@ -3,22 +3,8 @@ import { backfillOrders } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
 import { buildSharedParts } from '../compose/parts.js';
 import { createLogger } from '../log.js';
+import { parseDay, parseUntil } from './dates.js';
 import { configOrExit, environmentOrExit, redisOrExit } from './exit.js';
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const DAY_MS = 24 * 3600_000;
-
-function parseDay(value: string): Date {
-  const date = new Date(DAY.test(value) ? `${value}T00:00:00Z` : value);
-  if (Number.isNaN(date.getTime())) throw new Error(`Not a date: ${value} (use YYYY-MM-DD)`);
-  return date;
-}
-
-/** A day includes all of that day; a timestamp is the last moment itself. */
-function parseUntil(value: string): Date {
-  const date = parseDay(value);
-  return DAY.test(value) ? new Date(date.getTime() + DAY_MS - 1) : date;
-}
 
 export function registerBackfillCommand(program: Command): void {
   program

@@ -6,8 +6,11 @@ import {
   PartnerEnvironmentMismatchError,
 } from '../records/partner-environment.js';
 
-/** sysexits(3) codes, so scripts and orchestrators can tell a bad setting from an outage. */
-export const EXIT = { usage: 2, unavailable: 69, config: 78 } as const;
+/**
+ * sysexits(3) codes, so scripts and orchestrators can tell a bad setting from an outage; `noInput`: the
+ * job or order asked for does not exist.
+ */
+export const EXIT = { usage: 2, noInput: 66, unavailable: 69, config: 78 } as const;
 
 /** The configuration, or undefined after printing every problem and setting the exit code. */
 export function configOrExit(): Config | undefined {

@@ -6,8 +6,10 @@ import { registerDemoCommand } from './demo.js';
 import { registerEnvironmentCommand } from './environment.js';
 import { registerFakeStoreCommand } from './fake-store.js';
 import { registerOrderCommand } from './order.js';
+import { registerReplayCommand } from './replay.js';
 import { registerSandboxCommand } from './sandbox.js';
 import { registerStartCommand } from './start.js';
+import { registerStatusCommand } from './status.js';
 import { registerTokenCommand } from './token.js';
 
 loadDotEnv();
@@ -19,7 +21,9 @@ const program = new Command()
 
 registerStartCommand(program);
 registerBackfillCommand(program);
+registerStatusCommand(program);
 registerOrderCommand(program);
+registerReplayCommand(program);
 registerEnvironmentCommand(program);
 registerTokenCommand(program);
 registerSandboxCommand(program);

@@ -54,6 +54,14 @@ describe('order reading against the fake store, fixtures', () => {
     ]);
   });
 
+  it('finds an order by its name, with or without the #, and nothing for a name no order has', async () => {
+    expect(await client().findOrderByName('#1003')).toEqual({ id: '5550003', name: '#1003' });
+    expect(await client().findOrderByName('1003')).toEqual({ id: '5550003', name: '#1003' });
+    expect(await client().findOrderByName('#9999')).toBeNull();
+    // Not a prefix or a part of a name: #100 is no order, though #1001 to #1007 are.
+    expect(await client().findOrderByName('#100')).toBeNull();
+  });
+
   it('reads the cases the connector must tell apart', async () => {
     const [documentOrder, noZip, heavy, unpaid, testOrder, cancelled] = await Promise.all(
       ['5550002', '5550003', '5550004', '5550005', '5550006', '5550007'].map((id) =>

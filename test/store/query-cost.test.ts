@@ -36,6 +36,8 @@ const EXPECTED_COSTS: Record<string, number> = {
   ListOrdersUpdatedSince: 202,
   // the order, its order-number metafield, its address, 100 line items × 6 objects + 2
   GetOrder: 605,
+  // one order × (the order) + 2
+  FindOrderByName: 3,
   // 5 fulfillment orders × (1 + 50 lines × 2 + 2) + 2 + the order
   GetFulfillmentOrders: 518,
   // 250 lines × 2 + 2 + the fulfillment order

@@ -20,7 +20,7 @@ describe('the store client', () => {
     const marking = methods(createOrderMarks(transport));
     const fulfilling = methods(createFulfillments(transport));
 
-    expect(reading).toEqual(['getOrder', 'listOrdersUpdatedSince']);
+    expect(reading).toEqual(['findOrderByName', 'getOrder', 'listOrdersUpdatedSince']);
     expect(marking).toEqual([
       'addOrderTags',
       'appendOrderNote',

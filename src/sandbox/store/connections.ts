@@ -70,25 +70,40 @@ export function orderPage(all: FakeOrder[], args: OrdersArgs) {
   };
 }
 
-/** Shopify search syntax, the part the connector uses: `updated_at:>='…'`, `created_at:<…`. */
+/**
+ * Shopify search syntax, the part the connector uses: `updated_at:>='…'`, `created_at:<…`, and
+ * `name:#1003` or `name:"#1003"` (a value is a name or a quoted string, single or double quotes).
+ * Names compare without regard to case, as Shopify's search does.
+ */
 function searchFilter(query: string): (order: FakeOrder) => boolean {
-  const terms = [...query.matchAll(/(\w+):(>=|<=|>|<)?('[^']*'|"[^"]*"|\S+)/g)];
+  const terms = [...query.matchAll(/(\w+):(>=|<=|>|<)?('(?:\\.|[^'])*'|"(?:\\.|[^"])*"|\S+)/g)];
   const tests = terms.flatMap(([, field, op = '=', raw = '']) => {
+    const value = unquote(raw);
+    if (field === 'name') {
+      return [(order: FakeOrder) => order.name.toLowerCase() === value.toLowerCase()];
+    }
     if (field !== 'updated_at' && field !== 'created_at') return [];
-    const limit = Date.parse(raw.replace(/^['"]|['"]$/g, ''));
+    const limit = Date.parse(value);
     if (Number.isNaN(limit)) throw new GraphQLError(`Invalid date in search query: ${raw}`);
     return [
       (order: FakeOrder) => {
-        const value = Date.parse(field === 'updated_at' ? order.updatedAt : order.createdAt);
-        if (op === '>=') return value >= limit;
-        if (op === '>') return value > limit;
-        if (op === '<=') return value <= limit;
-        if (op === '<') return value < limit;
-        return value === limit;
+        const at = Date.parse(field === 'updated_at' ? order.updatedAt : order.createdAt);
+        if (op === '>=') return at >= limit;
+        if (op === '>') return at > limit;
+        if (op === '<=') return at <= limit;
+        if (op === '<') return at < limit;
+        return at === limit;
       },
     ];
   });
   return (order) => tests.every((test) => test(order));
+}
+
+/** A quoted value without its quotes, its backslash escapes undone. */
+function unquote(raw: string): string {
+  const quoted = /^'(.*)'$|^"(.*)"$/s.exec(raw);
+  if (!quoted) return raw;
+  return (quoted[1] ?? quoted[2] ?? '').replace(/\\(.)/g, '$1');
 }
 
 function encodeCursor(value: object): string {

@@ -96,3 +96,18 @@ export const LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `
   }
   ${ORDER_HEADER_FIELDS}
 `;
+
+/**
+ * The order with a given name (`#1003`), for staff who know an order by its name only. Shopify's
+ * search may match loosely, so the reader checks the name it gets back.
+ */
+export const FIND_ORDER_BY_NAME = /* GraphQL */ `
+  query FindOrderByName($query: String!) {
+    orders(first: 1, query: $query) {
+      nodes {
+        id
+        name
+      }
+    }
+  }
+`;

@@ -1,4 +1,4 @@
-import type { StoreOrder } from '../../domain/order.js';
+import { parseOrderId, type StoreOrder } from '../../domain/order.js';
 import { StoreRequestError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor } from '../transport/answers.js';
@@ -40,6 +40,22 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
         nextCursor: nextCursor(pageInfo, operation),
       };
     },
+
+    async findOrderByName(rawName) {
+      const name = orderName(rawName);
+      const data = await transport.send(
+        'FindOrderByName',
+        D.FIND_ORDER_BY_NAME,
+        R.findOrderByNameData,
+        // Quoted: a name is one value, whatever it holds (Shopify's search syntax).
+        { query: `name:"${name.replaceAll('"', '\\"')}"` },
+      );
+      const node = data.orders.nodes[0];
+      const id = node ? parseOrderId(node.id) : null;
+      // Shopify's search may match more loosely than the name asked for.
+      if (!node || !id || node.name.toLowerCase() !== name.toLowerCase()) return null;
+      return { id, name: node.name };
+    },
   };
 }
 
@@ -53,4 +69,10 @@ function wholeOrder(node: OrderNode): StoreOrder {
     );
   }
   return order;
+}
+
+/** `1003` and `#1003` both name order #1003. */
+function orderName(raw: string): string {
+  const name = raw.trim();
+  return name.startsWith('#') ? name : `#${name}`;
 }

@@ -12,3 +12,7 @@ export const listOrdersData = z.object({
     pageInfo,
   }),
 });
+
+export const findOrderByNameData = z.object({
+  orders: z.object({ nodes: z.array(z.object({ id: z.string(), name: z.string() })) }),
+});

@@ -12,4 +12,9 @@ export interface OrderReader {
     since: Date,
     after?: string,
   ): Promise<{ orders: StoreOrderSummary[]; nextCursor: string | null }>;
+  /**
+   * The order named `name` (`#1003`; `1003` is read as `#1003`): its numeric id and name, or null
+   * when the store has no order of that name.
+   */
+  findOrderByName(name: string): Promise<{ id: string; name: string } | null>;
 }

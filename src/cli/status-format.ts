@@ -1,0 +1,96 @@
+import type { LiveShipment, StoredOrderStatus } from '../compose/order-status.js';
+import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
+import type { OrderRecord } from '../records/order-records.js';
+
+export interface OrderStatus extends StoredOrderStatus {
+  /** The order's name, when it was found by it. */
+  name?: string;
+  /** What the provider said when asked (--live). */
+  live?: { shipment: LiveShipment } | { error: string };
+}
+
+/** The record's states in the README's words (its failure table says "refused"). */
+const STATE_WORDS: Record<OrderRecord['state'], string> = {
+  registered: 'registered',
+  failed: 'refused',
+  skipped: 'skipped (not eligible)',
+  sending: 'sending (a create request left; its answer is not recorded yet)',
+};
+
+export function stateInWords(record: OrderRecord | null): string {
+  return record ? STATE_WORDS[record.state] : 'not seen (the connector has no record of it)';
+}
+
+function eligibility(record: OrderRecord | null): string {
+  if (!record) return 'unknown: not checked yet';
+  if (record.state === 'skipped') return `not eligible: ${record.reason ?? record.skipCode ?? '?'}`;
+  return 'eligible';
+}
+
+/** The newest reason something failed: the record's, else the last failed job's. */
+export function lastError(status: StoredOrderStatus): string | undefined {
+  if (status.record?.state === 'failed' && status.record.reason) return status.record.reason;
+  const failed = status.jobs
+    .filter((job) => job.failedReason)
+    .sort((a, b) => (b.finishedAt ?? '').localeCompare(a.finishedAt ?? ''));
+  const job = failed[0];
+  return job ? `${job.queue}/${job.id}: ${job.failedReason}` : undefined;
+}
+
+const indent = (text: string) => text.replaceAll('\n', '\n      ');
+
+export function formatOrderStatus(status: OrderStatus): string {
+  const r = status.record;
+  const lines = [`Order ${status.orderId}${status.name ? ` (${status.name})` : ''}`];
+  lines.push(`  State: ${stateInWords(r)}${r ? ` since ${r.updatedAt}` : ''}`);
+  lines.push(`  Eligibility: ${eligibility(r)}`);
+  lines.push(`  Reference at the provider: ${status.orderId}`);
+  if (r?.orderNumber) lines.push(`  Provider order number: ${r.orderNumber}`);
+  if (r?.partnerStatus) lines.push(`  Provider status (when registered): ${r.partnerStatus}`);
+  if (r?.registeredAt) lines.push(`  Registered: ${r.registeredAt}`);
+  if (r?.cancelledAfterRegistrationAt)
+    lines.push(
+      `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
+    );
+  const edited = FINGERPRINT_PARTS.filter((p) => r?.editReportedChanges?.split(',').includes(p));
+  if (r?.editReportedAt && edited.length > 0)
+    lines.push(
+      `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
+    );
+  lines.push(...formatLive(status.live));
+  const error = lastError(status);
+  lines.push(error ? `  Last error: ${indent(error)}` : '  Last error: none');
+  lines.push('  Jobs:');
+  if (status.jobs.length === 0) lines.push('    none kept for it in any queue');
+  for (const job of status.jobs) {
+    lines.push(
+      `    ${job.queue}/${job.id}: ${job.state}, ${job.attemptsMade} attempt(s) made${job.finishedAt ? `, finished ${job.finishedAt}` : ''}`,
+    );
+  }
+  lines.push(formatPartnerQueues(status.partnerQueues));
+  return lines.join('\n');
+}
+
+function formatLive(live: OrderStatus['live']): string[] {
+  if (!live) return [];
+  const asked =
+    '  Asked the provider (GET /shipments/{reference}, one request from the shared budget):';
+  if ('error' in live) return [`${asked} no answer: ${live.error}`];
+  const s = live.shipment;
+  if (!s.found) return [`${asked} it holds no shipment for this order.`];
+  return [
+    asked,
+    `    Order number ${s.orderNumber}, status ${s.status} (${s.statusLabel}), updated ${s.updatedAt}`,
+    `    Tracking: ${s.trackingNumber ? `${s.trackingNumber}${s.carrier ? ` (${s.carrier})` : ''}` : 'none yet'}`,
+  ];
+}
+
+function formatPartnerQueues(state: StoredOrderStatus['partnerQueues']): string {
+  if (state.tokenRefusedSince) {
+    return `  PAUSED: the provider refused the token (401) at ${state.tokenRefusedSince}; ${state.queues.join(', ')} wait until a valid PARTNER_API_TOKEN works (checked every minute).`;
+  }
+  if (state.paused.length > 0) {
+    return `  PAUSED: ${state.paused.join(', ')} (paused by hand: no token refusal is recorded).`;
+  }
+  return `  Provider queues (${state.queues.join(', ')}): running`;
+}

@@ -1,0 +1,173 @@
+import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
+import {
+  type Config,
+  ConfigError,
+  loadPartnerSettings,
+  loadRecordsLocation,
+  loadShopifySettings,
+} from '../../config/index.js';
+import { buildStoreClient } from '../compose/clients.js';
+import {
+  askProviderForShipment,
+  type LiveShipment,
+  readStoredOrderStatus,
+  type StoredOrderStatus,
+} from '../compose/order-status.js';
+import { parseOrderId } from '../domain/order.js';
+import { createLogger, type Logger } from '../log.js';
+import { StoreError } from '../store/errors.js';
+import { EXIT, redisOrExit } from './exit.js';
+import { formatOrderStatus, type OrderStatus } from './status-format.js';
+
+/** What the admin typed: an order id (numeric or gid), a name (`#1003`), or digits (either). */
+type OrderArgument = { kind: 'id' | 'name' | 'idOrName'; value: string };
+
+function parseOrderArgument(raw: string): OrderArgument | null {
+  const value = raw.trim();
+  if (/^#\S+$/.test(value)) return { kind: 'name', value };
+  if (value.startsWith('gid://')) {
+    const id = parseOrderId(value);
+    return id ? { kind: 'id', value: id } : null;
+  }
+  return /^\d{1,20}$/.test(value) ? { kind: 'idOrName', value } : null;
+}
+
+function knowsOf(stored: StoredOrderStatus): boolean {
+  return stored.record !== null || stored.jobs.length > 0;
+}
+
+/** Loads settings a step needs; on failure prints what is missing and why it is needed. */
+function settingsOrExit<T>(load: () => T, why: string): T | undefined {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${why}: ${error.message}`);
+    process.exitCode = EXIT.config;
+    return undefined;
+  }
+}
+
+interface StatusOptions {
+  live?: boolean;
+  json?: boolean;
+}
+
+async function findByName(
+  name: string,
+  shopify: Config['shopify'],
+  logger: Logger,
+): Promise<{ id: string; name: string } | null> {
+  return buildStoreClient(shopify, logger).findOrderByName(name);
+}
+
+async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix: string) {
+  const logger = createLogger({ level: 'warn' });
+  const argument = parseOrderArgument(raw);
+  if (!argument) {
+    console.error(
+      `Not a Shopify order id or name: ${raw} (e.g. 5551234, gid://shopify/Order/5551234, #1003)`,
+    );
+    process.exitCode = EXIT.usage;
+    return;
+  }
+  let orderId = argument.kind === 'name' ? null : argument.value;
+  let name: string | undefined;
+  let stored = orderId ? await readStoredOrderStatus(redis, prefix, orderId) : null;
+
+  // Digits the connector knows nothing of as an id may be an order's name.
+  const tryName =
+    argument.kind === 'name' || (argument.kind === 'idOrName' && stored && !knowsOf(stored));
+  if (tryName) {
+    const shopify =
+      argument.kind === 'name'
+        ? settingsOrExit(
+            loadShopifySettings,
+            `Finding order ${argument.value} by its name needs the Shopify settings`,
+          )
+        : quietly(loadShopifySettings);
+    if (argument.kind === 'name' && !shopify) return;
+    let found: { id: string; name: string } | null = null;
+    try {
+      found = shopify ? await findByName(argument.value, shopify, logger) : null;
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      console.error(`Could not ask Shopify for order ${argument.value}: ${error.message}`);
+      process.exitCode = EXIT.unavailable;
+      return;
+    }
+    if (found) {
+      orderId = found.id;
+      name = found.name;
+      stored = await readStoredOrderStatus(redis, prefix, orderId);
+    } else if (argument.kind === 'name') {
+      console.error(`No order named ${argument.value} in the store.`);
+      process.exitCode = EXIT.noInput;
+      return;
+    }
+  }
+  if (!orderId || !stored) return;
+
+  let live: OrderStatus['live'];
+  if (opts.live) {
+    const partner = settingsOrExit(
+      loadPartnerSettings,
+      '--live asks the provider and needs the partner settings',
+    );
+    if (!partner) return;
+    live = await askLive(partner, redis, logger, orderId);
+  }
+  const status: OrderStatus = { ...stored, ...(name ? { name } : {}), ...(live ? { live } : {}) };
+  console.log(opts.json ? JSON.stringify(status, null, 2) : formatOrderStatus(status));
+}
+
+async function askLive(
+  partner: Config['partner'],
+  redis: Redis,
+  logger: Logger,
+  orderId: string,
+): Promise<{ shipment: LiveShipment } | { error: string }> {
+  try {
+    return { shipment: await askProviderForShipment(partner, redis, logger, orderId) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function quietly<T>(load: () => T): T | undefined {
+  try {
+    return load();
+  } catch (error) {
+    if (error instanceof ConfigError) return undefined;
+    throw error;
+  }
+}
+
+export function registerStatusCommand(program: Command): void {
+  program
+    .command('status')
+    .description(
+      "what the connector knows of an order: eligibility, its jobs in every queue, the provider's order number and status, the last error, paused queues",
+    )
+    .argument(
+      '<order>',
+      'an order id (5551234 or gid://shopify/Order/5551234) or name (#1003, 1003)',
+    )
+    .option(
+      '--live',
+      'also ask the provider (GET /shipments/{reference}: one request from the shared budget)',
+    )
+    .option('--json', 'print JSON')
+    .action(async (raw: string, opts: StatusOptions) => {
+      const location = settingsOrExit(loadRecordsLocation, 'Reading the records needs');
+      if (!location) return;
+      const redis = await redisOrExit(location.url);
+      if (!redis) return;
+      try {
+        await showStatus(raw, opts, redis, location.queuePrefix);
+      } finally {
+        await redis.quit();
+      }
+    });
+}

@@ -1,0 +1,145 @@
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config/index.js';
+import { JOBS } from '../../jobs/catalog.js';
+import type { Logger } from '../log.js';
+import { PartnerNotFoundError } from '../partner/errors.js';
+import { tokenRefusedSince } from '../queue/partner-auth.js';
+import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+import { buildPartnerSide } from './clients.js';
+
+export interface OrderJob {
+  queue: string;
+  id: string;
+  state: string;
+  attemptsMade: number;
+  failedReason?: string;
+  /** When it finished (ISO), if it did. */
+  finishedAt?: string;
+}
+
+export interface PartnerQueuesState {
+  /** The queues whose jobs call the provider. */
+  queues: string[];
+  paused: string[];
+  /** When the provider refused the token (ISO): the reason they are paused. */
+  tokenRefusedSince: string | null;
+}
+
+/** What Redis holds about one order: its record and its jobs in every queue of the catalog. */
+export interface StoredOrderStatus {
+  orderId: string;
+  record: OrderRecord | null;
+  jobs: OrderJob[];
+  partnerQueues: PartnerQueuesState;
+}
+
+/**
+ * Reads an order's record and jobs with nothing but the Redis connection and the prefix: no
+ * settings, no queue options, nothing written. Jobs are found by their ids, which all hold the
+ * order id (`order-<id>`, `registered-<id>`, `failed-<id>-<time>`, `check-edit-<id>-<time>`…),
+ * and kept when their payload names the order.
+ */
+export async function readStoredOrderStatus(
+  redis: Redis,
+  prefix: string,
+  orderId: string,
+): Promise<StoredOrderStatus> {
+  const queues = JOBS.map((job) => ({
+    job,
+    queue: new Queue(job.queue, { connection: redis, prefix }),
+  }));
+  try {
+    // Retention only matters to writes; this reads.
+    const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
+    const jobs: OrderJob[] = [];
+    for (const { queue } of queues)
+      jobs.push(...(await orderJobsIn(redis, prefix, queue, orderId)));
+    const partnerQueues = queues.filter(({ job }) => job.callsPartner).map(({ queue }) => queue);
+    const paused: string[] = [];
+    for (const queue of partnerQueues) if (await queue.isPaused()) paused.push(queue.name);
+    return {
+      orderId,
+      record: await records.get(orderId),
+      jobs,
+      partnerQueues: {
+        queues: partnerQueues.map((queue) => queue.name),
+        paused,
+        tokenRefusedSince: await tokenRefusedSince(redis, prefix),
+      },
+    };
+  } finally {
+    await Promise.all(queues.map(({ queue }) => queue.close()));
+  }
+}
+
+async function orderJobsIn(
+  redis: Redis,
+  prefix: string,
+  queue: Queue,
+  orderId: string,
+): Promise<OrderJob[]> {
+  const keyStart = `${prefix}:${queue.name}:`;
+  const ids = new Set<string>();
+  // The order id is digits only, so it needs no escaping in the pattern.
+  const stream = redis.scanStream({ match: `${keyStart}*${orderId}*`, count: 1000 });
+  for await (const keys of stream as AsyncIterable<string[]>) {
+    for (const key of keys) {
+      const id = key.slice(keyStart.length);
+      // A job's own hash, not its logs, lock or dependencies.
+      if (!id.includes(':')) ids.add(id);
+    }
+  }
+  const jobs: OrderJob[] = [];
+  for (const id of ids) {
+    const job = await queue.getJob(id);
+    if (!job || job.data?.orderId !== orderId) continue;
+    jobs.push({
+      queue: queue.name,
+      id,
+      state: await job.getState(),
+      attemptsMade: job.attemptsMade,
+      ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+      ...(job.finishedOn ? { finishedAt: new Date(job.finishedOn).toISOString() } : {}),
+    });
+  }
+  return jobs.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** What the provider says of the shipment now, or that it holds none. */
+export type LiveShipment =
+  | {
+      found: true;
+      orderNumber: string;
+      status: string;
+      statusLabel: string;
+      carrier: string | null;
+      trackingNumber: string | null;
+      updatedAt: string;
+    }
+  | { found: false };
+
+/** `GET /shipments/{reference}`: one request drawn from the token's shared budget. */
+export async function askProviderForShipment(
+  settings: Config['partner'],
+  redis: Redis,
+  logger: Logger,
+  reference: string,
+): Promise<LiveShipment> {
+  const { partner } = buildPartnerSide(settings, redis, logger);
+  try {
+    const shipment = await partner.getShipment(reference);
+    return {
+      found: true,
+      orderNumber: shipment.order_number,
+      status: shipment.status,
+      statusLabel: shipment.status_label,
+      carrier: shipment.carrier,
+      trackingNumber: shipment.tracking_number,
+      updatedAt: shipment.updated_at,
+    };
+  } catch (error) {
+    if (error instanceof PartnerNotFoundError) return { found: false };
+    throw error;
+  }
+}

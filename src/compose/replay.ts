@@ -1,0 +1,158 @@
+import type { Job, Queue } from 'bullmq';
+import { JOBS } from '../../jobs/catalog.js';
+import { REPLAY_SOURCE } from '../../jobs/create-shipment/enqueue.js';
+import { createShipmentJob } from '../../jobs/create-shipment/job.js';
+import { registeredMarkJobId, retryFailedMark } from '../../jobs/mark-order/enqueue.js';
+import { markOrderJob } from '../../jobs/mark-order/job.js';
+import type { SharedParts } from './parts.js';
+
+/** The queues a replay can name: every queue of the job catalog. */
+export const REPLAYABLE_QUEUES: readonly string[] = JOBS.map((job) => job.queue);
+
+export class UnknownQueueError extends Error {
+  constructor(readonly queue: string) {
+    super(`No queue "${queue}". The queues are: ${REPLAYABLE_QUEUES.join(', ')}.`);
+    this.name = 'UnknownQueueError';
+  }
+}
+
+export class UnknownJobError extends Error {
+  constructor(
+    readonly queue: string,
+    readonly jobId: string,
+  ) {
+    super(
+      `No job "${jobId}" in the ${queue} queue (it may have been removed after its retention).`,
+    );
+    this.name = 'UnknownJobError';
+  }
+}
+
+export interface ReplayRequest {
+  queue: string;
+  /** One job; otherwise every failed job of the queue. */
+  jobId?: string;
+  /** Only jobs that failed at or after this time. */
+  since?: Date;
+  /** Say what would be done, change nothing. */
+  dryRun?: boolean;
+}
+
+/**
+ * What became of one job: `retried` (it runs again), `not_failed` (left as it is: only failed
+ * jobs are replayed), `already_registered` (a create-shipment job of an order the provider
+ * already has: not sent again, so no second shipment; its failed registration mark is retried
+ * instead, `markRetried`), `already_queued` (another caller retried it meanwhile).
+ */
+export type ReplayOutcome = 'retried' | 'not_failed' | 'already_registered' | 'already_queued';
+
+export interface ReplayedJob {
+  queue: string;
+  jobId: string;
+  orderId?: string;
+  outcome: ReplayOutcome;
+  /** The job's state when looked at. */
+  state: string;
+  failedReason?: string;
+  /** For `already_registered`: the order's failed registration mark job that was (or would be) retried. */
+  markRetried?: string;
+}
+
+type Parts = Pick<SharedParts, 'queueOf' | 'records' | 'logger' | 'enqueueOrder'>;
+
+/** The jobs a replay is about: one by id, or every failed job of the queue (since a time). */
+async function jobsToReplay(queue: Queue, request: ReplayRequest): Promise<Job[]> {
+  if (request.jobId) {
+    const job = await queue.getJob(request.jobId);
+    if (!job) throw new UnknownJobError(queue.name, request.jobId);
+    return [job];
+  }
+  const failed: Job[] = [];
+  const PAGE = 500;
+  for (let start = 0; ; start += PAGE) {
+    const page = await queue.getFailed(start, start + PAGE - 1);
+    failed.push(...page.filter(Boolean));
+    if (page.length < PAGE) break;
+  }
+  const since = request.since?.getTime();
+  return failed
+    .filter((job) => since === undefined || (job.finishedOn ?? 0) >= since)
+    .sort((a, b) => (a.finishedOn ?? 0) - (b.finishedOn ?? 0));
+}
+
+/**
+ * `connector replay`: retries failed jobs of one queue through the same enqueue rules as the
+ * service. A create-shipment job goes back through `enqueueOrder` as a replay, so even a refusal
+ * of an unchanged order is sent again; one of an order already registered is not (no second
+ * shipment), and its failed registration mark is retried instead.
+ */
+export async function replayJobs(parts: Parts, request: ReplayRequest): Promise<ReplayedJob[]> {
+  const definition = JOBS.find((job) => job.queue === request.queue);
+  if (!definition) throw new UnknownQueueError(request.queue);
+  const queue = parts.queueOf(definition);
+  const results: ReplayedJob[] = [];
+  for (const job of await jobsToReplay(queue, request)) {
+    results.push(await replayOne(parts, queue, job, request.dryRun ?? false));
+  }
+  return results;
+}
+
+async function replayOne(
+  parts: Parts,
+  queue: Queue,
+  job: Job,
+  dryRun: boolean,
+): Promise<ReplayedJob> {
+  const jobId = job.id ?? '';
+  const state = await job.getState();
+  const orderId = typeof job.data?.orderId === 'string' ? job.data.orderId : undefined;
+  const base = {
+    queue: queue.name,
+    jobId,
+    ...(orderId ? { orderId } : {}),
+    state,
+    ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+  };
+  if (state !== 'failed') return { ...base, outcome: 'not_failed' };
+
+  if (queue.name === createShipmentJob.queue && orderId) {
+    if (await parts.records.isRegistered(orderId)) {
+      const markJobId = registeredMarkJobId(orderId);
+      const markFailed = dryRun
+        ? (await parts.queueOf(markOrderJob).getJobState(markJobId)) === 'failed'
+        : await retryFailedMark(parts, markJobId);
+      return {
+        ...base,
+        outcome: 'already_registered',
+        ...(markFailed ? { markRetried: markJobId } : {}),
+      };
+    }
+    if (dryRun) return { ...base, outcome: 'retried' };
+    const result = await parts.enqueueOrder(orderId, REPLAY_SOURCE);
+    return {
+      ...base,
+      outcome:
+        result === 'already_registered'
+          ? 'already_registered'
+          : result === 'already_queued'
+            ? 'already_queued'
+            : 'retried',
+    };
+  }
+  if (queue.name === markOrderJob.queue) {
+    if (dryRun) return { ...base, outcome: 'retried' };
+    return {
+      ...base,
+      outcome: (await retryFailedMark(parts, jobId)) ? 'retried' : 'already_queued',
+    };
+  }
+  if (dryRun) return { ...base, outcome: 'retried' };
+  try {
+    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+  } catch (error) {
+    // Retried by someone else a moment ago (the board, a second replay).
+    if ((await queue.getJobState(jobId)) === 'failed') throw error;
+    return { ...base, outcome: 'already_queued' };
+  }
+  return { ...base, outcome: 'retried' };
+}
