@@ -101,6 +101,24 @@ afterAll(async () => {
 });
 
 describe('Bull Board in a browser', () => {
+  it("notes a registered order's steps in its job's log, without personal data", async () => {
+    const paid = FIXTURE_ORDERS.paidCopenhagen;
+    await store.createOrder(structuredClone(paid));
+    const jobId = `order-${paid.id}`;
+    await waitFor(async () => (await parts.queues.createShipment.getJob(jobId))?.isCompleted(), {
+      timeoutMs: 15_000,
+      what: 'the paid order to be registered',
+    });
+    const { logs } = await parts.queues.createShipment.getJobLogs(jobId);
+    expect(logs[0]).toBe(`loaded order ${paid.name}`);
+    expect(logs[1]).toMatch(/^POST \/shipments → 201 \S+$/);
+    const text = logs.join('\n');
+    const address = paid.shippingAddress;
+    for (const personal of [paid.email, paid.phone, address.name, address.address1, address.zip]) {
+      if (personal) expect(text).not.toContain(personal);
+    }
+  });
+
   it('asks for the login: 401 without credentials', async () => {
     const page = await browser.newPage();
     try {
@@ -130,7 +148,10 @@ describe('Bull Board in a browser', () => {
     const job = await waitFor(
       async () => {
         const found = await parts.queues.createShipment.getJob(REFUSED_JOB);
-        return found && (await found.isFailed()) ? found : undefined;
+        // Read again once failed: the job read before may predate its failure.
+        return found && (await found.isFailed())
+          ? parts.queues.createShipment.getJob(REFUSED_JOB)
+          : undefined;
       },
       { timeoutMs: 15_000, what: 'the refused order to fail' },
     );
@@ -162,6 +183,11 @@ describe('Bull Board in a browser', () => {
       );
       expect(shown).not.toMatch(/UnrecoverableError|failure-policy|\bat \w+ \(/);
       if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+      // The steps the job took, without personal data.
+      await page.getByRole('tab', { name: 'Logs' }).click();
+      await page.getByText('loaded order #1003').first().waitFor();
+      await page.getByText('refused, fields: receiver.address.postal_code').first().waitFor();
 
       const events = new QueueEvents('create-shipment', {
         connection: { url: REDIS_URL },
