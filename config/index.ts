@@ -37,6 +37,19 @@ const variables = {
   PORT: { schema: positiveInt.max(65535).default(3000), hint: 'the HTTP port for webhooks' },
   HOST: { schema: nonEmpty.default('0.0.0.0'), hint: 'the address the HTTP server binds' },
 
+  ADMIN_USER: {
+    schema: nonEmpty.optional(),
+    hint: 'user name for Bull Board at /admin/queues (with ADMIN_PASSWORD; unset, no board)',
+  },
+  ADMIN_PASSWORD: {
+    schema: z.string().min(12, 'must be at least 12 characters').optional(),
+    hint: 'password for Bull Board at /admin/queues, at least 12 characters (with ADMIN_USER)',
+  },
+  ADMIN_READ_ONLY: {
+    schema: bool.default(false),
+    hint: 'true to show Bull Board without retry, clean, pause or delete',
+  },
+
   REDIS_URL: {
     schema: z
       .string()
@@ -323,11 +336,22 @@ function buildConfig(env: Env) {
 
   const shopify = shopifySettings(v, problems);
 
+  if (Boolean(v.ADMIN_USER) !== Boolean(v.ADMIN_PASSWORD)) {
+    problems.push(
+      'ADMIN_USER and ADMIN_PASSWORD go together: set both to open Bull Board at /admin/queues, or neither',
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
     logLevel: v.LOG_LEVEL,
     server: { port: v.PORT, host: v.HOST },
+    /** Bull Board's login; undefined when not configured (the board is then not mounted). */
+    admin:
+      v.ADMIN_USER && v.ADMIN_PASSWORD
+        ? { user: v.ADMIN_USER, password: v.ADMIN_PASSWORD, readOnly: v.ADMIN_READ_ONLY }
+        : undefined,
     redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
     partner: partnerSettings(v),
     shopify,

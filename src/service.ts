@@ -116,6 +116,8 @@ export async function startService(
       budget: buildPartnerSide(config.partner, requestRedis, logger).budget,
       storeHealth: new StoreHealth(requestRedis, prefix),
       logger,
+      // Every queue of the job catalog, its job schedulers included.
+      board: { queues: Object.values(parts.queues), login: config.admin },
     });
     url = await server.listen({ port: config.server.port, host: config.server.host });
     logger.info({ url }, 'listening for Shopify webhooks');

@@ -1,3 +1,4 @@
+import type { Job } from 'bullmq';
 import { BACKOFF_TYPE } from '../../src/queue/backoff.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
@@ -26,7 +27,7 @@ export const createShipmentJob = defineJob({
   process:
     (ctx) =>
     async ({ orderId }, job) =>
-      registerLookingAgain(orderId, registerDeps(ctx, job.id), {
+      registerLookingAgain(orderId, registerDeps(ctx, job), {
         // Whether an order event (not a replay) started this run: an unchanged refusal is not
         // sent again for one.
         fromEvent: await ctx.records.takeEventRun(orderId),
@@ -42,7 +43,7 @@ export function orderJobId(orderId: string): string {
   return `order-${orderId}`;
 }
 
-function registerDeps(ctx: JobContext, jobId?: string): RegisterShipmentDeps {
+function registerDeps(ctx: JobContext, job?: Job): RegisterShipmentDeps {
   return {
     store: ctx.store,
     partner: ctx.partner,
@@ -50,6 +51,7 @@ function registerDeps(ctx: JobContext, jobId?: string): RegisterShipmentDeps {
     counters: ctx.counters,
     settings: ctx.settings,
     markOrder: (orderId, kind) => enqueueMarkOrder(ctx, orderId, kind),
-    logger: ctx.logger.child({ module: 'create-shipment', jobId }),
+    logger: ctx.logger.child({ module: 'create-shipment', jobId: job?.id }),
+    ...(job ? { step: async (line: string) => void (await job.log(line)) } : {}),
   };
 }

@@ -29,6 +29,11 @@ export interface RegisterShipmentDeps {
   settings: Pick<Config, 'shipment' | 'eligibility'>;
   markOrder: MarkOrder;
   logger: Logger;
+  /**
+   * Notes a step of the run on the job, for its Logs tab in Bull Board. Ids, order names and
+   * provider numbers only: BullMQ keeps these lines in clear text.
+   */
+  step?(line: string): Promise<void>;
 }
 
 export type RegisterOutcome =
@@ -68,12 +73,16 @@ export async function registerShipment(
   const record = await deps.records.get(orderId);
   // Reloaded on every run: the order may have changed or been cancelled since it was queued.
   const order = await deps.store.getOrder(orderId);
+  await deps.step?.(
+    order ? `loaded order ${order.name}` : `order ${orderId} not found in the store`,
+  );
 
   if (record?.state === 'registered') {
     if (order?.cancelledAt) {
       await handleCancelledAfterRegistration(orderId, deps);
       return { outcome: 'cancelled_after_registration', orderNumber: record.orderNumber };
     }
+    await deps.step?.(`already registered at the provider as ${record.orderNumber ?? 'unknown'}`);
     await deps.counters.increment('shipments_already_registered');
     // A run that died between writing the record and queueing the mark job left the order
     // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
@@ -140,6 +149,7 @@ export async function registerShipment(
   }
 
   const { shipment } = result;
+  await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   await deps.records.markRegistered(orderId, {
     orderNumber: shipment.order_number,
     status: shipment.status,
@@ -151,6 +161,7 @@ export async function registerShipment(
     result.created ? 'shipment registered' : 'shipment was already registered at the provider',
   );
   await deps.markOrder(orderId, 'registered');
+  await deps.step?.('mark-order queued: the order number goes onto the Shopify order');
   return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
 }
 
@@ -218,6 +229,7 @@ async function skip(
   deps: RegisterShipmentDeps,
 ): Promise<RegisterOutcome> {
   await deps.records.markSkipped(orderId, code, reason);
+  await deps.step?.(`skipped (${code}): ${reason}`);
   await deps.counters.increment('orders_skipped');
   deps.logger.info({ orderId, code, reason }, 'order skipped');
   return { outcome: 'skipped', code, reason };
@@ -233,6 +245,7 @@ async function refuse(
   const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
   await recordFailure(orderId, reason, deps, fingerprint);
   await deps.counters.increment('orders_refused');
+  await deps.step?.(`refused, fields: ${Object.keys(fieldErrors).join(', ')}`);
   deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
   return new OrderRefusedError(reason, fieldErrors);
 }

@@ -62,7 +62,7 @@ export async function runWithFailurePolicy<T>(
     // BullMQ's own signals: the job already went back to its queue, or already failed for good.
     if (error instanceof Error && error.message === RATE_LIMIT_ERROR) throw error;
     if (error instanceof UnrecoverableError) throw error;
-    if (error instanceof JobRefusedError) throw new UnrecoverableError(error.message);
+    if (error instanceof JobRefusedError) throw failForGood(error.message);
 
     const message = error instanceof Error ? error.message : String(error);
     const attempt = job.attemptsMade + 1;
@@ -74,8 +74,19 @@ export async function runWithFailurePolicy<T>(
       : `${message} Replay the job once the cause is fixed.`;
     deps.logger.error({ err: error, attemptsMade: attempt }, 'job failed for good');
     await deps.onGiveUp?.(reason, error);
-    throw new UnrecoverableError(reason);
+    throw failForGood(reason);
   }
+}
+
+/**
+ * Fails a job for good with an admin's reason. BullMQ keeps the error's stack and Bull Board
+ * shows it in place of the reason: a trace through this file tells an admin nothing (the
+ * cause, with its own stack, is in the log), so the stack is the reason alone.
+ */
+function failForGood(reason: string): UnrecoverableError {
+  const failure = new UnrecoverableError(reason);
+  failure.stack = reason;
+  return failure;
 }
 
 /** Whether the same work may succeed later: partner and store errors say so; anything else may. */

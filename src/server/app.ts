@@ -1,11 +1,17 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from '../log.js';
+import { type AdminLogin, BOARD_PATH, type BoardDeps, boardRoutes } from './board.js';
 import { type HealthDeps, healthRoutes } from './health-routes.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
 
-export type ServerDeps = WebhookRouteDeps & HealthDeps & { logger: Logger };
+export type ServerDeps = WebhookRouteDeps &
+  HealthDeps & {
+    logger: Logger;
+    /** Bull Board: the queues to show, and its login (undefined: the board is not mounted). */
+    board: Pick<BoardDeps, 'queues'> & { login: AdminLogin | undefined };
+  };
 
-/** The HTTP side of the service: Shopify webhooks and health checks. */
+/** The HTTP side of the service: Shopify webhooks, health checks and Bull Board. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger.child({ module: 'http' }) as FastifyBaseLogger,
@@ -16,5 +22,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   await app.register(async (scope) => webhookRoutes(scope, deps));
   await app.register(async (scope) => healthRoutes(scope, deps));
+  const { login, queues } = deps.board;
+  if (login) {
+    await app.register(async (scope) => boardRoutes(scope, { queues, login }));
+  } else {
+    deps.logger.info(
+      `Bull Board is not mounted at ${BOARD_PATH}: no admin login is set. Set ADMIN_USER and ADMIN_PASSWORD (and ADMIN_READ_ONLY=true for a board without retries) to enable it.`,
+    );
+  }
   return app;
 }

@@ -29,6 +29,24 @@ function problemsOf(env: Record<string, string | undefined>): string[] {
 }
 
 describe('loadConfig', () => {
+  it('opens Bull Board only with both admin settings, read-only on request', () => {
+    expect(loadConfig(minimal).admin).toBeUndefined();
+    expect(
+      loadConfig({
+        ...minimal,
+        ADMIN_USER: 'ops',
+        ADMIN_PASSWORD: 'a-long-password',
+        ADMIN_READ_ONLY: 'true',
+      }).admin,
+    ).toEqual({ user: 'ops', password: 'a-long-password', readOnly: true });
+    expect(problemsOf({ ...minimal, ADMIN_USER: 'ops' })).toEqual([
+      'ADMIN_USER and ADMIN_PASSWORD go together: set both to open Bull Board at /admin/queues, or neither',
+    ]);
+    expect(problemsOf({ ...minimal, ADMIN_USER: 'ops', ADMIN_PASSWORD: 'short' })[0]).toMatch(
+      /^ADMIN_PASSWORD is invalid \(must be at least 12 characters\)/,
+    );
+  });
+
   it('applies the documented defaults', () => {
     const config = loadConfig(minimal);
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', queuePrefix: 'connector' });

@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { JobSettings } from '../../jobs/context.js';
 import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { createRedis } from '../../src/queue/redis.js';
 import { StoreHealth } from '../../src/records/store-health.js';
@@ -14,6 +14,7 @@ import { type FakeStore, startFakeStore } from '../../src/sandbox/store/index.js
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { webhookHeaders } from '../../src/sandbox/store/webhooks.js';
 import { buildServer } from '../../src/server/app.js';
+import type { AdminLogin } from '../../src/server/board.js';
 import { type AdminClientOptions, createStoreClient } from '../../src/store/client.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from './redis.js';
@@ -104,6 +105,10 @@ export async function startIntake(
     waitForRedis?: boolean;
     /** How long a delivery may wait for Redis (the route's own default otherwise). */
     answerWithinMs?: number;
+    /** Mounts Bull Board with this login (not mounted without). */
+    adminLogin?: AdminLogin;
+    /** The server's logger (silent otherwise). */
+    logger?: Logger;
   } = {},
 ): Promise<RunningIntake> {
   const prefix = uniquePrefix(options.name ?? 'intake');
@@ -126,7 +131,8 @@ export async function startIntake(
     acceptOrderEvent: parts.acceptOrderEvent,
     budget,
     storeHealth: new StoreHealth(redis, prefix),
-    logger: silentLogger,
+    logger: options.logger ?? silentLogger,
+    board: { queues: Object.values(parts.queues), login: options.adminLogin },
     ...(options.answerWithinMs ? { answerWithinMs: options.answerWithinMs } : {}),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,0 +1,221 @@
+import { existsSync } from 'node:fs';
+import { QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/index.js';
+import { JOBS } from '../../jobs/catalog.js';
+import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
+import { freePort } from '../../src/demo/free-port.js';
+import { demoEnv } from '../../src/demo/settings.js';
+import { createLogger } from '../../src/log.js';
+import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';
+import { type FakeStore, FIXTURE_ORDERS, startFakeStore } from '../../src/sandbox/store/index.js';
+import { type RunningService, startService } from '../../src/service.js';
+import { waitFor } from '../helpers/intake.js';
+import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+
+/** Debian's Chromium; a browser is never downloaded. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** Where a screenshot of the board with the failed job open is written, when set. */
+const SCREENSHOT = process.env.BOARD_SCREENSHOT;
+
+const LOGIN = { user: 'ops', password: 'board-password-1' };
+const SHOP = 'board-test.myshopify.com';
+const STORE_TOKEN = 'shpat_board_test';
+const WEBHOOK_SECRET = 'whsec_board_test';
+const REFUSED = FIXTURE_ORDERS.missingPostalCodeOdense;
+const REFUSED_JOB = `order-${REFUSED.id}`;
+
+let browser: Browser;
+let sandbox: PartnerSandbox;
+let store: FakeStore;
+let service: RunningService;
+let redis: Redis;
+let parts: SharedParts;
+let boardUrl: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `${CHROMIUM} is missing: install Debian's Chromium with \`apt-get install -y chromium\``,
+    );
+  }
+  const prefix = uniquePrefix('board-browser');
+  sandbox = await startPartnerSandbox();
+  const port = await freePort('127.0.0.1');
+  store = await startFakeStore({
+    shop: SHOP,
+    accessToken: STORE_TOKEN,
+    webhookSecret: WEBHOOK_SECRET,
+    webhookUrl: `http://127.0.0.1:${port}/webhooks/shopify`,
+    orders: [],
+  });
+  const config = loadConfig({
+    ...demoEnv({
+      redisUrl: REDIS_URL,
+      prefix,
+      port,
+      partnerUrl: sandbox.url,
+      partnerToken: sandbox.issueToken('demo@sandbox.local', prefix),
+      storeUrl: store.url,
+    }),
+    SHOPIFY_SHOP: SHOP,
+    SHOPIFY_ACCESS_TOKEN: STORE_TOKEN,
+    SHOPIFY_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    ADMIN_USER: LOGIN.user,
+    ADMIN_PASSWORD: LOGIN.password,
+  });
+  service = await startService(config, { logger: createLogger({ level: 'silent' }) });
+  boardUrl = `${service.url}/admin/queues`;
+  redis = testRedis();
+  parts = buildSharedParts({
+    redis,
+    prefix,
+    settings: config,
+    logger: createLogger({ level: 'silent' }),
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await service?.close();
+  await store?.close();
+  await sandbox?.close();
+  if (parts) {
+    await parts.close();
+    await dropKeys(redis, parts.prefix);
+  }
+  await redis?.quit();
+});
+
+describe('Bull Board in a browser', () => {
+  it("notes a registered order's steps in its job's log, without personal data", async () => {
+    const paid = FIXTURE_ORDERS.paidCopenhagen;
+    await store.createOrder(structuredClone(paid));
+    const jobId = `order-${paid.id}`;
+    await waitFor(async () => (await parts.queues.createShipment.getJob(jobId))?.isCompleted(), {
+      timeoutMs: 15_000,
+      what: 'the paid order to be registered',
+    });
+    const { logs } = await parts.queues.createShipment.getJobLogs(jobId);
+    expect(logs[0]).toBe(`loaded order ${paid.name}`);
+    expect(logs[1]).toMatch(/^POST \/shipments → 201 \S+$/);
+    const text = logs.join('\n');
+    const address = paid.shippingAddress;
+    for (const personal of [paid.email, paid.phone, address.name, address.address1, address.zip]) {
+      if (personal) expect(text).not.toContain(personal);
+    }
+  });
+
+  it('asks for the login: 401 without credentials', async () => {
+    const page = await browser.newPage();
+    try {
+      // The health routes stay open; from there the board and its API answer 401.
+      expect((await page.goto(`${service.url}/healthz`))?.status()).toBe(200);
+      const statuses = await page.evaluate(async () =>
+        Promise.all(
+          ['/admin/queues', '/admin/queues/api/queues'].map(async (path) => {
+            // Without `omit` Chromium would wait for someone to type the login.
+            const response = await fetch(path, { credentials: 'omit' });
+            return [response.status, response.headers.get('www-authenticate')];
+          }),
+        ),
+      );
+      for (const [status, challenge] of statuses) {
+        expect(status).toBe(401);
+        expect(challenge).toMatch(/^Basic realm=/);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("lists every queue of the job catalog, shows a refused order's reason, and retries it", async () => {
+    // An order without a postal code arrives by webhook and is refused at once.
+    await store.createOrder(structuredClone(REFUSED));
+    const job = await waitFor(
+      async () => {
+        const found = await parts.queues.createShipment.getJob(REFUSED_JOB);
+        // Read again once failed: the job read before may predate its failure.
+        return found && (await found.isFailed())
+          ? parts.queues.createShipment.getJob(REFUSED_JOB)
+          : undefined;
+      },
+      { timeoutMs: 15_000, what: 'the refused order to fail' },
+    );
+    expect(job?.failedReason).toContain('postal');
+
+    const context = await browser.newContext({
+      httpCredentials: { username: LOGIN.user, password: LOGIN.password },
+      viewport: { width: 1280, height: 900 },
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    try {
+      const overview = await page.goto(boardUrl);
+
+      expect(overview?.status()).toBe(200);
+      for (const { queue } of JOBS) {
+        await page.getByRole('link', { name: queue, exact: false }).first().waitFor();
+      }
+
+      await page.goto(`${boardUrl}/queue/create-shipment?status=failed`);
+      await page.getByText(REFUSED_JOB).first().waitFor();
+      // The reason in words, field by field, and nothing of where in our code it was thrown.
+      const errorTab = page
+        .getByRole('tabpanel')
+        .filter({ hasText: /Order #1003 cannot be shipped as it is/ });
+      const shown = await errorTab.innerText();
+      expect(shown).toContain(
+        "receiver.address.postal_code: The order's shipping address has no postal code.",
+      );
+      expect(shown).not.toMatch(/UnrecoverableError|failure-policy|\bat \w+ \(/);
+      if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+      // The steps the job took, without personal data.
+      await page.getByRole('tab', { name: 'Logs' }).click();
+      await page.getByText('loaded order #1003').first().waitFor();
+      await page.getByText('refused, fields: receiver.address.postal_code').first().waitFor();
+
+      const events = new QueueEvents('create-shipment', {
+        connection: { url: REDIS_URL },
+        prefix: parts.prefix,
+      });
+      try {
+        await events.waitUntilReady();
+        const retried = new Promise<void>((resolve) =>
+          events.on('waiting', ({ jobId, prev }) => {
+            if (jobId === REFUSED_JOB && prev === 'failed') resolve();
+          }),
+        );
+        // The job card's actions are icons named by a tooltip: the first one is Retry.
+        const header = page
+          .locator('div', { has: page.getByText(REFUSED_JOB) })
+          .filter({ has: page.getByRole('button') })
+          .last();
+        const retry = header.getByRole('listitem').first().getByRole('button');
+        await retry.hover();
+        await page.getByText('Retry', { exact: true }).waitFor();
+        await retry.click();
+        await page.getByRole('button', { name: 'Confirm', exact: true }).click();
+        await retried;
+      } finally {
+        await events.close();
+      }
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+});
