@@ -11,12 +11,14 @@ import { registerSandboxCommand } from './sandbox.js';
 import { registerStartCommand } from './start.js';
 import { registerStatusCommand } from './status.js';
 import { registerTokenCommand } from './token.js';
+import { connectorVersion } from './version.js';
 
 loadDotEnv();
 
 const program = new Command()
   .name('connector')
   .description('Shopify → Partner Shipment API connector')
+  .version(connectorVersion(), '-V, --version', 'print the version and exit')
   .showHelpAfterError();
 
 registerStartCommand(program);
