@@ -55,6 +55,17 @@ export async function startService(
     );
   }
   const prefix = config.redis.queuePrefix;
+  logger.info(
+    {
+      shop: config.shopify.shop,
+      partnerApiUrl: config.partner.apiUrl,
+      queuePrefix: prefix,
+      partnerRateLimit: `${config.partner.rateLimit} per ${config.partner.rateWindowMs} ms`,
+      http: options.http !== false,
+      workers: options.workers !== false,
+    },
+    'connector starting',
+  );
 
   // Health checks and the webhook's delivery marks fail fast when Redis is down, so a Redis
   // outage is a quick 503. Queues, records and workers wait for Redis to return instead: a BullMQ

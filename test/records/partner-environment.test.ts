@@ -11,6 +11,7 @@ import {
 } from '../../src/records/partner-environment.js';
 import { startService } from '../../src/service.js';
 import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { capturingLogger } from '../store/helpers.js';
 
 const SANDBOX = { apiUrl: 'https://sandbox.partner.example/api/v1', token: 'sbx_secret_token_1' };
 const PRODUCTION = { apiUrl: 'https://partner.example/api/v1', token: 'live_secret_token_1' };
@@ -132,23 +133,30 @@ describe('adoptReissuedToken', () => {
 });
 
 describe('startService', () => {
+  it('says in one line which shop, partner address, prefix and limit it starts with, and no secret', async () => {
+    await claimPartnerEnvironment(redis, prefix, SANDBOX);
+    const { logger, lines } = capturingLogger();
+
+    await startService(productionConfig(), { logger, http: false }).catch(() => {});
+
+    const starting = lines()
+      .split('\n')
+      .filter((line) => line.includes('"connector starting"'));
+    expect(starting).toHaveLength(1);
+    expect(JSON.parse(starting[0]!)).toMatchObject({
+      shop: 'environment-test.myshopify.com',
+      partnerApiUrl: PRODUCTION.apiUrl,
+      queuePrefix: prefix,
+      partnerRateLimit: '60 per 60000 ms',
+    });
+    for (const secret of [PRODUCTION.token, 'shpat_environment_test', 'whsec_environment_test']) {
+      expect(lines()).not.toContain(secret);
+    }
+  });
+
   it('refuses to start on records of another partner environment', async () => {
     await claimPartnerEnvironment(redis, prefix, SANDBOX);
-    const config = loadConfig({
-      REDIS_URL,
-      QUEUE_PREFIX: prefix,
-      PARTNER_API_URL: PRODUCTION.apiUrl,
-      PARTNER_API_TOKEN: PRODUCTION.token,
-      SHOPIFY_SHOP: 'environment-test.myshopify.com',
-      SHOPIFY_ACCESS_TOKEN: 'shpat_environment_test',
-      SHOPIFY_WEBHOOK_SECRET: 'whsec_environment_test',
-      SENDER_NAME: 'Warehouse',
-      SENDER_PHONE: '+4511111111',
-      SENDER_STREET: 'Lagervej 1',
-      SENDER_CITY: 'Kolding',
-      SENDER_POSTAL_CODE: '6000',
-      SENDER_COUNTRY_CODE: 'DK',
-    });
+    const config = productionConfig();
 
     await expect(
       startService(config, { logger: createLogger({ level: 'silent' }), http: false }),
@@ -158,3 +166,22 @@ describe('startService', () => {
     expect((await redis.keys(`${prefix}:*`)).sort()).toEqual([environmentKey(prefix)]);
   });
 });
+
+/** A configuration for the "production" account, on this test's prefix. */
+function productionConfig() {
+  return loadConfig({
+    REDIS_URL,
+    QUEUE_PREFIX: prefix,
+    PARTNER_API_URL: PRODUCTION.apiUrl,
+    PARTNER_API_TOKEN: PRODUCTION.token,
+    SHOPIFY_SHOP: 'environment-test.myshopify.com',
+    SHOPIFY_ACCESS_TOKEN: 'shpat_environment_test',
+    SHOPIFY_WEBHOOK_SECRET: 'whsec_environment_test',
+    SENDER_NAME: 'Warehouse',
+    SENDER_PHONE: '+4511111111',
+    SENDER_STREET: 'Lagervej 1',
+    SENDER_CITY: 'Kolding',
+    SENDER_POSTAL_CODE: '6000',
+    SENDER_COUNTRY_CODE: 'DK',
+  });
+}
