@@ -26,7 +26,7 @@ export const checkOrderEditJob = defineJob({
   process:
     (ctx) =>
     async ({ orderId }, job) => {
-      const logger = ctx.logger.child({ module: 'check-order-edit', jobId: job.id, orderId });
+      const logger = ctx.logger.child({ module: 'check-order-edit', jobId: job.id });
       return checkOrderEdit(orderId, {
         ...ctx,
         logger,

@@ -30,7 +30,7 @@ export const markOrderJob = defineJob({
   process:
     (ctx) =>
     async ({ orderId, kind }, job) => {
-      const logger = ctx.logger.child({ module: 'mark-order', jobId: job.id, orderId });
+      const logger = ctx.logger.child({ module: 'mark-order', jobId: job.id });
       return { outcome: await writeOrderMarks(orderId, kind, { ...ctx, logger }) };
     },
   // The order stays unmarked until this is retried: by the retry-failed-marks schedule, or by the
