@@ -71,26 +71,33 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
   });
 }
 
-/** Creates or updates the scheduler of every scheduled job in the catalog. */
-export async function upsertSchedules(parts: SharedParts): Promise<void> {
+/**
+ * Creates or updates the scheduler of every scheduled job in the catalog (at start: the settings
+ * may have changed). With `onlyMissing`, puts back only schedulers that are gone, and leaves the
+ * others alone: processes with different settings (a rolling deploy) would otherwise take turns
+ * changing the interval, and BullMQ runs a scheduler at once whenever its interval changes.
+ */
+export async function upsertSchedules(
+  parts: SharedParts,
+  options: { onlyMissing?: boolean } = {},
+): Promise<void> {
   for (const job of JOBS) {
     if (!job.schedule) continue;
-    await parts
-      .queueOf(job)
-      .upsertJobScheduler(
-        job.schedule.id,
-        { every: job.schedule.everyMs(parts.settings) },
-        { name: job.queue, data: {} },
-      );
+    const queue = parts.queueOf(job);
+    if (options.onlyMissing && (await queue.getJobScheduler(job.schedule.id))) continue;
+    await queue.upsertJobScheduler(
+      job.schedule.id,
+      { every: job.schedule.everyMs(parts.settings) },
+      { name: job.queue, data: {} },
+    );
   }
 }
 
 /**
- * Upserts the schedulers now, then again every `intervalMs`, until the returned function is
- * called. A Redis that loses its data (a restart without persistence, a flush, a replacement
- * instance) loses the schedulers with it, and reconciliation would stop until the next restart.
- * A repeated upsert changes nothing: BullMQ puts the pending run back in its own slot (or, when
- * it runs at that moment, adds the next one once), so no run is skipped or doubled.
+ * Upserts the schedulers now, then every `intervalMs` puts back any that are gone, until the
+ * returned function is called. A Redis that loses its data (a restart without persistence, a
+ * flush, a replacement instance) loses the schedulers with it, and reconciliation would stop
+ * until the next restart.
  */
 export async function keepSchedules(
   parts: SharedParts,
@@ -101,8 +108,8 @@ export async function keepSchedules(
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    upsertSchedules(parts)
-      .catch((err) => options.logger.warn({ err }, 'could not refresh the job schedulers'))
+    upsertSchedules(parts, { onlyMissing: true })
+      .catch((err) => options.logger.warn({ err }, 'could not restore the job schedulers'))
       .finally(() => {
         running = false;
       });

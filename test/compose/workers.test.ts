@@ -64,4 +64,24 @@ describe('keepSchedules', () => {
     expect(await queue.getCompletedCount()).toBe(1);
     expect(await queue.getWaitingCount()).toBe(0);
   });
+
+  it('puts back only missing schedulers, so processes with other settings do not take turns', async () => {
+    const intake = await parts('schedules-other-settings');
+    const queue = intake.queues.reconcileOrders;
+    await upsertSchedules(intake);
+    const [before] = await queue.getJobSchedulers();
+    // Another process, deployed with another interval, refreshes what it finds.
+    const other = {
+      ...intake,
+      settings: {
+        ...intake.settings,
+        intake: { ...intake.settings.intake, pollIntervalMs: 120_000 },
+      },
+    };
+
+    await upsertSchedules(other, { onlyMissing: true });
+
+    const [after] = await queue.getJobSchedulers();
+    expect(after).toMatchObject({ every: before?.every, next: before?.next });
+  });
 });
