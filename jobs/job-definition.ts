@@ -37,6 +37,11 @@ export interface JobDefinition<Payload = unknown> {
     reason: string,
     failure: { error: unknown; job: Job },
   ): Promise<void>;
+  /**
+   * Runs in the worker's process once BullMQ has settled the job (completed, or failed for good):
+   * for what only the end of a run may decide, such as an event that came in its last moments.
+   */
+  afterSettled?(context: JobContext, payload: Payload): Promise<void>;
 }
 
 /** Declares a job; the identity function that lets TypeScript infer the payload type. */

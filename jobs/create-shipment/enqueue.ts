@@ -1,7 +1,7 @@
 import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
 import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
-import { createShipmentJob } from './job.js';
+import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
 
 /** The source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */
 export const REPLAY_SOURCE = 'replay';
@@ -29,9 +29,9 @@ export async function enqueueOrder(
     await enqueueEditCheck(deps, orderId);
     return 'already_registered';
   }
-  const data = createShipmentJob.payload.parse({ orderId, source });
-  const jobId = createShipmentJob.jobId(data);
-  const queue = deps.queueOf(createShipmentJob);
+  const data = createShipmentPayload.parse({ orderId, source });
+  const jobId = orderJobId(orderId);
+  const queue = deps.queueOf({ queue: CREATE_SHIPMENT_QUEUE });
 
   const existing = await queue.getJob(jobId);
   if (existing) {
@@ -51,9 +51,14 @@ export async function enqueueOrder(
       return 'requeued';
     }
     if (state === 'active') {
-      // The running job may already have loaded the order as it was before this event.
+      // The running job may already have loaded the order as it was before this event: ask it
+      // for one more look. If it settled meanwhile, nobody will read the request: take it back
+      // and queue the order anew. (When the job settles after this look, the worker's
+      // afterSettled takes the request instead; only one side can take it.)
       await deps.records.requestRerun(orderId);
-      return 'already_queued';
+      if ((await queue.getJobState(jobId)) === 'active') return 'already_queued';
+      if (!(await deps.records.takeRerun(orderId))) return 'already_queued';
+      return enqueueOrder(deps, orderId, source);
     }
     if (state !== 'completed' && state !== 'unknown') return 'already_queued';
     // Completed without a registration (skipped): this event may have made it eligible.
@@ -67,12 +72,12 @@ export async function enqueueOrder(
   }
   await noteWhoAsked(deps, orderId, source);
   // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
-  await queue.add(createShipmentJob.queue, data, { jobId });
+  await queue.add(CREATE_SHIPMENT_QUEUE, data, { jobId });
   return existing ? 'requeued' : 'queued';
 }
 
 async function hasLiveJob(deps: Deps, jobId: string): Promise<boolean> {
-  const job = await deps.queueOf(createShipmentJob).getJob(jobId);
+  const job = await deps.queueOf({ queue: CREATE_SHIPMENT_QUEUE }).getJob(jobId);
   if (!job) return false;
   const state = await job.getState();
   return state !== 'completed' && state !== 'failed' && state !== 'unknown';
@@ -83,3 +88,16 @@ async function noteWhoAsked(deps: Deps, orderId: string, source: string): Promis
   if (source === REPLAY_SOURCE) await deps.records.takeEventRun(orderId);
   else await deps.records.noteEventRun(orderId);
 }
+
+/**
+ * After a create-shipment job settles: an event that asked for one more look after the run's last
+ * look (see the `active` case above) gets it as a fresh run.
+ */
+export async function queueLateRerun(deps: Deps, orderId: string): Promise<void> {
+  if (!(await deps.records.takeRerun(orderId))) return;
+  deps.logger.info({ orderId }, 'order changed as its job ended: queued again');
+  await enqueueOrder(deps, orderId, LATE_EVENT_SOURCE);
+}
+
+/** The source of a run queued for an event that came as the previous run ended. */
+const LATE_EVENT_SOURCE = 'event-during-run';

@@ -3,15 +3,16 @@ import { BACKOFF_TYPE } from '../../src/queue/backoff.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
+import { queueLateRerun } from './enqueue.js';
 import { registerLookingAgain } from './look-again.js';
-import { createShipmentPayload } from './payload.js';
+import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
 import { type RegisterShipmentDeps, recordFailure } from './register-shipment.js';
 
 const DAY_S = 24 * 3600;
 
 /** Store order → POST /shipments, with the order id as the provider's idempotency key. */
 export const createShipmentJob = defineJob({
-  queue: 'create-shipment',
+  queue: CREATE_SHIPMENT_QUEUE,
   payload: createShipmentPayload,
   // One job per order, whichever way the order arrives.
   jobId: ({ orderId }) => orderJobId(orderId),
@@ -36,12 +37,11 @@ export const createShipmentJob = defineJob({
     await recordFailure(orderId, reason, registerDeps(ctx));
     await ctx.counters.increment('shipment_create_failures');
   },
+  afterSettled: (ctx, { orderId }) => queueLateRerun(ctx, orderId),
 });
 
-/** The job id of an order's create-shipment job. */
-export function orderJobId(orderId: string): string {
-  return `order-${orderId}`;
-}
+/** For the tests and commands that look an order's job up. */
+export { orderJobId };
 
 function registerDeps(ctx: JobContext, job?: Job): RegisterShipmentDeps {
   return {

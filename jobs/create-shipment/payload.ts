@@ -8,3 +8,10 @@ export const createShipmentPayload = z.object({
 });
 
 export type CreateShipmentPayload = z.infer<typeof createShipmentPayload>;
+
+export const CREATE_SHIPMENT_QUEUE = 'create-shipment';
+
+/** The job id of an order's create-shipment job: one job per order, however it arrives. */
+export function orderJobId(orderId: string): string {
+  return `order-${orderId}`;
+}

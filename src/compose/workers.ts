@@ -1,4 +1,4 @@
-import { Worker } from 'bullmq';
+import { type Job, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_CATALOG, JOBS, type JobKey } from '../../jobs/catalog.js';
 import type { JobContext } from '../../jobs/context.js';
@@ -49,6 +49,19 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
     // Without a listener, an 'error' event (Redis gone, say) would crash the process.
     worker.on('error', (err) => logger.error({ err, queue: job.queue }, 'worker error'));
     const recordUnseenFailure = unseenFailureRecorder(job, context);
+    const settled = async (finished: Job): Promise<void> => {
+      if (!job.afterSettled) return;
+      const payload = job.payload.safeParse(finished.data);
+      if (!payload.success) return;
+      await job
+        .afterSettled(context, payload.data)
+        .catch((error: unknown) =>
+          logger.error(
+            { err: error, queue: job.queue, jobId: finished.id },
+            'after-run step failed',
+          ),
+        );
+    };
     worker.on('failed', (failed, err) => {
       logger.warn(
         {
@@ -60,13 +73,17 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
         'job failed',
       );
       if (!failed) return;
-      recordUnseenFailure(failed, err).catch((error) =>
-        logger.error(
-          { err: error, queue: job.queue, jobId: failed.id },
-          'could not record a failure',
-        ),
-      );
+      recordUnseenFailure(failed, err)
+        .catch((error) =>
+          logger.error(
+            { err: error, queue: job.queue, jobId: failed.id },
+            'could not record a failure',
+          ),
+        )
+        // A failure BullMQ retries is not the end of the job: its next attempt sees what came.
+        .then(() => (failed.finishedOn ? settled(failed) : undefined));
     });
+    worker.on('completed', (completed) => void settled(completed));
     return worker;
   });
 }
