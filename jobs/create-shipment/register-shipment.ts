@@ -110,6 +110,13 @@ export async function registerShipment(
 
   const fingerprint = shipmentFingerprint(order, deps.settings.shipment);
   if (run.fromEvent && unchangedSinceFailure(record, fingerprint)) {
+    if (record.sentAt) {
+      // Given up on after a request left whose answer never came: the provider may have made
+      // the shipment. Asked once; a 404 clears the mark, so later events cost nothing.
+      const found = await findShipmentAtProvider(orderId, deps);
+      if (found) return { outcome: 'registered', orderNumber: found, created: false };
+      await deps.records.clearSent(orderId, record.sentAt);
+    }
     throw await keepUnchangedRefusal(orderId, record, deps);
   }
 
@@ -137,6 +144,9 @@ export async function registerShipment(
     });
   } catch (error) {
     if (error instanceof PartnerValidationError) {
+      // The provider answered: no shipment was made, so none waits to be asked about.
+      const sentAt = (await deps.records.get(orderId))?.sentAt;
+      if (sentAt) await deps.records.clearSent(orderId, sentAt);
       throw await refuse(
         orderId,
         `The provider refused order ${order.name}`,

@@ -113,30 +113,80 @@ describe('an order the provider refused, brought back by its own events', () => 
   });
 });
 
+/** The provider fails every create with 500 before it stores anything; counts the POSTs. */
+function providerDown(s: ShipmentStack) {
+  const posts = { count: 0 };
+  const scope = nock(new URL(s.sandbox.url).origin, { allowUnmocked: true })
+    .persist()
+    .post('/api/v1/shipments')
+    .reply(() => {
+      posts.count++;
+      return [500, { success: false, message: 'Server Error' }];
+    });
+  return {
+    posts,
+    recover: () => {
+      scope.persist(false);
+      nock.cleanAll();
+    },
+  };
+}
+
+/** The sandbox's look-ups of one shipment (GET /shipments/{reference}). */
+function lookups(s: ShipmentStack) {
+  return s.sandbox.requests.filter(
+    (r) => r.method === 'GET' && r.path.endsWith(`/shipments/${ID}`),
+  );
+}
+
 describe('an order given up on after a provider outage', () => {
-  it('starts no new round of retries on its own events; a replay does', async () => {
+  it('starts no new round of retries on its own events, asks the provider once; a replay sends it', async () => {
     const s = await start();
-    s.sandbox.failNextCreates(3);
+    const outage = providerDown(s);
     await s.parts.enqueueOrder(ID, 'orders/create');
     const gaveUp = await waitForJob(s.queues.createShipment, orderJobId(ID), 'failed');
     expect(gaveUp.attemptsMade).toBe(3);
     await waitUntil(() => s.store.order(ID)?.tags.includes('shipment-error'), {
       what: 'the error tag',
     });
-    // The outage would go on: every new round would be three more requests.
-    s.sandbox.failNextCreates(3);
 
+    // Its own events: one look-up at the provider (did a lost answer make a shipment? no), and
+    // no new round of POSTs against an outage that may go on.
     expect(await s.parts.enqueueOrder(ID, 'orders/updated')).toBe('requeued');
     await runEnds(s, 2);
     expect((await reconcile(s)).queued).toBe(1);
     await runEnds(s, 3);
-    expect(createRequests(s.sandbox)).toHaveLength(3);
+    expect(outage.posts.count).toBe(3);
+    expect(lookups(s).map((r) => r.status)).toEqual([404]);
 
     // Once the outage is over, staff replay it.
-    s.sandbox.failNextCreates(0);
+    outage.recover();
     expect(await s.parts.enqueueOrder(ID, 'replay')).toBe('requeued');
     await waitForJob(s.queues.createShipment, orderJobId(ID), 'completed');
     expect(shipmentsWithReference(s.sandbox, ID)).toHaveLength(1);
-    expect(createRequests(s.sandbox)).toHaveLength(4);
+    expect(createRequests(s.sandbox)).toHaveLength(1);
+  });
+
+  it('is registered on its next event when the provider had made the shipment after all', async () => {
+    const s = await start();
+    // The sandbox stores the shipment, then answers 500: every answer is lost.
+    s.sandbox.failNextCreates(3);
+    await s.parts.enqueueOrder(ID, 'orders/create');
+    await waitForJob(s.queues.createShipment, orderJobId(ID), 'failed');
+    await waitUntil(() => s.store.order(ID)?.tags.includes('shipment-error'), {
+      what: 'the error tag',
+    });
+
+    expect(await s.parts.enqueueOrder(ID, 'orders/updated')).toBe('requeued');
+    const job = await waitForJob(s.queues.createShipment, orderJobId(ID), 'completed');
+
+    expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: false });
+    expect(createRequests(s.sandbox)).toHaveLength(3);
+    expect(lookups(s).map((r) => r.status)).toEqual([200]);
+    expect(shipmentsWithReference(s.sandbox, ID)).toHaveLength(1);
+    await waitUntil(() => s.store.order(ID)?.tags.includes('shipment-registered'), {
+      what: 'the registered tag',
+    });
+    expect(s.store.order(ID)?.tags).not.toContain('shipment-error');
   });
 });
