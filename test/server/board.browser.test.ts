@@ -45,12 +45,20 @@ let redis: Redis;
 let parts: SharedParts;
 let boardUrl: string;
 
+/**
+ * Chromium is not something npm can bring. Without it the browser tests are left out, saying so in
+ * one line, so `npm install && npm test` still passes on a fresh machine; CI (`.ci/run`, which
+ * installs Chromium) fails instead, so the board is never left untested there.
+ */
+const HAS_CHROMIUM = existsSync(CHROMIUM);
+const MISSING = `${CHROMIUM} is missing: install Debian's Chromium with \`apt-get install -y chromium\``;
+if (!HAS_CHROMIUM) {
+  if (process.env.CI) throw new Error(MISSING);
+  process.stderr.write(`Bull Board browser tests left out: ${MISSING}\n`);
+}
+
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `${CHROMIUM} is missing: install Debian's Chromium with \`apt-get install -y chromium\``,
-    );
-  }
+  if (!HAS_CHROMIUM) return;
   const prefix = uniquePrefix('board-browser');
   sandbox = await startPartnerSandbox();
   const port = await freePort('127.0.0.1');
@@ -100,7 +108,7 @@ afterAll(async () => {
   await redis?.quit();
 });
 
-describe('Bull Board in a browser', () => {
+describe.skipIf(!HAS_CHROMIUM)('Bull Board in a browser', () => {
   it("notes a registered order's steps in its job's log, without personal data", async () => {
     const paid = FIXTURE_ORDERS.paidCopenhagen;
     await store.createOrder(structuredClone(paid));
