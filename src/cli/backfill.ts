@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import { backfillOrders } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
-import { buildSharedParts } from '../compose/parts.js';
-import { createLogger } from '../log.js';
 import { parseDay, parseUntil } from './dates.js';
-import { configOrExit, environmentOrExit, redisOrExit } from './exit.js';
+import { environmentOrExit } from './exit.js';
+import { withSharedParts } from './with-parts.js';
 
 export function registerBackfillCommand(program: Command): void {
   program
@@ -17,34 +16,20 @@ export function registerBackfillCommand(program: Command): void {
       parseUntil,
     )
     .action(async (opts: { since: Date; until?: Date }) => {
-      const config = configOrExit();
-      if (!config) return;
-      const logger = createLogger({ level: config.logLevel });
-      const redis = await redisOrExit(config.redis.url);
-      if (!redis) return;
-      if (!(await environmentOrExit(redis, config))) {
-        await redis.quit();
-        return;
-      }
-      const parts = buildSharedParts({
-        redis,
-        prefix: config.redis.queuePrefix,
-        settings: config,
-        logger,
-      });
-      try {
-        const summary = await backfillOrders(
-          parts,
-          buildStoreClient(config.shopify, logger),
-          opts.since,
-          opts.until,
-        );
-        console.log(
-          `Backfill done: ${summary.seen} orders seen, ${summary.queued} queued, ${summary.skipped} not eligible, ${summary.flaggedCancelled} flagged as cancelled after registration.`,
-        );
-      } finally {
-        await parts.close();
-        await redis.quit();
-      }
+      await withSharedParts(
+        async (parts, config, logger) => {
+          if (!(await environmentOrExit(parts.redis, config))) return;
+          const summary = await backfillOrders(
+            parts,
+            buildStoreClient(config.shopify, logger),
+            opts.since,
+            opts.until,
+          );
+          console.log(
+            `Backfill done: ${summary.seen} orders seen, ${summary.queued} queued, ${summary.skipped} not eligible, ${summary.flaggedCancelled} flagged as cancelled after registration.`,
+          );
+        },
+        { configuredLogLevel: true },
+      );
     });
 }

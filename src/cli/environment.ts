@@ -1,41 +1,17 @@
 import type { Command } from 'commander';
-import type { Config } from '../../config/index.js';
 import {
   describePrefix,
   ForgetRefusedError,
   forgetEnvironment,
 } from '../compose/forget-environment.js';
-import { buildSharedParts } from '../compose/parts.js';
-import { createLogger } from '../log.js';
 import {
   AdoptTokenRefusedError,
   adoptReissuedToken,
   environmentFingerprint,
   readPartnerEnvironment,
 } from '../records/partner-environment.js';
-import { configOrExit, EXIT, redisOrExit } from './exit.js';
-
-/** Runs `work` with the shared parts of the configured prefix, then closes them. */
-async function withParts(
-  work: (parts: ReturnType<typeof buildSharedParts>, config: Config) => Promise<void>,
-): Promise<void> {
-  const config = configOrExit();
-  if (!config) return;
-  const redis = await redisOrExit(config.redis.url);
-  if (!redis) return;
-  const parts = buildSharedParts({
-    redis,
-    prefix: config.redis.queuePrefix,
-    settings: config,
-    logger: createLogger({ level: 'warn' }),
-  });
-  try {
-    await work(parts, config);
-  } finally {
-    await parts.close();
-    await redis.quit();
-  }
-}
+import { EXIT } from './exit.js';
+import { withSharedParts } from './with-parts.js';
 
 export function registerEnvironmentCommand(program: Command): void {
   const environment = program
@@ -44,7 +20,7 @@ export function registerEnvironmentCommand(program: Command): void {
       'which partner environment the records under QUEUE_PREFIX belong to; forget them, or keep them for a reissued token',
     )
     .action(() =>
-      withParts(async (parts, config) => {
+      withSharedParts(async (parts, config) => {
         const stored = await readPartnerEnvironment(parts.redis, parts.prefix);
         const contents = await describePrefix(parts);
         console.log(
@@ -73,7 +49,7 @@ export function registerEnvironmentCommand(program: Command): void {
     )
     .option('--yes', 'really delete (without it, only says what would go)')
     .action((opts: { yes?: boolean }) =>
-      withParts(async (parts) => {
+      withSharedParts(async (parts) => {
         const contents = await describePrefix(parts);
         if (!opts.yes) {
           console.log(
@@ -100,7 +76,7 @@ export function registerEnvironmentCommand(program: Command): void {
       'the provider reissued the token of the same account: keep the records and accept the configured token (same PARTNER_API_URL only)',
     )
     .action(() =>
-      withParts(async (parts, config) => {
+      withSharedParts(async (parts, config) => {
         try {
           await adoptReissuedToken(parts.redis, parts.prefix, config.partner);
           console.log(

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { buildSharedParts, orderJobId, type SharedParts } from '../compose/parts.js';
+import { orderJobId, type SharedParts } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
-import { createLogger } from '../log.js';
 import type { OrderRecord } from '../records/order-records.js';
-import { configOrExit, EXIT, environmentOrExit, redisOrExit } from './exit.js';
+import { EXIT, environmentOrExit } from './exit.js';
+import { withSharedParts } from './with-parts.js';
 
 export interface OrderReport {
   orderId: string;
@@ -79,27 +79,13 @@ export function registerOrderCommand(program: Command): void {
         process.exitCode = EXIT.usage;
         return;
       }
-      const config = configOrExit();
-      if (!config) return;
-      const redis = await redisOrExit(config.redis.url);
-      if (!redis) return;
-      const logger = createLogger({ level: 'warn' });
-      const parts = buildSharedParts({
-        redis,
-        prefix: config.redis.queuePrefix,
-        settings: config,
-        logger,
-      });
-      try {
-        if (opts.replay && (await environmentOrExit(redis, config))) {
+      await withSharedParts(async (parts, config) => {
+        if (opts.replay && (await environmentOrExit(parts.redis, config))) {
           const result = await parts.enqueueOrder(orderId, 'replay');
           if (!opts.json) console.log(`Replay: ${result.replaceAll('_', ' ')}.`);
         }
         const report = await reportOrder(orderId, parts);
         console.log(opts.json ? JSON.stringify(report, null, 2) : formatOrderReport(report));
-      } finally {
-        await parts.close();
-        await redis.quit();
-      }
+      });
     });
 }

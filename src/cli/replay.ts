@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { buildSharedParts } from '../compose/parts.js';
 import {
   type ReplayedJob,
   type ReplayRequest,
@@ -7,9 +6,9 @@ import {
   UnknownJobError,
   UnknownQueueError,
 } from '../compose/replay.js';
-import { createLogger } from '../log.js';
 import { parseDay } from './dates.js';
-import { configOrExit, EXIT, environmentOrExit, redisOrExit } from './exit.js';
+import { EXIT, environmentOrExit } from './exit.js';
+import { withSharedParts } from './with-parts.js';
 
 /** One line per job, in the words of the README. */
 export function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
@@ -77,39 +76,28 @@ export function registerReplayCommand(program: Command): void {
         process.exitCode = EXIT.usage;
         return;
       }
-      const config = configOrExit();
-      if (!config) return;
-      const redis = await redisOrExit(config.redis.url);
-      if (!redis) return;
-      const parts = buildSharedParts({
-        redis,
-        prefix: config.redis.queuePrefix,
-        settings: config,
-        logger: createLogger({ level: 'warn' }),
-      });
       const request: ReplayRequest = {
         queue: opts.queue,
         ...(opts.job ? { jobId: opts.job } : {}),
         ...(opts.since ? { since: opts.since } : {}),
         dryRun: opts.dryRun ?? false,
       };
-      try {
-        // A replay may send orders to the provider: only into the environment of these records.
-        if (!request.dryRun && !(await environmentOrExit(redis, config))) return;
-        const jobs = await replayJobs(parts, request);
-        for (const job of jobs) console.log(formatReplayedJob(job, request.dryRun ?? false));
-        console.log(formatReplaySummary(jobs, request));
-      } catch (error) {
-        if (error instanceof UnknownQueueError) {
-          console.error(error.message);
-          process.exitCode = EXIT.usage;
-        } else if (error instanceof UnknownJobError) {
-          console.error(error.message);
-          process.exitCode = EXIT.noInput;
-        } else throw error;
-      } finally {
-        await parts.close();
-        await redis.quit();
-      }
+      await withSharedParts(async (parts, config) => {
+        try {
+          // A replay may send orders to the provider: only into the environment of these records.
+          if (!request.dryRun && !(await environmentOrExit(parts.redis, config))) return;
+          const jobs = await replayJobs(parts, request);
+          for (const job of jobs) console.log(formatReplayedJob(job, request.dryRun ?? false));
+          console.log(formatReplaySummary(jobs, request));
+        } catch (error) {
+          if (error instanceof UnknownQueueError) {
+            console.error(error.message);
+            process.exitCode = EXIT.usage;
+          } else if (error instanceof UnknownJobError) {
+            console.error(error.message);
+            process.exitCode = EXIT.noInput;
+          } else throw error;
+        }
+      });
     });
 }
