@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureOrders } from '../../src/sandbox/store/fixtures/index.js';
 import type { FakeStore } from '../../src/sandbox/store/index.js';
+import { runConnector } from '../helpers/connector-cli.js';
 import {
   ACCESS_TOKEN,
   allJobs,
@@ -48,29 +47,6 @@ function connectorEnv(store: FakeStore, prefix: string): Record<string, string> 
     SHOPIFY_CLIENT_ID: '',
     SHOPIFY_CLIENT_SECRET: '',
   };
-}
-
-/** `connector backfill …` as its own process: `tsx src/cli/main.ts backfill …`. */
-async function runConnector(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  try {
-    const [code] = (await once(child, 'exit')) as [number | null];
-    return { code, stdout, stderr };
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /** The fixture orders 5550001–5550007 (all created 2026-11-20), and two later ones. */
