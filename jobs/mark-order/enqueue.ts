@@ -1,6 +1,6 @@
 import type { QueueContext } from '../context.js';
 import { markOrderJob } from './job.js';
-import type { MarkOrderKind } from './payload.js';
+import { type MarkOrderKind, markOrderPayload } from './payload.js';
 
 type Deps = Pick<QueueContext, 'queueOf'>;
 
@@ -32,6 +32,9 @@ export async function retryFailedMark(deps: Deps, jobId: string): Promise<boolea
   const existing = await queue.getJob(jobId);
   if (!existing || (await existing.getState()) !== 'failed') return false;
   try {
+    // A retry from outside the schedule starts afresh: the schedule's count and a Shopify
+    // refusal noted on the job no longer hold back the schedule should this one fail too.
+    await existing.updateData(markOrderPayload.parse(existing.data));
     await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
   } catch (error) {
     // Retried by another caller a moment ago (fine), or removed meanwhile (then add it anew).

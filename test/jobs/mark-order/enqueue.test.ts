@@ -40,4 +40,31 @@ describe('enqueueMarkOrder', () => {
 
     expect(await intake.queues.markOrder.getJobState(jobId)).toBe('waiting');
   });
+
+  it('retries a failed mark afresh: the schedule’s count and a noted refusal are dropped', async () => {
+    const worker = new Worker(
+      markOrderJob.queue,
+      async (): Promise<unknown> => {
+        throw new UnrecoverableError('Shopify refused metafieldsSet');
+      },
+      { connection: testRedis(), prefix: intake.prefix },
+    );
+    worker.on('error', () => {});
+    workers.push(worker);
+    await intake.markOrder(ORDER_ID, 'registered');
+    const jobId = `registered-${ORDER_ID}`;
+    await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
+      what: 'the mark job to fail',
+    });
+    await worker.close();
+    // What the schedule and the failure handler leave on a mark they gave up on.
+    const failed = await intake.queues.markOrder.getJob(jobId);
+    await failed?.updateData({ ...failed.data, scheduledRetries: 10, refusedByShopify: true });
+
+    await intake.markOrder(ORDER_ID, 'registered');
+
+    const retried = await intake.queues.markOrder.getJob(jobId);
+    expect(retried?.data).toEqual({ orderId: ORDER_ID, kind: 'registered' });
+    expect(await retried?.getState()).toBe('waiting');
+  });
 });
