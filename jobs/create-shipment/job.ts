@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import { BACKOFF_TYPE } from '../../src/queue/backoff.js';
+import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
@@ -27,12 +28,19 @@ export const createShipmentJob = defineJob({
   callsPartner: true,
   process:
     (ctx) =>
-    async ({ orderId }, job) =>
-      registerLookingAgain(orderId, registerDeps(ctx, job), {
-        // Whether an order event (not a replay) started this run: an unchanged refusal is not
-        // sent again for one.
-        fromEvent: await ctx.records.takeEventRun(orderId),
-      }),
+    async ({ orderId }, job) => {
+      // Whether an order event (not a replay) started this run: an unchanged refusal is not
+      // sent again for one.
+      const fromEvent = await ctx.records.takeEventRun(orderId);
+      try {
+        return await registerLookingAgain(orderId, registerDeps(ctx, job), { fromEvent });
+      } catch (error) {
+        // The job runs again (a retry, a wait, a pause): that run was asked for by the same event.
+        if (fromEvent && !(error instanceof JobRefusedError))
+          await ctx.records.noteEventRun(orderId);
+        throw error;
+      }
+    },
   async onGiveUp(ctx, { orderId }, reason) {
     await recordFailure(orderId, reason, registerDeps(ctx));
     await ctx.counters.increment('shipment_create_failures');

@@ -139,6 +139,25 @@ function lookups(s: ShipmentStack) {
   );
 }
 
+describe('an unchanged refusal whose run meets a Shopify hiccup', () => {
+  it('is still not sent again by the retry of that run', async () => {
+    const s = await start({ storeClient: { maxThrottleWaits: 0 } });
+    const posts = providerRefuses(s);
+    await s.parts.enqueueOrder(ID, 'orders/create');
+    await waitForJob(s.queues.createShipment, orderJobId(ID), 'failed');
+    expect(posts.count).toBe(1);
+
+    // The order's own event; its run's first attempt cannot read the order (Shopify throttles).
+    s.store.rateLimitNext(1);
+    expect(await s.parts.enqueueOrder(ID, 'orders/updated')).toBe('requeued');
+    const job = await runEnds(s, 2);
+
+    expect(job.attemptsMade).toBe(2);
+    expect(posts.count).toBe(1);
+    expect((await s.counters.read()).unchanged_refusals_not_resent).toBe(1);
+  });
+});
+
 describe('an order given up on after a provider outage', () => {
   it('starts no new round of retries on its own events, asks the provider once; a replay sends it', async () => {
     const s = await start();
