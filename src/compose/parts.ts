@@ -8,7 +8,7 @@ import {
   type OrderEventResult,
 } from '../../jobs/create-shipment/accept-order-event.js';
 import { type EnqueueResult, enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
-import { orderJobId } from '../../jobs/create-shipment/job.js';
+import { orderJobId } from '../../jobs/create-shipment/payload.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import { enqueueMarkOrder } from '../../jobs/mark-order/enqueue.js';
 import type { MarkOrder } from '../../jobs/mark-order/payload.js';

@@ -90,7 +90,7 @@ function failForGood(reason: string): UnrecoverableError {
 }
 
 /** Whether the same work may succeed later: partner and store errors say so; anything else may. */
-export function isTransient(error: unknown): boolean {
+function isTransient(error: unknown): boolean {
   if (error instanceof PartnerError) return isRetryablePartnerError(error);
   if (error instanceof StoreError) return isRetryableStoreError(error);
   return true;

@@ -18,23 +18,29 @@ afterEach(async () => {
   await intake.close();
 });
 
+/** Queues the order's registration mark and lets a worker fail it for good; its job id. */
+async function failedRegistrationMark(): Promise<string> {
+  const worker = new Worker(
+    markOrderJob.queue,
+    async (): Promise<unknown> => {
+      throw new UnrecoverableError('Shopify refused metafieldsSet');
+    },
+    { connection: testRedis(), prefix: intake.prefix },
+  );
+  worker.on('error', () => {});
+  workers.push(worker);
+  await intake.markOrder(ORDER_ID, 'registered');
+  const jobId = `registered-${ORDER_ID}`;
+  await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
+    what: 'the mark job to fail',
+  });
+  await worker.close();
+  return jobId;
+}
+
 describe('enqueueMarkOrder', () => {
   it('retries a mark job that failed for good instead of being swallowed by it', async () => {
-    const worker = new Worker(
-      markOrderJob.queue,
-      async (): Promise<unknown> => {
-        throw new UnrecoverableError('Shopify refused metafieldsSet');
-      },
-      { connection: testRedis(), prefix: intake.prefix },
-    );
-    worker.on('error', () => {});
-    workers.push(worker);
-    await intake.markOrder(ORDER_ID, 'registered');
-    const jobId = `registered-${ORDER_ID}`;
-    await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
-      what: 'the mark job to fail',
-    });
-    await worker.close();
+    const jobId = await failedRegistrationMark();
 
     await intake.markOrder(ORDER_ID, 'registered');
 
@@ -42,21 +48,7 @@ describe('enqueueMarkOrder', () => {
   });
 
   it('retries a failed mark afresh: the schedule’s count and a noted refusal are dropped', async () => {
-    const worker = new Worker(
-      markOrderJob.queue,
-      async (): Promise<unknown> => {
-        throw new UnrecoverableError('Shopify refused metafieldsSet');
-      },
-      { connection: testRedis(), prefix: intake.prefix },
-    );
-    worker.on('error', () => {});
-    workers.push(worker);
-    await intake.markOrder(ORDER_ID, 'registered');
-    const jobId = `registered-${ORDER_ID}`;
-    await waitFor(async () => (await intake.queues.markOrder.getJobState(jobId)) === 'failed', {
-      what: 'the mark job to fail',
-    });
-    await worker.close();
+    const jobId = await failedRegistrationMark();
     // What the schedule and the failure handler leave on a mark they gave up on.
     const failed = await intake.queues.markOrder.getJob(jobId);
     await failed?.updateData({ ...failed.data, scheduledRetries: 10, refusedByShopify: true });
