@@ -28,6 +28,23 @@ const httpUrl = z
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
+/** A JSON object of names to names, e.g. {"PN Parcel":"PostNord DK"}. */
+const stringMap = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+  })
+  .pipe(
+    z.record(z.string().trim().min(1), z.string().trim().min(1), {
+      error: 'must be a JSON object of names to texts',
+    }),
+  );
+
 /** Each variable with its schema and a one-line hint shown when it is missing or bad. */
 const variables = {
   LOG_LEVEL: {
@@ -193,6 +210,36 @@ const variables = {
   DEFAULT_HEIGHT_CM: {
     schema: z.coerce.number().positive().max(50).default(10),
     hint: 'box height, cm',
+  },
+
+  SYNC_INTERVAL_MS: {
+    schema: positiveInt.min(10_000).default(300_000),
+    hint: "how often the provider's statuses and tracking are synced to Shopify, in milliseconds",
+  },
+  SYNC_LOOKBACK_DAYS: {
+    schema: positiveInt.max(365).default(60),
+    hint: 'days the sync looks back at most for shipments that are not delivered or cancelled',
+  },
+  SYNC_REPORT_PROGRESS: {
+    schema: bool.default(true),
+    hint: 'true to report "in progress" on the Shopify order when the provider starts processing',
+  },
+  FULFILLMENT_NOTIFY_CUSTOMER: {
+    schema: bool.default(true),
+    hint: 'true to have Shopify send the customer its shipping email when the order is fulfilled',
+  },
+  TRACKING_COMPANIES: {
+    schema: stringMap.default({}),
+    hint: 'JSON: provider carrier name → Shopify tracking company, e.g. {"PN Parcel":"PostNord DK"}',
+  },
+  TRACKING_URL_TEMPLATES: {
+    schema: stringMap
+      .refine(
+        (map) => Object.values(map).every((url) => /^https?:\/\/.*\{number\}/.test(url)),
+        'each template must be an http(s) URL containing {number}',
+      )
+      .default({}),
+    hint: 'JSON: provider carrier name → tracking URL with {number}, e.g. {"Bring":"https://tracking.bring.com/tracking/{number}"}',
   },
 
   RECORD_RETENTION_DAYS: {
@@ -388,6 +435,13 @@ function buildConfig(env: Env) {
       },
     },
     records: { retentionDays: v.RECORD_RETENTION_DAYS },
+    sync: {
+      intervalMs: v.SYNC_INTERVAL_MS,
+      lookbackDays: v.SYNC_LOOKBACK_DAYS,
+      reportProgress: v.SYNC_REPORT_PROGRESS,
+      notifyCustomer: v.FULFILLMENT_NOTIFY_CUSTOMER,
+      tracking: { companies: v.TRACKING_COMPANIES, urlTemplates: v.TRACKING_URL_TEMPLATES },
+    },
     createJob: {
       attempts: v.CREATE_ATTEMPTS,
       backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },

@@ -6,12 +6,13 @@ import type { Counters } from '../src/metrics/counters.js';
 import type { PartnerApi } from '../src/partner/client.js';
 import type { PartnerAuthGuard } from '../src/queue/partner-auth.js';
 import type { OrderRecords } from '../src/records/order-records.js';
+import type { ShipmentTracking } from '../src/records/shipment-tracking.js';
 import type { StoreClient } from '../src/store/types.js';
 
 /** The settings jobs read; the service passes its whole configuration. */
 export type JobSettings = Pick<
   Config,
-  'shipment' | 'eligibility' | 'createJob' | 'intake' | 'records'
+  'shipment' | 'eligibility' | 'createJob' | 'intake' | 'records' | 'sync'
 >;
 
 /** The shared parts every job, enqueue rule and intake path works with (see src/compose/parts.ts). */
@@ -21,6 +22,8 @@ export interface QueueContext {
   readonly redis: Redis;
   readonly settings: JobSettings;
   readonly records: OrderRecords;
+  /** What the status sync knows of each shipment, and what Shopify has been given. */
+  readonly tracking: ShipmentTracking;
   readonly counters: Counters;
   readonly authGuard: PartnerAuthGuard;
   readonly logger: Logger;

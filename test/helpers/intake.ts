@@ -18,7 +18,7 @@ import type { AdminLogin } from '../../src/server/board.js';
 import { type AdminClientOptions, createStoreClient } from '../../src/store/client.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from './redis.js';
-import { SHIPMENT_SETTINGS } from './shipment-stack.js';
+import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './shipment-stack.js';
 
 export const SHOP = 'intake-demo.myshopify.com';
 export const WEBHOOK_SECRET = 'whsec_intake_secret';
@@ -72,6 +72,7 @@ export const SETTINGS: JobSettings = {
   createJob: CREATE_JOB,
   intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000, firstLookbackDays: 30 },
   records: { retentionDays: 90 },
+  sync: SYNC_SETTINGS,
 };
 
 /** The intake's parts on one connection, built as src/service.ts builds them. */

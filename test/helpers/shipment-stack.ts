@@ -52,6 +52,14 @@ export const FIXTURE = {
   cancelledVejle: '5550007',
 } as const;
 
+export const SYNC_SETTINGS: Config['sync'] = {
+  intervalMs: 300_000,
+  lookbackDays: 60,
+  reportProgress: true,
+  notifyCustomer: true,
+  tracking: { companies: {}, urlTemplates: {} },
+};
+
 export type StackConfig = JobSettings;
 
 export const SHIPMENT_SETTINGS: Config['shipment'] = {
@@ -92,6 +100,8 @@ export interface ShipmentStackOptions {
   /** The shared partner budget as the connector believes it (default 60 per 60 s). */
   budget?: { limit?: number; windowMs?: number };
   createJob?: Config['createJob'];
+  /** Status sync settings over the tests' defaults. */
+  sync?: Partial<Config['sync']>;
   /** Start the workers at once (default true); false to start them later with `startWorkers`. */
   workers?: boolean;
   concurrency?: WorkerOptions['concurrency'];
@@ -165,6 +175,7 @@ export async function startShipmentStack(
     createJob: options.createJob ?? FAST_CREATE_JOB,
     intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000, firstLookbackDays: 30 },
     records: { retentionDays: 90 },
+    sync: { ...SYNC_SETTINGS, ...options.sync },
   };
   const parts = buildSharedParts({ redis, prefix, settings: config, logger });
 

@@ -1,0 +1,73 @@
+/**
+ * The tracking a Shopify fulfillment gets from the provider's carrier and number. Shopify links a
+ * tracking number only when the company is one of its supported names, spelt exactly, or when a
+ * URL is given; a carrier that is neither still gets its number, under the name the provider sent.
+ */
+
+/**
+ * Carrier names a provider may send, lower-cased, and Shopify's supported tracking company for
+ * each (Shopify's list: FulfillmentTrackingInfo.company in the Admin API reference).
+ * TRACKING_COMPANIES adds to this or overrides it.
+ */
+export const BUILT_IN_TRACKING_COMPANIES: Readonly<Record<string, string>> = {
+  postnord: 'PostNord DK',
+  'postnord dk': 'PostNord DK',
+  'postnord denmark': 'PostNord DK',
+  'postnord se': 'PostNord SE',
+  'postnord sweden': 'PostNord SE',
+  'postnord no': 'PostNord NO',
+  'postnord norway': 'PostNord NO',
+  gls: 'GLS',
+  'gls denmark': 'GLS',
+  dao: 'DAO',
+  dao365: 'DAO',
+  bring: 'Bring',
+  'posten bring': 'Bring',
+  budbee: 'Budbee',
+  'dhl express': 'DHL Express',
+  dhl: 'DHL Express',
+  'dhl ecommerce': 'DHL eCommerce',
+  'deutsche post': 'Deutsche Post',
+  dpd: 'DPD',
+  'dpd uk': 'DPD UK',
+  ups: 'UPS',
+  fedex: 'FedEx',
+  usps: 'USPS',
+  'royal mail': 'Royal Mail',
+  posti: 'Posti',
+  postnl: 'PostNL International',
+  colissimo: 'Colissimo',
+};
+
+export interface TrackingSettings {
+  /** Provider carrier name → Shopify tracking company, on top of the built-in table. */
+  companies: Readonly<Record<string, string>>;
+  /** Provider carrier name → URL with `{number}` where the tracking number goes. */
+  urlTemplates: Readonly<Record<string, string>>;
+}
+
+export interface ShopifyTracking {
+  company: string;
+  number: string;
+  url?: string;
+}
+
+const lower = (table: Readonly<Record<string, string>>) =>
+  Object.fromEntries(Object.entries(table).map(([k, v]) => [k.trim().toLowerCase(), v]));
+
+/** Builds the lookup once from the settings; carrier names match whatever their case. */
+export function trackingFor(settings: TrackingSettings) {
+  const companies = { ...BUILT_IN_TRACKING_COMPANIES, ...lower(settings.companies) };
+  const templates = lower(settings.urlTemplates);
+  return (carrier: string | null, number: string): ShopifyTracking => {
+    const name = carrier?.trim() ?? '';
+    const key = name.toLowerCase();
+    const company = companies[key] ?? (name || 'Other');
+    const template = templates[key];
+    return {
+      company,
+      number,
+      ...(template ? { url: template.replaceAll('{number}', encodeURIComponent(number)) } : {}),
+    };
+  };
+}
