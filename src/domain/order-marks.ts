@@ -16,6 +16,13 @@ export const ORDER_TAGS = {
    * changed; tell the provider, the API cannot update a shipment. Staff remove it once done.
    */
   orderEdited: 'shipment-order-edited',
+  /** The provider cancelled the shipment; the Shopify order itself is left as it is. */
+  cancelledAtProvider: 'shipment-cancelled-by-provider',
+  /**
+   * Shipped by the provider, but the order could not be fulfilled in Shopify as it stands (on
+   * hold, scheduled, …): the note says why. Staff remove it once done.
+   */
+  notFulfilled: 'shipment-not-fulfilled',
 } as const;
 
 export const METAFIELD_NAMESPACE = 'partner_shipment';
@@ -24,7 +31,22 @@ export const METAFIELD_KEYS = {
   orderNumber: 'order_number',
   status: 'status',
   error: 'error',
+  /** The provider's words for the status, e.g. "Handed to carrier". */
+  statusLabel: 'status_label',
+  /** When the provider last changed the shipment (its updated_at). */
+  statusUpdatedAt: 'status_updated_at',
+  carrier: 'carrier',
+  trackingNumber: 'tracking_number',
 } as const;
+
+/** Labels for the documented statuses, until the provider has given its own. */
+export const STATUS_LABELS: Readonly<Record<string, string>> = {
+  pending: 'Registered',
+  processing: 'Being prepared',
+  shipped: 'Handed to carrier',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+};
 
 /**
  * Whether the order carries the marks of a registration: the order number metafield or the

@@ -31,6 +31,13 @@ export function createRootValue(state: FakeStoreState) {
       return order ? orderView(order) : null;
     },
 
+    // Only orders are served as nodes; any other id answers null, as an unknown id does.
+    nodes: ({ ids }: { ids: string[] }) =>
+      ids.map((id) => {
+        const order = id.startsWith('gid://shopify/Order/') ? state.findOrder(id) : undefined;
+        return order ? orderView(order) : null;
+      }),
+
     fulfillmentOrder: ({ id }: { id: string }) => {
       const found = state.findFulfillmentOrder(id);
       return found ? fulfillmentOrderView(found.order, found.fulfillmentOrder) : null;

@@ -24,6 +24,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   type QueryRoot {
     order(id: ID!): Order
     fulfillmentOrder(id: ID!): FulfillmentOrder
+    nodes(ids: [ID!]!): [Node]!
     orders(
       first: Int
       after: String

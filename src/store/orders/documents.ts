@@ -111,3 +111,18 @@ export const FIND_ORDER_BY_NAME = /* GraphQL */ `
     }
   }
 `;
+
+/**
+ * Which of these ids are orders of the store, and when each was created: for shipments found at
+ * the provider that the connector has no record of. 1 point per id asked (at most 100 a request).
+ */
+export const FIND_ORDERS = /* GraphQL */ `
+  query FindOrders($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on Order {
+        id
+        createdAt
+      }
+    }
+  }
+`;

@@ -16,6 +16,8 @@ import type { OrderReader } from './types.js';
 export const ORDERS_PAGE_SIZE = 100;
 /** Line items read per order (GetOrder's `lineItems(first: …)`). */
 const ORDER_LINE_ITEMS_READ = 100;
+/** Ids per FindOrders request: 1 point each. */
+const FIND_ORDERS_BATCH = 100;
 
 export function createOrderReader(transport: StoreTransport): OrderReader {
   return {
@@ -55,6 +57,21 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
       // Shopify's search may match more loosely than the name asked for.
       if (!node || !id || node.name.toLowerCase() !== name.toLowerCase()) return null;
       return { id, name: node.name };
+    },
+
+    async findOrders(ids) {
+      const found = new Map<string, { createdAt: string }>();
+      for (let i = 0; i < ids.length; i += FIND_ORDERS_BATCH) {
+        const batch = ids.slice(i, i + FIND_ORDERS_BATCH);
+        const data = await transport.send('FindOrders', D.FIND_ORDERS, R.findOrdersData, {
+          ids: batch.map((id) => orderGidOf(id, 'FindOrders')),
+        });
+        for (const node of data.nodes) {
+          const id = node?.id ? parseOrderId(node.id) : null;
+          if (id && node?.createdAt) found.set(id, { createdAt: node.createdAt });
+        }
+      }
+      return found;
     },
   };
 }

@@ -16,3 +16,10 @@ export const listOrdersData = z.object({
 export const findOrderByNameData = z.object({
   orders: z.object({ nodes: z.array(z.object({ id: z.string(), name: z.string() })) }),
 });
+
+/** A node that is not an order (or none at all) comes back null or without an id. */
+export const findOrdersData = z.object({
+  nodes: z.array(
+    z.object({ id: z.string().optional(), createdAt: z.string().optional() }).nullable(),
+  ),
+});

@@ -17,4 +17,9 @@ export interface OrderReader {
    * when the store has no order of that name.
    */
   findOrderByName(name: string): Promise<{ id: string; name: string } | null>;
+  /**
+   * Which of these numeric ids are orders of the store, with when each was created (ISO), in as
+   * few requests as Shopify allows; ids that are not orders are absent from the answer.
+   */
+  findOrders(ids: readonly string[]): Promise<Map<string, { createdAt: string }>>;
 }

@@ -1,0 +1,57 @@
+import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
+import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
+import type { QueueContext } from '../context.js';
+import { numberKey, SHIPMENT_UPDATE_QUEUES, type ShipmentUpdate } from './updates.js';
+
+/**
+ * The Shopify writes a shipment still needs, each with its job id. The id names what is written
+ * (the status of that instant, that tracking number), so a write queued twice runs once, and a
+ * new status or number gets a job of its own. Nothing is asked of a shipment whose Shopify side
+ * is already in line: a sync that finds nothing new writes nothing.
+ */
+export function pendingUpdates(
+  shipment: TrackedShipment,
+  settings: { reportProgress: boolean },
+): { update: ShipmentUpdate; jobId: string }[] {
+  const ref = shipment.reference;
+  const updates: { update: ShipmentUpdate; jobId: string }[] = [];
+  if (shipment.writtenStatusMs !== shipment.updatedAtMs) {
+    updates.push({ update: 'status', jobId: `shipment-status-${ref}-${shipment.updatedAtMs}` });
+  }
+  if (settings.reportProgress && shipment.stage === 'processing' && !shipment.progressReportedAt) {
+    updates.push({ update: 'progress', jobId: `shipment-progress-${ref}` });
+  }
+  const number = shipment.trackingNumber;
+  if (isHandedToCarrier(shipment.stage) && number && shipment.fulfilledNumber !== number) {
+    updates.push({ update: 'fulfil', jobId: `fulfil-${ref}-${numberKey(number)}` });
+  }
+  // After the fulfilment: the delivered event goes on the fulfillment that carries the number.
+  if (
+    shipment.stage === 'delivered' &&
+    number &&
+    shipment.fulfilledNumber === number &&
+    !shipment.deliveryRecordedAt
+  ) {
+    updates.push({ update: 'delivery', jobId: `delivery-${ref}` });
+  }
+  if (shipment.stage === 'cancelled' && !shipment.cancelFlaggedAt) {
+    updates.push({ update: 'cancelled', jobId: `shipment-cancelled-${ref}` });
+  }
+  return updates;
+}
+
+/**
+ * Queues the writes the shipment still needs. A job id that exists in any state makes BullMQ
+ * ignore the add: a write already queued, running or failed (to be replayed) is not doubled.
+ */
+export async function queueShipmentUpdates(
+  ctx: Pick<QueueContext, 'queueOf' | 'settings'>,
+  shipment: TrackedShipment,
+): Promise<number> {
+  const updates = pendingUpdates(shipment, ctx.settings.sync);
+  for (const { update, jobId } of updates) {
+    const queue = SHIPMENT_UPDATE_QUEUES[update];
+    await ctx.queueOf({ queue }).add(queue, { reference: shipment.reference }, { jobId });
+  }
+  return updates.length;
+}

@@ -1,0 +1,89 @@
+import {
+  furthestStage,
+  isHandedToCarrier,
+  stageOf,
+  supersedes,
+} from '../../src/domain/shipment-progress.js';
+import { parsePartnerTimestamp } from '../../src/partner/time.js';
+import type { ProviderSide, TrackedShipment } from '../../src/records/shipment-tracking.js';
+
+/** What one read of the provider says of a shipment: a list item, or a detail read. */
+export interface ShipmentReport {
+  reference: string;
+  orderNumber: string;
+  status: string;
+  updatedAt: string;
+  /** Only a detail read carries these. */
+  detail?: {
+    carrier: string | null;
+    trackingNumber: string | null;
+    deliveredAt?: string;
+  };
+}
+
+/**
+ * The provider's side after a report, and whether the shipment then needs a detail read; null
+ * when the report changes nothing (an older or repeated report). `createdAtMs` is used for a
+ * shipment not followed before.
+ */
+export function applyReport(
+  known: TrackedShipment | null,
+  report: ShipmentReport,
+  labels: Readonly<Record<string, string>>,
+  createdAtMs: number,
+): { side: ProviderSide; needsDetail: boolean } | null {
+  const updatedAtMs = parsePartnerTimestamp(report.updatedAt)?.getTime();
+  if (updatedAtMs === undefined) return null;
+  const newStatus = supersedes(
+    { status: report.status, updatedAtMs },
+    known ? { status: known.status, updatedAtMs: known.updatedAtMs } : undefined,
+  );
+  const newTracking =
+    report.detail !== undefined &&
+    (report.detail.trackingNumber !== (known?.trackingNumber ?? null) ||
+      report.detail.carrier !== (known?.carrier ?? null) ||
+      report.updatedAt !== known?.trackingReadAt);
+  if (!newStatus && !newTracking) return null;
+
+  const current = newStatus
+    ? { status: report.status, updatedAt: report.updatedAt, updatedAtMs }
+    : { status: known!.status, updatedAt: known!.updatedAt, updatedAtMs: known!.updatedAtMs };
+  const stage = newStatus ? furthestStage(known?.stage, report.status) : known!.stage;
+  const tracking = report.detail
+    ? {
+        ...(report.detail.carrier ? { carrier: report.detail.carrier } : {}),
+        ...(report.detail.trackingNumber ? { trackingNumber: report.detail.trackingNumber } : {}),
+        trackingReadAt: report.updatedAt,
+      }
+    : {};
+  const side: ProviderSide = {
+    orderNumber: report.orderNumber,
+    ...current,
+    stage,
+    createdAtMs: known?.createdAtMs ?? createdAtMs,
+    ...tracking,
+    ...(stage === 'delivered' && !known?.deliveredAt
+      ? { deliveredAt: report.detail?.deliveredAt ?? current.updatedAt }
+      : {}),
+  };
+  return { side, needsDetail: needsDetail(known, side, labels) };
+}
+
+/**
+ * A detail read costs one request, so it is made only when it tells something the list cannot:
+ * the carrier and number of a shipment handed to the carrier that has none yet, a possibly new
+ * number once a shipped shipment changed again, or the label of a status never seen before.
+ */
+function needsDetail(
+  known: TrackedShipment | null,
+  side: ProviderSide,
+  labels: Readonly<Record<string, string>>,
+): boolean {
+  const trackingNumber = side.trackingNumber ?? known?.trackingNumber;
+  const trackingReadAt = side.trackingReadAt ?? known?.trackingReadAt;
+  if (isHandedToCarrier(side.stage)) {
+    if (!trackingNumber) return true;
+    if (side.stage === 'shipped' && trackingReadAt !== side.updatedAt) return true;
+  }
+  return stageOf(side.status) === undefined && labels[side.status] === undefined;
+}

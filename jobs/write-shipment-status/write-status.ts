@@ -1,0 +1,64 @@
+import {
+  METAFIELD_KEYS,
+  METAFIELD_NAMESPACE,
+  STATUS_LABELS,
+} from '../../src/domain/order-marks.js';
+import type { Logger } from '../../src/log.js';
+import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import type { MetafieldEntry, OrderMarks } from '../../src/store/types.js';
+
+export interface WriteStatusDeps {
+  store: Pick<OrderMarks, 'setOrderMetafields'>;
+  tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
+  logger: Logger;
+}
+
+/** Writes at most this often in one job: a shipment that keeps changing is caught next time. */
+const MAX_WRITES = 3;
+
+/**
+ * Writes the shipment's current status into the order's metafields (one metafieldsSet). It
+ * writes what the record holds when it runs, never what it held when it was queued, and reads
+ * the record again after writing: if a newer status came meanwhile (another job may have written
+ * it first, and this one overwritten it), it writes again. So the last write is always the
+ * newest status, and statuses never move backwards in Shopify.
+ */
+export async function writeShipmentStatus(
+  reference: string,
+  deps: WriteStatusDeps,
+): Promise<'written' | 'unknown'> {
+  let shipment = await deps.tracking.get(reference);
+  if (!shipment) return 'unknown';
+  for (let writes = 0; writes < MAX_WRITES; writes += 1) {
+    const labels = await deps.tracking.labels();
+    await deps.store.setOrderMetafields(reference, statusMetafields(shipment, labels));
+    await deps.tracking.saveShopifySide(reference, { writtenStatusMs: shipment.updatedAtMs });
+    const after = await deps.tracking.get(reference);
+    if (!after || after.updatedAtMs === shipment.updatedAtMs) return 'written';
+    shipment = after;
+  }
+  return 'written';
+}
+
+function statusMetafields(
+  shipment: TrackedShipment,
+  labels: Readonly<Record<string, string>>,
+): MetafieldEntry[] {
+  const text = (key: string, value: string): MetafieldEntry => ({
+    namespace: METAFIELD_NAMESPACE,
+    key,
+    value,
+    type: 'single_line_text_field',
+  });
+  const label = labels[shipment.status] ?? STATUS_LABELS[shipment.status] ?? shipment.status;
+  return [
+    text(METAFIELD_KEYS.orderNumber, shipment.orderNumber),
+    text(METAFIELD_KEYS.status, shipment.status),
+    text(METAFIELD_KEYS.statusLabel, label),
+    text(METAFIELD_KEYS.statusUpdatedAt, shipment.updatedAt),
+    ...(shipment.carrier ? [text(METAFIELD_KEYS.carrier, shipment.carrier)] : []),
+    ...(shipment.trackingNumber
+      ? [text(METAFIELD_KEYS.trackingNumber, shipment.trackingNumber)]
+      : []),
+  ];
+}
