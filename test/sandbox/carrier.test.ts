@@ -131,8 +131,10 @@ describe('POST /_sandbox/shipments/{reference}/tracking', () => {
       tracking_number: null,
       updated_at: '2026-11-22T13:00:00+01:00',
     });
-    // Shipping later keeps the carrier the provider booked.
-    expect(sandbox.advance('t-3', 'shipped')).toMatchObject({ carrier: 'Bring' });
+    // Shipping later keeps the carrier the provider booked and gives the parcel a number.
+    const shipped = sandbox.advance('t-3', 'shipped');
+    expect(shipped.carrier).toBe('Bring');
+    expect(shipped.tracking_number).toMatch(/^\d{20}$/);
   });
 
   it('changes nothing, updated_at included, when the values are the ones it has', async () => {

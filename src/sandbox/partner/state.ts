@@ -132,10 +132,11 @@ export class ShipmentStore {
   ): StoredShipment {
     for (const status of stepsTo(shipment.status, target)) {
       this.enter(shipment, status, at);
-      if ((status === 'shipped' || status === 'delivered') && shipment.carrier === null) {
-        shipment.carrier = SANDBOX_CARRIER;
+      if (status === 'shipped' || status === 'delivered') {
+        // Each filled only if missing: a carrier booked earlier (setTracking) is kept.
+        shipment.carrier ??= SANDBOX_CARRIER;
         // PostNord-like 20-digit number, derived from the order so it is stable in demos.
-        shipment.trackingNumber = `0037073${String(shipment.sequence).padStart(13, '0')}`;
+        shipment.trackingNumber ??= `0037073${String(shipment.sequence).padStart(13, '0')}`;
       }
     }
     return shipment;
