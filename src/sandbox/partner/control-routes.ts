@@ -11,20 +11,20 @@ import { trackingRecord } from './views.js';
 /** Outside /api/v1 on purpose: no client configured with the API base can reach these. */
 export const CONTROL_PREFIX = '/_sandbox';
 
-const carrierField = z.string().trim().min(1);
+const nonBlank = z.string().trim().min(1);
 const advanceBody = z
   .object({
     status: z.enum(DOCUMENTED_STATUSES).optional(),
     /** Needed only when two accounts use the same reference. */
     account: z.string().optional(),
     /** Set with this advance instead of the default (PostNord and a generated number at shipped). */
-    carrier: carrierField.optional(),
-    tracking_number: carrierField.optional(),
+    carrier: nonBlank.optional(),
+    tracking_number: nonBlank.optional(),
   })
   .default({});
 const trackingBody = z.object({
-  carrier: carrierField.optional(),
-  tracking_number: carrierField.optional(),
+  carrier: nonBlank.optional(),
+  tracking_number: nonBlank.optional(),
   account: z.string().optional(),
 });
 /** An ISO 8601 date or date-time, read as `created_after` is (no offset: Copenhagen time). */
@@ -101,7 +101,7 @@ export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): 
       .map((s) => ({ account: s.accountEmail, ...trackingRecord(s) }));
   });
 
-  // Before the :reference routes only for the reader: "seed" is a static path, so it wins anyway.
+  // Benchmarks and backdated shipments: created as POST /shipments would, minus the rate limit.
   app.post('/shipments/seed', async (request, reply) => {
     const body = parse(seedBody, request.body);
     return reply.code(201).send(seedShipments(core, body));
