@@ -91,6 +91,73 @@ describe('GET /shipments', () => {
     expect((await list('?status=cancelled')).body.meta.total).toBe(0);
   });
 
+  describe('shipments created between two page requests', () => {
+    const pageOf = async (page: number, extra = '') =>
+      references(await list(`?per_page=2&page=${page}${extra}`));
+    const create = async (reference: string) =>
+      expect(
+        (await call(sandbox, 'POST', '/shipments', { body: validShipment(reference) })).status,
+      ).toBe(201);
+
+    it('puts new ones on page 1, so later pages shift and repeat items but skip none', async () => {
+      // All in one second: creation order alone decides, the hardest case for "newest first".
+      await seed({
+        s1: '2026-11-22T09:00:00Z',
+        s2: '2026-11-22T09:00:00Z',
+        s3: '2026-11-22T09:00:00Z',
+        s4: '2026-11-22T09:00:00Z',
+        s5: '2026-11-22T09:00:00Z',
+      });
+      expect(await pageOf(1)).toEqual(['s5', 's4']);
+      await create('n1');
+      await create('n2');
+      expect(await pageOf(2)).toEqual(['s5', 's4']);
+      expect(await pageOf(3)).toEqual(['s3', 's2']);
+      const last = await list('?per_page=2&page=4');
+      expect(references(last)).toEqual(['s1']);
+      expect(last.body.meta.total).toBe(7);
+      expect(await pageOf(1)).toEqual(['n2', 'n1']);
+    });
+
+    it('lets a reader that pages to the end see every shipment that existed when it began', async () => {
+      const at: Record<string, string> = {};
+      for (let i = 1; i <= 9; i++) at[`old-${i}`] = `2026-11-2${i % 3}T09:0${i}:00Z`;
+      await seed(at);
+      now = new Date('2026-11-23T09:00:00Z');
+      const seen = new Set<string>();
+      for (let page = 1; page <= 20; page++) {
+        // One new shipment before every request, and a status change that must not reorder.
+        await create(`new-${page}`);
+        if (page === 2) sandbox.advance('old-1', 'shipped');
+        const items = await pageOf(page, '&created_after=2026-11-20');
+        if (items.length === 0) break;
+        for (const reference of items) seen.add(reference);
+      }
+      for (const reference of Object.keys(at)) expect(seen, reference).toContain(reference);
+    });
+
+    it('orders by created_at, not updated_at: a status change moves nothing', async () => {
+      await seed({ a: '2026-11-20T09:00:00Z', b: '2026-11-21T09:00:00Z' });
+      now = new Date('2026-11-25T09:00:00Z');
+      sandbox.advance('a', 'shipped');
+      expect(references(await list())).toEqual(['b', 'a']);
+    });
+
+    it('with a status filter, one that leaves the filter between pages shifts later pages forward', async () => {
+      // Not a creation, so the contract's promise does not cover it: a reader filtering by
+      // status can miss a shipment. Shown here so nobody relies on it.
+      await seed({
+        p1: '2026-11-20T09:00:00Z',
+        p2: '2026-11-21T09:00:00Z',
+        p3: '2026-11-22T09:00:00Z',
+        p4: '2026-11-23T09:00:00Z',
+      });
+      expect(await pageOf(1, '&status=pending')).toEqual(['p4', 'p3']);
+      sandbox.advance('p4');
+      expect(await pageOf(2, '&status=pending')).toEqual(['p1']);
+    });
+  });
+
   describe('created_after', () => {
     const instants = {
       early: '2026-11-22T10:00:00Z', // 11:00+01:00

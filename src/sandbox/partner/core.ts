@@ -1,11 +1,12 @@
 import { AccountRegistry, type SandboxAccount } from './accounts.js';
 import { AutoAdvancer } from './auto-advance.js';
+import { SandboxError } from './errors.js';
 import { Faults } from './faults.js';
 import { LoginThrottle } from './login-throttle.js';
 import { SlidingWindowLimiter } from './rate-limit.js';
 import type { RequestLogEntry } from './request-log.js';
 import type { AcceptedShipment } from './shipment-rules.js';
-import { ShipmentStore, type StoredShipment } from './state.js';
+import { ShipmentStore, type StoredShipment, type TrackingChange } from './state.js';
 import {
   type DocumentedStatus,
   isDocumentedStatus,
@@ -24,6 +25,15 @@ export interface SandboxCoreOptions {
   clock: () => Date;
 }
 
+/** A carrier or tracking number is text; null or blank would be a shipment never handed over. */
+function checkTrackingChange(change: TrackingChange): void {
+  for (const value of [change.carrier, change.trackingNumber]) {
+    if (value !== undefined && (typeof value !== 'string' || value.trim() === '')) {
+      throw new SandboxError(400, 'A carrier or tracking number is non-blank text.');
+    }
+  }
+}
+
 /** Everything the sandbox knows, independent of HTTP; shared by the API and control routes. */
 export class SandboxCore {
   readonly accounts: AccountRegistry;
@@ -34,8 +44,11 @@ export class SandboxCore {
   readonly faults = new Faults();
   readonly requests: RequestLogEntry[] = [];
   private readonly autoAdvancer: AutoAdvancer | undefined;
+  /** The provider's clock, for timestamps in records. */
+  readonly now: () => Date;
 
   constructor(options: SandboxCoreOptions) {
+    this.now = options.clock;
     this.accounts = new AccountRegistry(options.accounts, options.clock);
     this.shipments = new ShipmentStore(options.clock, this.statuses);
     this.limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);
@@ -45,8 +58,9 @@ export class SandboxCore {
       options.autoAdvanceMs === undefined ? undefined : new AutoAdvancer(options.autoAdvanceMs);
   }
 
-  create(accountEmail: string, request: AcceptedShipment) {
-    const outcome = this.shipments.createOrFind(accountEmail, request);
+  /** `at` backdates the creation (seeding only); the API creates at the clock's now. */
+  create(accountEmail: string, request: AcceptedShipment, at?: Date) {
+    const outcome = this.shipments.createOrFind(accountEmail, request, at);
     if (outcome.created && this.autoAdvancer) {
       const { shipment } = outcome;
       this.autoAdvancer.follow(() => {
@@ -60,8 +74,26 @@ export class SandboxCore {
     return outcome;
   }
 
-  advance(reference: string, to?: DocumentedStatus, accountEmail?: string): StoredShipment {
-    return this.shipments.transition(this.shipments.resolve(reference, accountEmail), to);
+  /** `handover` names the carrier or tracking number to set with this advance (else the default at shipped). */
+  advance(
+    reference: string,
+    to?: DocumentedStatus,
+    accountEmail?: string,
+    handover: TrackingChange = {},
+  ): StoredShipment {
+    checkTrackingChange(handover);
+    const shipment = this.shipments.resolve(reference, accountEmail);
+    const at = this.now();
+    this.shipments.transition(shipment, to, at);
+    return this.shipments.applyTracking(shipment, handover, at);
+  }
+
+  setTracking(reference: string, change: TrackingChange, accountEmail?: string): StoredShipment {
+    checkTrackingChange(change);
+    if (change.carrier === undefined && change.trackingNumber === undefined) {
+      throw new SandboxError(400, 'Give a carrier, a tracking number or both.');
+    }
+    return this.shipments.setTracking(this.shipments.resolve(reference, accountEmail), change);
   }
 
   cancel(reference: string, accountEmail?: string): StoredShipment {

@@ -6,8 +6,10 @@ import { buildApp } from './app.js';
 import { CONTROL_PREFIX } from './control-routes.js';
 import { SandboxCore } from './core.js';
 import type { MalformedBodyKind } from './faults.js';
+import { countRequests, type RequestCountFilter, type RequestCounts } from './request-counts.js';
 import type { RequestLogEntry } from './request-log.js';
-import type { StoredShipment } from './state.js';
+import { type SeedOptions, type SeedResult, seedShipments } from './seed.js';
+import type { StoredShipment, TrackingChange } from './state.js';
 import type { DocumentedStatus } from './statuses.js';
 import { type TrackingRecord, trackingRecord } from './views.js';
 
@@ -30,6 +32,11 @@ export interface PartnerSandboxOptions {
   clock?: () => Date;
 }
 
+/** Options of `advance`: the account (when references collide) and the carrier to hand over to. */
+export interface AdvanceOptions extends TrackingChange {
+  account?: string;
+}
+
 export interface PartnerSandbox {
   /** The API base address including /api/v1, e.g. `http://127.0.0.1:4010/api/v1`. */
   readonly url: string;
@@ -40,12 +47,32 @@ export interface PartnerSandbox {
   /** Every API request under /api/v1 (401s and 429s included), in order of completion. */
   readonly requests: readonly RequestLogEntry[];
   resetRequestLog(): void;
+  /** The request log counted per endpoint (`GET /shipments/{reference}`), since or for a token. */
+  requestCounts(filter?: RequestCountFilter): RequestCounts;
   /** Issues a fresh token for a seeded account. */
   issueToken(accountEmail: string, name?: string): string;
   /** Returns false for a token that was never issued. */
   revokeToken(token: string): boolean;
-  /** One step forward, or every step up to `toStatus`; `accountEmail` only if references collide. */
-  advance(reference: string, toStatus?: DocumentedStatus, accountEmail?: string): TrackingRecord;
+  /**
+   * One step forward, or every step up to `toStatus`. The third argument is the account's email
+   * (only if references collide) or options that also name the carrier and tracking number to
+   * set with this advance (else PostNord and a generated number at shipped).
+   */
+  advance(
+    reference: string,
+    toStatus?: DocumentedStatus,
+    accountOrOptions?: string | AdvanceOptions,
+  ): TrackingRecord;
+  /**
+   * A carrier change or a re-labelled parcel on a live shipment: sets what is given, moves
+   * updated_at (no history entry); the same values again change nothing.
+   */
+  setTracking(reference: string, change: AdvanceOptions): TrackingRecord;
+  /**
+   * Creates shipments as `POST /shipments` would, without validation or the rate limit, possibly
+   * backdated (see docs/sandbox.md); refuses (creating nothing) on a reference already in use.
+   */
+  seedShipments(options: SeedOptions): SeedResult;
   cancel(reference: string, accountEmail?: string): TrackingRecord;
   /**
    * Puts a live shipment into a status the contract does not document (`held_at_customs`);
@@ -107,8 +134,17 @@ export async function startPartnerSandbox(
     },
     issueToken: (accountEmail, name) => core.accounts.issue(accountEmail, name).token,
     revokeToken: (token) => core.accounts.revoke(token),
-    advance: (reference, toStatus, accountEmail) =>
-      trackingRecord(core.advance(reference, toStatus, accountEmail)),
+    requestCounts: (filter) => countRequests(core.requests, filter),
+    advance: (reference, toStatus, accountOrOptions) => {
+      const { account, ...handover } =
+        typeof accountOrOptions === 'string'
+          ? { account: accountOrOptions }
+          : (accountOrOptions ?? {});
+      return trackingRecord(core.advance(reference, toStatus, account, handover));
+    },
+    setTracking: (reference, { account, ...change }) =>
+      trackingRecord(core.setTracking(reference, change, account)),
+    seedShipments: (options) => seedShipments(core, options),
     cancel: (reference, accountEmail) => trackingRecord(core.cancel(reference, accountEmail)),
     setUndocumentedStatus: (reference, status, label, accountEmail) =>
       trackingRecord(core.setUndocumentedStatus(reference, status, label, accountEmail)),

@@ -26,6 +26,12 @@ export interface StoredShipment {
   request: AcceptedShipment;
 }
 
+/** A carrier or tracking number to set; what is left out stays as it is. */
+export interface TrackingChange {
+  carrier?: string;
+  trackingNumber?: string;
+}
+
 export interface ListFilter {
   status?: string;
   createdAtOrAfter?: Date;
@@ -45,15 +51,18 @@ export class ShipmentStore {
     return this.byAccount.get(accountEmail)?.get(reference);
   }
 
-  /** Creates the shipment unless the account already has the reference; says which happened. */
+  /**
+   * Creates the shipment unless the account already has the reference; says which happened.
+   * `at` backdates the creation (seeding); the API always creates at the clock's now.
+   */
   createOrFind(
     accountEmail: string,
     request: AcceptedShipment,
+    at: Date = this.now(),
   ): { shipment: StoredShipment; created: boolean } {
     const existing = this.find(accountEmail, request.reference);
     if (existing) return { shipment: existing, created: false };
     this.sequence += 1;
-    const at = this.now();
     const shipment: StoredShipment = {
       accountEmail,
       reference: request.reference,
@@ -101,9 +110,10 @@ export class ShipmentStore {
    * use the same reference.
    */
   resolve(reference: string, accountEmail?: string): StoredShipment {
+    // A lookup per account rather than a scan: benchmarks move shipments among tens of thousands.
     const matches = accountEmail
       ? [this.find(accountEmail, reference)].filter((s) => s !== undefined)
-      : this.all().filter((s) => s.reference === reference);
+      : [...this.byAccount.values()].flatMap((m) => m.get(reference) ?? []);
     if (matches.length === 0) throw new SandboxError(404, `No shipment ${reference}.`);
     if (matches.length > 1) {
       throw new SandboxError(409, `Several accounts use ${reference}; name the account.`);
@@ -111,14 +121,22 @@ export class ShipmentStore {
     return matches[0]!;
   }
 
-  /** Moves the shipment forward (to `target`, or one step), appending one history entry per step. */
-  transition(shipment: StoredShipment, target?: DocumentedStatus): StoredShipment {
+  /**
+   * Moves the shipment forward (to `target`, or one step), appending one history entry per step.
+   * `at` is for seeding only: the steps of a backdated shipment happen when it was created.
+   */
+  transition(
+    shipment: StoredShipment,
+    target?: DocumentedStatus,
+    at: Date = this.now(),
+  ): StoredShipment {
     for (const status of stepsTo(shipment.status, target)) {
-      this.enter(shipment, status);
-      if ((status === 'shipped' || status === 'delivered') && shipment.carrier === null) {
-        shipment.carrier = SANDBOX_CARRIER;
+      this.enter(shipment, status, at);
+      if (status === 'shipped' || status === 'delivered') {
+        // Each filled only if missing: a carrier booked earlier (setTracking) is kept.
+        shipment.carrier ??= SANDBOX_CARRIER;
         // PostNord-like 20-digit number, derived from the order so it is stable in demos.
-        shipment.trackingNumber = `0037073${String(shipment.sequence).padStart(13, '0')}`;
+        shipment.trackingNumber ??= `0037073${String(shipment.sequence).padStart(13, '0')}`;
       }
     }
     return shipment;
@@ -129,12 +147,34 @@ export class ShipmentStore {
     if (isTerminal(shipment.status)) {
       throw new SandboxError(409, `A ${shipment.status} shipment cannot move any further.`);
     }
-    this.enter(shipment, status);
+    this.enter(shipment, status, this.now());
     return shipment;
   }
 
-  private enter(shipment: StoredShipment, status: string): void {
-    const at = this.now();
+  /**
+   * A new carrier or tracking number (a carrier change, a re-labelled parcel); a change moves
+   * updated_at but adds no history entry, which holds statuses only. Setting the values the
+   * shipment already has changes nothing.
+   */
+  setTracking(shipment: StoredShipment, change: TrackingChange): StoredShipment {
+    if (isTerminal(shipment.status)) {
+      throw new SandboxError(409, `A ${shipment.status} shipment keeps its carrier and tracking.`);
+    }
+    return this.applyTracking(shipment, change, this.now());
+  }
+
+  /** Sets what is given and moves updated_at when anything changed. */
+  applyTracking(shipment: StoredShipment, change: TrackingChange, at: Date): StoredShipment {
+    const carrier = change.carrier ?? shipment.carrier;
+    const trackingNumber = change.trackingNumber ?? shipment.trackingNumber;
+    if (carrier === shipment.carrier && trackingNumber === shipment.trackingNumber) return shipment;
+    shipment.carrier = carrier;
+    shipment.trackingNumber = trackingNumber;
+    shipment.updatedAt = at;
+    return shipment;
+  }
+
+  private enter(shipment: StoredShipment, status: string, at: Date): void {
     shipment.status = status;
     shipment.statusLabel = this.statuses.label(status);
     shipment.updatedAt = at;
