@@ -1,9 +1,15 @@
 import { checkOrderEditJob } from './check-order-edit/job.js';
 import { createShipmentJob } from './create-shipment/job.js';
+import { flagCancelledShipmentJob } from './flag-cancelled-shipment/job.js';
+import { fulfilShipmentJob } from './fulfil-shipment/job.js';
 import type { AnyJobDefinition } from './job-definition.js';
 import { markOrderJob } from './mark-order/job.js';
 import { reconcileOrdersJob } from './reconcile-orders/job.js';
+import { recordDeliveryJob } from './record-delivery/job.js';
+import { reportShipmentProgressJob } from './report-shipment-progress/job.js';
 import { retryFailedMarksJob } from './retry-failed-marks/job.js';
+import { syncShipmentsJob } from './sync-shipments/job.js';
+import { writeShipmentStatusJob } from './write-shipment-status/job.js';
 
 /**
  * Every job the connector runs, in flow order. Queues, workers and schedules are made from this
@@ -15,6 +21,12 @@ export const JOB_CATALOG = {
   reconcileOrders: reconcileOrdersJob,
   checkOrderEdit: checkOrderEditJob,
   retryFailedMarks: retryFailedMarksJob,
+  syncShipments: syncShipmentsJob,
+  writeShipmentStatus: writeShipmentStatusJob,
+  reportShipmentProgress: reportShipmentProgressJob,
+  fulfilShipment: fulfilShipmentJob,
+  recordDelivery: recordDeliveryJob,
+  flagCancelledShipment: flagCancelledShipmentJob,
 } as const satisfies Record<string, AnyJobDefinition>;
 
 export type JobKey = keyof typeof JOB_CATALOG;

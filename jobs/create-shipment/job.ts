@@ -56,6 +56,7 @@ function registerDeps(ctx: JobContext, job?: Job): RegisterShipmentDeps {
     store: ctx.store,
     partner: ctx.partner,
     records: ctx.records,
+    tracking: ctx.tracking,
     counters: ctx.counters,
     settings: ctx.settings,
     markOrder: (orderId, kind) => enqueueMarkOrder(ctx, orderId, kind),

@@ -8,14 +8,17 @@ import {
   type ShipmentFingerprint,
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
+import { furthestStage } from '../../src/domain/shipment-progress.js';
 import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
 import type { PartnerApi } from '../../src/partner/client.js';
 import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
 import type { TrackingRecord } from '../../src/partner/schemas.js';
+import { parsePartnerTimestamp } from '../../src/partner/time.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
+import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { OrderReader } from '../../src/store/types.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
@@ -25,6 +28,8 @@ export interface RegisterShipmentDeps {
   store: Pick<OrderReader, 'getOrder'>;
   partner: Pick<PartnerApi, 'createShipment' | 'getShipment'>;
   records: OrderRecords;
+  /** Registered shipments are followed by the status sync from the start. */
+  tracking: Pick<ShipmentTracking, 'track'>;
   counters: Counters;
   settings: Pick<Config, 'shipment' | 'eligibility'>;
   markOrder: MarkOrder;
@@ -165,6 +170,10 @@ export async function registerShipment(
     status: shipment.status,
     createdAt: shipment.created_at,
   });
+  if (shipment.created_at) {
+    const status = shipment.status ?? 'pending';
+    await followShipment(orderId, shipment.order_number, status, shipment.created_at, deps);
+  }
   await deps.counters.increment('shipments_registered');
   deps.logger.info(
     { orderId, orderNumber: shipment.order_number, created: result.created },
@@ -173,6 +182,33 @@ export async function registerShipment(
   await deps.markOrder(orderId, 'registered');
   await deps.step?.('mark-order queued: the order number goes onto the Shopify order');
   return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
+}
+
+/**
+ * Hands a registered shipment to the status sync, which follows it from here on. A shipment the
+ * sync follows already (it was listed first) is left as the sync knows it.
+ */
+async function followShipment(
+  reference: string,
+  orderNumber: string,
+  status: string,
+  createdAt: string,
+  deps: RegisterShipmentDeps,
+  options: { updatedAt?: string } = {},
+): Promise<void> {
+  const updatedAt = options.updatedAt ?? createdAt;
+  const createdAtMs = parsePartnerTimestamp(createdAt)?.getTime();
+  const updatedAtMs = parsePartnerTimestamp(updatedAt)?.getTime();
+  // An answer without a legible time is followed once the sync lists it.
+  if (createdAtMs === undefined || updatedAtMs === undefined) return;
+  await deps.tracking.track(reference, {
+    orderNumber,
+    status,
+    updatedAt,
+    updatedAtMs,
+    stage: furthestStage(undefined, status),
+    createdAtMs,
+  });
 }
 
 /** An order that is not (or no longer) to be shipped: skipped, unless the provider has it already. */
@@ -218,10 +254,14 @@ async function findShipmentAtProvider(
     if (error instanceof PartnerNotFoundError) return null;
     throw error;
   }
+  const createdAt = shipment.history[0]?.occurred_at ?? shipment.updated_at;
   await deps.records.markRegistered(orderId, {
     orderNumber: shipment.order_number,
     status: shipment.status,
-    createdAt: shipment.history[0]?.occurred_at ?? shipment.updated_at,
+    createdAt,
+  });
+  await followShipment(orderId, shipment.order_number, shipment.status, createdAt, deps, {
+    updatedAt: shipment.updated_at,
   });
   await deps.counters.increment('shipments_registered');
   deps.logger.warn(

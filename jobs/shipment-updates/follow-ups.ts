@@ -1,7 +1,13 @@
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { QueueContext } from '../context.js';
-import { numberKey, SHIPMENT_UPDATE_QUEUES, type ShipmentUpdate } from './updates.js';
+import {
+  numberKey,
+  SHIPMENT_UPDATE_QUEUES,
+  type ShipmentUpdate,
+  type ShipmentUpdatePayload,
+  updateJobId,
+} from './updates.js';
 
 /**
  * The Shopify writes a shipment still needs, each with its job id. The id names what is written
@@ -12,18 +18,21 @@ import { numberKey, SHIPMENT_UPDATE_QUEUES, type ShipmentUpdate } from './update
 export function pendingUpdates(
   shipment: TrackedShipment,
   settings: { reportProgress: boolean },
-): { update: ShipmentUpdate; jobId: string }[] {
-  const ref = shipment.reference;
-  const updates: { update: ShipmentUpdate; jobId: string }[] = [];
+): { update: ShipmentUpdate; payload: ShipmentUpdatePayload }[] {
+  const reference = shipment.reference;
+  const updates: { update: ShipmentUpdate; payload: ShipmentUpdatePayload }[] = [];
   if (shipment.writtenStatusMs !== shipment.updatedAtMs) {
-    updates.push({ update: 'status', jobId: `shipment-status-${ref}-${shipment.updatedAtMs}` });
+    updates.push({
+      update: 'status',
+      payload: { reference, version: String(shipment.updatedAtMs) },
+    });
   }
   if (settings.reportProgress && shipment.stage === 'processing' && !shipment.progressReportedAt) {
-    updates.push({ update: 'progress', jobId: `shipment-progress-${ref}` });
+    updates.push({ update: 'progress', payload: { reference } });
   }
   const number = shipment.trackingNumber;
   if (isHandedToCarrier(shipment.stage) && number && shipment.fulfilledNumber !== number) {
-    updates.push({ update: 'fulfil', jobId: `fulfil-${ref}-${numberKey(number)}` });
+    updates.push({ update: 'fulfil', payload: { reference, version: numberKey(number) } });
   }
   // After the fulfilment: the delivered event goes on the fulfillment that carries the number.
   if (
@@ -32,10 +41,10 @@ export function pendingUpdates(
     shipment.fulfilledNumber === number &&
     !shipment.deliveryRecordedAt
   ) {
-    updates.push({ update: 'delivery', jobId: `delivery-${ref}` });
+    updates.push({ update: 'delivery', payload: { reference } });
   }
   if (shipment.stage === 'cancelled' && !shipment.cancelFlaggedAt) {
-    updates.push({ update: 'cancelled', jobId: `shipment-cancelled-${ref}` });
+    updates.push({ update: 'cancelled', payload: { reference } });
   }
   return updates;
 }
@@ -49,9 +58,9 @@ export async function queueShipmentUpdates(
   shipment: TrackedShipment,
 ): Promise<number> {
   const updates = pendingUpdates(shipment, ctx.settings.sync);
-  for (const { update, jobId } of updates) {
+  for (const { update, payload } of updates) {
     const queue = SHIPMENT_UPDATE_QUEUES[update];
-    await ctx.queueOf({ queue }).add(queue, { reference: shipment.reference }, { jobId });
+    await ctx.queueOf({ queue }).add(queue, payload, { jobId: updateJobId(update, payload) });
   }
   return updates.length;
 }

@@ -1,15 +1,17 @@
 import { defineJob } from '../job-definition.js';
-import { queueShipmentUpdates } from '../shipment-updates/follow-ups.js';
 import { SHIPMENT_UPDATE_OPTIONS } from '../shipment-updates/options.js';
-import { SHIPMENT_UPDATE_QUEUES, shipmentUpdatePayload } from '../shipment-updates/updates.js';
+import {
+  SHIPMENT_UPDATE_QUEUES,
+  shipmentUpdatePayload,
+  updateJobId,
+} from '../shipment-updates/updates.js';
 import { writeShipmentStatus } from './write-status.js';
 
 /** The provider's status, its label and the tracking, into the order's metafields. */
 export const writeShipmentStatusJob = defineJob({
   queue: SHIPMENT_UPDATE_QUEUES.status,
   payload: shipmentUpdatePayload,
-  // Queued with the status's instant in the id (jobs/shipment-updates/follow-ups.ts).
-  jobId: ({ reference }) => `shipment-status-${reference}-${Date.now()}`,
+  jobId: (payload) => updateJobId('status', payload),
   options: () => SHIPMENT_UPDATE_OPTIONS,
   concurrency: 2,
   callsPartner: false,

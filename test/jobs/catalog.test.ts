@@ -24,6 +24,12 @@ const SAMPLES: Record<string, unknown> = {
   'reconcile-orders': {},
   'check-order-edit': { orderId: '5551234' },
   'retry-failed-marks': {},
+  'sync-shipments': {},
+  'write-shipment-status': { reference: '5551234', version: '1763805600000' },
+  'report-shipment-progress': { reference: '5551234' },
+  'fulfil-shipment': { reference: '5551234', version: '9f86d081884c7d65' },
+  'record-delivery': { reference: '5551234' },
+  'flag-cancelled-shipment': { reference: '5551234' },
 };
 
 describe('the job catalog', () => {

@@ -54,10 +54,57 @@ export type FulfillmentEventStatus =
   | 'OUT_FOR_DELIVERY'
   | 'READY_FOR_PICKUP';
 
+export interface FulfillmentOrderState {
+  /** FulfillmentOrder gid. */
+  id: string;
+  /** OPEN, IN_PROGRESS, ON_HOLD, SCHEDULED, CLOSED, CANCELLED, INCOMPLETE (kept as sent). */
+  status: string;
+  /** FulfillmentOrderAction values, e.g. CREATE_FULFILLMENT, REPORT_PROGRESS. */
+  supportedActions: string[];
+  location: { id: string | null; name: string; isFulfillmentService: boolean };
+  /** fulfillmentHolds[].displayReason (ON_HOLD). */
+  holdReasons: string[];
+  /** When a SCHEDULED one opens. */
+  fulfillAt: string | null;
+  /** Some line still has remainingQuantity > 0. */
+  hasRemainingLines: boolean;
+}
+
+export interface FulfillmentState {
+  /** Fulfillment gid. */
+  id: string;
+  /** SUCCESS, CANCELLED, … */
+  status: string;
+  /** FulfillmentDisplayStatus, e.g. DELIVERED. */
+  displayStatus: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+  locationId: string | null;
+  tracking: { company: string | null; number: string | null; url: string | null }[];
+}
+
+export interface OrderFulfillmentState {
+  /** Numeric id. */
+  orderId: string;
+  /** "#1003". */
+  name: string;
+  cancelledAt: string | null;
+  fulfillmentOrders: FulfillmentOrderState[];
+  /** Cancelled ones too: callers filter by status. */
+  fulfillments: FulfillmentState[];
+}
+
 /** Fulfilling orders and following their shipments: what the status sync writes. */
 export interface Fulfillments {
   /** The open fulfillment orders with their unfulfilled lines, every page of them. */
   getFulfillmentOrders(orderId: string): Promise<OpenFulfillmentOrder[]>;
+  /**
+   * Everything the sync needs to fulfil or follow an order, in as few requests as Shopify
+   * allows; null when the order does not exist.
+   */
+  readFulfillmentState(orderId: string): Promise<OrderFulfillmentState | null>;
+  /** fulfillmentOrderReportProgress on one merchant-managed fulfillment order. */
+  reportFulfillmentOrderProgress(fulfillmentOrderId: string, reasonNotes: string): Promise<void>;
   createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary>;
   updateFulfillmentTracking(
     fulfillmentId: string,

@@ -46,6 +46,7 @@ function depsFor(duringLoad: () => Promise<void>) {
       getShipment: () => Promise.reject(new Error('an unpaid order is never looked up')),
     },
     records,
+    tracking: { track: () => Promise.reject(new Error('an unpaid order is never followed')) },
     counters: new Counters(redis, prefix),
     settings: { shipment: someSettings(), eligibility: someRules() },
     markOrder: async () => {},
