@@ -1,6 +1,7 @@
 import { createFulfillments } from './fulfillments/fulfillments.js';
 import { createOrderMarks } from './order-marks/order-marks.js';
 import { createOrderReader } from './orders/order-reader.js';
+import { createStoreSetup } from './setup/setup.js';
 import { type AdminClientOptions, createAdminTransport } from './transport/admin-transport.js';
 import type { StoreClient } from './types.js';
 
@@ -13,5 +14,6 @@ export function createStoreClient(options: AdminClientOptions): StoreClient {
     ...createOrderReader(transport),
     ...createOrderMarks(transport),
     ...createFulfillments(transport),
+    ...createStoreSetup(transport),
   };
 }

@@ -1,6 +1,8 @@
-import * as fulfillments from './fulfillments/documents.js';
+import * as fulfillmentDocuments from './fulfillments/documents.js';
+import * as fulfillmentState from './fulfillments/state-documents.js';
 import * as orderMarks from './order-marks/documents.js';
 import * as orders from './orders/documents.js';
+import * as setup from './setup/documents.js';
 
 /**
  * Every Admin GraphQL document the connector sends (API 2026-07), by capability.
@@ -12,4 +14,9 @@ import * as orders from './orders/documents.js';
  * 0 per scalar or enum, and a connection 2 + `first` × the cost of one node, nested
  * multiplicatively.
  */
-export const STORE_DOCUMENTS = { orders, orderMarks, fulfillments } as const;
+export const STORE_DOCUMENTS = {
+  orders,
+  orderMarks,
+  fulfillments: { ...fulfillmentDocuments, ...fulfillmentState },
+  setup,
+} as const;

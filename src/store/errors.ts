@@ -38,21 +38,51 @@ export interface StoreUserErrorDetail {
   code?: string;
 }
 
+/**
+ * A refusal Shopify is known to give, told in words an admin can act on. `code` is stable for
+ * callers to branch on (e.g. treat an already closed fulfillment order as done).
+ */
+export interface KnownRefusal {
+  code: string;
+  /** Matches the userError's message, or its `code` when `userErrorCode` is given instead. */
+  pattern?: RegExp;
+  userErrorCode?: string;
+  explanation: string;
+}
+
 /** A mutation answered with `userErrors`: Shopify refused the input; nothing was changed. */
 export class StoreUserError extends StoreError {
   readonly kind = 'user_error';
+  /** The code of the first userError that is a known refusal, else undefined. */
+  readonly refusal: string | undefined;
   constructor(
     operation: string,
     readonly userErrors: StoreUserErrorDetail[],
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; knownRefusals?: readonly KnownRefusal[] } = {},
   ) {
-    const first = userErrors[0];
-    const summary = first
+    const known = findKnownRefusal(userErrors, options.knownRefusals ?? []);
+    const first = known?.detail ?? userErrors[0];
+    const said = first
       ? `${first.field.length > 0 ? `${first.field.join('.')}: ` : ''}${first.message}`
       : 'no detail given';
+    const summary = known ? `${known.refusal.explanation} (Shopify said: "${said}")` : said;
     const more = userErrors.length > 1 ? ` (and ${userErrors.length - 1} more)` : '';
-    super(`Shopify refused ${operation}: ${summary}${more}`, { ...options, operation });
+    super(`Shopify refused ${operation}: ${summary}${more}`, { cause: options.cause, operation });
+    this.refusal = known?.refusal.code;
   }
+}
+
+function findKnownRefusal(
+  userErrors: readonly StoreUserErrorDetail[],
+  refusals: readonly KnownRefusal[],
+): { detail: StoreUserErrorDetail; refusal: KnownRefusal } | undefined {
+  for (const detail of userErrors) {
+    const refusal = refusals.find((r) =>
+      r.userErrorCode ? detail.code === r.userErrorCode : r.pattern?.test(detail.message),
+    );
+    if (refusal) return { detail, refusal };
+  }
+  return undefined;
 }
 
 /** Shopify kept throttling after the client had waited as often as it may. */

@@ -52,6 +52,24 @@ const EXPECTED_COSTS: Record<string, number> = {
   CreateFulfillment: 22,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
+  // 1 (order) + 2 + 5 fulfillment orders × 17 + 1 (count) + 10 fulfillments × 7
+  ReadFulfillmentState: 159,
+  // 1 + 2 + 10 fulfillment orders × 17
+  ReadOrderFulfillmentOrders: 173,
+  // 1 + 25 fulfillments × 7
+  ReadOrderFulfillments: 176,
+  // 1 + 2 + 100 lines × 1
+  ReadFulfillmentOrderRemainingLines: 103,
+  ReportFulfillmentOrderProgress: 12,
+  GetGrantedScopes: 2,
+  GetShopIdentity: 1,
+  // 2 + 50 subscriptions
+  ListWebhookSubscriptions: 52,
+  CreateWebhookSubscription: 12,
+  UpdateWebhookSubscription: 12,
+  // 2 + 50 definitions × (1 + its type)
+  ListOrderMetafieldDefinitions: 102,
+  CreateMetafieldDefinition: 12,
 };
 
 function operationName(document: string): string {

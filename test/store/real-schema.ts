@@ -13,6 +13,14 @@ const FETCH_SCRIPT = `${root}scripts/fetch-admin-schema.mjs`;
  * means failure, never a skip. Slow to build: call it once per file, in beforeAll.
  */
 export function loadRealSchema(): GraphQLSchema {
+  return buildClientSchema(loadRealIntrospection());
+}
+
+/**
+ * The introspection result itself: it carries what buildClientSchema drops, such as each
+ * field's `requiredAccess` (the scopes that give access to it).
+ */
+export function loadRealIntrospection(): IntrospectionQuery {
   if (!existsSync(SCHEMA_FILE)) {
     try {
       execFileSync(process.execPath, [FETCH_SCRIPT], { stdio: 'pipe', timeout: 240_000 });
@@ -25,6 +33,5 @@ export function loadRealSchema(): GraphQLSchema {
   }
   const json = JSON.parse(gunzipSync(readFileSync(SCHEMA_FILE)).toString('utf8'));
   // The file holds a full introspection response ({data: {__schema}}); accept a bare one too.
-  const introspection = (json.data ?? json) as IntrospectionQuery;
-  return buildClientSchema(introspection);
+  return (json.data ?? json) as IntrospectionQuery;
 }

@@ -3,6 +3,7 @@ import type { FakeStore } from '../../src/sandbox/store/index.js';
 import { createFulfillments } from '../../src/store/fulfillments/fulfillments.js';
 import { createOrderMarks } from '../../src/store/order-marks/order-marks.js';
 import { createOrderReader } from '../../src/store/orders/order-reader.js';
+import { createStoreSetup } from '../../src/store/setup/setup.js';
 import {
   FAKE_CLIENT_ID,
   FAKE_CLIENT_SECRET,
@@ -14,11 +15,12 @@ import {
 const methods = (capability: object) => Object.keys(capability).sort();
 
 describe('the store client', () => {
-  it('is the three capabilities, none sharing a method with another, and nothing more', () => {
+  it('is the four capabilities, none sharing a method with another, and nothing more', () => {
     const transport = testTransport();
     const reading = methods(createOrderReader(transport));
     const marking = methods(createOrderMarks(transport));
     const fulfilling = methods(createFulfillments(transport));
+    const setup = methods(createStoreSetup(transport));
 
     expect(reading).toEqual(['findOrderByName', 'getOrder', 'listOrdersUpdatedSince']);
     expect(marking).toEqual([
@@ -32,10 +34,21 @@ describe('the store client', () => {
       'createFulfillment',
       'createFulfillmentEvent',
       'getFulfillmentOrders',
+      'readFulfillmentState',
+      'reportFulfillmentOrderProgress',
       'updateFulfillmentTracking',
     ]);
+    expect(setup).toEqual([
+      'createOrderMetafieldDefinition',
+      'createWebhookSubscription',
+      'grantedScopes',
+      'listOrderMetafieldDefinitions',
+      'listWebhookSubscriptions',
+      'shopIdentity',
+      'updateWebhookSubscription',
+    ]);
     // A method two capabilities shared would silently shadow one of them in the aggregate.
-    expect(methods(testClient())).toEqual([...reading, ...marking, ...fulfilling].sort());
+    expect(methods(testClient())).toEqual([...reading, ...marking, ...fulfilling, ...setup].sort());
   });
 });
 

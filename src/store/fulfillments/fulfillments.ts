@@ -1,10 +1,14 @@
-import { StoreUserError } from '../errors.js';
+import { StoreNotFoundError, StoreUserError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { required } from '../transport/answers.js';
 import { throwOnUserErrors } from '../transport/graphql-request.js';
 import * as D from './documents.js';
+import { readFulfillmentState } from './fulfillment-state.js';
 import { readOpenFulfillmentOrders } from './open-fulfillment-orders.js';
+import { FULFILLMENT_REFUSALS } from './refusals.js';
 import * as R from './responses.js';
+import * as SD from './state-documents.js';
+import * as SR from './state-responses.js';
 import type {
   CreateFulfillmentInput,
   FulfillmentSummary,
@@ -14,6 +18,9 @@ import type {
 
 export function createFulfillments(transport: StoreTransport): Fulfillments {
   const getFulfillmentOrders = (orderId: string) => readOpenFulfillmentOrders(transport, orderId);
+
+  /** Shopify keeps at most this much of a progress report's reasonNotes. */
+  const REASON_NOTES_MAX = 256;
 
   /** fulfillmentCreate's lineItemsByFulfillmentOrder for the lines or orders the input names. */
   async function fulfillmentLines(input: CreateFulfillmentInput) {
@@ -59,7 +66,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         },
       });
       const payload = required(data.fulfillmentCreate, operation);
-      throwOnUserErrors(operation, payload.userErrors);
+      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
       return toFulfillmentSummary(required(payload.fulfillment, operation));
     },
 
@@ -76,7 +83,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         },
       );
       const payload = required(data.fulfillmentTrackingInfoUpdate, operation);
-      throwOnUserErrors(operation, payload.userErrors);
+      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
       return toFulfillmentSummary(required(payload.fulfillment, operation));
     },
 
@@ -89,14 +96,39 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         { fulfillmentEvent: { fulfillmentId: fulfillmentGid(fulfillmentId), status, ...options } },
       );
       const payload = required(data.fulfillmentEventCreate, operation);
-      throwOnUserErrors(operation, payload.userErrors);
+      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
       return required(payload.fulfillmentEvent, operation);
+    },
+
+    readFulfillmentState: (orderId) => readFulfillmentState(transport, orderId),
+
+    async reportFulfillmentOrderProgress(fulfillmentOrderId, reasonNotes) {
+      const operation = 'ReportFulfillmentOrderProgress';
+      const id = fulfillmentOrderGid(fulfillmentOrderId);
+      const notes = reasonNotes.trim().slice(0, REASON_NOTES_MAX);
+      const data = await transport.send(
+        operation,
+        SD.REPORT_FULFILLMENT_ORDER_PROGRESS,
+        SR.reportProgressData,
+        { id, progressReport: notes ? { reasonNotes: notes } : {} },
+      );
+      const payload = required(data.fulfillmentOrderReportProgress, operation);
+      if (payload.userErrors.some((e) => e.code === 'FULFILLMENT_ORDER_NOT_FOUND')) {
+        throw new StoreNotFoundError(`Fulfillment order ${id} was not found in the store`, {
+          operation,
+        });
+      }
+      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
     },
   };
 }
 
 function fulfillmentGid(id: string): string {
   return /^\d+$/.test(id) ? `gid://shopify/Fulfillment/${id}` : id;
+}
+
+function fulfillmentOrderGid(id: string): string {
+  return /^\d+$/.test(id) ? `gid://shopify/FulfillmentOrder/${id}` : id;
 }
 
 function trackingInput(tracking: Tracking) {

@@ -23,7 +23,7 @@ export interface Tracking {
 export interface CreateFulfillmentInput {
   /** Numeric id or gid; used to find the open fulfillment orders when none are named. */
   orderId: string;
-  /** Fulfil these fulfillment orders whole. */
+  /** Fulfil these fulfillment orders whole: all at one location, Shopify fulfils one per call. */
   fulfillmentOrderIds?: string[];
   /** Or fulfil just these lines. Without either, every open fulfillment order is fulfilled. */
   lineItems?: {
@@ -57,14 +57,15 @@ export type FulfillmentEventStatus =
 export interface FulfillmentOrderState {
   /** FulfillmentOrder gid. */
   id: string;
-  /** OPEN, IN_PROGRESS, ON_HOLD, SCHEDULED, CLOSED, CANCELLED, INCOMPLETE (kept as sent). */
+  /** OPEN, IN_PROGRESS, ON_HOLD, SCHEDULED, CLOSED, CANCELLED, INCOMPLETE (kept as string). */
   status: string;
   /** FulfillmentOrderAction values, e.g. CREATE_FULFILLMENT, REPORT_PROGRESS. */
   supportedActions: string[];
+  /** From assignedLocation; id null when the location was deleted since. */
   location: { id: string | null; name: string; isFulfillmentService: boolean };
   /** fulfillmentHolds[].displayReason (ON_HOLD). */
   holdReasons: string[];
-  /** When a SCHEDULED one opens. */
+  /** When a SCHEDULED fulfillment order becomes ready. */
   fulfillAt: string | null;
   /** Some line still has remainingQuantity > 0. */
   hasRemainingLines: boolean;
@@ -73,24 +74,29 @@ export interface FulfillmentOrderState {
 export interface FulfillmentState {
   /** Fulfillment gid. */
   id: string;
-  /** SUCCESS, CANCELLED, … */
+  /** SUCCESS, CANCELLED, ERROR, FAILURE, … */
   status: string;
   /** FulfillmentDisplayStatus, e.g. DELIVERED. */
   displayStatus: string | null;
   createdAt: string;
   deliveredAt: string | null;
   locationId: string | null;
+  /** Up to 5 entries. */
   tracking: { company: string | null; number: string | null; url: string | null }[];
 }
 
 export interface OrderFulfillmentState {
   /** Numeric id. */
   orderId: string;
-  /** "#1003". */
+  /** "#1003" */
   name: string;
   cancelledAt: string | null;
+  /**
+   * The fulfillment orders the app's scopes let it see: with merchant-managed scopes only, those
+   * of fulfillment services are not listed.
+   */
   fulfillmentOrders: FulfillmentOrderState[];
-  /** Cancelled ones too: callers filter by status. */
+  /** Cancelled ones too: keep status so callers can filter. */
   fulfillments: FulfillmentState[];
 }
 
@@ -98,13 +104,6 @@ export interface OrderFulfillmentState {
 export interface Fulfillments {
   /** The open fulfillment orders with their unfulfilled lines, every page of them. */
   getFulfillmentOrders(orderId: string): Promise<OpenFulfillmentOrder[]>;
-  /**
-   * Everything the sync needs to fulfil or follow an order, in as few requests as Shopify
-   * allows; null when the order does not exist.
-   */
-  readFulfillmentState(orderId: string): Promise<OrderFulfillmentState | null>;
-  /** fulfillmentOrderReportProgress on one merchant-managed fulfillment order. */
-  reportFulfillmentOrderProgress(fulfillmentOrderId: string, reasonNotes: string): Promise<void>;
   createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary>;
   updateFulfillmentTracking(
     fulfillmentId: string,
@@ -116,4 +115,11 @@ export interface Fulfillments {
     status: FulfillmentEventStatus,
     options?: { happenedAt?: string; message?: string },
   ): Promise<{ id: string; status: string; happenedAt: string }>;
+  /**
+   * Everything the sync needs to fulfil or follow an order, in as few requests as Shopify
+   * allows; null when the order does not exist.
+   */
+  readFulfillmentState(orderId: string): Promise<OrderFulfillmentState | null>;
+  /** fulfillmentOrderReportProgress on one merchant-managed fulfillment order. */
+  reportFulfillmentOrderProgress(fulfillmentOrderId: string, reasonNotes: string): Promise<void>;
 }

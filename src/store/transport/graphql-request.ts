@@ -7,6 +7,7 @@ import {
 } from '@shopify/shopify-api';
 import type { Logger } from '../../log.js';
 import {
+  type KnownRefusal,
   StoreAuthError,
   StoreError,
   StoreRequestError,
@@ -90,10 +91,14 @@ export class AdminGraphql {
   }
 }
 
-/** Throws StoreUserError when a mutation payload carries userErrors. */
+/**
+ * Throws StoreUserError when a mutation payload carries userErrors, explained in admin's words
+ * when one of them is among `knownRefusals`.
+ */
 export function throwOnUserErrors(
   operation: string,
   userErrors: readonly { field?: string[] | null; message: string; code?: string | null }[],
+  knownRefusals?: readonly KnownRefusal[],
 ): void {
   if (userErrors.length === 0) return;
   const details: StoreUserErrorDetail[] = userErrors.map((e) => ({
@@ -101,7 +106,7 @@ export function throwOnUserErrors(
     message: e.message,
     ...(e.code ? { code: e.code } : {}),
   }));
-  throw new StoreUserError(operation, details);
+  throw new StoreUserError(operation, details, knownRefusals ? { knownRefusals } : {});
 }
 
 function httpStatus(error: unknown): number | undefined {

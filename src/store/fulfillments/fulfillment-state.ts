@@ -1,0 +1,184 @@
+import { parseOrderId } from '../../domain/order.js';
+import { StoreRequestError } from '../errors.js';
+import type { StoreTransport } from '../transport/admin-transport.js';
+import { nextCursor } from '../transport/answers.js';
+import { orderGidOf } from '../transport/order-ids.js';
+import * as D from './state-documents.js';
+import * as R from './state-responses.js';
+import type { FulfillmentOrderState, FulfillmentState, OrderFulfillmentState } from './types.js';
+
+/** Fulfillments READ_FULFILLMENT_STATE asks for (`fulfillments(first: 10)`). */
+const FULFILLMENTS_FIRST_READ = 10;
+
+/**
+ * The order's fulfillment orders and fulfillments, or null when the store has no such order
+ * (or it was deleted while being read). One request for an ordinary order (requested cost 159);
+ * more only for what the first one could not hold: see state-documents.ts.
+ */
+export async function readFulfillmentState(
+  transport: StoreTransport,
+  orderId: string,
+): Promise<OrderFulfillmentState | null> {
+  const operation = 'ReadFulfillmentState';
+  const id = orderGidOf(orderId, operation);
+  const { order } = await transport.send(
+    operation,
+    D.READ_FULFILLMENT_STATE,
+    R.readFulfillmentStateData,
+    { id },
+  );
+  if (!order) return null;
+
+  const fulfillmentOrderNodes = await allFulfillmentOrders(transport, id, order.fulfillmentOrders);
+  const fulfillmentNodes = await allFulfillments(
+    transport,
+    id,
+    order.name,
+    order.fulfillments,
+    order.fulfillmentsCount?.count ?? null,
+  );
+  if (!fulfillmentOrderNodes || !fulfillmentNodes) return null;
+
+  const fulfillmentOrders: FulfillmentOrderState[] = [];
+  for (const node of fulfillmentOrderNodes) {
+    fulfillmentOrders.push(await toFulfillmentOrderState(transport, node));
+  }
+  return {
+    orderId: parseOrderId(order.id) ?? orderId,
+    name: order.name,
+    cancelledAt: order.cancelledAt,
+    fulfillmentOrders,
+    fulfillments: fulfillmentNodes.map(toFulfillmentState),
+  };
+}
+
+/** The first page as given and every further page; null when the order is gone meanwhile. */
+async function allFulfillmentOrders(
+  transport: StoreTransport,
+  id: string,
+  firstPage: { nodes: R.FulfillmentOrderStateNode[]; pageInfo: R.PageInfo },
+): Promise<R.FulfillmentOrderStateNode[] | null> {
+  const operation = 'ReadOrderFulfillmentOrders';
+  const nodes = [...firstPage.nodes];
+  let after = nextCursor(firstPage.pageInfo, 'ReadFulfillmentState');
+  while (after) {
+    const { order } = await transport.send(
+      operation,
+      D.READ_ORDER_FULFILLMENT_ORDERS,
+      R.readOrderFulfillmentOrdersData,
+      { id, after },
+    );
+    if (!order) return null;
+    nodes.push(...order.fulfillmentOrders.nodes);
+    after = nextCursor(order.fulfillmentOrders.pageInfo, operation);
+  }
+  return nodes;
+}
+
+/**
+ * Every fulfillment of the order. Order.fulfillments cannot be paged by cursor, so when
+ * fulfillmentsCount says there are more than the first request held, this asks for those
+ * created at or after the newest one seen, until the count is reached. Rather than return a
+ * partial list (the sync would fulfil again what it cannot see), it fails when a page brings
+ * nothing new before then.
+ */
+async function allFulfillments(
+  transport: StoreTransport,
+  id: string,
+  orderName: string,
+  firstRead: R.FulfillmentStateNode[],
+  count: number | null,
+): Promise<R.FulfillmentStateNode[] | null> {
+  const operation = 'ReadOrderFulfillments';
+  const byId = new Map(firstRead.map((f) => [f.id, f]));
+  if (firstRead.length < FULFILLMENTS_FIRST_READ || count === null || byId.size >= count) {
+    return [...byId.values()];
+  }
+  let since = newestCreatedAt(firstRead);
+  while (byId.size < count) {
+    const { order } = await transport.send(
+      operation,
+      D.READ_ORDER_FULFILLMENTS,
+      R.readOrderFulfillmentsData,
+      { id, query: `created_at:>='${since}'` },
+    );
+    if (!order) return null;
+    const before = byId.size;
+    for (const fulfillment of order.fulfillments) byId.set(fulfillment.id, fulfillment);
+    if (byId.size === before) {
+      throw new StoreRequestError(
+        `Order ${orderName} has ${count} fulfillments, but only ${before} could be read`,
+        { operation },
+      );
+    }
+    since = newestCreatedAt(order.fulfillments);
+  }
+  return [...byId.values()];
+}
+
+function newestCreatedAt(fulfillments: R.FulfillmentStateNode[]): string {
+  let newest = '';
+  for (const { createdAt } of fulfillments) {
+    if (newest === '' || Date.parse(createdAt) > Date.parse(newest)) newest = createdAt;
+  }
+  return newest;
+}
+
+async function toFulfillmentOrderState(
+  transport: StoreTransport,
+  node: R.FulfillmentOrderStateNode,
+): Promise<FulfillmentOrderState> {
+  return {
+    id: node.id,
+    status: node.status,
+    supportedActions: node.supportedActions.map((a) => a.action),
+    location: {
+      id: node.assignedLocation.location?.id ?? null,
+      name: node.assignedLocation.name,
+      isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
+    },
+    holdReasons: node.fulfillmentHolds.map((h) => h.displayReason),
+    fulfillAt: node.fulfillAt,
+    hasRemainingLines: await hasRemainingLines(transport, node),
+  };
+}
+
+/** Reads further lines only while every line read so far is done, and stops at the first left. */
+async function hasRemainingLines(
+  transport: StoreTransport,
+  node: R.FulfillmentOrderStateNode,
+): Promise<boolean> {
+  const operation = 'ReadFulfillmentOrderRemainingLines';
+  let page = node.lineItems;
+  for (;;) {
+    if (page.nodes.some((line) => line.remainingQuantity > 0)) return true;
+    const after = nextCursor(page.pageInfo, operation);
+    if (!after) return false;
+    const more = await transport.send(
+      operation,
+      D.READ_FULFILLMENT_ORDER_REMAINING_LINES,
+      R.readRemainingLinesData,
+      { id: node.id, after },
+    );
+    // Gone between two requests (e.g. the order was edited): its lines cannot be trusted.
+    if (!more.fulfillmentOrder) {
+      throw new StoreRequestError(
+        `Fulfillment order ${node.id} disappeared while its lines were read`,
+        { operation, retryable: true },
+      );
+    }
+    page = more.fulfillmentOrder.lineItems;
+  }
+}
+
+function toFulfillmentState(node: R.FulfillmentStateNode): FulfillmentState {
+  return {
+    id: node.id,
+    status: node.status,
+    displayStatus: node.displayStatus,
+    createdAt: node.createdAt,
+    deliveredAt: node.deliveredAt,
+    locationId: node.location?.id ?? null,
+    tracking: node.trackingInfo,
+  };
+}

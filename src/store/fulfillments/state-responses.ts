@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { pageInfo, userErrors } from '../transport/answers.js';
+
+/** The `data` of each document in state-documents.ts, as readFulfillmentState reads it. */
+
+const remainingLines = z.object({
+  nodes: z.array(z.object({ remainingQuantity: z.number().int() })),
+  pageInfo,
+});
+
+const fulfillmentOrderState = z.object({
+  id: z.string(),
+  status: z.string(),
+  fulfillAt: z.string().nullable(),
+  supportedActions: z.array(z.object({ action: z.string() })),
+  assignedLocation: z.object({
+    name: z.string(),
+    // Null when the location was deleted after the fulfillment order was assigned to it.
+    location: z.object({ id: z.string(), isFulfillmentService: z.boolean() }).nullable(),
+  }),
+  fulfillmentHolds: z.array(z.object({ displayReason: z.string() })),
+  lineItems: remainingLines,
+});
+
+export type FulfillmentOrderStateNode = z.output<typeof fulfillmentOrderState>;
+
+const fulfillmentOrders = z.object({ nodes: z.array(fulfillmentOrderState), pageInfo });
+
+const fulfillmentState = z.object({
+  id: z.string(),
+  status: z.string(),
+  displayStatus: z.string().nullable(),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  location: z.object({ id: z.string() }).nullable(),
+  trackingInfo: z.array(
+    z.object({
+      company: z.string().nullable(),
+      number: z.string().nullable(),
+      url: z.string().nullable(),
+    }),
+  ),
+});
+
+export type FulfillmentStateNode = z.output<typeof fulfillmentState>;
+
+export const readFulfillmentStateData = z.object({
+  order: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      cancelledAt: z.string().nullable(),
+      fulfillmentOrders,
+      fulfillmentsCount: z.object({ count: z.number().int() }).nullable(),
+      fulfillments: z.array(fulfillmentState),
+    })
+    .nullable(),
+});
+
+export const readOrderFulfillmentOrdersData = z.object({
+  order: z.object({ id: z.string(), fulfillmentOrders }).nullable(),
+});
+
+export const readOrderFulfillmentsData = z.object({
+  order: z.object({ id: z.string(), fulfillments: z.array(fulfillmentState) }).nullable(),
+});
+
+export const readRemainingLinesData = z.object({
+  fulfillmentOrder: z.object({ id: z.string(), lineItems: remainingLines }).nullable(),
+});
+
+export const reportProgressData = z.object({
+  fulfillmentOrderReportProgress: z
+    .object({
+      fulfillmentOrder: z.object({ id: z.string(), status: z.string() }).nullable(),
+      userErrors,
+    })
+    .nullable(),
+});
+
+export type PageInfo = z.output<typeof pageInfo>;

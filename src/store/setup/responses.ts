@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { pageInfo, userErrors } from '../transport/answers.js';
+
+/** The `data` of each document in documents.ts, as the setup reads it. */
+
+export const grantedScopesData = z.object({
+  currentAppInstallation: z.object({ accessScopes: z.array(z.object({ handle: z.string() })) }),
+});
+
+export const shopIdentityData = z.object({
+  shop: z.object({ name: z.string(), myshopifyDomain: z.string() }),
+});
+
+export const listWebhookSubscriptionsData = z.object({
+  webhookSubscriptions: z.object({
+    nodes: z.array(z.object({ id: z.string(), topic: z.string(), uri: z.string() })),
+    pageInfo,
+  }),
+});
+
+const webhookPayload = z
+  .object({ webhookSubscription: z.object({ id: z.string() }).nullable(), userErrors })
+  .nullable();
+
+export const createWebhookSubscriptionData = z.object({
+  webhookSubscriptionCreate: webhookPayload,
+});
+
+export const updateWebhookSubscriptionData = z.object({
+  webhookSubscriptionUpdate: webhookPayload,
+});
+
+export const listMetafieldDefinitionsData = z.object({
+  metafieldDefinitions: z.object({
+    nodes: z.array(
+      z.object({
+        id: z.string(),
+        key: z.string(),
+        name: z.string(),
+        type: z.object({ name: z.string() }),
+      }),
+    ),
+    pageInfo,
+  }),
+});
+
+export const createMetafieldDefinitionData = z.object({
+  metafieldDefinitionCreate: z
+    .object({ createdDefinition: z.object({ id: z.string() }).nullable(), userErrors })
+    .nullable(),
+});
+
+export type WebhookSubscriptionsPage = z.output<
+  typeof listWebhookSubscriptionsData
+>['webhookSubscriptions'];
+
+export type MetafieldDefinitionsPage = z.output<
+  typeof listMetafieldDefinitionsData
+>['metafieldDefinitions'];

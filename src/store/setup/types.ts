@@ -1,0 +1,22 @@
+/** What `connector setup` checks and creates in the store. */
+export interface StoreSetup {
+  /** Handles of the scopes the app was granted (currentAppInstallation.accessScopes). */
+  grantedScopes(): Promise<string[]>;
+  /** shop { name myshopifyDomain } : a cheap check that the token works. */
+  shopIdentity(): Promise<{ name: string; myshopifyDomain: string }>;
+  /** Webhook subscriptions for these topics (e.g. ORDERS_CREATE): id, topic, uri. */
+  listWebhookSubscriptions(topics: string[]): Promise<{ id: string; topic: string; uri: string }[]>;
+  createWebhookSubscription(topic: string, uri: string): Promise<{ id: string }>;
+  updateWebhookSubscription(id: string, uri: string): Promise<void>;
+  /** Order metafield definitions in a namespace: key, name, type. */
+  listOrderMetafieldDefinitions(
+    namespace: string,
+  ): Promise<{ id: string; key: string; name: string; type: string }[]>;
+  createOrderMetafieldDefinition(def: {
+    namespace: string;
+    key: string;
+    name: string;
+    description?: string;
+    type: string;
+  }): Promise<void>;
+}
