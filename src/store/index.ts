@@ -5,6 +5,7 @@ export { createOrderMarks } from './order-marks/order-marks.js';
 export { createOrderReader } from './orders/order-reader.js';
 export type { ShopifyAuth } from './shopify.js';
 export { createAdminTransport, type StoreTransport } from './transport/admin-transport.js';
+export type { QueryCost, StoreRequestOutcome } from './transport/query-cost.js';
 export type * from './types.js';
 export {
   createWebhookVerifier,
