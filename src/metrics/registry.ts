@@ -51,7 +51,7 @@ export class ConnectorMetrics {
     }
     this.readFailures = new Counter({
       name: 'connector_metric_read_failures_total',
-      help: 'Scrapes in which this process could not read a shared metric (Redis down, say); that metric was left out of the scrape. Per process.',
+      help: 'Scrapes in which this process could not read a shared metric (Redis down, say); that metric was left out of the scrape. Shown from the next scrape on. Per process.',
       labelNames: ['metric'],
       registers: [this.registry],
     });
