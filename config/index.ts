@@ -67,6 +67,11 @@ const variables = {
     hint: 'true to show Bull Board without retry, clean, pause or delete',
   },
 
+  METRICS_TOKEN: {
+    schema: z.string().min(16, 'must be at least 16 characters').optional(),
+    hint: 'bearer token Prometheus must send for /metrics, at least 16 characters (unset: /metrics is open)',
+  },
+
   REDIS_URL: {
     schema: z
       .string()
@@ -399,6 +404,8 @@ function buildConfig(env: Env) {
       v.ADMIN_USER && v.ADMIN_PASSWORD
         ? { user: v.ADMIN_USER, password: v.ADMIN_PASSWORD, readOnly: v.ADMIN_READ_ONLY }
         : undefined,
+    /** /metrics: the bearer token it asks for, or undefined when it is open. */
+    metrics: { token: v.METRICS_TOKEN },
     redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
     partner: partnerSettings(v),
     shopify,

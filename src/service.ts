@@ -2,11 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
 import { buildPartnerSide, buildStoreClient, buildWebhookVerifier } from './compose/clients.js';
+import { registerSharedMetrics } from './compose/metrics.js';
 import { buildSharedParts } from './compose/parts.js';
 import { keepSchedules, startWorkers } from './compose/workers.js';
 import type { Logger } from './log.js';
+import { ConnectorMetrics } from './metrics/registry.js';
+import { requestMetrics } from './metrics/request-metrics.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { closeWorkers } from './queue/close-workers.js';
+import { tokenRefusedSince } from './queue/partner-auth.js';
 import { createRedis } from './queue/redis.js';
 import { warnAboutRedisDurability } from './queue/redis-durability.js';
 import { claimPartnerEnvironment } from './records/partner-environment.js';
@@ -28,6 +32,8 @@ export interface ServiceOptions {
 
 export interface RunningService {
   server: FastifyInstance | undefined;
+  /** What /metrics serves; other parts add theirs with `metrics.registerGauge`. */
+  metrics: ConnectorMetrics;
   /** The address the server listens on, e.g. http://127.0.0.1:3000. */
   url: string | undefined;
   close(): Promise<void>;
@@ -87,8 +93,22 @@ export async function startService(
     throw error;
   }
 
-  const store = buildStoreClient(config.shopify, logger, new StoreHealth(workerRedis, prefix));
-  const { partner } = buildPartnerSide(config.partner, workerRedis, logger);
+  // Requests are counted per process; what lives in Redis is read at each scrape (below).
+  const metrics = new ConnectorMetrics({ logger });
+  const requests = requestMetrics(metrics);
+  const store = buildStoreClient(
+    config.shopify,
+    logger,
+    new StoreHealth(workerRedis, prefix),
+    requests.storeRequest,
+  );
+  const { partner } = buildPartnerSide(
+    config.partner,
+    workerRedis,
+    logger,
+    undefined,
+    requests.partnerRequest,
+  );
   const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
 
   const closers: (() => Promise<unknown>)[] = [() => parts.close()];
@@ -118,17 +138,25 @@ export async function startService(
   }
 
   if (options.http !== false) {
+    const budget = buildPartnerSide(config.partner, requestRedis, logger).budget;
+    registerSharedMetrics(metrics, {
+      parts,
+      budget,
+      limit: config.partner.rateLimit,
+      tokenRefusedSince: () => tokenRefusedSince(requestRedis, prefix),
+    });
     server = await buildServer({
       verify: buildWebhookVerifier(config.shopify, logger),
       redis: requestRedis,
       prefix,
       counters: parts.counters,
       acceptOrderEvent: parts.acceptOrderEvent,
-      budget: buildPartnerSide(config.partner, requestRedis, logger).budget,
+      budget,
       storeHealth: new StoreHealth(requestRedis, prefix),
       logger,
       // Every queue of the job catalog, its job schedulers included.
       board: { queues: Object.values(parts.queues), login: config.admin },
+      metrics: { render: () => metrics.render(), token: config.metrics.token },
     });
     url = await server.listen({ port: config.server.port, host: config.server.host });
     logger.info({ url }, 'listening for Shopify webhooks');
@@ -138,6 +166,7 @@ export async function startService(
   return {
     server,
     url,
+    metrics,
     async close() {
       for (const close of closers) await close();
       await Promise.allSettled([requestRedis.quit(), workerRedis.quit()]);

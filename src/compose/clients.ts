@@ -1,10 +1,11 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
-import { PartnerClient } from '../partner/client.js';
+import { PartnerClient, type PartnerRequestOutcome } from '../partner/client.js';
 import { PartnerBudget } from '../queue/partner-budget.js';
 import type { StoreHealth } from '../records/store-health.js';
 import { createStoreClient } from '../store/client.js';
+import type { StoreRequestOutcome } from '../store/index.js';
 import type { StoreClient } from '../store/types.js';
 import { createWebhookVerifier, type VerifyWebhook } from '../store/webhooks.js';
 
@@ -20,6 +21,8 @@ export function buildPartnerSide(
   logger: Logger,
   /** Where the budget keys live (default `partner-budget`, shared by every prefix). */
   budgetKeyPrefix?: string,
+  /** Told how each request ended (the metrics). */
+  onRequest?: (outcome: PartnerRequestOutcome) => void,
 ): PartnerSide {
   const budget = new PartnerBudget(redis, {
     token: settings.token,
@@ -36,20 +39,26 @@ export function buildPartnerSide(
     retryAfterMaxMs: settings.retryAfterMaxMs,
     gate: budget,
     logger: logger.child({ module: 'partner' }),
+    ...(onRequest ? { onRequest } : {}),
   });
   return { partner, budget };
 }
 
-/** The Shopify Admin client from the shop's settings; `health` hears how each request ends. */
+/**
+ * The Shopify Admin client from the shop's settings; `health` hears how each request ends, and
+ * `onRequest` each request's cost and throttling (the metrics).
+ */
 export function buildStoreClient(
   settings: Config['shopify'],
   logger: Logger,
   health?: StoreHealth,
+  onRequest?: (outcome: StoreRequestOutcome) => void,
 ): StoreClient {
   return createStoreClient({
     ...settings,
     logger,
     ...(health ? { onOutcome: (outcome) => health.report(outcome) } : {}),
+    ...(onRequest ? { onRequest } : {}),
   });
 }
 

@@ -1,4 +1,4 @@
-import { type Job, Worker } from 'bullmq';
+import { type Job, MetricsTime, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_CATALOG, JOBS, type JobKey } from '../../jobs/catalog.js';
 import type { JobContext } from '../../jobs/context.js';
@@ -41,6 +41,9 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
       // `queue.rateLimit()` (BullMQ ignores the limiter key on workers without one).
       limiter: { max: 1_000_000, duration: 1_000 },
       maxStalledCount: MAX_STALLED_COUNT,
+      // BullMQ then counts completed and failed jobs in Redis (connector_jobs_total); a day of
+      // per-minute points is kept beside the count.
+      metrics: { maxDataPoints: 24 * MetricsTime.ONE_HOUR },
       settings: {
         backoffStrategy: (attemptsMade: number) =>
           retryDelayMs(attemptsMade, context.settings.createJob.backoff),

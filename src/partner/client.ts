@@ -48,6 +48,17 @@ export interface PartnerClientOptions {
   /** The shared request budget; without one the client sends freely (CLI, tests). */
   gate?: RequestGate;
   logger?: Logger;
+  /** Told how each request that went out ended (for metrics); never throws into the client. */
+  onRequest?: (outcome: PartnerRequestOutcome) => void;
+}
+
+/** One request that went out: its route (never an id), its status, and how long it took. */
+export interface PartnerRequestOutcome {
+  /** e.g. `POST /shipments`, `GET /shipments/{reference}`. */
+  endpoint: string;
+  /** The HTTP status, or undefined when no answer came (timeout, connection refused). */
+  status: number | undefined;
+  durationMs: number;
 }
 
 export interface CreateShipmentOptions {
@@ -267,6 +278,17 @@ export class PartnerClient implements PartnerApi {
     await call.beforeSend?.();
 
     const started = Date.now();
+    const observe = (status: number | undefined) => {
+      try {
+        this.options.onRequest?.({
+          endpoint: `${call.method} /${routeOf(call.path)}`,
+          status,
+          durationMs: Date.now() - started,
+        });
+      } catch {
+        // Metrics never change how a request ends.
+      }
+    };
     let response: Response<string>;
     try {
       response = await this.http(call.path, {
@@ -278,6 +300,7 @@ export class PartnerClient implements PartnerApi {
     } catch (error) {
       const code = error instanceof RequestError ? error.code : undefined;
       const timedOut = code === 'ETIMEDOUT';
+      observe(undefined);
       this.options.logger?.warn(
         { method: call.method, path: call.path, code, ms: Date.now() - started },
         'partner request got no answer',
@@ -292,6 +315,7 @@ export class PartnerClient implements PartnerApi {
     }
 
     const status = response.statusCode;
+    observe(status);
     this.options.logger?.debug(
       { method: call.method, path: call.path, status, ms: Date.now() - started },
       'partner request',

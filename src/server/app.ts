@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } 
 import type { Logger } from '../log.js';
 import { type AdminLogin, BOARD_PATH, type BoardDeps, boardRoutes } from './board.js';
 import { type HealthDeps, healthRoutes } from './health-routes.js';
+import { METRICS_PATH, type MetricsDeps, metricsRoutes } from './metrics-route.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
 
 export type ServerDeps = WebhookRouteDeps &
@@ -9,9 +10,11 @@ export type ServerDeps = WebhookRouteDeps &
     logger: Logger;
     /** Bull Board: the queues to show, and its login (undefined: the board is not mounted). */
     board: Pick<BoardDeps, 'queues'> & { login: AdminLogin | undefined };
+    /** Prometheus metrics at /metrics (undefined: not served). */
+    metrics?: MetricsDeps;
   };
 
-/** The HTTP side of the service: Shopify webhooks, health checks and Bull Board. */
+/** The HTTP side of the service: Shopify webhooks, health checks, metrics and Bull Board. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger.child({ module: 'http' }) as FastifyBaseLogger,
@@ -22,6 +25,15 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   });
   await app.register(async (scope) => webhookRoutes(scope, deps));
   await app.register(async (scope) => healthRoutes(scope, deps));
+  const { metrics } = deps;
+  if (metrics) {
+    await app.register(async (scope) => metricsRoutes(scope, metrics));
+    if (!metrics.token) {
+      deps.logger.info(
+        `${METRICS_PATH} is open to anyone who reaches this port; set METRICS_TOKEN to ask Prometheus for a bearer token.`,
+      );
+    }
+  }
   const { login, queues } = deps.board;
   if (login) {
     await app.register(async (scope) => boardRoutes(scope, { queues, login }));

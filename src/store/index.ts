@@ -7,6 +7,7 @@ export { missingScopes, REQUIRED_SCOPES, type RequiredScope } from './setup/scop
 export { createStoreSetup } from './setup/setup.js';
 export type { ShopifyAuth } from './shopify.js';
 export { createAdminTransport, type StoreTransport } from './transport/admin-transport.js';
+export type { QueryCost, StoreRequestOutcome } from './transport/query-cost.js';
 export type * from './types.js';
 export {
   createWebhookVerifier,

@@ -9,6 +9,7 @@ import {
   fixedTokenSessions,
 } from './access-token.js';
 import { AdminGraphql } from './graphql-request.js';
+import type { StoreRequestOutcome } from './query-cost.js';
 
 export interface AdminClientOptions {
   /** name.myshopify.com */
@@ -27,6 +28,8 @@ export interface AdminClientOptions {
   now?: () => number;
   /** Told how each request ended (Shopify answered, or the error), e.g. to report health. */
   onOutcome?: (outcome: StoreOutcome) => void;
+  /** Told how each request ended, with its cost and throttling (for metrics). */
+  onRequest?: (outcome: StoreRequestOutcome) => void;
 }
 
 /** How one request to the Admin API ended: answered (even with userErrors), or failed. */
@@ -67,6 +70,7 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
     logger,
     maxThrottleWaits: options.maxThrottleWaits ?? 10,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
   });
 
   return {

@@ -17,6 +17,7 @@ import {
 } from '../errors.js';
 import { type FetchFunction, withFetch } from '../fetch-routing.js';
 import type { AdminSessions } from './access-token.js';
+import { queryCostOf, type StoreRequestOutcome } from './query-cost.js';
 import { throttleSignal } from './throttle.js';
 
 type GraphqlClient = InstanceType<Shopify['clients']['Graphql']>;
@@ -29,6 +30,8 @@ export interface AdminGraphqlOptions {
   /** Waits for throttling (THROTTLED or 429) allowed per call before giving up. */
   maxThrottleWaits: number;
   sleep: (ms: number) => Promise<void>;
+  /** Told how each request ended, with its cost (for metrics); never throws into the client. */
+  onRequest?: (outcome: StoreRequestOutcome) => void;
 }
 
 /**
@@ -54,9 +57,16 @@ export class AdminGraphql {
         const response = await withFetch(this.options.fetch, () =>
           this.client(session).request(document, { variables }),
         );
+        this.observe({ operation, outcome: 'ok', cost: queryCostOf(response.extensions) });
         return response.data;
       } catch (error) {
         const throttle = throttleSignal(error);
+        this.observe({
+          operation,
+          outcome: throttle ? 'throttled' : 'error',
+          cost: error instanceof GraphqlQueryError ? queryCostOf(bodyExtensions(error)) : undefined,
+          ...(throttle ? { throttleWaitMs: throttle.waitMs } : {}),
+        });
         if (throttle) {
           if (waits >= maxThrottleWaits) {
             throw new StoreThrottledError(operation, waits, throttle.waitMs, {
@@ -78,6 +88,14 @@ export class AdminGraphql {
         }
         throw toStoreError(error, operation);
       }
+    }
+  }
+
+  private observe(outcome: StoreRequestOutcome): void {
+    try {
+      this.options.onRequest?.(outcome);
+    } catch {
+      // Metrics never change how a request ends.
     }
   }
 
@@ -107,6 +125,10 @@ export function throwOnUserErrors(
     ...(e.code ? { code: e.code } : {}),
   }));
   throw new StoreUserError(operation, details, knownRefusals ? { knownRefusals } : {});
+}
+
+function bodyExtensions(error: GraphqlQueryError): unknown {
+  return (error.body as { extensions?: unknown } | undefined)?.extensions;
 }
 
 function httpStatus(error: unknown): number | undefined {

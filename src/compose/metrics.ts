@@ -1,0 +1,19 @@
+import { type PartnerMetricsDeps, registerPartnerMetrics } from '../metrics/partner-metrics.js';
+import type { ConnectorMetrics } from '../metrics/registry.js';
+import { registerSharedCounters } from '../metrics/shared-counters.js';
+import type { SharedParts } from './parts.js';
+import { registerQueueMetrics } from './queue-metrics.js';
+
+/**
+ * Registers everything /metrics reads at scrape time from Redis and the queues: the same numbers
+ * from every process. Per-process request metrics come from the clients' hooks instead
+ * (`requestMetrics`), and other parts add their own with `metrics.registerGauge`.
+ */
+export function registerSharedMetrics(
+  metrics: ConnectorMetrics,
+  deps: { parts: Pick<SharedParts, 'queueOf' | 'redis' | 'counters'> } & PartnerMetricsDeps,
+): void {
+  registerQueueMetrics(metrics, deps.parts);
+  registerSharedCounters(metrics, deps.parts.counters);
+  registerPartnerMetrics(metrics, deps);
+}

@@ -1,0 +1,119 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { JOB_CATALOG, JOBS } from '../../jobs/catalog.js';
+import type { ConnectorMetrics, Sample } from '../metrics/registry.js';
+import type { SharedParts } from './parts.js';
+
+const SHARED = 'Shared by all processes (read from Redis).';
+
+/** Job states counted per queue. */
+const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
+
+/** States of a registration job that has not run to its end yet: the order waits. */
+const WAITING = ['waiting', 'prioritized', 'delayed'] as const;
+
+/** More waiting orders than this are counted, but only this many are looked at for the oldest. */
+const OLDEST_SCAN_LIMIT = 10_000;
+
+/**
+ * The queues of the job catalog, and what they say about orders: read from BullMQ at every
+ * scrape. This is the catalog-facing part of the metrics, so it lives in the composition root.
+ */
+export function registerQueueMetrics(
+  metrics: ConnectorMetrics,
+  parts: Pick<SharedParts, 'queueOf' | 'redis'>,
+  now: () => number = Date.now,
+): void {
+  const queues = JOBS.map((job) => parts.queueOf(job));
+  const perQueue = async (read: (queue: Queue) => Promise<Sample[]>): Promise<Sample[]> =>
+    (await Promise.all(queues.map(read))).flat();
+
+  metrics.registerGauge({
+    name: 'connector_queue_jobs',
+    help: `Jobs in each queue now, by state: waiting, active (running), delayed (a retry's backoff, or waiting for the partner budget), failed (failed for good and kept; replayable). ${SHARED}`,
+    labelNames: ['queue', 'state'],
+    read: () =>
+      perQueue(async (queue) => {
+        const counts = await queue.getJobCounts(...STATES);
+        return STATES.map((state) => ({
+          labels: { queue: queue.name, state },
+          value: counts[state] ?? 0,
+        }));
+      }),
+  });
+  metrics.registerGauge({
+    name: 'connector_queue_paused',
+    help: `1 while a queue is paused (the partner's queues pause together while the provider refuses the token; an admin may pause one in Bull Board), else 0. ${SHARED}`,
+    labelNames: ['queue'],
+    read: () =>
+      perQueue(async (queue) => [
+        { labels: { queue: queue.name }, value: (await queue.isPaused()) ? 1 : 0 },
+      ]),
+  });
+  metrics.registerCounter({
+    name: 'connector_jobs_total',
+    help: `Jobs that ended, by queue and outcome: completed, or failed (for good: refused, or after the last attempt). Counted by BullMQ in Redis since the workers began recording. ${SHARED}`,
+    labelNames: ['queue', 'outcome'],
+    read: () =>
+      perQueue(async (queue) => {
+        const [completed, failed] = await Promise.all([
+          queue.getMetrics('completed', 0, 0),
+          queue.getMetrics('failed', 0, 0),
+        ]);
+        return [
+          { labels: { queue: queue.name, outcome: 'completed' }, value: completed.meta.count },
+          { labels: { queue: queue.name, outcome: 'failed' }, value: failed.meta.count },
+        ];
+      }),
+  });
+
+  const registration = parts.queueOf(JOB_CATALOG.createShipment);
+  metrics.registerGauge({
+    name: 'connector_orders_waiting',
+    help: `Orders waiting to be registered at the provider: create-shipment jobs waiting or delayed (retrying, or held back by the partner budget or a paused queue). ${SHARED}`,
+    read: async () => {
+      const counts = await registration.getJobCounts(...WAITING);
+      return WAITING.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
+    },
+  });
+  metrics.registerGauge({
+    name: 'connector_orders_waiting_oldest_age_seconds',
+    help: `Seconds since the oldest order waiting to be registered was queued (0 when none waits). ${SHARED}`,
+    read: async () => {
+      const oldest = await oldestQueuedAt(registration, parts.redis);
+      return oldest === undefined ? 0 : Math.max(0, (now() - oldest) / 1000);
+    },
+  });
+
+  const markQueue = parts.queueOf(JOB_CATALOG.markOrder);
+  metrics.registerGauge({
+    name: 'connector_orders_needing_attention',
+    help: `Orders whose failure waits for staff, by reason: registration_failed (a failed create-shipment job: refused, or given up on; the order is tagged shipment-error), mark_failed (a failed mark on the Shopify order, retried on a schedule unless Shopify refused it). Failed jobs are kept 30 days. ${SHARED}`,
+    labelNames: ['reason'],
+    read: async () => {
+      const [registrations, marks] = await Promise.all([
+        registration.getJobCounts('failed'),
+        markQueue.getJobCounts('failed'),
+      ]);
+      return [
+        { labels: { reason: 'registration_failed' }, value: registrations.failed ?? 0 },
+        { labels: { reason: 'mark_failed' }, value: marks.failed ?? 0 },
+      ];
+    },
+  });
+}
+
+/** When the longest-waiting job was added (ms), from the job hashes: ids, then one field each. */
+async function oldestQueuedAt(queue: Queue, redis: Redis): Promise<number | undefined> {
+  const ids = await queue.getRanges([...WAITING], 0, OLDEST_SCAN_LIMIT - 1, true);
+  if (ids.length === 0) return undefined;
+  const pipeline = redis.pipeline();
+  for (const id of ids) pipeline.hget(queue.toKey(id), 'timestamp');
+  const answers = (await pipeline.exec()) ?? [];
+  let oldest: number | undefined;
+  for (const [error, value] of answers) {
+    const at = error ? Number.NaN : Number(value);
+    if (Number.isFinite(at) && at > 0 && (oldest === undefined || at < oldest)) oldest = at;
+  }
+  return oldest;
+}

@@ -1,0 +1,84 @@
+import { Counter, Histogram } from 'prom-client';
+import type { PartnerRequestOutcome } from '../partner/client.js';
+import type { QueryCost, StoreRequestOutcome } from '../store/index.js';
+import type { ConnectorMetrics } from './registry.js';
+
+/**
+ * Requests this process sent to the partner API and to Shopify, told by the clients' hooks.
+ * They are per process: sum them over the processes that serve /metrics. (Extra worker
+ * processes started with `--no-http` serve no /metrics; the shared budget metrics count their
+ * partner requests too.)
+ */
+export interface RequestMetrics {
+  partnerRequest(outcome: PartnerRequestOutcome): void;
+  storeRequest(outcome: StoreRequestOutcome): void;
+}
+
+export function requestMetrics(metrics: ConnectorMetrics): RequestMetrics {
+  const registers = [metrics.registry];
+  const partnerRequests = new Counter({
+    name: 'connector_partner_requests_total',
+    help: 'Requests this process sent to the Partner Shipment API, by endpoint and HTTP status (status "none": no answer, e.g. a timeout). Per process.',
+    labelNames: ['endpoint', 'status'],
+    registers,
+  });
+  const partnerDuration = new Histogram({
+    name: 'connector_partner_request_duration_seconds',
+    help: 'Time until the Partner Shipment API answered (or the request failed), by endpoint. Per process.',
+    labelNames: ['endpoint'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
+    registers,
+  });
+  const storeRequests = new Counter({
+    name: 'connector_shopify_requests_total',
+    help: 'Admin GraphQL requests this process sent to Shopify, by operation and outcome: ok (answered), throttled (sent again after a wait), error. Per process.',
+    labelNames: ['operation', 'outcome'],
+    registers,
+  });
+  const requestedCost = new Counter({
+    name: 'connector_shopify_query_cost_requested_total',
+    help: "Points of Shopify's query cost that requests Shopify ran asked for (requestedQueryCost, charged up front), by operation. Per process.",
+    labelNames: ['operation'],
+    registers,
+  });
+  const actualCost = new Counter({
+    name: 'connector_shopify_query_cost_actual_total',
+    help: "Points of Shopify's query cost that requests Shopify ran were charged in the end (actualQueryCost, after the refund), by operation. Per process.",
+    labelNames: ['operation'],
+    registers,
+  });
+  const throttleWait = new Counter({
+    name: 'connector_shopify_throttle_wait_seconds_total',
+    help: 'Seconds this process waited before sending a request Shopify throttled (THROTTLED or HTTP 429), by operation. Per process.',
+    labelNames: ['operation'],
+    registers,
+  });
+  // Only once an answer said so: before that there is nothing true to report.
+  let bucket: QueryCost['throttleStatus'];
+  metrics.registerGauge({
+    name: 'connector_shopify_cost_available_points',
+    help: "Points left in Shopify's query-cost bucket for this app, as the last answer to this process said. Per process.",
+    read: async () => (bucket ? bucket.currentlyAvailable : []),
+  });
+  metrics.registerGauge({
+    name: 'connector_shopify_cost_maximum_points',
+    help: "Size of Shopify's query-cost bucket for this app (maximumAvailable), as the last answer to this process said. Per process.",
+    read: async () => (bucket ? bucket.maximumAvailable : []),
+  });
+
+  return {
+    partnerRequest({ endpoint, status, durationMs }) {
+      partnerRequests.inc({ endpoint, status: status === undefined ? 'none' : String(status) });
+      partnerDuration.observe({ endpoint }, durationMs / 1000);
+    },
+    storeRequest({ operation, outcome, cost, throttleWaitMs }) {
+      storeRequests.inc({ operation, outcome });
+      if (cost && outcome === 'ok') {
+        requestedCost.inc({ operation }, cost.requested);
+        if (cost.actual !== null) actualCost.inc({ operation }, cost.actual);
+      }
+      if (cost?.throttleStatus) bucket = cost.throttleStatus;
+      if (throttleWaitMs !== undefined) throttleWait.inc({ operation }, throttleWaitMs / 1000);
+    },
+  };
+}
