@@ -2,6 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_CATALOG, JOBS } from '../../jobs/catalog.js';
 import type { ConnectorMetrics, Sample } from '../metrics/registry.js';
+import { SYNC_LAG } from '../metrics/sync-lag.js';
 import type { SharedParts } from './parts.js';
 
 const SHARED = 'Shared by all processes (read from Redis).';
@@ -85,23 +86,52 @@ export function registerQueueMetrics(
     },
   });
 
+  const updateQueues = SHOPIFY_UPDATE_JOBS.map((job) => parts.queueOf(job));
+  metrics.registerGauge({
+    ...SYNC_LAG,
+    read: async () => {
+      const oldest = await Promise.all(updateQueues.map((q) => oldestQueuedAt(q, parts.redis)));
+      const known = oldest.filter((at): at is number => at !== undefined);
+      return known.length === 0 ? 0 : Math.max(0, (now() - Math.min(...known)) / 1000);
+    },
+  });
+
   const markQueue = parts.queueOf(JOB_CATALOG.markOrder);
   metrics.registerGauge({
     name: 'connector_orders_needing_attention',
-    help: `Orders whose failure waits for staff, by reason: registration_failed (a failed create-shipment job: refused, or given up on; the order is tagged shipment-error), mark_failed (a failed mark on the Shopify order, retried on a schedule unless Shopify refused it). Failed jobs are kept 30 days. ${SHARED}`,
+    help: `Orders whose failure waits for staff, by reason: registration_failed (a failed create-shipment job: refused, or given up on; the order is tagged shipment-error), mark_failed (a failed mark on the Shopify order, retried on a schedule unless Shopify refused it), fulfilment_failed (a shipped order not fulfilled in Shopify: on hold, scheduled, or refused; tagged shipment-not-fulfilled when held), shopify_update_failed (another write of the status sync that failed). Failed jobs are kept 30 days. ${SHARED}`,
     labelNames: ['reason'],
     read: async () => {
-      const [registrations, marks] = await Promise.all([
+      const [registrations, marks, ...updates] = await Promise.all([
         registration.getJobCounts('failed'),
         markQueue.getJobCounts('failed'),
+        ...updateQueues.map((queue) => queue.getJobCounts('failed')),
       ]);
+      const fulfilQueue = JOB_CATALOG.fulfilShipment.queue;
+      let fulfilments = 0;
+      let otherUpdates = 0;
+      for (const [i, counts] of updates.entries()) {
+        if (updateQueues[i]!.name === fulfilQueue) fulfilments += counts.failed ?? 0;
+        else otherUpdates += counts.failed ?? 0;
+      }
       return [
         { labels: { reason: 'registration_failed' }, value: registrations.failed ?? 0 },
         { labels: { reason: 'mark_failed' }, value: marks.failed ?? 0 },
+        { labels: { reason: 'fulfilment_failed' }, value: fulfilments },
+        { labels: { reason: 'shopify_update_failed' }, value: otherUpdates },
       ];
     },
   });
 }
+
+/** The writes of the status sync: a job waiting in one is a provider change not yet in Shopify. */
+const SHOPIFY_UPDATE_JOBS = [
+  JOB_CATALOG.writeShipmentStatus,
+  JOB_CATALOG.reportShipmentProgress,
+  JOB_CATALOG.fulfilShipment,
+  JOB_CATALOG.recordDelivery,
+  JOB_CATALOG.flagCancelledShipment,
+];
 
 /** When the longest-waiting job was added (ms), from the job hashes: ids, then one field each. */
 async function oldestQueuedAt(queue: Queue, redis: Redis): Promise<number | undefined> {
