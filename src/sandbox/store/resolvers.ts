@@ -22,6 +22,7 @@ import {
   setMetafields,
   updateOrder,
 } from './order-writes.js';
+import { requireScope, seesFulfillmentOrdersAt } from './scopes.js';
 import type { FakeStoreState } from './state.js';
 import {
   fulfillmentEventView,
@@ -33,8 +34,24 @@ import {
   webhookSubscriptionView,
 } from './views.js';
 
-/** Root resolvers for the fake schema: one per query or mutation root field the connector uses. */
+/**
+ * Root resolvers for the fake schema: one per query or mutation root field the connector uses,
+ * each behind the access scopes Shopify requires for it.
+ */
 export function createRootValue(state: FakeStoreState, shop: { name: string; domain: string }) {
+  const resolvers = rootResolvers(state, shop);
+  return Object.fromEntries(
+    Object.entries(resolvers).map(([field, resolve]) => [
+      field,
+      (args: never) => {
+        requireScope(state.app.accessScopes, field);
+        return (resolve as (a: never) => unknown)(args);
+      },
+    ]),
+  );
+}
+
+function rootResolvers(state: FakeStoreState, shop: { name: string; domain: string }) {
   const orderView = (order: Parameters<typeof orderViewOf>[1]) => orderViewOf(state, order);
   return {
     order: ({ id }: { id: string }) => {
@@ -44,7 +61,13 @@ export function createRootValue(state: FakeStoreState, shop: { name: string; dom
 
     fulfillmentOrder: ({ id }: { id: string }) => {
       const found = state.findFulfillmentOrder(id);
-      return found ? fulfillmentOrderView(state, found.order, found.fulfillmentOrder) : null;
+      const visible =
+        found &&
+        seesFulfillmentOrdersAt(
+          state.app.accessScopes,
+          state.locationById(found.fulfillmentOrder.locationId),
+        );
+      return visible ? fulfillmentOrderView(state, found.order, found.fulfillmentOrder) : null;
     },
 
     currentAppInstallation: () => ({

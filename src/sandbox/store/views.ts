@@ -15,6 +15,7 @@ import type {
   FakeMetafield,
   FakeOrder,
 } from './model.js';
+import { seesFulfillmentOrdersAt } from './scopes.js';
 import type { FakeStoreState } from './state.js';
 
 /**
@@ -46,7 +47,11 @@ export function orderView(state: FakeStoreState, order: FakeOrder) {
     lineItems: (args: PageArgs) => indexConnection(order.lineItems.map(lineItemView), args),
     fulfillmentOrders: (args: PageArgs) =>
       indexConnection(
-        order.fulfillmentOrders.map((fo) => fulfillmentOrderView(state, order, fo)),
+        order.fulfillmentOrders
+          .filter((fo) =>
+            seesFulfillmentOrdersAt(state.app.accessScopes, state.locationById(fo.locationId)),
+          )
+          .map((fo) => fulfillmentOrderView(state, order, fo)),
         args,
       ),
     fulfillments: ({ first }: { first?: number | null }) =>

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FakeStore } from '../../../src/sandbox/store/index.js';
+import { DEFAULT_ACCESS_SCOPES, type FakeStore } from '../../../src/sandbox/store/index.js';
 import {
+  ACCESS_TOKEN,
   actionsOf,
   control,
   createFulfillment,
+  FULFILLMENT_CREATE,
   fulfillmentOrders,
   graphql,
   type Json,
@@ -108,7 +110,12 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
   });
 
   it("offers only REQUEST_FULFILLMENT at a fulfillment service's location and refuses to fulfil it", async () => {
+    // Shopify shows fulfillment orders at another app's location only with the third-party scope.
+    const hidden = await fulfillmentOrders(store, '7003');
+    expect(hidden.nodes.map((fo: Json) => fo.assignedLocation.name)).toEqual(['Shop location']);
+    store.setAccessScopes([...DEFAULT_ACCESS_SCOPES, 'read_third_party_fulfillment_orders']);
     const { nodes } = await fulfillmentOrders(store, '7003');
+    store.setAccessScopes(DEFAULT_ACCESS_SCOPES);
     const service = nodes.find((fo: Json) => fo.assignedLocation.location.isFulfillmentService);
     expect(service.assignedLocation.name).toBe("Another app's warehouse");
     expect(actionsOf(service)).toContain('REQUEST_FULFILLMENT');
@@ -289,5 +296,38 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
     expect(refused.fulfillmentCreate.userErrors[0].message).toBe(
       `Fulfillment order ${fo.id} has an unfulfillable status= closed.`,
     );
+  });
+
+  it('denies a write the granted scopes do not cover, as Shopify does, and changes nothing', async () => {
+    const [fo] = (await fulfillmentOrders(store, '7001')).nodes;
+    store.setAccessScopes([
+      'read_orders',
+      'write_orders',
+      'read_merchant_managed_fulfillment_orders',
+    ]);
+    try {
+      const response = await fetch(`${store.url}/admin/api/2026-07/graphql.json`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': ACCESS_TOKEN },
+        body: JSON.stringify({
+          query: FULFILLMENT_CREATE,
+          variables: {
+            fulfillment: { lineItemsByFulfillmentOrder: [{ fulfillmentOrderId: fo.id }] },
+          },
+        }),
+      });
+      const body = (await response.json()) as Json;
+      expect(response.status).toBe(200);
+      expect(body.data).toEqual({ fulfillmentCreate: null });
+      expect(body.errors[0]).toMatchObject({
+        message:
+          'Access denied for fulfillmentCreate field. Required access: `write_assigned_fulfillment_orders` access scope, `write_merchant_managed_fulfillment_orders` access scope or `write_third_party_fulfillment_orders` access scope.',
+        extensions: { code: 'ACCESS_DENIED' },
+        path: ['fulfillmentCreate'],
+      });
+    } finally {
+      store.setAccessScopes(DEFAULT_ACCESS_SCOPES);
+    }
+    expect((await fulfillmentOrders(store, '7001')).nodes[0].status).toBe('OPEN');
   });
 });
