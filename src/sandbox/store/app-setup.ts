@@ -1,59 +1,9 @@
 import { idFromGid } from './gid.js';
+import type { FakeMetafieldDefinition, FakeWebhookSubscription } from './model.js';
 import type { FakeStoreState, Result } from './state.js';
 import { refuse } from './state.js';
 
-/**
- * What an app's installation on the store holds besides orders: the access scopes it was
- * granted, its webhook subscriptions and the metafield definitions it made. `connector setup`
- * reads and writes these.
- */
-
-/**
- * The scopes the connector needs, as Shopify documents them per operation:
- * read_orders / write_orders (orders, tags, notes, metafields on orders);
- * read_/write_merchant_managed_fulfillment_orders (fulfillment orders at the merchant's
- * locations: fulfillmentCreate, fulfillmentTrackingInfoUpdate, fulfillmentOrderReportProgress);
- * read_/write_fulfillments (fulfillmentEventCreate).
- */
-export const DEFAULT_ACCESS_SCOPES = [
-  'read_orders',
-  'write_orders',
-  'read_merchant_managed_fulfillment_orders',
-  'write_merchant_managed_fulfillment_orders',
-  'read_fulfillments',
-  'write_fulfillments',
-];
-
-export interface FakeWebhookSubscription {
-  id: string;
-  topic: string;
-  uri: string;
-  format: 'JSON' | 'XML';
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface FakeMetafieldDefinition {
-  id: string;
-  name: string;
-  namespace: string;
-  key: string;
-  type: string;
-  ownerType: string;
-  description: string | null;
-}
-
-export interface AppSetup {
-  accessScopes: string[];
-  webhookSubscriptions: FakeWebhookSubscription[];
-  metafieldDefinitions: FakeMetafieldDefinition[];
-}
-
-export const newAppSetup = (): AppSetup => ({
-  accessScopes: [...DEFAULT_ACCESS_SCOPES],
-  webhookSubscriptions: [],
-  metafieldDefinitions: [],
-});
+/** The app's setup on the store (model.ts's AppSetup): webhook subscriptions, metafield definitions. */
 
 export interface WebhookSubscriptionInput {
   uri?: string | null;

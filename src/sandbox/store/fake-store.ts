@@ -1,13 +1,14 @@
-import type { FakeMetafieldDefinition, FakeWebhookSubscription } from './app-setup.js';
 import type { FakeGraphqlRequest } from './graphql-route.js';
 import type {
   FakeFulfillment,
   FakeFulfillmentOrder,
   FakeLocation,
+  FakeMetafieldDefinition,
   FakeOrder,
   FakeOrderChange,
   FakeOrderInput,
   FakeStaffFulfil,
+  FakeWebhookSubscription,
 } from './model.js';
 import type { FakeCustomerNotification, FakeMutation } from './state.js';
 import type { DropAnswersOptions } from './traffic.js';

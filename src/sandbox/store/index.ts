@@ -1,20 +1,18 @@
-export {
-  DEFAULT_ACCESS_SCOPES,
-  type FakeMetafieldDefinition,
-  type FakeWebhookSubscription,
-} from './app-setup.js';
 export type { FakeStore, WebhookChoice } from './fake-store.js';
 export { FIXTURE_ORDERS, fixtureOrders } from './fixtures/index.js';
 export type { FakeGraphqlRequest } from './graphql-route.js';
 export {
+  DEFAULT_ACCESS_SCOPES,
   DEFAULT_LOCATION,
   type FakeFulfillment,
   type FakeFulfillmentOrder,
   type FakeLocation,
+  type FakeMetafieldDefinition,
   type FakeOrder,
   type FakeOrderChange,
   type FakeOrderInput,
   type FakeStaffFulfil,
+  type FakeWebhookSubscription,
   FULFILLMENT_SERVICE_LOCATION,
   SECOND_MERCHANT_LOCATION,
 } from './model.js';

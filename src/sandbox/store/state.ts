@@ -1,6 +1,6 @@
-import { type AppSetup, newAppSetup } from './app-setup.js';
 import { idFromGid } from './gid.js';
 import {
+  type AppSetup,
   DEFAULT_LOCATION,
   type FakeFulfillmentOrder,
   type FakeLineItem,
@@ -12,6 +12,7 @@ import {
   FULFILLMENT_SERVICE_LOCATION,
   fakeOrderChangeSchema,
   fakeOrderInputSchema,
+  newAppSetup,
   SECOND_MERCHANT_LOCATION,
 } from './model.js';
 

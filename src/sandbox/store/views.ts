@@ -1,8 +1,4 @@
-import {
-  definitionCategory,
-  type FakeMetafieldDefinition,
-  type FakeWebhookSubscription,
-} from './app-setup.js';
+import { definitionCategory } from './app-setup.js';
 import { indexConnection, type PageArgs } from './connections.js';
 import { supportedActions } from './fulfillment-orders.js';
 import { gid } from './gid.js';
@@ -13,7 +9,9 @@ import type {
   FakeLineItem,
   FakeLocation,
   FakeMetafield,
+  FakeMetafieldDefinition,
   FakeOrder,
+  FakeWebhookSubscription,
 } from './model.js';
 import { seesFulfillmentOrdersAt } from './scopes.js';
 import type { FakeStoreState } from './state.js';
