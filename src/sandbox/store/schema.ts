@@ -243,6 +243,16 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     LESS_THAN_OR_EQUAL_TO
   }
 
+  enum CountPrecision {
+    AT_LEAST
+    EXACT
+  }
+
+  type Count {
+    count: Int!
+    precision: CountPrecision!
+  }
+
   type PageInfo {
     hasNextPage: Boolean!
     hasPreviousPage: Boolean!
@@ -268,6 +278,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     lineItems(first: Int, after: String): LineItemConnection!
     fulfillmentOrders(first: Int, after: String): FulfillmentOrderConnection!
     fulfillments(first: Int, query: String): [Fulfillment!]!
+    fulfillmentsCount: Count
     metafield(namespace: String, key: String!): Metafield
     metafields(first: Int, after: String, namespace: String): MetafieldConnection!
   }

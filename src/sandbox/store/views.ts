@@ -52,6 +52,7 @@ export function orderView(state: FakeStoreState, order: FakeOrder) {
           .map((fo) => fulfillmentOrderView(state, order, fo)),
         args,
       ),
+    fulfillmentsCount: { count: order.fulfillments.length, precision: 'EXACT' },
     fulfillments: ({ first }: { first?: number | null }) =>
       order.fulfillments.slice(0, first ?? undefined).map((f) => fulfillmentView(state, order, f)),
     metafield: ({ namespace, key }: { namespace?: string | null; key: string }) => {
