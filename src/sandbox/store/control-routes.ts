@@ -1,7 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { FakeStore, WebhookChoice } from './fake-store.js';
-import { type FakeOrderInput, fakeOrderChangeSchema, fakeOrderInputSchema } from './model.js';
+import {
+  type FakeOrderInput,
+  fakeOrderChangeSchema,
+  fakeOrderInputSchema,
+  holdInput,
+  staffFulfilSchema,
+} from './model.js';
 
 const webhookChoiceSchema = z.object({
   webhookUrl: z.url().optional(),
@@ -17,22 +23,12 @@ const updateBodySchema = webhookChoiceSchema.extend(fakeOrderChangeSchema.shape)
 
 /**
  * /_fake/*: drive the fake store over HTTP for demos (local only, no token): create and change
- * orders (optionally announcing them by webhook), read orders and the mutation log, plan
- * throttling.
+ * orders (optionally announcing them by webhook), act as staff on fulfilments, read orders and
+ * the logs, set the app's scopes, plan throttling and lost answers.
  */
 export function controlRoutes(
   app: FastifyInstance,
-  store: Pick<
-    FakeStore,
-    | 'createOrder'
-    | 'updateOrder'
-    | 'order'
-    | 'orders'
-    | 'mutations'
-    | 'requests'
-    | 'throttleNext'
-    | 'rateLimitNext'
-  >,
+  store: Omit<FakeStore, 'url' | 'shop' | 'close' | 'tokenRequests' | 'revokeTokens'>,
 ): void {
   app.get('/_fake/orders', async () => store.orders());
 
@@ -70,6 +66,76 @@ export function controlRoutes(
     return store.updateOrder(request.params.id, change, webhookChoice({ webhookUrl, sendWebhook }));
   });
 
+  app.post<{ Params: { id: string } }>('/_fake/orders/:id/fulfil', async (request, reply) => {
+    if (!store.order(request.params.id)) {
+      return reply.code(404).send({ error: `order ${request.params.id} not found` });
+    }
+    const body = webhookChoiceSchema.extend(staffFulfilSchema.shape).safeParse(request.body ?? {});
+    if (!body.success) {
+      return reply.code(400).send({ error: 'invalid fulfilment', issues: body.error.issues });
+    }
+    const { webhookUrl, sendWebhook, ...input } = body.data;
+    return refusedAs409(reply, () =>
+      store.fulfil(request.params.id, input, webhookChoice({ webhookUrl, sendWebhook })),
+    );
+  });
+
+  app.post<{ Params: { id: string } }>(
+    '/_fake/fulfillment-orders/:id/hold',
+    async (request, reply) => {
+      const body = webhookChoiceSchema.extend(holdInput.shape).safeParse(request.body ?? {});
+      if (!body.success) {
+        return reply.code(400).send({ error: 'invalid hold', issues: body.error.issues });
+      }
+      const { webhookUrl, sendWebhook, ...hold } = body.data;
+      return refusedAs409(reply, () =>
+        store.holdFulfillmentOrder(
+          request.params.id,
+          hold,
+          webhookChoice({ webhookUrl, sendWebhook }),
+        ),
+      );
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/_fake/fulfillment-orders/:id/release-hold',
+    async (request, reply) => {
+      const body = webhookChoiceSchema.safeParse(request.body ?? {});
+      if (!body.success) {
+        return reply.code(400).send({ error: 'invalid', issues: body.error.issues });
+      }
+      return refusedAs409(reply, () =>
+        store.releaseHold(request.params.id, webhookChoice(body.data)),
+      );
+    },
+  );
+
+  app.get('/_fake/locations', async () => store.locations());
+  app.get('/_fake/notifications', async () => store.notifications);
+  app.get('/_fake/webhook-subscriptions', async () => store.webhookSubscriptions());
+  app.get('/_fake/metafield-definitions', async () => store.metafieldDefinitions());
+  app.get('/_fake/access-scopes', async () => ({ scopes: store.accessScopes() }));
+  app.put('/_fake/access-scopes', async (request, reply) => {
+    const body = z.object({ scopes: z.array(z.string().min(1)) }).safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ error: 'invalid', issues: body.error.issues });
+    store.setAccessScopes(body.data.scopes);
+    return { scopes: store.accessScopes() };
+  });
+
+  app.post('/_fake/drop-answers', async (request, reply) => {
+    const body = z
+      .object({
+        count: z.number().int().min(0),
+        operation: z.string().min(1).optional(),
+        how: z.enum(['bad_gateway', 'connection_reset']).optional(),
+      })
+      .safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ error: 'invalid', issues: body.error.issues });
+    store.dropNextAnswers(body.data);
+    return { ok: true };
+  });
+
   app.get('/_fake/mutations', async () => store.mutations);
   app.get('/_fake/requests', async () => store.requests);
 
@@ -104,4 +170,13 @@ function webhookChoice(choice: WebhookChoice): WebhookChoice {
     ...(choice.webhookUrl ? { webhookUrl: choice.webhookUrl } : {}),
     ...(choice.sendWebhook !== undefined ? { sendWebhook: choice.sendWebhook } : {}),
   };
+}
+
+/** A staff action the store refuses (nothing to fulfil, not on hold, …) answers 409. */
+async function refusedAs409<T>(reply: FastifyReply, action: () => Promise<T>) {
+  try {
+    return await action();
+  } catch (error) {
+    return reply.code(409).send({ error: (error as Error).message });
+  }
 }

@@ -1,6 +1,17 @@
 import type { FakeGraphqlRequest } from './graphql-route.js';
-import type { FakeOrder, FakeOrderChange, FakeOrderInput } from './model.js';
-import type { FakeMutation } from './state.js';
+import type {
+  FakeFulfillment,
+  FakeFulfillmentOrder,
+  FakeLocation,
+  FakeMetafieldDefinition,
+  FakeOrder,
+  FakeOrderChange,
+  FakeOrderInput,
+  FakeStaffFulfil,
+  FakeWebhookSubscription,
+} from './model.js';
+import type { FakeCustomerNotification, FakeMutation } from './state.js';
+import type { DropAnswersOptions } from './traffic.js';
 import type { WebhookDelivery } from './webhooks.js';
 
 /** The fake store as its users (the demo, the tests, its control routes) drive it. */
@@ -41,4 +52,47 @@ export interface FakeStore {
   rateLimitNext(count: number, options?: { retryAfterSeconds?: number }): void;
   /** Invalidate every client-credentials token handed out so far (the fixed token stays valid). */
   revokeTokens(): void;
+
+  /**
+   * Staff fulfil the order in the admin (no tracking: "Mark as fulfilled"), one fulfillment per
+   * merchant location with something left; not in `mutations`. Throws when nothing can be.
+   */
+  fulfil(
+    orderId: string,
+    input?: FakeStaffFulfil,
+    options?: WebhookChoice,
+  ): Promise<{ order: FakeOrder; fulfillments: FakeFulfillment[]; webhook?: WebhookDelivery }>;
+  /** Staff put a fulfillment order (number or gid) on hold; reason OTHER unless given. */
+  holdFulfillmentOrder(
+    fulfillmentOrderId: string,
+    hold?: { reason?: string; reasonNotes?: string | null },
+    options?: WebhookChoice,
+  ): Promise<{
+    order: FakeOrder;
+    fulfillmentOrder: FakeFulfillmentOrder;
+    webhook?: WebhookDelivery;
+  }>;
+  /** Staff release a held fulfillment order: OPEN again (IN_PROGRESS if it had started). */
+  releaseHold(
+    fulfillmentOrderId: string,
+    options?: WebhookChoice,
+  ): Promise<{
+    order: FakeOrder;
+    fulfillmentOrder: FakeFulfillmentOrder;
+    webhook?: WebhookDelivery;
+  }>;
+  /** Emails Shopify sent customers about fulfillments (confirmations, updates), oldest first. */
+  readonly notifications: readonly FakeCustomerNotification[];
+  /** The store's locations ("Shop location", "Aarhus warehouse", "Another app's warehouse", …). */
+  locations(): FakeLocation[];
+  /** The scopes currentAppInstallation.accessScopes reports (and client credentials grant). */
+  accessScopes(): string[];
+  setAccessScopes(scopes: string[]): void;
+  webhookSubscriptions(): FakeWebhookSubscription[];
+  metafieldDefinitions(): FakeMetafieldDefinition[];
+  /**
+   * Apply the next `count` matching mutations, then lose their answers (HTTP 502, or a destroyed
+   * connection), so a client cannot tell whether they happened.
+   */
+  dropNextAnswers(options: DropAnswersOptions): void;
 }

@@ -1,6 +1,18 @@
 import { gid, idFromGid } from './gid.js';
-import type { FakeFulfillment, FakeFulfillmentOrder, FakeOrder, FakeTracking } from './model.js';
-import { type FakeStoreState, FULFILLABLE, type Result, refuse } from './state.js';
+import type {
+  FakeFulfillment,
+  FakeFulfillmentEvent,
+  FakeFulfillmentOrder,
+  FakeOrder,
+  FakeTracking,
+} from './model.js';
+import {
+  type FakeStoreState,
+  FULFILLABLE,
+  orderFulfillmentStatus,
+  type Result,
+  refuse,
+} from './state.js';
 
 /** The Admin mutations on fulfillments: fulfillmentCreate, tracking updates, events. */
 
@@ -16,8 +28,9 @@ export interface FulfillmentInput {
 }
 
 /**
- * fulfillmentCreate: every fulfillment order must be open and belong to one order; naming a
- * fulfillment order without lines fulfils all it has left.
+ * fulfillmentCreate: every fulfillment order must be open, belong to one order and be assigned
+ * to one of the merchant's locations, the same for all; naming a fulfillment order without lines
+ * fulfils all it has left.
  */
 export function createFulfillment(
   state: FakeStoreState,
@@ -48,6 +61,13 @@ export function createFulfillment(
         `Fulfillment order ${group.fulfillmentOrderId} has an unfulfillable status= ${fo.status.toLowerCase()}.`,
       );
     }
+    if (touched.length > 0 && touched[0]!.locationId !== fo.locationId) {
+      return refuse(base, 'All fulfillment orders must be assigned to a single location.');
+    }
+    // Since 2024-10 an order management app cannot fulfil what a fulfillment service holds.
+    if (state.locationById(fo.locationId).isFulfillmentService) {
+      return refuse(field, 'Cannot create fulfillment for the fulfillment order.');
+    }
     touched.push(fo);
     const wanted =
       group.fulfillmentOrderLineItems ??
@@ -71,16 +91,54 @@ export function createFulfillment(
   }
   if (!owner || plan.length === 0) return refuse(base, 'Nothing left to fulfill.');
 
+  const fulfillment = applyFulfillment(state, owner, plan, touched, {
+    tracking: input.trackingInfo ? toTracking(input.trackingInfo) : null,
+    notifyCustomer: input.notifyCustomer ?? false,
+    by: 'app',
+  });
+  state.record({
+    type: 'fulfillmentCreate',
+    at: fulfillment.createdAt,
+    orderId: owner.id,
+    fulfillmentId: fulfillment.id,
+    notifyCustomer: fulfillment.notifyCustomer,
+    trackingInfo: fulfillment.trackingInfo[0] ?? null,
+    lineItems: fulfillment.lineItems,
+  });
+  return { ok: true, value: { order: owner, fulfillment } };
+}
+
+/**
+ * Ships `plan` from `touched` (fulfillment orders of one order and location): lowers what is
+ * left, closes what is done, and sends the shipping confirmation when asked. Used by the
+ * Admin API and by staff in the admin.
+ */
+export function applyFulfillment(
+  state: FakeStoreState,
+  order: FakeOrder,
+  plan: { line: FakeFulfillmentOrder['lineItems'][number]; quantity: number }[],
+  touched: FakeFulfillmentOrder[],
+  options: { tracking: FakeTracking | null; notifyCustomer: boolean; by: 'app' | 'staff' },
+): FakeFulfillment {
   for (const { line, quantity } of plan) line.remainingQuantity -= quantity;
   for (const fo of touched) {
     fo.status = fo.lineItems.every((l) => l.remainingQuantity === 0) ? 'CLOSED' : 'IN_PROGRESS';
   }
-  const tracking = input.trackingInfo ? toTracking(input.trackingInfo) : null;
+  const now = state.timestamp();
+  const { tracking } = options;
   const fulfillment: FakeFulfillment = {
     id: state.newId(),
     status: 'SUCCESS',
-    createdAt: state.timestamp(),
-    notifyCustomer: input.notifyCustomer ?? false,
+    // The admin shows "Marked as fulfilled" for a fulfillment without a tracking number.
+    displayStatus: tracking?.number ? 'FULFILLED' : 'MARKED_AS_FULFILLED',
+    createdAt: now,
+    updatedAt: now,
+    deliveredAt: null,
+    inTransitAt: null,
+    locationId: touched[0]!.locationId,
+    fulfillmentOrderIds: touched.map((fo) => fo.id),
+    createdBy: options.by,
+    notifyCustomer: options.notifyCustomer,
     trackingInfo: tracking ? [tracking] : [],
     lineItems: plan.map(({ line, quantity }) => ({
       fulfillmentOrderLineItemId: line.id,
@@ -88,21 +146,18 @@ export function createFulfillment(
     })),
     events: [],
   };
-  owner.fulfillments.push(fulfillment);
-  owner.fulfillmentStatus = owner.fulfillmentOrders.some((fo) => FULFILLABLE.has(fo.status))
-    ? 'PARTIALLY_FULFILLED'
-    : 'FULFILLED';
-  state.touch(owner);
-  state.record({
-    type: 'fulfillmentCreate',
-    at: fulfillment.createdAt,
-    orderId: owner.id,
-    fulfillmentId: fulfillment.id,
-    notifyCustomer: fulfillment.notifyCustomer,
-    trackingInfo: tracking,
-    lineItems: fulfillment.lineItems,
-  });
-  return { ok: true, value: { order: owner, fulfillment } };
+  order.fulfillments.push(fulfillment);
+  order.fulfillmentStatus = orderFulfillmentStatus(order);
+  state.touch(order);
+  if (options.notifyCustomer) {
+    state.notify({
+      orderId: order.id,
+      fulfillmentId: fulfillment.id,
+      kind: 'shipping_confirmation',
+      by: options.by,
+    });
+  }
+  return fulfillment;
 }
 
 /** fulfillmentTrackingInfoUpdate: replaces the tracking of a fulfillment. */
@@ -111,14 +166,27 @@ export function updateTracking(
   fulfillmentGid: string,
   input: TrackingInput,
   notifyCustomer: boolean,
-): Result<FakeFulfillment> {
+): Result<{ order: FakeOrder; fulfillment: FakeFulfillment }> {
   const found = state.findFulfillment(fulfillmentGid);
   if (!found) return refuse(['fulfillmentId'], 'Fulfillment does not exist.');
   const urlProblem = trackingUrlProblem(input.url);
   if (urlProblem) return refuse(['trackingInfoInput', 'url'], urlProblem);
   const tracking = toTracking(input);
-  found.fulfillment.trackingInfo = [tracking];
+  const { fulfillment } = found;
+  fulfillment.trackingInfo = [tracking];
+  if (fulfillment.displayStatus === 'MARKED_AS_FULFILLED' && tracking.number) {
+    fulfillment.displayStatus = 'FULFILLED';
+  }
+  fulfillment.updatedAt = state.timestamp();
   state.touch(found.order);
+  if (notifyCustomer) {
+    state.notify({
+      orderId: found.order.id,
+      fulfillmentId: fulfillment.id,
+      kind: 'shipping_update',
+      by: 'app',
+    });
+  }
   state.record({
     type: 'fulfillmentTrackingInfoUpdate',
     at: state.timestamp(),
@@ -127,10 +195,14 @@ export function updateTracking(
     notifyCustomer,
     trackingInfo: tracking,
   });
-  return { ok: true, value: found.fulfillment };
+  return { ok: true, value: found };
 }
 
-/** fulfillmentEventCreate: adds a carrier event (IN_TRANSIT, DELIVERED, …) to a fulfillment. */
+/**
+ * fulfillmentEventCreate: adds a carrier event (IN_TRANSIT, DELIVERED, …) to a fulfillment; the
+ * fulfillment's displayStatus becomes the event's status, and DELIVERED / IN_TRANSIT set
+ * deliveredAt / inTransitAt.
+ */
 export function createFulfillmentEvent(
   state: FakeStoreState,
   input: {
@@ -139,16 +211,22 @@ export function createFulfillmentEvent(
     happenedAt?: string | null;
     message?: string | null;
   },
-): Result<FakeFulfillment['events'][number]> {
+): Result<FakeFulfillmentEvent> {
   const found = state.findFulfillment(input.fulfillmentId);
   if (!found) return refuse(['fulfillmentEvent', 'fulfillmentId'], 'Fulfillment does not exist.');
-  const event = {
+  const event: FakeFulfillmentEvent = {
     id: state.newId(),
     status: input.status,
     happenedAt: input.happenedAt ?? state.timestamp(),
+    createdAt: state.timestamp(),
     message: input.message ?? null,
   };
-  found.fulfillment.events.push(event);
+  const { fulfillment } = found;
+  fulfillment.events.push(event);
+  fulfillment.displayStatus = event.status;
+  if (event.status === 'DELIVERED') fulfillment.deliveredAt = event.happenedAt;
+  if (event.status === 'IN_TRANSIT') fulfillment.inTransitAt ??= event.happenedAt;
+  fulfillment.updatedAt = event.createdAt;
   state.touch(found.order);
   state.record({
     type: 'fulfillmentEventCreate',
@@ -162,7 +240,7 @@ export function createFulfillmentEvent(
   return { ok: true, value: event };
 }
 
-function toTracking(t: TrackingInput): FakeTracking {
+export function toTracking(t: TrackingInput): FakeTracking {
   return { company: t.company ?? null, number: t.number ?? null, url: t.url ?? null };
 }
 

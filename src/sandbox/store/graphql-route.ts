@@ -19,9 +19,17 @@ export interface FakeGraphqlRequest {
   variables: Record<string, unknown>;
   /**
    * ok; throttled (200 THROTTLED); rate_limited (429); unauthorized (401); too_costly (200
-   * MAX_COST_EXCEEDED); invalid (errors).
+   * MAX_COST_EXCEEDED); invalid (errors); answer_lost (applied, then 502 or a dropped
+   * connection).
    */
-  outcome: 'ok' | 'throttled' | 'rate_limited' | 'unauthorized' | 'too_costly' | 'invalid';
+  outcome:
+    | 'ok'
+    | 'throttled'
+    | 'rate_limited'
+    | 'unauthorized'
+    | 'too_costly'
+    | 'invalid'
+    | 'answer_lost';
 }
 
 /** Reported as every answer's cost, so throttle waits stay predictable in tests. */
@@ -132,6 +140,19 @@ export function graphqlRoute(
       variableValues: seen.variables,
       operationName: body.data.operationName ?? undefined,
     });
+    const lost =
+      operation?.operation === 'mutation'
+        ? deps.traffic.takeDrop(seen.operationName, seen.rootFields)
+        : undefined;
+    if (lost) {
+      log('answer_lost');
+      if (lost === 'connection_reset') {
+        reply.hijack();
+        request.raw.socket.destroy();
+        return;
+      }
+      return reply.code(502).header('Content-Type', 'text/html').send('<h1>502 Bad Gateway</h1>');
+    }
     log(result.errors ? 'invalid' : 'ok');
     return {
       ...(result.data !== undefined ? { data: result.data } : {}),

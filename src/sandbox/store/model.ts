@@ -68,9 +68,58 @@ export interface FakeMetafield {
   value: string;
 }
 
+export const FULFILLMENT_ORDER_STATUSES = [
+  'OPEN',
+  'IN_PROGRESS',
+  'ON_HOLD',
+  'SCHEDULED',
+  'CLOSED',
+  'CANCELLED',
+  'INCOMPLETE',
+] as const;
+
+export const HOLD_REASONS = [
+  'AWAITING_PAYMENT',
+  'AWAITING_RETURN_ITEMS',
+  'HIGH_RISK_OF_FRAUD',
+  'INCORRECT_ADDRESS',
+  'INVENTORY_OUT_OF_STOCK',
+  'ONLINE_STORE_POST_PURCHASE_CROSS_SELL',
+  'OTHER',
+  'UNKNOWN_DELIVERY_DATE',
+] as const;
+
+/** A place fulfillment orders are assigned to: the merchant's own, or a fulfillment service's. */
+export interface FakeLocation {
+  id: string;
+  name: string;
+  isFulfillmentService: boolean;
+}
+
+/** The locations every fake store has; a line naming another location gets a merchant one. */
+export const DEFAULT_LOCATION = 'Shop location';
+export const SECOND_MERCHANT_LOCATION = 'Aarhus warehouse';
+export const FULFILLMENT_SERVICE_LOCATION = "Another app's warehouse";
+
+export interface FakeFulfillmentHold {
+  id: string;
+  reason: (typeof HOLD_REASONS)[number];
+  reasonNotes: string | null;
+  /** Whether our app placed it (the connector never does; staff or other apps do). */
+  heldByApp: boolean;
+}
+
 export interface FakeFulfillmentOrder {
   id: string;
-  status: 'OPEN' | 'IN_PROGRESS' | 'CLOSED' | 'CANCELLED';
+  status: (typeof FULFILLMENT_ORDER_STATUSES)[number];
+  locationId: string;
+  /** UNSUBMITTED for merchant locations; fulfillment services move it on. */
+  requestStatus: string;
+  /** When a SCHEDULED fulfillment order becomes ready. */
+  fulfillAt: string | null;
+  holds: FakeFulfillmentHold[];
+  /** Progress reports (fulfillmentOrderReportProgress), oldest first. */
+  progressReports: { at: string; reasonNotes: string | null }[];
   lineItems: { id: string; lineItemId: string; totalQuantity: number; remainingQuantity: number }[];
 }
 
@@ -80,14 +129,31 @@ export interface FakeTracking {
   url: string | null;
 }
 
+export interface FakeFulfillmentEvent {
+  id: string;
+  status: string;
+  happenedAt: string;
+  createdAt: string;
+  message: string | null;
+}
+
 export interface FakeFulfillment {
   id: string;
   status: 'SUCCESS' | 'CANCELLED';
+  /** FulfillmentDisplayStatus: FULFILLED, MARKED_AS_FULFILLED, then the latest event's status. */
+  displayStatus: string;
   createdAt: string;
+  updatedAt: string;
+  deliveredAt: string | null;
+  inTransitAt: string | null;
+  locationId: string;
+  fulfillmentOrderIds: string[];
+  /** app: through the Admin API (the connector); staff: in the admin (`POST /_fake/orders/{id}/fulfil`). */
+  createdBy: 'app' | 'staff';
   notifyCustomer: boolean;
   trackingInfo: FakeTracking[];
   lineItems: { fulfillmentOrderLineItemId: string; quantity: number }[];
-  events: { id: string; status: string; happenedAt: string; message: string | null }[];
+  events: FakeFulfillmentEvent[];
 }
 
 export interface FakeOrder {
@@ -128,6 +194,8 @@ const addressInput = z.object({
 
 const lineItemInput = z.object({
   title: z.string().min(1).default('Ceramic mug'),
+  /** The location the line is assigned to: one fulfillment order per location. */
+  location: z.string().min(1).default(DEFAULT_LOCATION),
   quantity: z.number().int().positive().default(1),
   requiresShipping: z.boolean().default(true),
   productType: z.string().default('Homeware'),
@@ -138,6 +206,28 @@ const lineItemInput = z.object({
     .nullable()
     .default({ value: 350, unit: 'GRAMS' }),
 });
+
+export const holdInput = z.object({
+  reason: upper(HOLD_REASONS).default('OTHER'),
+  reasonNotes: z.string().nullable().default(null),
+});
+
+export const trackingInput = z.object({
+  company: z.string().nullable().default(null),
+  number: z.string().nullable().default(null),
+  url: z.url().nullable().default(null),
+});
+
+/** What staff fulfilling an order in the admin (`POST /_fake/orders/{id}/fulfil`) may say. */
+export const staffFulfilSchema = z.object({
+  /** Without tracking it is "Mark as fulfilled". */
+  tracking: trackingInput.optional(),
+  notifyCustomer: z.boolean().default(false),
+  /** Only this location's fulfillment orders; all fulfillable merchant ones otherwise. */
+  location: z.string().min(1).optional(),
+});
+
+export type FakeStaffFulfil = z.input<typeof staffFulfilSchema>;
 
 /**
  * A partial order as fixtures and `POST /_fake/orders` give it; every missing field gets a
@@ -173,6 +263,19 @@ export const fakeOrderInputSchema = z.object({
       }),
     )
     .default([]),
+  /**
+   * How the fulfillment order at a location starts: on hold (with a reason) or scheduled. A
+   * location without an entry starts OPEN.
+   */
+  fulfillmentOrders: z
+    .array(
+      z.object({
+        location: z.string().min(1).default(DEFAULT_LOCATION),
+        hold: holdInput.optional(),
+        fulfillAt: isoTime.optional(),
+      }),
+    )
+    .default([]),
 });
 
 export type FakeOrderInput = z.input<typeof fakeOrderInputSchema>;
@@ -188,3 +291,56 @@ export const fakeOrderChangeSchema = z.object({
 });
 
 export type FakeOrderChange = z.input<typeof fakeOrderChangeSchema>;
+
+/**
+ * What an app's installation on the store holds besides orders: the access scopes it was
+ * granted, its webhook subscriptions and the metafield definitions it made. `connector setup`
+ * reads and writes these.
+ */
+
+/**
+ * The scopes the connector needs, as Shopify documents them per operation:
+ * read_orders / write_orders (orders, tags, notes, metafields on orders);
+ * read_/write_merchant_managed_fulfillment_orders (fulfillment orders at the merchant's
+ * locations: fulfillmentCreate, fulfillmentTrackingInfoUpdate, fulfillmentOrderReportProgress);
+ * read_/write_fulfillments (fulfillmentEventCreate).
+ */
+export const DEFAULT_ACCESS_SCOPES = [
+  'read_orders',
+  'write_orders',
+  'read_merchant_managed_fulfillment_orders',
+  'write_merchant_managed_fulfillment_orders',
+  'read_fulfillments',
+  'write_fulfillments',
+];
+
+export interface FakeWebhookSubscription {
+  id: string;
+  topic: string;
+  uri: string;
+  format: 'JSON' | 'XML';
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FakeMetafieldDefinition {
+  id: string;
+  name: string;
+  namespace: string;
+  key: string;
+  type: string;
+  ownerType: string;
+  description: string | null;
+}
+
+export interface AppSetup {
+  accessScopes: string[];
+  webhookSubscriptions: FakeWebhookSubscription[];
+  metafieldDefinitions: FakeMetafieldDefinition[];
+}
+
+export const newAppSetup = (): AppSetup => ({
+  accessScopes: [...DEFAULT_ACCESS_SCOPES],
+  webhookSubscriptions: [],
+  metafieldDefinitions: [],
+});

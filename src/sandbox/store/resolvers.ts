@@ -1,4 +1,12 @@
-import { type OrdersArgs, orderPage } from './connections.js';
+import {
+  createMetafieldDefinition,
+  createWebhookSubscription,
+  type MetafieldDefinitionInput,
+  updateWebhookSubscription,
+  type WebhookSubscriptionInput,
+} from './app-setup.js';
+import { indexConnection, type OrdersArgs, orderPage, type PageArgs } from './connections.js';
+import { reportProgress } from './fulfillment-orders.js';
 import {
   createFulfillment,
   createFulfillmentEvent,
@@ -14,17 +22,37 @@ import {
   setMetafields,
   updateOrder,
 } from './order-writes.js';
+import { requireScope, seesFulfillmentOrdersAt } from './scopes.js';
 import type { FakeStoreState } from './state.js';
 import {
   fulfillmentEventView,
   fulfillmentOrderView,
   fulfillmentView,
+  metafieldDefinitionView,
   metafieldView,
-  orderView,
+  orderView as orderViewOf,
+  webhookSubscriptionView,
 } from './views.js';
 
-/** Root resolvers for the fake schema: one per query or mutation root field the connector uses. */
-export function createRootValue(state: FakeStoreState) {
+/**
+ * Root resolvers for the fake schema: one per query or mutation root field the connector uses,
+ * each behind the access scopes Shopify requires for it.
+ */
+export function createRootValue(state: FakeStoreState, shop: { name: string; domain: string }) {
+  const resolvers = rootResolvers(state, shop);
+  return Object.fromEntries(
+    Object.entries(resolvers).map(([field, resolve]) => [
+      field,
+      (args: never) => {
+        requireScope(state.app.accessScopes, field);
+        return (resolve as (a: never) => unknown)(args);
+      },
+    ]),
+  );
+}
+
+function rootResolvers(state: FakeStoreState, shop: { name: string; domain: string }) {
+  const orderView = (order: Parameters<typeof orderViewOf>[1]) => orderViewOf(state, order);
   return {
     order: ({ id }: { id: string }) => {
       const order = state.findOrder(id);
@@ -40,8 +68,45 @@ export function createRootValue(state: FakeStoreState) {
 
     fulfillmentOrder: ({ id }: { id: string }) => {
       const found = state.findFulfillmentOrder(id);
-      return found ? fulfillmentOrderView(found.order, found.fulfillmentOrder) : null;
+      const visible =
+        found &&
+        seesFulfillmentOrdersAt(
+          state.app.accessScopes,
+          state.locationById(found.fulfillmentOrder.locationId),
+        );
+      return visible ? fulfillmentOrderView(state, found.order, found.fulfillmentOrder) : null;
     },
+
+    currentAppInstallation: () => ({
+      id: gid('AppInstallation', '1'),
+      accessScopes: state.app.accessScopes.map((handle) => ({ handle, description: handle })),
+    }),
+
+    shop: () => ({ id: gid('Shop', '1'), name: shop.name, myshopifyDomain: shop.domain }),
+
+    webhookSubscriptions: (
+      args: PageArgs & { topics?: string[] | null; uri?: string | null; format?: string | null },
+    ) =>
+      indexConnection(
+        state.app.webhookSubscriptions
+          .filter((s) => !args.topics || args.topics.includes(s.topic))
+          .filter((s) => args.uri == null || s.uri === args.uri)
+          .filter((s) => args.format == null || s.format === args.format)
+          .map(webhookSubscriptionView),
+        args,
+      ),
+
+    metafieldDefinitions: (
+      args: PageArgs & { ownerType: string; namespace?: string | null; key?: string | null },
+    ) =>
+      indexConnection(
+        state.app.metafieldDefinitions
+          .filter((d) => d.ownerType === args.ownerType)
+          .filter((d) => args.namespace == null || d.namespace === args.namespace)
+          .filter((d) => args.key == null || d.key === args.key)
+          .map(metafieldDefinitionView),
+        args,
+      ),
 
     orders: (args: OrdersArgs) => {
       const page = orderPage([...state.orders.values()], args);
@@ -112,7 +177,10 @@ export function createRootValue(state: FakeStoreState) {
     fulfillmentCreate: ({ fulfillment }: { fulfillment: FulfillmentInput }) => {
       const result = createFulfillment(state, fulfillment);
       return result.ok
-        ? { fulfillment: fulfillmentView(result.value.fulfillment), userErrors: [] }
+        ? {
+            fulfillment: fulfillmentView(state, result.value.order, result.value.fulfillment),
+            userErrors: [],
+          }
         : { fulfillment: null, userErrors: result.userErrors };
     },
 
@@ -128,7 +196,10 @@ export function createRootValue(state: FakeStoreState) {
         args.notifyCustomer ?? false,
       );
       return result.ok
-        ? { fulfillment: fulfillmentView(result.value), userErrors: [] }
+        ? {
+            fulfillment: fulfillmentView(state, result.value.order, result.value.fulfillment),
+            userErrors: [],
+          }
         : { fulfillment: null, userErrors: result.userErrors };
     },
 
@@ -141,6 +212,46 @@ export function createRootValue(state: FakeStoreState) {
       return result.ok
         ? { fulfillmentEvent: fulfillmentEventView(result.value), userErrors: [] }
         : { fulfillmentEvent: null, userErrors: result.userErrors };
+    },
+
+    fulfillmentOrderReportProgress: (args: {
+      id: string;
+      progressReport?: { reasonNotes?: string | null } | null;
+    }) => {
+      const result = reportProgress(state, args.id, args.progressReport?.reasonNotes ?? null);
+      if (!result.ok) return { fulfillmentOrder: null, userErrors: result.userErrors };
+      const found = state.findFulfillmentOrder(args.id)!;
+      return {
+        fulfillmentOrder: fulfillmentOrderView(state, found.order, result.value),
+        userErrors: [],
+      };
+    },
+
+    webhookSubscriptionCreate: (args: {
+      topic: string;
+      webhookSubscription: WebhookSubscriptionInput;
+    }) => {
+      const result = createWebhookSubscription(state, args.topic, args.webhookSubscription);
+      return result.ok
+        ? { webhookSubscription: webhookSubscriptionView(result.value), userErrors: [] }
+        : { webhookSubscription: null, userErrors: result.userErrors };
+    },
+
+    webhookSubscriptionUpdate: (args: {
+      id: string;
+      webhookSubscription: WebhookSubscriptionInput;
+    }) => {
+      const result = updateWebhookSubscription(state, args.id, args.webhookSubscription);
+      return result.ok
+        ? { webhookSubscription: webhookSubscriptionView(result.value), userErrors: [] }
+        : { webhookSubscription: null, userErrors: result.userErrors };
+    },
+
+    metafieldDefinitionCreate: ({ definition }: { definition: MetafieldDefinitionInput }) => {
+      const result = createMetafieldDefinition(state, definition);
+      return result.ok
+        ? { createdDefinition: metafieldDefinitionView(result.value), userErrors: [] }
+        : { createdDefinition: null, userErrors: result.userErrors };
     },
   };
 }

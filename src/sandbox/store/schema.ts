@@ -1,5 +1,6 @@
 import { buildSchema } from 'graphql';
-import { COUNTRY_CODES } from './model.js';
+import { COUNTRY_CODES, HOLD_REASONS } from './model.js';
+import { WEBHOOK_TOPICS } from './webhook-topics.js';
 
 /**
  * The slice of Shopify's Admin GraphQL schema (2026-07) the fake store serves: every type, field,
@@ -34,6 +35,22 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
       sortKey: OrderSortKeys
       reverse: Boolean
     ): OrderConnection!
+    currentAppInstallation: AppInstallation!
+    shop: Shop!
+    webhookSubscriptions(
+      first: Int
+      after: String
+      topics: [WebhookSubscriptionTopic!]
+      uri: String
+      format: WebhookSubscriptionFormat
+    ): WebhookSubscriptionConnection!
+    metafieldDefinitions(
+      ownerType: MetafieldOwnerType!
+      namespace: String
+      key: String
+      first: Int
+      after: String
+    ): MetafieldDefinitionConnection!
   }
 
   type Mutation {
@@ -49,6 +66,19 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
       notifyCustomer: Boolean
     ): FulfillmentTrackingInfoUpdatePayload
     fulfillmentEventCreate(fulfillmentEvent: FulfillmentEventInput!): FulfillmentEventCreatePayload
+    fulfillmentOrderReportProgress(
+      id: ID!
+      progressReport: FulfillmentOrderReportProgressInput
+    ): FulfillmentOrderReportProgressPayload
+    webhookSubscriptionCreate(
+      topic: WebhookSubscriptionTopic!
+      webhookSubscription: WebhookSubscriptionInput!
+    ): WebhookSubscriptionCreatePayload
+    webhookSubscriptionUpdate(
+      id: ID!
+      webhookSubscription: WebhookSubscriptionInput!
+    ): WebhookSubscriptionUpdatePayload
+    metafieldDefinitionCreate(definition: MetafieldDefinitionInput!): MetafieldDefinitionCreatePayload
   }
 
   enum OrderSortKeys {
@@ -102,6 +132,89 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     SCHEDULED
   }
 
+  enum FulfillmentOrderRequestStatus {
+    ACCEPTED
+    CANCELLATION_ACCEPTED
+    CANCELLATION_REJECTED
+    CANCELLATION_REQUESTED
+    CLOSED
+    REJECTED
+    SUBMITTED
+    UNSUBMITTED
+  }
+
+  enum FulfillmentOrderAction {
+    CANCEL_FULFILLMENT_ORDER
+    CREATE_FULFILLMENT
+    EXTERNAL
+    HOLD
+    MARK_AS_OPEN
+    MERGE
+    MOVE
+    RELEASE_HOLD
+    REPORT_PROGRESS
+    REQUEST_CANCELLATION
+    REQUEST_FULFILLMENT
+    SPLIT
+  }
+
+  enum FulfillmentHoldReason {
+    ${HOLD_REASONS.join(' ')}
+  }
+
+  enum FulfillmentDisplayStatus {
+    ATTEMPTED_DELIVERY
+    CANCELED
+    CARRIER_PICKED_UP
+    CONFIRMED
+    DELAYED
+    DELIVERED
+    FAILURE
+    FULFILLED
+    IN_TRANSIT
+    LABEL_PRINTED
+    LABEL_PURCHASED
+    LABEL_VOIDED
+    MARKED_AS_FULFILLED
+    NOT_DELIVERED
+    OUT_FOR_DELIVERY
+    PICKED_UP
+    READY_FOR_PICKUP
+    SUBMITTED
+  }
+
+  enum FulfillmentOrderReportProgressUserErrorCode {
+    FULFILLMENT_ORDER_INVALID_FULFILLMENT_SERVICE_OWNERSHIP
+    FULFILLMENT_ORDER_NOT_FOUND
+    FULFILLMENT_ORDER_STATUS_INVALID
+    FULFILLMENT_ORDER_UNSUPPORTED_ACTION
+  }
+
+  enum WebhookSubscriptionTopic {
+    ${WEBHOOK_TOPICS.join(' ')}
+  }
+
+  enum WebhookSubscriptionFormat {
+    JSON
+    XML
+  }
+
+  enum MetafieldOwnerType {
+    CUSTOMER
+    LOCATION
+    ORDER
+    PRODUCT
+    PRODUCTVARIANT
+    SHOP
+  }
+
+  enum MetafieldDefinitionCreateUserErrorCode {
+    BLANK
+    INCLUSION
+    INVALID
+    TAKEN
+  }
+
   enum FulfillmentStatus {
     CANCELLED
     ERROR
@@ -131,6 +244,16 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     LESS_THAN_OR_EQUAL_TO
   }
 
+  enum CountPrecision {
+    AT_LEAST
+    EXACT
+  }
+
+  type Count {
+    count: Int!
+    precision: CountPrecision!
+  }
+
   type PageInfo {
     hasNextPage: Boolean!
     hasPreviousPage: Boolean!
@@ -155,7 +278,8 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     shippingAddress: MailingAddress
     lineItems(first: Int, after: String): LineItemConnection!
     fulfillmentOrders(first: Int, after: String): FulfillmentOrderConnection!
-    fulfillments(first: Int): [Fulfillment!]!
+    fulfillments(first: Int, query: String): [Fulfillment!]!
+    fulfillmentsCount: Count
     metafield(namespace: String, key: String!): Metafield
     metafields(first: Int, after: String, namespace: String): MetafieldConnection!
   }
@@ -239,7 +363,36 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   type FulfillmentOrder implements Node {
     id: ID!
     status: FulfillmentOrderStatus!
+    requestStatus: FulfillmentOrderRequestStatus!
+    fulfillAt: DateTime
+    updatedAt: DateTime!
+    assignedLocation: FulfillmentOrderAssignedLocation!
+    supportedActions: [FulfillmentOrderSupportedAction!]!
+    fulfillmentHolds: [FulfillmentHold!]!
     lineItems(first: Int, after: String): FulfillmentOrderLineItemConnection!
+  }
+
+  type FulfillmentOrderAssignedLocation {
+    name: String!
+    location: Location
+  }
+
+  type Location implements Node {
+    id: ID!
+    name: String!
+    isFulfillmentService: Boolean!
+  }
+
+  type FulfillmentOrderSupportedAction {
+    action: FulfillmentOrderAction!
+  }
+
+  type FulfillmentHold implements Node {
+    id: ID!
+    reason: FulfillmentHoldReason!
+    reasonNotes: String
+    displayReason: String!
+    heldByRequestingApp: Boolean!
   }
 
   type FulfillmentOrderConnection {
@@ -262,8 +415,27 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   type Fulfillment implements Node {
     id: ID!
     status: FulfillmentStatus!
+    displayStatus: FulfillmentDisplayStatus
     createdAt: DateTime!
+    updatedAt: DateTime!
+    deliveredAt: DateTime
+    inTransitAt: DateTime
+    totalQuantity: Int!
+    location: Location
     trackingInfo(first: Int): [FulfillmentTrackingInfo!]!
+    events(first: Int, after: String): FulfillmentEventConnection!
+    fulfillmentOrders(first: Int, after: String): FulfillmentOrderConnection!
+  }
+
+  type FulfillmentEventConnection {
+    nodes: [FulfillmentEvent!]!
+    edges: [FulfillmentEventEdge!]!
+    pageInfo: PageInfo!
+  }
+
+  type FulfillmentEventEdge {
+    cursor: String!
+    node: FulfillmentEvent!
   }
 
   type FulfillmentTrackingInfo {
@@ -276,6 +448,70 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     id: ID!
     status: FulfillmentEventStatus!
     happenedAt: DateTime!
+    createdAt: DateTime!
+    message: String
+  }
+
+  type AppInstallation implements Node {
+    id: ID!
+    accessScopes: [AccessScope!]!
+  }
+
+  type AccessScope {
+    handle: String!
+    description: String!
+  }
+
+  type Shop implements Node {
+    id: ID!
+    name: String!
+    myshopifyDomain: String!
+  }
+
+  type WebhookSubscription implements Node {
+    id: ID!
+    topic: WebhookSubscriptionTopic!
+    uri: String!
+    format: WebhookSubscriptionFormat!
+    createdAt: DateTime!
+    updatedAt: DateTime!
+  }
+
+  type WebhookSubscriptionConnection {
+    nodes: [WebhookSubscription!]!
+    edges: [WebhookSubscriptionEdge!]!
+    pageInfo: PageInfo!
+  }
+
+  type WebhookSubscriptionEdge {
+    cursor: String!
+    node: WebhookSubscription!
+  }
+
+  type MetafieldDefinitionType {
+    name: String!
+    category: String!
+  }
+
+  type MetafieldDefinition implements Node {
+    id: ID!
+    name: String!
+    namespace: String!
+    key: String!
+    description: String
+    type: MetafieldDefinitionType!
+    ownerType: MetafieldOwnerType!
+  }
+
+  type MetafieldDefinitionConnection {
+    nodes: [MetafieldDefinition!]!
+    edges: [MetafieldDefinitionEdge!]!
+    pageInfo: PageInfo!
+  }
+
+  type MetafieldDefinitionEdge {
+    cursor: String!
+    node: MetafieldDefinition!
   }
 
   type UserError {
@@ -383,6 +619,58 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   type FulfillmentEventCreatePayload {
     fulfillmentEvent: FulfillmentEvent
     userErrors: [UserError!]!
+  }
+
+  input FulfillmentOrderReportProgressInput {
+    reasonNotes: String
+  }
+
+  type FulfillmentOrderReportProgressUserError {
+    field: [String!]
+    message: String!
+    code: FulfillmentOrderReportProgressUserErrorCode
+  }
+
+  type FulfillmentOrderReportProgressPayload {
+    fulfillmentOrder: FulfillmentOrder
+    userErrors: [FulfillmentOrderReportProgressUserError!]!
+  }
+
+  input WebhookSubscriptionInput {
+    uri: String
+    callbackUrl: URL
+    format: WebhookSubscriptionFormat
+  }
+
+  type WebhookSubscriptionCreatePayload {
+    webhookSubscription: WebhookSubscription
+    userErrors: [UserError!]!
+  }
+
+  type WebhookSubscriptionUpdatePayload {
+    webhookSubscription: WebhookSubscription
+    userErrors: [UserError!]!
+  }
+
+  input MetafieldDefinitionInput {
+    name: String!
+    namespace: String
+    key: String!
+    type: String!
+    ownerType: MetafieldOwnerType!
+    description: String
+  }
+
+  type MetafieldDefinitionCreateUserError {
+    field: [String!]
+    message: String!
+    code: MetafieldDefinitionCreateUserErrorCode
+    elementIndex: Int
+  }
+
+  type MetafieldDefinitionCreatePayload {
+    createdDefinition: MetafieldDefinition
+    userErrors: [MetafieldDefinitionCreateUserError!]!
   }
 `;
 

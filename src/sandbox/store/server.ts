@@ -4,13 +4,19 @@ import { createLogger, type Logger } from '../../log.js';
 import { controlRoutes } from './control-routes.js';
 import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
+import {
+  holdFulfillmentOrder,
+  releaseHold as releaseFulfillmentHold,
+  staffFulfil,
+} from './fulfillment-orders.js';
 import { type FakeGraphqlRequest, graphqlRoute } from './graphql-route.js';
-import type { FakeOrder, FakeOrderInput } from './model.js';
+import type { FakeFulfillmentOrder, FakeOrder, FakeOrderInput } from './model.js';
 import { createRootValue } from './resolvers.js';
-import { FakeStoreState } from './state.js';
+import { FakeStoreState, type Result } from './state.js';
 import { FakeTokens } from './tokens.js';
 import { TrafficControl } from './traffic.js';
-import { deliverWebhook, orderWebhookPayload } from './webhooks.js';
+import { headerTopic } from './webhook-topics.js';
+import { deliverWebhook, orderWebhookPayload, type WebhookDelivery } from './webhooks.js';
 
 export type { FakeGraphqlRequest } from './graphql-route.js';
 
@@ -30,6 +36,10 @@ export interface FakeStoreOptions {
   /** Where order webhooks go when a call names no URL; none means no webhooks by default. */
   webhookUrl?: string;
   apiVersion?: string;
+  /** Shop.name (default "Demo Store"). */
+  shopName?: string;
+  /** Granted scopes; the connector's full set by default (app-setup.ts). */
+  accessScopes?: string[];
   /** Seed orders; the bundled Danish fixtures when omitted. */
   orders?: FakeOrderInput[];
   logger?: Logger;
@@ -49,24 +59,44 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     module: 'fake-store',
   });
   const state = new FakeStoreState(options.now ?? (() => new Date()));
+  if (options.accessScopes) state.app.accessScopes = [...options.accessScopes];
   for (const order of options.orders ?? fixtureOrders()) state.createOrder(order);
   const tokens = new FakeTokens(options.accessToken, options.tokenTtlSeconds ?? 86_399);
   const traffic = new TrafficControl();
   const requests: FakeGraphqlRequest[] = [];
 
+  /**
+   * Sends the order's webhook to the URL the call or the options name; without one, to every
+   * subscription made with webhookSubscriptionCreate for that topic.
+   */
   async function announce(topic: string, order: FakeOrder, choice: WebhookChoice = {}) {
-    const url = choice.webhookUrl ?? options.webhookUrl;
-    if (!url || choice.sendWebhook === false) return undefined;
-    const delivery = await deliverWebhook({
-      url,
-      topic,
-      shop: options.shop,
-      secret: options.webhookSecret,
-      apiVersion,
-      payload: orderWebhookPayload(order),
-    });
-    logger.info({ topic, orderId: order.id, status: delivery.status }, 'sent webhook');
-    return delivery;
+    if (choice.sendWebhook === false) return undefined;
+    const named = choice.webhookUrl ?? options.webhookUrl;
+    const urls = named
+      ? [named]
+      : state.app.webhookSubscriptions
+          .filter((s) => headerTopic(s.topic) === topic)
+          .map((s) => s.uri);
+    let first: WebhookDelivery | undefined;
+    for (const url of urls) {
+      const delivery = await deliverWebhook({
+        url,
+        topic,
+        shop: options.shop,
+        secret: options.webhookSecret,
+        apiVersion,
+        payload: orderWebhookPayload(order),
+      });
+      logger.info({ topic, orderId: order.id, status: delivery.status }, 'sent webhook');
+      first ??= delivery;
+    }
+    return first;
+  }
+
+  /** A staff action's outcome, or its refusal as an error for the caller. */
+  function unwrap<T>(result: Result<T>): T {
+    if (!result.ok) throw new Error(result.userErrors.map((e) => e.message).join('; '));
+    return result.value;
   }
 
   const app = Fastify({ loggerInstance: logger as FastifyBaseLogger });
@@ -96,10 +126,59 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     throttleNext: (count, opts) => traffic.throttleNext(count, opts),
     rateLimitNext: (count, opts) => traffic.rateLimitNext(count, opts),
     revokeTokens: () => tokens.revokeIssued(),
+    async fulfil(orderId, input = {}, choice) {
+      const { order, fulfillments } = unwrap(staffFulfil(state, orderId, input));
+      const webhook = await announce('orders/updated', order, choice);
+      return {
+        order: structuredClone(order),
+        fulfillments: structuredClone(fulfillments),
+        ...(webhook ? { webhook } : {}),
+      };
+    },
+    async holdFulfillmentOrder(id, hold, choice) {
+      const fulfillmentOrder = unwrap(holdFulfillmentOrder(state, id, hold));
+      return afterFulfillmentOrderChange(fulfillmentOrder, choice);
+    },
+    async releaseHold(id, choice) {
+      const fulfillmentOrder = unwrap(releaseFulfillmentHold(state, id));
+      return afterFulfillmentOrderChange(fulfillmentOrder, choice);
+    },
+    notifications: state.notifications,
+    locations: () => structuredClone(state.locations),
+    accessScopes: () => [...state.app.accessScopes],
+    setAccessScopes: (scopes) => {
+      state.app.accessScopes = [...scopes];
+    },
+    webhookSubscriptions: () => structuredClone(state.app.webhookSubscriptions),
+    metafieldDefinitions: () => structuredClone(state.app.metafieldDefinitions),
+    dropNextAnswers: (opts) => traffic.dropNextAnswers(opts),
     close: () => app.close(),
   };
 
-  graphqlRoute(app, { rootValue: createRootValue(state), tokens, traffic, requests });
+  async function afterFulfillmentOrderChange(
+    fulfillmentOrder: FakeFulfillmentOrder,
+    choice: WebhookChoice | undefined,
+  ) {
+    const { order } = state.findFulfillmentOrder(
+      `gid://shopify/FulfillmentOrder/${fulfillmentOrder.id}`,
+    )!;
+    const webhook = await announce('orders/updated', order, choice);
+    return {
+      order: structuredClone(order),
+      fulfillmentOrder: structuredClone(fulfillmentOrder),
+      ...(webhook ? { webhook } : {}),
+    };
+  }
+
+  graphqlRoute(app, {
+    rootValue: createRootValue(state, {
+      name: options.shopName ?? 'Demo Store',
+      domain: options.shop,
+    }),
+    tokens,
+    traffic,
+    requests,
+  });
 
   app.post('/admin/oauth/access_token', async (request, reply) => {
     const body = tokenRequestSchema.safeParse(request.body);
@@ -113,7 +192,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
         .code(400)
         .send({ error: 'invalid_client', error_description: 'Client authentication failed.' });
     }
-    return { ...tokens.issue(), scope: 'read_orders,write_orders,write_fulfillments' };
+    return { ...tokens.issue(), scope: state.app.accessScopes.join(',') };
   });
 
   controlRoutes(app, store);

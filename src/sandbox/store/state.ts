@@ -1,12 +1,19 @@
 import { idFromGid } from './gid.js';
 import {
+  type AppSetup,
+  DEFAULT_LOCATION,
   type FakeFulfillmentOrder,
+  type FakeLineItem,
+  type FakeLocation,
   type FakeOrder,
   type FakeOrderChange,
   type FakeOrderInput,
   type FakeTracking,
+  FULFILLMENT_SERVICE_LOCATION,
   fakeOrderChangeSchema,
   fakeOrderInputSchema,
+  newAppSetup,
+  SECOND_MERCHANT_LOCATION,
 } from './model.js';
 
 export interface FakeUserError {
@@ -56,7 +63,25 @@ export type FakeMutation = { at: string; orderId: string } & (
       happenedAt: string;
       message: string | null;
     }
+  | {
+      type: 'fulfillmentOrderReportProgress';
+      fulfillmentOrderId: string;
+      reasonNotes: string | null;
+      /** The status before the report (OPEN becomes IN_PROGRESS). */
+      initialStatus: string;
+    }
 );
+
+/** An email Shopify sends the customer about a fulfillment. */
+export interface FakeCustomerNotification {
+  at: string;
+  orderId: string;
+  fulfillmentId: string;
+  /** shipping_confirmation on a fulfillment created with notifyCustomer; shipping_update on a tracking change with it. */
+  kind: 'shipping_confirmation' | 'shipping_update';
+  /** Who caused it: the app (Admin API) or staff in the admin. */
+  by: 'app' | 'staff';
+}
 
 export const FULFILLABLE = new Set<FakeFulfillmentOrder['status']>(['OPEN', 'IN_PROGRESS']);
 
@@ -64,16 +89,40 @@ export const FULFILLABLE = new Set<FakeFulfillmentOrder['status']>(['OPEN', 'IN_
 export class FakeStoreState {
   readonly orders = new Map<string, FakeOrder>();
   readonly mutations: FakeMutation[] = [];
+  readonly notifications: FakeCustomerNotification[] = [];
+  readonly locations: FakeLocation[] = [];
+  /** Granted scopes, webhook subscriptions, metafield definitions: what `connector setup` sees. */
+  readonly app: AppSetup;
   private nextId = 90_001;
 
-  constructor(private readonly now: () => Date) {}
+  constructor(private readonly now: () => Date) {
+    this.app = newAppSetup();
+    this.location(DEFAULT_LOCATION);
+    this.location(SECOND_MERCHANT_LOCATION);
+    this.location(FULFILLMENT_SERVICE_LOCATION, true);
+  }
+
+  /** The location of that name, added (a merchant one unless said otherwise) when new. */
+  location(name: string, isFulfillmentService = false): FakeLocation {
+    const found = this.locations.find((l) => l.name === name);
+    if (found) return found;
+    const location = { id: this.newId(), name, isFulfillmentService };
+    this.locations.push(location);
+    return location;
+  }
+
+  locationById(id: string): FakeLocation {
+    const found = this.locations.find((l) => l.id === id);
+    if (!found) throw new Error(`Location ${id} does not exist`);
+    return found;
+  }
 
   createOrder(input: FakeOrderInput): FakeOrder {
     const data = fakeOrderInputSchema.parse(input);
     const id = data.id ?? this.nextOrderId();
     if (this.orders.has(id)) throw new Error(`Order ${id} exists already`);
     const createdAt = data.createdAt ?? this.timestamp();
-    const lineItems = data.lineItems.map((item) => ({
+    const lineItems: FakeLineItem[] = data.lineItems.map((item) => ({
       id: this.newId(),
       title: item.title,
       quantity: item.quantity,
@@ -83,7 +132,6 @@ export class FakeStoreState {
       sku: item.sku,
       weight: item.weight,
     }));
-    const shippable = lineItems.filter((item) => item.requiresShipping);
     const cancelled = data.cancelledAt !== null;
     const order: FakeOrder = {
       id,
@@ -101,26 +149,60 @@ export class FakeStoreState {
       shippingAddress: data.shippingAddress,
       lineItems,
       metafields: data.metafields.map((m) => ({ id: this.newId(), ...m })),
-      // Shopify opens a fulfillment order (per location) for the items that need shipping.
-      fulfillmentOrders:
-        shippable.length === 0
-          ? []
-          : [
-              {
-                id: this.newId(),
-                status: cancelled ? 'CLOSED' : 'OPEN',
-                lineItems: shippable.map((item) => ({
-                  id: this.newId(),
-                  lineItemId: item.id,
-                  totalQuantity: item.quantity,
-                  remainingQuantity: cancelled ? 0 : item.quantity,
-                })),
-              },
-            ],
+      fulfillmentOrders: this.openFulfillmentOrders(
+        data,
+        lineItems.map((item, i) => ({ item, location: data.lineItems[i]!.location })),
+        cancelled,
+      ),
       fulfillments: [],
     };
+    order.fulfillmentStatus = orderFulfillmentStatus(order);
     this.orders.set(id, order);
     return order;
+  }
+
+  /**
+   * Shopify opens one fulfillment order per location for the items that need shipping; the
+   * input may start one on hold or scheduled.
+   */
+  private openFulfillmentOrders(
+    data: ReturnType<typeof fakeOrderInputSchema.parse>,
+    placed: { item: FakeLineItem; location: string }[],
+    cancelled: boolean,
+  ): FakeFulfillmentOrder[] {
+    const byLocation = new Map<string, FakeLineItem[]>();
+    for (const { item, location } of placed) {
+      if (!item.requiresShipping) continue;
+      byLocation.set(location, [...(byLocation.get(location) ?? []), item]);
+    }
+    return [...byLocation].map(([name, items]) => {
+      const setting = data.fulfillmentOrders.find((fo) => fo.location === name);
+      const status: FakeFulfillmentOrder['status'] = cancelled
+        ? 'CLOSED'
+        : setting?.hold
+          ? 'ON_HOLD'
+          : setting?.fulfillAt
+            ? 'SCHEDULED'
+            : 'OPEN';
+      return {
+        id: this.newId(),
+        status,
+        locationId: this.location(name).id,
+        requestStatus: 'UNSUBMITTED',
+        fulfillAt: setting?.fulfillAt ?? null,
+        holds:
+          setting?.hold && !cancelled
+            ? [{ id: this.newId(), ...setting.hold, heldByApp: false }]
+            : [],
+        progressReports: [],
+        lineItems: items.map((item) => ({
+          id: this.newId(),
+          lineItemId: item.id,
+          totalQuantity: item.quantity,
+          remainingQuantity: cancelled ? 0 : item.quantity,
+        })),
+      };
+    });
   }
 
   /** Admin-side changes (cancel, mark paid, …); returns the topic Shopify would announce. */
@@ -137,13 +219,17 @@ export class FakeStoreState {
     if (data.cancel) {
       order.cancelledAt = this.timestamp();
       for (const fo of order.fulfillmentOrders) {
-        if (FULFILLABLE.has(fo.status)) fo.status = 'CLOSED';
+        if (!['CLOSED', 'CANCELLED', 'INCOMPLETE'].includes(fo.status)) {
+          fo.status = 'CLOSED';
+          fo.holds = [];
+        }
       }
       topic = 'orders/cancelled';
     }
     if (data.tags) order.tags = [...new Set(data.tags)];
     if (data.note !== undefined) order.note = data.note;
     if (data.test !== undefined) order.test = data.test;
+    order.fulfillmentStatus = orderFulfillmentStatus(order);
     this.touch(order);
     return { order, topic };
   }
@@ -175,6 +261,10 @@ export class FakeStoreState {
     this.mutations.push(mutation);
   }
 
+  notify(notification: Omit<FakeCustomerNotification, 'at'>): void {
+    this.notifications.push({ at: this.timestamp(), ...notification });
+  }
+
   /** Shopify moves updated_at on tag, note and fulfillment changes; reconciliation sees them. */
   touch(order: FakeOrder): void {
     order.updatedAt = this.timestamp();
@@ -192,4 +282,24 @@ export class FakeStoreState {
     const highest = Math.max(5_550_000, ...[...this.orders.keys()].map(Number));
     return String(highest + 1);
   }
+}
+
+/**
+ * Order.displayFulfillmentStatus from its fulfillment orders: FULFILLED or PARTIALLY_FULFILLED
+ * once something shipped; before that ON_HOLD, SCHEDULED or IN_PROGRESS when every (or, for
+ * IN_PROGRESS, some) open fulfillment order is so; else UNFULFILLED.
+ */
+export function orderFulfillmentStatus(order: FakeOrder): string {
+  const active = order.fulfillmentOrders.filter(
+    (fo) => !['CLOSED', 'CANCELLED', 'INCOMPLETE'].includes(fo.status),
+  );
+  if (order.fulfillments.some((f) => f.status === 'SUCCESS')) {
+    return active.some((fo) => fo.lineItems.some((l) => l.remainingQuantity > 0))
+      ? 'PARTIALLY_FULFILLED'
+      : 'FULFILLED';
+  }
+  if (active.length > 0 && active.every((fo) => fo.status === 'ON_HOLD')) return 'ON_HOLD';
+  if (active.length > 0 && active.every((fo) => fo.status === 'SCHEDULED')) return 'SCHEDULED';
+  if (active.some((fo) => fo.status === 'IN_PROGRESS')) return 'IN_PROGRESS';
+  return 'UNFULFILLED';
 }

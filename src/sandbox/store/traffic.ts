@@ -1,10 +1,39 @@
+export interface DropAnswersOptions {
+  /** How many matching mutations lose their answer. */
+  count: number;
+  /** Only mutations with this operation name or root field (e.g. fulfillmentCreate). */
+  operation?: string;
+  /** bad_gateway (default): HTTP 502 after applying; connection_reset: the socket is destroyed. */
+  how?: 'bad_gateway' | 'connection_reset';
+}
+
 /**
  * What the fake store does to the next GraphQL requests instead of answering them: HTTP 200
- * THROTTLED (the cost bucket is empty) or HTTP 429 with Retry-After.
+ * THROTTLED (the cost bucket is empty) or HTTP 429 with Retry-After; or, for mutations, apply
+ * them and lose the answer (a proxy's 502, a dropped connection).
  */
 export class TrafficControl {
   private throttle = { remaining: 0, currentlyAvailable: 0, restoreRate: 100 };
   private rateLimit = { remaining: 0, retryAfterSeconds: 1 };
+  private drop: Required<Omit<DropAnswersOptions, 'operation'>> & { operation?: string } = {
+    count: 0,
+    how: 'bad_gateway',
+  };
+
+  dropNextAnswers(options: DropAnswersOptions) {
+    this.drop = { ...options, how: options.how ?? 'bad_gateway' };
+  }
+
+  /** Whether this mutation (already applied) loses its answer, and how. */
+  takeDrop(operationName: string | null, rootFields: string[]) {
+    if (this.drop.count <= 0) return undefined;
+    const { operation } = this.drop;
+    if (operation && operation !== operationName && !rootFields.includes(operation)) {
+      return undefined;
+    }
+    this.drop.count -= 1;
+    return this.drop.how;
+  }
 
   throttleNext(count: number, options: { currentlyAvailable?: number; restoreRate?: number } = {}) {
     this.throttle = {

@@ -1,19 +1,27 @@
+import { definitionCategory } from './app-setup.js';
 import { indexConnection, type PageArgs } from './connections.js';
+import { supportedActions } from './fulfillment-orders.js';
 import { gid } from './gid.js';
 import type {
   FakeFulfillment,
+  FakeFulfillmentEvent,
   FakeFulfillmentOrder,
   FakeLineItem,
+  FakeLocation,
   FakeMetafield,
+  FakeMetafieldDefinition,
   FakeOrder,
+  FakeWebhookSubscription,
 } from './model.js';
+import { seesFulfillmentOrdersAt } from './scopes.js';
+import type { FakeStoreState } from './state.js';
 
 /**
  * GraphQL-shaped objects made from the fake's records. Fields that take arguments are functions
  * of those arguments; graphql-js calls them while resolving a selection.
  */
 
-export function orderView(order: FakeOrder) {
+export function orderView(state: FakeStoreState, order: FakeOrder) {
   return {
     __typename: 'Order',
     id: gid('Order', order.id),
@@ -37,11 +45,16 @@ export function orderView(order: FakeOrder) {
     lineItems: (args: PageArgs) => indexConnection(order.lineItems.map(lineItemView), args),
     fulfillmentOrders: (args: PageArgs) =>
       indexConnection(
-        order.fulfillmentOrders.map((fo) => fulfillmentOrderView(order, fo)),
+        order.fulfillmentOrders
+          .filter((fo) =>
+            seesFulfillmentOrdersAt(state.app.accessScopes, state.locationById(fo.locationId)),
+          )
+          .map((fo) => fulfillmentOrderView(state, order, fo)),
         args,
       ),
+    fulfillmentsCount: { count: order.fulfillments.length, precision: 'EXACT' },
     fulfillments: ({ first }: { first?: number | null }) =>
-      order.fulfillments.slice(0, first ?? undefined).map(fulfillmentView),
+      order.fulfillments.slice(0, first ?? undefined).map((f) => fulfillmentView(state, order, f)),
     metafield: ({ namespace, key }: { namespace?: string | null; key: string }) => {
       const found = order.metafields.find(
         (m) => m.namespace === (namespace ?? '$app') && m.key === key,
@@ -58,10 +71,27 @@ export function orderView(order: FakeOrder) {
   };
 }
 
-export function fulfillmentOrderView(order: FakeOrder, fo: FakeFulfillmentOrder) {
+export function fulfillmentOrderView(
+  state: FakeStoreState,
+  order: FakeOrder,
+  fo: FakeFulfillmentOrder,
+) {
+  const location = state.locationById(fo.locationId);
   return {
     id: gid('FulfillmentOrder', fo.id),
     status: fo.status,
+    requestStatus: fo.requestStatus,
+    fulfillAt: fo.fulfillAt,
+    updatedAt: order.updatedAt,
+    assignedLocation: { name: location.name, location: locationView(location) },
+    supportedActions: supportedActions(state, fo).map((action) => ({ action })),
+    fulfillmentHolds: fo.holds.map((hold) => ({
+      id: gid('FulfillmentHold', hold.id),
+      reason: hold.reason,
+      reasonNotes: hold.reasonNotes,
+      displayReason: HOLD_DISPLAY_REASONS[hold.reason] ?? 'Other',
+      heldByRequestingApp: hold.heldByApp,
+    })),
     lineItems: (args: PageArgs) =>
       indexConnection(
         fo.lineItems.map((line) => ({
@@ -109,16 +139,79 @@ export function metafieldView(m: FakeMetafield) {
   };
 }
 
-export function fulfillmentView(f: FakeFulfillment) {
+export function fulfillmentView(state: FakeStoreState, order: FakeOrder, f: FakeFulfillment) {
   return {
     id: gid('Fulfillment', f.id),
     status: f.status,
+    displayStatus: f.displayStatus,
     createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
+    deliveredAt: f.deliveredAt,
+    inTransitAt: f.inTransitAt,
+    totalQuantity: f.lineItems.reduce((sum, l) => sum + l.quantity, 0),
+    location: locationView(state.locationById(f.locationId)),
     trackingInfo: ({ first }: { first?: number | null }) =>
       f.trackingInfo.slice(0, first ?? undefined),
+    events: (args: PageArgs) => indexConnection(f.events.map(fulfillmentEventView), args),
+    fulfillmentOrders: (args: PageArgs) =>
+      indexConnection(
+        order.fulfillmentOrders
+          .filter((fo) => f.fulfillmentOrderIds.includes(fo.id))
+          .map((fo) => fulfillmentOrderView(state, order, fo)),
+        args,
+      ),
   };
 }
 
-export function fulfillmentEventView(e: FakeFulfillment['events'][number]) {
-  return { id: gid('FulfillmentEvent', e.id), status: e.status, happenedAt: e.happenedAt };
+export function fulfillmentEventView(e: FakeFulfillmentEvent) {
+  return {
+    id: gid('FulfillmentEvent', e.id),
+    status: e.status,
+    happenedAt: e.happenedAt,
+    createdAt: e.createdAt,
+    message: e.message,
+  };
+}
+
+export function locationView(location: FakeLocation) {
+  return {
+    id: gid('Location', location.id),
+    name: location.name,
+    isFulfillmentService: location.isFulfillmentService,
+  };
+}
+
+/** How the admin words each hold reason (FulfillmentHold.displayReason). */
+const HOLD_DISPLAY_REASONS: Record<string, string> = {
+  AWAITING_PAYMENT: 'Awaiting payment',
+  AWAITING_RETURN_ITEMS: 'Awaiting return items',
+  HIGH_RISK_OF_FRAUD: 'High risk of fraud',
+  INCORRECT_ADDRESS: 'Incorrect address',
+  INVENTORY_OUT_OF_STOCK: 'Inventory out of stock',
+  ONLINE_STORE_POST_PURCHASE_CROSS_SELL: 'Post purchase upsell',
+  OTHER: 'Other',
+  UNKNOWN_DELIVERY_DATE: 'Unknown delivery date',
+};
+
+export function webhookSubscriptionView(s: FakeWebhookSubscription) {
+  return {
+    id: gid('WebhookSubscription', s.id),
+    topic: s.topic,
+    uri: s.uri,
+    format: s.format,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
+
+export function metafieldDefinitionView(d: FakeMetafieldDefinition) {
+  return {
+    id: gid('MetafieldDefinition', d.id),
+    name: d.name,
+    namespace: d.namespace,
+    key: d.key,
+    description: d.description,
+    type: { name: d.type, category: definitionCategory(d.type) },
+    ownerType: d.ownerType,
+  };
 }

@@ -1,0 +1,202 @@
+import { applyFulfillment } from './fulfillment-writes.js';
+import {
+  type FakeFulfillment,
+  type FakeFulfillmentOrder,
+  type FakeOrder,
+  type FakeStaffFulfil,
+  holdInput,
+  staffFulfilSchema,
+} from './model.js';
+import {
+  type FakeStoreState,
+  type FakeUserError,
+  FULFILLABLE,
+  orderFulfillmentStatus,
+  type Result,
+} from './state.js';
+
+/**
+ * What can be done with a fulfillment order, as Shopify tells a merchant (order management) app
+ * in FulfillmentOrder.supportedActions; and what staff do with one in the admin.
+ */
+
+type Action =
+  | 'CREATE_FULFILLMENT'
+  | 'REPORT_PROGRESS'
+  | 'HOLD'
+  | 'MOVE'
+  | 'RELEASE_HOLD'
+  | 'MARK_AS_OPEN'
+  | 'REQUEST_FULFILLMENT'
+  | 'REQUEST_CANCELLATION';
+
+/**
+ * At the merchant's own locations the app fulfils (CREATE_FULFILLMENT) and, from 2026-04, reports
+ * progress on OPEN and IN_PROGRESS ones; at a fulfillment service's location it can only request
+ * fulfilment from that service. Held ones can be released, scheduled ones opened; closed,
+ * cancelled and incomplete ones support nothing.
+ */
+export function supportedActions(state: FakeStoreState, fo: FakeFulfillmentOrder): Action[] {
+  const service = state.locationById(fo.locationId).isFulfillmentService;
+  switch (fo.status) {
+    case 'OPEN':
+      return service
+        ? ['REQUEST_FULFILLMENT', 'HOLD', 'MOVE']
+        : ['CREATE_FULFILLMENT', 'REPORT_PROGRESS', 'HOLD', 'MOVE'];
+    case 'IN_PROGRESS': {
+      if (service) return ['REQUEST_CANCELLATION'];
+      // Since 2026-01 fulfillmentOrderOpen reopens one that is in progress only by a report.
+      const onlyReported = fo.lineItems.every((l) => l.remainingQuantity === l.totalQuantity);
+      return [
+        'CREATE_FULFILLMENT',
+        'REPORT_PROGRESS',
+        'HOLD',
+        ...(onlyReported && fo.progressReports.length > 0 ? (['MARK_AS_OPEN'] as const) : []),
+      ];
+    }
+    case 'ON_HOLD':
+      return ['RELEASE_HOLD'];
+    case 'SCHEDULED':
+      return ['MARK_AS_OPEN'];
+    default:
+      return [];
+  }
+}
+
+type ReportProgressError = FakeUserError & { code: string };
+
+/**
+ * fulfillmentOrderReportProgress for a merchant app: only on OPEN or IN_PROGRESS fulfillment
+ * orders at the merchant's locations; an OPEN one becomes IN_PROGRESS.
+ */
+export function reportProgress(
+  state: FakeStoreState,
+  id: string,
+  reasonNotes: string | null,
+): { ok: true; value: FakeFulfillmentOrder } | { ok: false; userErrors: ReportProgressError[] } {
+  const fail = (message: string, code: string) => ({
+    ok: false as const,
+    userErrors: [{ field: ['id'], message, code }],
+  });
+  const found = state.findFulfillmentOrder(id);
+  if (!found) return fail('Fulfillment order does not exist.', 'FULFILLMENT_ORDER_NOT_FOUND');
+  const { order, fulfillmentOrder: fo } = found;
+  if (state.locationById(fo.locationId).isFulfillmentService) {
+    return fail(
+      'The fulfillment order is not assigned to the requesting fulfillment service.',
+      'FULFILLMENT_ORDER_INVALID_FULFILLMENT_SERVICE_OWNERSHIP',
+    );
+  }
+  if (!FULFILLABLE.has(fo.status)) {
+    return fail(
+      `Cannot report progress on a fulfillment order with status ${fo.status.toLowerCase()}.`,
+      'FULFILLMENT_ORDER_STATUS_INVALID',
+    );
+  }
+  if (reasonNotes !== null && reasonNotes.length > 256) {
+    return {
+      ok: false,
+      userErrors: [
+        {
+          field: ['progressReport', 'reasonNotes'],
+          message: 'Reason notes is too long (maximum is 256 characters)',
+          code: 'FULFILLMENT_ORDER_UNSUPPORTED_ACTION',
+        },
+      ],
+    };
+  }
+  const initialStatus = fo.status;
+  fo.status = 'IN_PROGRESS';
+  fo.progressReports.push({ at: state.timestamp(), reasonNotes });
+  order.fulfillmentStatus = orderFulfillmentStatus(order);
+  state.touch(order);
+  state.record({
+    type: 'fulfillmentOrderReportProgress',
+    at: state.timestamp(),
+    orderId: order.id,
+    fulfillmentOrderId: fo.id,
+    reasonNotes,
+    initialStatus,
+  });
+  return { ok: true, value: fo };
+}
+
+/** Staff put a fulfillment order on hold in the admin (OPEN or IN_PROGRESS only). */
+export function holdFulfillmentOrder(
+  state: FakeStoreState,
+  id: string,
+  hold: unknown,
+): Result<FakeFulfillmentOrder> {
+  const found = state.findFulfillmentOrder(gidOf(id));
+  if (!found) return refused(`Fulfillment order ${id} does not exist`);
+  const { order, fulfillmentOrder: fo } = found;
+  if (!FULFILLABLE.has(fo.status) && fo.status !== 'ON_HOLD') {
+    return refused(`Fulfillment order ${id} is ${fo.status} and cannot be held`);
+  }
+  fo.holds.push({ id: state.newId(), ...holdInput.parse(hold ?? {}), heldByApp: false });
+  fo.status = 'ON_HOLD';
+  order.fulfillmentStatus = orderFulfillmentStatus(order);
+  state.touch(order);
+  return { ok: true, value: fo };
+}
+
+/** Staff release every hold of a fulfillment order: it is open again (in progress if partly shipped). */
+export function releaseHold(state: FakeStoreState, id: string): Result<FakeFulfillmentOrder> {
+  const found = state.findFulfillmentOrder(gidOf(id));
+  if (!found) return refused(`Fulfillment order ${id} does not exist`);
+  const { order, fulfillmentOrder: fo } = found;
+  if (fo.status !== 'ON_HOLD') return refused(`Fulfillment order ${id} is not on hold`);
+  fo.holds = [];
+  const started = fo.lineItems.some((l) => l.remainingQuantity < l.totalQuantity);
+  fo.status = started || fo.progressReports.length > 0 ? 'IN_PROGRESS' : 'OPEN';
+  order.fulfillmentStatus = orderFulfillmentStatus(order);
+  state.touch(order);
+  return { ok: true, value: fo };
+}
+
+/**
+ * Staff fulfil an order in the admin ("Mark as fulfilled", or with tracking), or the store
+ * fulfils it automatically: one fulfillment per merchant location with something left to ship.
+ * Not an Admin API call, so not in the mutation log; the customer email is in the notifications.
+ */
+export function staffFulfil(
+  state: FakeStoreState,
+  orderId: string,
+  input: FakeStaffFulfil,
+): Result<{ order: FakeOrder; fulfillments: FakeFulfillment[] }> {
+  const order = state.orders.get(orderId);
+  if (!order) return refused(`Order ${orderId} does not exist`);
+  const options = staffFulfilSchema.parse(input);
+  const byLocation = new Map<string, FakeFulfillmentOrder[]>();
+  for (const fo of order.fulfillmentOrders) {
+    const location = state.locationById(fo.locationId);
+    if (!FULFILLABLE.has(fo.status) || location.isFulfillmentService) continue;
+    if (options.location && location.name !== options.location) continue;
+    if (!fo.lineItems.some((l) => l.remainingQuantity > 0)) continue;
+    byLocation.set(location.id, [...(byLocation.get(location.id) ?? []), fo]);
+  }
+  if (byLocation.size === 0) return refused(`Order ${orderId} has nothing staff can fulfil`);
+  const fulfillments = [...byLocation.values()].map((fos) =>
+    applyFulfillment(
+      state,
+      order,
+      fos.flatMap((fo) =>
+        fo.lineItems
+          .filter((line) => line.remainingQuantity > 0)
+          .map((line) => ({ line, quantity: line.remainingQuantity })),
+      ),
+      fos,
+      { tracking: options.tracking ?? null, notifyCustomer: options.notifyCustomer, by: 'staff' },
+    ),
+  );
+  return { ok: true, value: { order, fulfillments } };
+}
+
+const refused = (message: string) => ({
+  ok: false as const,
+  userErrors: [{ field: null, message }],
+});
+
+/** Control routes name a fulfillment order by its number or its gid. */
+const gidOf = (id: string) =>
+  id.startsWith('gid://') ? id : `gid://shopify/FulfillmentOrder/${id}`;
