@@ -21,11 +21,8 @@ export function pendingUpdates(
 ): { update: ShipmentUpdate; payload: ShipmentUpdatePayload }[] {
   const reference = shipment.reference;
   const updates: { update: ShipmentUpdate; payload: ShipmentUpdatePayload }[] = [];
-  if (shipment.writtenStatusMs !== shipment.updatedAtMs) {
-    updates.push({
-      update: 'status',
-      payload: { reference, version: String(shipment.updatedAtMs) },
-    });
+  if (shipment.writtenStatus !== statusVersion(shipment)) {
+    updates.push({ update: 'status', payload: { reference, version: statusVersion(shipment) } });
   }
   if (settings.reportProgress && shipment.stage === 'processing' && !shipment.progressReportedAt) {
     updates.push({ update: 'progress', payload: { reference } });
@@ -47,6 +44,15 @@ export function pendingUpdates(
     updates.push({ update: 'cancelled', payload: { reference } });
   }
   return updates;
+}
+
+/**
+ * What the order's status metafields show, as one value: the status's instant and the tracking
+ * number (a detail read may bring the number after the status).
+ */
+export function statusVersion(shipment: TrackedShipment): string {
+  const number = shipment.trackingNumber ? numberKey(shipment.trackingNumber).slice(0, 12) : '';
+  return `${shipment.updatedAtMs.toString(16)}${number}`;
 }
 
 /**

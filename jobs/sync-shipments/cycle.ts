@@ -81,7 +81,7 @@ export async function runSyncCycle(deps: SyncDeps, holder: string): Promise<Sync
     );
     summary.listRequests += 1;
     summary.itemsRead += answer.data.length;
-    await applyListPage(deps, answer.data, labels, summary);
+    await applyListPage(deps, answer.data, labels, summary, Date.parse(cursor.windowStart));
     // The total of the latest page: it grows when shipments are created while we page.
     const perPage = answer.meta.per_page > 0 ? answer.meta.per_page : SYNC_PAGE_SIZE;
     if (answer.data.length === 0 || cursor.page * perPage >= answer.meta.total) break;
@@ -103,6 +103,7 @@ async function applyListPage(
   items: readonly ListItem[],
   labels: Readonly<Record<string, string>>,
   summary: SyncSummary,
+  listedAfterMs: number,
 ): Promise<void> {
   const known = await deps.tracking.getMany(items.map((item) => item.reference));
   const unknown: ListItem[] = [];
@@ -114,7 +115,7 @@ async function applyListPage(
     }
     await applyAndQueue(deps, shipment, toReport(item), labels, summary, shipment.createdAtMs);
   }
-  if (unknown.length > 0) await adopt(deps, unknown, labels, summary);
+  if (unknown.length > 0) await adopt(deps, unknown, labels, summary, listedAfterMs);
 }
 
 /**
@@ -127,6 +128,7 @@ async function adopt(
   items: readonly ListItem[],
   labels: Readonly<Record<string, string>>,
   summary: SyncSummary,
+  listedAfterMs: number,
 ): Promise<void> {
   const foreign: string[] = [];
   const toAsk: ListItem[] = [];
@@ -146,8 +148,9 @@ async function adopt(
     const orders = await deps.store.findOrders(toAsk.map((item) => item.reference));
     for (const item of toAsk) {
       const order = orders.get(item.reference);
-      // The order's creation comes before its shipment's: a safe start for the window.
-      const ms = order ? Date.parse(order.createdAt) : Number.NaN;
+      // Its shipment was created after the order and after this cycle's created_after: the
+      // later of the two is still no later than the shipment's creation, so the window keeps it.
+      const ms = order ? Math.max(Date.parse(order.createdAt), listedAfterMs) : Number.NaN;
       if (Number.isFinite(ms)) createdAt.set(item.reference, ms);
       else foreign.push(item.reference);
     }
@@ -254,6 +257,8 @@ async function applyAndQueue(
       )
     ) {
       summary.changed += 1;
+      // A detail read to come may bring the tracking: Shopify is written once, after it.
+      if (needsDetail) return true;
       const shipment = await deps.tracking.get(report.reference);
       if (shipment) summary.shopifyUpdatesQueued += await queueShipmentUpdates(deps, shipment);
       return true;

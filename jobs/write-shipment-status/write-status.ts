@@ -6,6 +6,7 @@ import {
 import type { Logger } from '../../src/log.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { MetafieldEntry, OrderMarks } from '../../src/store/types.js';
+import { statusVersion } from '../shipment-updates/follow-ups.js';
 
 export interface WriteStatusDeps {
   store: Pick<OrderMarks, 'setOrderMetafields'>;
@@ -32,9 +33,9 @@ export async function writeShipmentStatus(
   for (let writes = 0; writes < MAX_WRITES; writes += 1) {
     const labels = await deps.tracking.labels();
     await deps.store.setOrderMetafields(reference, statusMetafields(shipment, labels));
-    await deps.tracking.saveShopifySide(reference, { writtenStatusMs: shipment.updatedAtMs });
+    await deps.tracking.saveShopifySide(reference, { writtenStatus: statusVersion(shipment) });
     const after = await deps.tracking.get(reference);
-    if (!after || after.updatedAtMs === shipment.updatedAtMs) return 'written';
+    if (!after || statusVersion(after) === statusVersion(shipment)) return 'written';
     shipment = after;
   }
   return 'written';

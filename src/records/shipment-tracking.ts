@@ -26,8 +26,8 @@ export interface TrackedShipment {
   deliveredAt?: string;
 
   // What Shopify has been given:
-  /** updatedAtMs of the status written into the order's metafields. */
-  writtenStatusMs?: number;
+  /** The status version (jobs/shipment-updates) written into the order's metafields. */
+  writtenStatus?: string;
   progressReportedAt?: string;
   /** The tracking number on the order's fulfillments, and their ids (comma-separated). */
   fulfilledNumber?: string;
@@ -49,7 +49,7 @@ export type ProviderSide = Pick<
 export type ShopifySide = Partial<
   Pick<
     TrackedShipment,
-    | 'writtenStatusMs'
+    | 'writtenStatus'
     | 'progressReportedAt'
     | 'fulfilledNumber'
     | 'fulfillmentIds'
@@ -59,7 +59,7 @@ export type ShopifySide = Partial<
   >
 >;
 
-const NUMBER_FIELDS = new Set(['updatedAtMs', 'createdAtMs', 'writtenStatusMs']);
+const NUMBER_FIELDS = new Set(['updatedAtMs', 'createdAtMs']);
 
 const DAY_MS = 24 * 3600_000;
 

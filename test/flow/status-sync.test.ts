@@ -97,7 +97,9 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     const { s, tick } = await stackWithClock();
     const M = 450;
     const ids = Array.from({ length: M }, (_, i) => String(7_000_000 + i));
-    for (const id of ids) await s.store.createOrder({ id }, { sendWebhook: false });
+    const placed = new Date(Date.now() - 4 * 24 * 3600_000).toISOString();
+    for (const id of ids)
+      await s.store.createOrder({ id, createdAt: placed }, { sendWebhook: false });
     // Registered before the connector was installed: the connector has no record of them.
     s.sandbox.seedShipments({
       references: ids,
