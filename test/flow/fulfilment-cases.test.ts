@@ -1,0 +1,275 @@
+import { describe, expect, it } from 'vitest';
+import { orderJobId } from '../../jobs/create-shipment/job.js';
+import type { PartnerClient } from '../../src/partner/client.js';
+import type { FakeOrderInput } from '../../src/sandbox/store/index.js';
+import {
+  metafield,
+  type ShipmentStack,
+  shipmentStacks,
+  waitForJob,
+  waitUntil,
+} from '../helpers/shipment-stack.js';
+import { providerClock, runSync, settled, shopifyWrites } from '../helpers/status-sync.js';
+
+const start = shipmentStacks();
+
+async function stack(options: { scopes?: string[] } = {}) {
+  const time = providerClock();
+  const s = await start({ sandbox: { clock: time.clock } });
+  if (options.scopes) s.store.setAccessScopes(options.scopes);
+  return { s, tick: time.tick };
+}
+
+let nextId = 8_000_000;
+
+/** An eligible order, registered at the provider through the real create-shipment job. */
+async function registeredOrder(s: ShipmentStack, order: FakeOrderInput = {}): Promise<string> {
+  nextId += 1;
+  const id = String(nextId);
+  await s.store.createOrder({ ...order, id }, { sendWebhook: false });
+  await s.parts.enqueueOrder(id, 'orders/paid');
+  await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+  await settled(s);
+  return id;
+}
+
+const live = (s: ShipmentStack, id: string) =>
+  s.store.order(id)!.fulfillments.filter((f) => f.status === 'SUCCESS');
+const emails = (s: ShipmentStack, id: string) =>
+  s.store.notifications.filter((n) => n.orderId === id).map((n) => n.kind);
+
+async function ship(s: ShipmentStack, tick: () => void, id: string, trackingNumber = `TN${id}`) {
+  tick();
+  s.sandbox.advance(id, 'shipped', { carrier: 'PostNord', trackingNumber });
+  await runSync(s);
+  await settled(s);
+}
+
+async function failedFulfilment(s: ShipmentStack, id: string) {
+  return waitUntil(
+    async () =>
+      (await s.queues.fulfilShipment.getFailed()).find((job) => job.data.reference === id),
+    { what: `a failed fulfil-shipment job of ${id}`, timeoutMs: 15_000 },
+  );
+}
+
+describe('fulfilling in Shopify, case by case', () => {
+  it('makes one fulfillment per location, each with the tracking', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s, {
+      lineItems: [{ title: 'Mug' }, { title: 'Vase', location: 'Aarhus warehouse' }],
+    });
+
+    await ship(s, tick, id);
+
+    const fulfillments = live(s, id);
+    expect(fulfillments).toHaveLength(2);
+    expect(new Set(fulfillments.map((f) => f.locationId)).size).toBe(2);
+    for (const f of fulfillments) {
+      expect(f.trackingInfo).toEqual([{ company: 'PostNord DK', number: `TN${id}`, url: null }]);
+    }
+    expect(s.store.order(id)!.fulfillmentOrders.every((fo) => fo.status === 'CLOSED')).toBe(true);
+  });
+
+  it("fulfils the merchant's part and leaves a fulfillment service's part alone", async () => {
+    const { s, tick } = await stack({
+      scopes: [
+        ...['read_orders', 'write_orders', 'write_fulfillments'],
+        'write_merchant_managed_fulfillment_orders',
+        'read_third_party_fulfillment_orders',
+      ],
+    });
+    const id = await registeredOrder(s, {
+      lineItems: [{ title: 'Mug' }, { title: 'Print', location: "Another app's warehouse" }],
+    });
+
+    await ship(s, tick, id);
+
+    const [fulfillment, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    const byLocation = s.store.locations();
+    const own = byLocation.find((l) => l.id === fulfillment!.locationId)!;
+    expect(own.isFulfillmentService).toBe(false);
+    const service = s.store
+      .order(id)!
+      .fulfillmentOrders.find(
+        (fo) => byLocation.find((l) => l.id === fo.locationId)?.isFulfillmentService,
+      );
+    expect(service?.status).toBe('OPEN');
+  });
+
+  it('does not release an order on hold: tells staff, fails for replay, and fulfils once released', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s, {
+      fulfillmentOrders: [{ hold: { reason: 'OTHER', reasonNotes: 'Check the address' } }],
+    });
+
+    await ship(s, tick, id);
+
+    expect(live(s, id)).toEqual([]);
+    const job = await failedFulfilment(s, id);
+    expect(job.failedReason).toMatch(/is on hold .* in Shopify/);
+    expect(job.failedReason).toMatch(/Release it in Shopify, then replay this job/);
+    const order = s.store.order(id)!;
+    expect(order.tags).toContain('shipment-not-fulfilled');
+    expect(order.note).toMatch(/on hold/);
+    expect(order.fulfillmentOrders[0]!.status).toBe('ON_HOLD');
+
+    await s.store.releaseHold(order.fulfillmentOrders[0]!.id, { sendWebhook: false });
+    await job.retry('failed');
+    await settled(s);
+    await waitForJob(s.queues.fulfilShipment, job.id!, 'completed');
+    expect(live(s, id)).toHaveLength(1);
+    expect(emails(s, id)).toEqual(['shipping_confirmation']);
+  });
+
+  it('does not open a scheduled order early', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s, {
+      fulfillmentOrders: [{ fulfillAt: '2030-01-01T09:00:00Z' }],
+    });
+
+    await ship(s, tick, id);
+
+    expect(live(s, id)).toEqual([]);
+    const job = await failedFulfilment(s, id);
+    expect(job.failedReason).toMatch(/is scheduled for 2030-01-01/);
+    expect(s.store.order(id)!.tags).toContain('shipment-not-fulfilled');
+  });
+
+  it('adds the tracking to a fulfillment staff made without it, instead of a second one', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    await s.store.fulfil(id, {}, { sendWebhook: false });
+    const writes = s.store.mutations.length;
+
+    await ship(s, tick, id);
+
+    const [fulfillment, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(fulfillment!.trackingInfo[0]?.number).toBe(`TN${id}`);
+    expect(shopifyWrites(s, writes)).toEqual(['metafieldsSet', 'fulfillmentTrackingInfoUpdate']);
+  });
+
+  it('updates the tracking when the provider re-labels the parcel, never fulfilling twice', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    await ship(s, tick, id, 'OLD-1');
+
+    tick();
+    s.sandbox.setTracking(id, { trackingNumber: 'NEW-2' });
+    await runSync(s);
+    await settled(s);
+
+    const [fulfillment, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(fulfillment!.trackingInfo.map((t) => t.number)).toEqual(['NEW-2']);
+    expect(emails(s, id)).toEqual(['shipping_confirmation', 'shipping_update']);
+    expect(metafield(s.store, id, 'tracking_number')).toBe('NEW-2');
+  });
+
+  it('makes no second fulfillment when Shopify’s answer to the first is lost', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentCreate' });
+
+    tick();
+    s.sandbox.advance(id, 'shipped');
+    await runSync(s);
+    await waitUntil(async () => (await s.parts.tracking.get(id))?.fulfilledNumber !== undefined, {
+      what: 'the fulfilment to be recorded',
+      timeoutMs: 30_000,
+    });
+    await settled(s);
+
+    expect(live(s, id)).toHaveLength(1);
+    expect(emails(s, id)).toEqual(['shipping_confirmation']);
+  }, 40_000);
+
+  it('reports progress while the provider prepares the shipment', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    expect(fo?.status).toBe('IN_PROGRESS');
+    expect(fo?.progressReports).toHaveLength(1);
+    expect(metafield(s.store, id, 'status')).toBe('processing');
+  });
+
+  it('tags and notes an order whose shipment the provider cancelled, and leaves the order be', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+
+    tick();
+    s.sandbox.cancel(id);
+    await runSync(s);
+    await settled(s);
+
+    const order = s.store.order(id)!;
+    expect(order.tags).toContain('shipment-cancelled-by-provider');
+    expect(order.note).toMatch(/The provider cancelled shipment/);
+    expect(order.cancelledAt).toBeNull();
+    expect(metafield(s.store, id, 'status')).toBe('cancelled');
+  });
+
+  it('shows an unknown status with its label, as in progress, and goes on from it', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+
+    tick();
+    s.sandbox.setUndocumentedStatus(id, 'held_at_customs', 'Held at customs');
+    await runSync(s);
+    await settled(s);
+    expect(metafield(s.store, id, 'status')).toBe('held_at_customs');
+    expect(metafield(s.store, id, 'status_label')).toBe('Held at customs');
+    expect(live(s, id)).toEqual([]);
+
+    await ship(s, tick, id);
+    expect(live(s, id)).toHaveLength(1);
+    expect(metafield(s.store, id, 'status')).toBe('shipped');
+  });
+
+  it('never moves a status back when an older report comes late', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    await ship(s, tick, id);
+    tick();
+    s.sandbox.advance(id, 'delivered');
+    await runSync(s);
+    await settled(s);
+    expect(metafield(s.store, id, 'status')).toBe('delivered');
+
+    // A stale page: the provider's list as it was while the parcel was in transit.
+    const partner = s.partner;
+    const anHourAgo = new Date(Date.now() - 3_600_000).toISOString();
+    await s.stopWorkers();
+    s.startWorkers({
+      ports: {
+        partner: Object.assign(Object.create(partner) as PartnerClient, {
+          async listShipments(...args: Parameters<PartnerClient['listShipments']>) {
+            const page = await partner.listShipments(...args);
+            return {
+              ...page,
+              data: page.data.map((item) =>
+                item.reference === id
+                  ? { ...item, status: 'shipped', updated_at: anHourAgo }
+                  : item,
+              ),
+            };
+          },
+        }),
+      },
+    });
+    const writes = s.store.mutations.length;
+    await runSync(s);
+    await settled(s);
+
+    expect(metafield(s.store, id, 'status')).toBe('delivered');
+    expect(shopifyWrites(s, writes)).toEqual([]);
+  });
+});
