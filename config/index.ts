@@ -218,7 +218,7 @@ const variables = {
   },
 
   SYNC_INTERVAL_MS: {
-    schema: positiveInt.min(10_000).default(300_000),
+    schema: positiveInt.min(1_000, 'must be at least 1000').default(300_000),
     hint: "how often the provider's statuses and tracking are synced to Shopify, in milliseconds",
   },
   SYNC_LOOKBACK_DAYS: {
