@@ -36,7 +36,9 @@ export function applyReport(
   if (updatedAtMs === undefined) return null;
   const newStatus = supersedes(
     { status: report.status, updatedAtMs },
-    known ? { status: known.status, updatedAtMs: known.updatedAtMs } : undefined,
+    known
+      ? { status: known.status, updatedAtMs: known.updatedAtMs, stage: known.stage }
+      : undefined,
   );
   const newTracking =
     report.detail !== undefined &&

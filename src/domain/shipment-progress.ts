@@ -33,19 +33,25 @@ export interface StatusReport {
   updatedAtMs: number;
 }
 
+/** What is known of a shipment: its last status and the furthest documented stage it reached. */
+export interface KnownStatus extends StatusReport {
+  stage: string;
+}
+
 /**
  * Whether `report` replaces what is known (`known`, undefined when nothing is). An older report
- * never overwrites a newer one, a documented status never moves back (a late "shipped" after
- * "delivered"), and a final status is never left. An undocumented status is taken when it is
- * newer: staff see it, while the stage reached stays where it was.
+ * never overwrites a newer one, a documented status never moves back behind the furthest stage
+ * reached (a late "shipped" after "delivered", even with an undocumented status between), and a
+ * final status is never left. An undocumented status is taken when it is newer: staff see it,
+ * while the stage reached stays where it was.
  */
-export function supersedes(report: StatusReport, known: StatusReport | undefined): boolean {
+export function supersedes(report: StatusReport, known: KnownStatus | undefined): boolean {
   if (!known) return true;
   if (report.status === known.status) return report.updatedAtMs > known.updatedAtMs;
   if (isFinalStatus(known.status)) return false;
   if (report.updatedAtMs < known.updatedAtMs) return false;
   const reportStage = stageOf(report.status);
-  const knownStage = stageOf(known.status);
+  const knownStage = stageOf(known.status) ?? stageOf(known.stage);
   if (reportStage !== undefined && knownStage !== undefined && reportStage < knownStage) {
     return false;
   }

@@ -6,7 +6,15 @@ import {
   supersedes,
 } from '../../src/domain/shipment-progress.js';
 
-const at = (status: string, updatedAtMs: number) => ({ status, updatedAtMs });
+const at = (
+  status: string,
+  updatedAtMs: number,
+  stage = stageOf(status) === undefined ? 'pending' : status,
+) => ({
+  status,
+  updatedAtMs,
+  stage,
+});
 
 describe('supersedes', () => {
   it('takes the first report of a shipment', () => {
@@ -30,6 +38,11 @@ describe('supersedes', () => {
   it('never leaves a final status', () => {
     expect(supersedes(at('held_at_customs', 5), at('delivered', 2))).toBe(false);
     expect(supersedes(at('processing', 5), at('cancelled', 2))).toBe(false);
+  });
+
+  it('refuses a documented status behind the stage reached before an undocumented one', () => {
+    expect(supersedes(at('processing', 4), at('held_at_customs', 3, 'shipped'))).toBe(false);
+    expect(supersedes(at('shipped', 4), at('held_at_customs', 3, 'shipped'))).toBe(true);
   });
 
   it('takes a newer undocumented status, and a documented one after it', () => {
