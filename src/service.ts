@@ -12,6 +12,8 @@ import { warnAboutRedisDurability } from './queue/redis-durability.js';
 import { claimPartnerEnvironment } from './records/partner-environment.js';
 import { StoreHealth } from './records/store-health.js';
 import { buildServer } from './server/app.js';
+import { StoreAuthError } from './store/errors.js';
+import type { ShopAccess } from './store/types.js';
 
 export interface ServiceOptions {
   logger: Logger;
@@ -88,6 +90,8 @@ export async function startService(
   }
 
   const store = buildStoreClient(config.shopify, logger, new StoreHealth(workerRedis, prefix));
+  // In the background: Shopify being slow must not hold up the intake.
+  void checkShopifyAccess(store, logger);
   const { partner } = buildPartnerSide(config.partner, workerRedis, logger);
   const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
 
@@ -102,11 +106,15 @@ export async function startService(
       logger,
     });
 
-    // A token refused earlier may work now (a new one configured): try it once at start, then
-    // every minute while it stays refused.
+    // At start, one cheap request from the shared budget checks the token and the address: a
+    // refusal (401) or a wrong PARTNER_API_URL (404) pauses the partner queues with that reason,
+    // before any order meets it; a pause from earlier is lifted once they work. Then every minute
+    // while they stay paused.
+    await parts.authGuard
+      .probe(partner, { always: true })
+      .catch((err) => logger.warn({ err }, 'partner check at start failed'));
     const probe = () =>
       parts.authGuard.probe(partner).catch((err) => logger.warn({ err }, 'token probe failed'));
-    await probe();
     const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
     probeTimer.unref();
 
@@ -143,6 +151,27 @@ export async function startService(
       await Promise.allSettled([requestRedis.quit(), workerRedis.quit()]);
     },
   };
+}
+
+/**
+ * One cheap `shop { name }` query at start: a refused token is named, with the variable to fix,
+ * in the log and (through the store health record) in /status, before any order needs Shopify.
+ */
+export async function checkShopifyAccess(store: ShopAccess, logger: Logger): Promise<boolean> {
+  try {
+    const name = await store.shopName();
+    logger.info({ shopName: name }, 'Shopify accepts the access token');
+    return true;
+  } catch (error) {
+    if (error instanceof StoreAuthError) {
+      logger.error(
+        `Shopify refused the access token at start (${error.message}): check SHOPIFY_ACCESS_TOKEN (or SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET), SHOPIFY_SHOP and the app's scopes`,
+      );
+    } else {
+      logger.warn({ err: error }, 'could not check Shopify access at start; orders will tell');
+    }
+    return false;
+  }
 }
 
 /** Records the partner environment at the first start; refuses another one later (throws). */

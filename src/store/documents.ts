@@ -1,6 +1,7 @@
 import * as fulfillments from './fulfillments/documents.js';
 import * as orderMarks from './order-marks/documents.js';
 import * as orders from './orders/documents.js';
+import * as shop from './shop/documents.js';
 
 /**
  * Every Admin GraphQL document the connector sends (API 2026-07), by capability.
@@ -12,4 +13,4 @@ import * as orders from './orders/documents.js';
  * 0 per scalar or enum, and a connection 2 + `first` × the cost of one node, nested
  * multiplicatively.
  */
-export const STORE_DOCUMENTS = { orders, orderMarks, fulfillments } as const;
+export const STORE_DOCUMENTS = { orders, orderMarks, fulfillments, shop } as const;

@@ -10,4 +10,9 @@ export type * from './orders/types.js';
  * Every store capability over one transport, for the composition root to hand out. Jobs and use
  * cases take the one capability they use (OrderReader, OrderMarks or Fulfillments).
  */
-export type StoreClient = OrderReader & OrderMarks & Fulfillments;
+/** One cheap request that proves the access token works (checked at start). */
+export interface ShopAccess {
+  shopName(): Promise<string>;
+}
+
+export type StoreClient = ShopAccess & OrderReader & OrderMarks & Fulfillments;

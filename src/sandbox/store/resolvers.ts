@@ -24,8 +24,10 @@ import {
 } from './views.js';
 
 /** Root resolvers for the fake schema: one per query or mutation root field the connector uses. */
-export function createRootValue(state: FakeStoreState) {
+export function createRootValue(state: FakeStoreState, shop = 'demo.myshopify.com') {
   return {
+    shop: () => ({ name: shop.replace(/\.myshopify\.com$/, '') }),
+
     order: ({ id }: { id: string }) => {
       const order = state.findOrder(id);
       return order ? orderView(order) : null;

@@ -17,11 +17,16 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   scalar DateTime
   scalar URL
 
+  type Shop {
+    name: String!
+  }
+
   interface Node {
     id: ID!
   }
 
   type QueryRoot {
+    shop: Shop!
     order(id: ID!): Order
     fulfillmentOrder(id: ID!): FulfillmentOrder
     orders(

@@ -99,7 +99,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     close: () => app.close(),
   };
 
-  graphqlRoute(app, { rootValue: createRootValue(state), tokens, traffic, requests });
+  graphqlRoute(app, { rootValue: createRootValue(state, options.shop), tokens, traffic, requests });
 
   app.post('/admin/oauth/access_token', async (request, reply) => {
     const body = tokenRequestSchema.safeParse(request.body);
