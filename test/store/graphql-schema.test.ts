@@ -26,7 +26,7 @@ describe('Admin GraphQL documents (src/store/documents.ts) against the real 2026
   it('holds documents of every capability to check', () => {
     expect(documents.length).toBeGreaterThanOrEqual(11);
     const capabilities = new Set(storeDocuments.map((d) => d.capability));
-    expect([...capabilities].sort()).toEqual(['fulfillments', 'orderMarks', 'orders']);
+    expect([...capabilities].sort()).toEqual(['fulfillments', 'orderMarks', 'orders', 'shop']);
   });
 
   it('lists every document of every documents.ts under src/store', async () => {
