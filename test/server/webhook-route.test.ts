@@ -118,11 +118,11 @@ describe('POST /webhooks/shopify', () => {
     const webhooks = await waitFor(
       async () => {
         const w = await status();
-        return w.failedVerificationStreak === HMAC_FAILURE_STREAK_ALERT + 1 && w;
+        return w.failedVerificationStreak === HMAC_FAILURE_STREAK_ALERT + 1 ? w : undefined;
       },
       { what: 'the streak to reach the alert' },
     );
-    expect(webhooks.problems[0]).toContain('SHOPIFY_WEBHOOK_SECRET');
+    expect(webhooks!.problems[0]).toContain('SHOPIFY_WEBHOOK_SECRET');
     const alerts = lines()
       .split('\n')
       .filter((line) => line.includes('SHOPIFY_WEBHOOK_SECRET'));
