@@ -3,7 +3,7 @@ import { FIXTURE_ORDERS } from '../src/sandbox/store/fixtures/index.js';
 import { startLocalService, until } from './helpers/local-service.js';
 
 /** Keys that occur twice in one JSON object of `line`, at any depth (JSON.parse hides them). */
-export function duplicateKeys(line: string): string[] {
+function duplicateKeys(line: string): string[] {
   const found: string[] = [];
   const stack: { keys: Set<string> | null; expectKey: boolean }[] = [];
   for (let i = 0; i < line.length; i++) {

@@ -20,7 +20,7 @@ import {
  */
 
 type Plan =
-  | { run: 'server'; ready: RegExp; then?: (output: string) => Promise<void> }
+  | { run: 'server'; ready: RegExp; check?: (output: string) => Promise<void> }
   | { covered: string; by: string }
   | { skip: string };
 
@@ -74,12 +74,12 @@ const README_COMMANDS: Record<string, Plan> = {
   'npm run connector -- fake-store --port 4020': {
     run: 'server',
     ready: /SHOPIFY_WEBHOOK_SECRET=\S+/,
-    then: connectorReachesFakeStore,
+    check: connectorReachesFakeStore,
   },
 };
 
 /** Every command line of the file's ```sh blocks: comments dropped, continuations joined. */
-export function shellCommands(markdown: string): string[] {
+function shellCommands(markdown: string): string[] {
   const commands: string[] = [];
   for (const block of markdown.matchAll(/^```sh\n([\s\S]*?)^```/gm)) {
     const text = block[1]!.replace(/\\\n\s*/g, ' ');
@@ -128,7 +128,7 @@ describe('README commands', () => {
       );
       expect(npm.output()).toMatch(plan.ready);
       expect(npm.output()).toContain(`127.0.0.1:${port}`);
-      await plan.then?.(npm.output());
+      await plan.check?.(npm.output());
       // Stopped as a person stops it: the server closes and frees its port.
       npm.child.kill('SIGTERM');
       await npm.exited;
