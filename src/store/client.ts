@@ -1,7 +1,7 @@
 import { createFulfillments } from './fulfillments/fulfillments.js';
 import { createOrderMarks } from './order-marks/order-marks.js';
 import { createOrderReader } from './orders/order-reader.js';
-import { readShopName } from './shop/shop-name.js';
+import { createShopAccess } from './shop/shop-name.js';
 import { type AdminClientOptions, createAdminTransport } from './transport/admin-transport.js';
 import type { StoreClient } from './types.js';
 
@@ -11,7 +11,7 @@ export type { AdminClientOptions };
 export function createStoreClient(options: AdminClientOptions): StoreClient {
   const transport = createAdminTransport(options);
   return {
-    shopName: () => readShopName(transport),
+    ...createShopAccess(transport),
     ...createOrderReader(transport),
     ...createOrderMarks(transport),
     ...createFulfillments(transport),

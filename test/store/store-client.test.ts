@@ -3,6 +3,7 @@ import type { FakeStore } from '../../src/sandbox/store/index.js';
 import { createFulfillments } from '../../src/store/fulfillments/fulfillments.js';
 import { createOrderMarks } from '../../src/store/order-marks/order-marks.js';
 import { createOrderReader } from '../../src/store/orders/order-reader.js';
+import { createShopAccess } from '../../src/store/shop/shop-name.js';
 import {
   FAKE_CLIENT_ID,
   FAKE_CLIENT_SECRET,
@@ -14,11 +15,12 @@ import {
 const methods = (capability: object) => Object.keys(capability).sort();
 
 describe('the store client', () => {
-  it('is the three capabilities, none sharing a method with another, and nothing more', () => {
+  it('is the four capabilities, none sharing a method with another, and nothing more', () => {
     const transport = testTransport();
     const reading = methods(createOrderReader(transport));
     const marking = methods(createOrderMarks(transport));
     const fulfilling = methods(createFulfillments(transport));
+    const shop = methods(createShopAccess(transport));
 
     expect(reading).toEqual(['findOrderByName', 'getOrder', 'listOrdersUpdatedSince']);
     expect(marking).toEqual([
@@ -34,8 +36,9 @@ describe('the store client', () => {
       'getFulfillmentOrders',
       'updateFulfillmentTracking',
     ]);
+    expect(shop).toEqual(['shopName']);
     // A method two capabilities shared would silently shadow one of them in the aggregate.
-    expect(methods(testClient())).toEqual([...reading, ...marking, ...fulfilling].sort());
+    expect(methods(testClient())).toEqual([...shop, ...reading, ...marking, ...fulfilling].sort());
   });
 });
 
