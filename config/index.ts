@@ -51,6 +51,10 @@ const variables = {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     hint: 'one of fatal, error, warn, info, debug, trace, silent',
   },
+  LOG_FORMAT: {
+    schema: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    hint: 'auto (readable lines on a terminal, JSON otherwise), json or pretty',
+  },
   PORT: { schema: positiveInt.max(65535).default(3000), hint: 'the HTTP port for webhooks' },
   HOST: { schema: nonEmpty.default('0.0.0.0'), hint: 'the address the HTTP server binds' },
 
@@ -473,6 +477,12 @@ export function loadPartnerUrl(env: Env = process.env): string | undefined {
 export function loadLogLevel(env: Env = process.env): Config['logLevel'] {
   const { values } = parseVariables(env, ['LOG_LEVEL']);
   return values.LOG_LEVEL ?? 'info';
+}
+
+/** How log lines are written; a bad value falls back to auto (logging must not stop a start). */
+export function loadLogFormat(env: Env = process.env): 'auto' | 'json' | 'pretty' {
+  const { values } = parseVariables(env, ['LOG_FORMAT']);
+  return values.LOG_FORMAT ?? 'auto';
 }
 
 /** Just the Redis address, for commands that check Redis before building anything else. */

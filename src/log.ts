@@ -1,4 +1,6 @@
 import { type Logger, type LoggerOptions, pino } from 'pino';
+import { loadLogFormat } from '../config/index.js';
+import { prettyStream } from './log-pretty.js';
 
 export type { Logger } from 'pino';
 
@@ -39,8 +41,15 @@ export const redactPaths = [
   '*.shippingAddress',
 ];
 
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/**
+ * JSON lines (for log collectors) unless a person is reading: `auto` (the default, LOG_FORMAT)
+ * writes readable lines when stdout is a terminal. A given destination (tests) gets JSON unless
+ * `format: 'pretty'` is passed.
+ */
 export function createLogger(
-  options: { level?: LoggerOptions['level']; name?: string } = {},
+  options: { level?: LoggerOptions['level']; name?: string; format?: LogFormat } = {},
   destination?: pino.DestinationStream,
 ): Logger {
   const opts: LoggerOptions = {
@@ -49,5 +58,12 @@ export function createLogger(
     redact: { paths: redactPaths, censor: '[redacted]' },
     serializers: { err: pino.stdSerializers.err },
   };
-  return destination ? pino(opts, destination) : pino(opts);
+  if (destination) {
+    return options.format === 'pretty'
+      ? pino(opts, prettyStream(destination as NodeJS.WritableStream))
+      : pino(opts, destination);
+  }
+  const format = options.format ?? loadLogFormat();
+  const pretty = format === 'pretty' || (format === 'auto' && Boolean(process.stdout.isTTY));
+  return pretty ? pino(opts, prettyStream()) : pino(opts);
 }

@@ -16,6 +16,9 @@ import { warnAboutRedisDurability } from './queue/redis-durability.js';
 import { claimPartnerEnvironment } from './records/partner-environment.js';
 import { StoreHealth } from './records/store-health.js';
 import { buildServer } from './server/app.js';
+import { StoreAuthError } from './store/errors.js';
+import { missingScopes } from './store/setup/scopes.js';
+import type { StoreSetup } from './store/setup/types.js';
 
 export interface ServiceOptions {
   logger: Logger;
@@ -102,6 +105,8 @@ export async function startService(
     new StoreHealth(workerRedis, prefix),
     requests.storeRequest,
   );
+  // In the background: Shopify being slow must not hold up the intake.
+  void checkShopifyAccess(store, logger);
   const { partner } = buildPartnerSide(
     config.partner,
     workerRedis,
@@ -122,11 +127,15 @@ export async function startService(
       logger,
     });
 
-    // A token refused earlier may work now (a new one configured): try it once at start, then
-    // every minute while it stays refused.
+    // At start, one cheap request from the shared budget checks the token and the address: a
+    // refusal (401) or a wrong PARTNER_API_URL (404) pauses the partner queues with that reason,
+    // before any order meets it; a pause from earlier is lifted once they work. Then every minute
+    // while they stay paused.
+    await parts.authGuard
+      .probe(partner, { always: true })
+      .catch((err) => logger.warn({ err }, 'partner check at start failed'));
     const probe = () =>
       parts.authGuard.probe(partner).catch((err) => logger.warn({ err }, 'token probe failed'));
-    await probe();
     const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
     probeTimer.unref();
 
@@ -172,6 +181,39 @@ export async function startService(
       await Promise.allSettled([requestRedis.quit(), workerRedis.quit()]);
     },
   };
+}
+
+/**
+ * Two cheap queries at start: `shop` proves the token works, and the app's granted scopes are
+ * compared with what the connector needs. A refused token is named, with the variable to fix,
+ * in the log and (through the store health record) in /status; a missing scope is named with
+ * what needs it, before any order does.
+ */
+export async function checkShopifyAccess(
+  store: Pick<StoreSetup, 'shopIdentity' | 'grantedScopes'>,
+  logger: Logger,
+): Promise<boolean> {
+  try {
+    const shop = await store.shopIdentity();
+    logger.info({ shopName: shop.name }, 'Shopify accepts the access token');
+    const missing = missingScopes(await store.grantedScopes());
+    if (missing.length > 0) {
+      logger.error(
+        `The Shopify app lacks the access scopes ${missing.join(', ')}: add them to the app (README: "Setting up the Shopify side", or run \`connector setup\`), or the writes that need them will fail`,
+      );
+      return false;
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof StoreAuthError) {
+      logger.error(
+        `Shopify refused the access token at start (${error.message}): check SHOPIFY_ACCESS_TOKEN (or SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET), SHOPIFY_SHOP and the app's scopes`,
+      );
+    } else {
+      logger.warn({ err: error }, 'could not check Shopify access at start; orders will tell');
+    }
+    return false;
+  }
 }
 
 /** Records the partner environment at the first start; refuses another one later (throws). */

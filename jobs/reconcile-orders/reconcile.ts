@@ -10,12 +10,19 @@ export interface ReconcileDeps extends OrderEventDeps {
   eligibility: Config['eligibility'];
 }
 
+/** What a pass did with each order it saw: the counts after `seen` add up to it. */
 export interface ReconcileSummary {
   pages: number;
   seen: number;
   queued: number;
   skipped: number;
   flaggedCancelled: number;
+  /** Registered already: nothing to do. */
+  alreadyRegistered: number;
+  /** Its job is waiting or running already. */
+  alreadyQueued: number;
+  /** Cancelled after registration and flagged for staff already. */
+  alreadyFlagged: number;
 }
 
 /**
@@ -37,6 +44,9 @@ export async function reconcileOrders(
     queued: 0,
     skipped: 0,
     flaggedCancelled: 0,
+    alreadyRegistered: 0,
+    alreadyQueued: 0,
+    alreadyFlagged: 0,
   };
   let cursor: string | undefined;
   do {
@@ -59,7 +69,10 @@ export async function reconcileOrders(
         deps,
       );
       if (result === 'queued' || result === 'requeued') summary.queued++;
-      if (result === 'flagged_cancelled') summary.flaggedCancelled++;
+      else if (result === 'flagged_cancelled') summary.flaggedCancelled++;
+      else if (result === 'already_registered') summary.alreadyRegistered++;
+      else if (result === 'already_queued') summary.alreadyQueued++;
+      else summary.alreadyFlagged++;
     }
     cursor = page.nextCursor ?? undefined;
   } while (cursor);

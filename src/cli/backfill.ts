@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { backfillOrders } from '../compose/backfill.js';
+import { backfillOrders, describeBackfill } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
 import { parseDay, parseUntil } from './dates.js';
 import { environmentOrExit } from './exit.js';
@@ -25,9 +25,7 @@ export function registerBackfillCommand(program: Command): void {
             opts.since,
             opts.until,
           );
-          console.log(
-            `Backfill done: ${summary.seen} orders seen, ${summary.queued} queued, ${summary.skipped} not eligible, ${summary.flaggedCancelled} flagged as cancelled after registration.`,
-          );
+          console.log(`Backfill done: ${describeBackfill(summary)}`);
         },
         { configuredLogLevel: true },
       );

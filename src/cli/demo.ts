@@ -11,6 +11,7 @@ import { AUTO_ADVANCE_MS } from '../demo/settings.js';
 import { type DemoStack, startDemoStack } from '../demo/stack.js';
 import { statusesNotSynced, summaryLines } from '../demo/summary.js';
 import { OrderWatcher } from '../demo/watch.js';
+import { whenStartedFromGone } from './parent-watch.js';
 
 /** EX_UNAVAILABLE: a service the command needs (Redis) is not there. */
 const EXIT_NO_REDIS = 69;
@@ -75,6 +76,10 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // `npm run demo` killed: the demo stops and cleans up as on Ctrl-C.
+  void whenStartedFromGone().then(() => {
+    if (!interrupt.signal.aborted) onSignal();
+  });
 
   let stack: DemoStack | undefined;
   let watcher: OrderWatcher | undefined;

@@ -4,6 +4,7 @@ import { loadLogLevel } from '../../config/index.js';
 import { createLogger } from '../log.js';
 import { startFakeStore } from '../sandbox/store/index.js';
 import { nextStopSignal } from './exit.js';
+import { whenStartedFromGone } from './parent-watch.js';
 
 const optionsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535),
@@ -20,6 +21,16 @@ const optionsSchema = z.object({
   empty: z.boolean().optional(),
 });
 
+/**
+ * Local-only values, the same as the Docker sandbox profile's (docs/deployment.md), so
+ * `connector fake-store` runs with no flags and prints the settings that point the connector at it.
+ */
+export const FAKE_STORE_DEFAULTS = {
+  shop: 'demo-shop.myshopify.com',
+  accessToken: 'shpat_sandbox_local_only',
+  webhookSecret: 'sandbox-webhook-secret-local-only',
+};
+
 /** `connector fake-store`: a local Shopify Admin API with demo orders, until SIGINT or SIGTERM. */
 export function registerFakeStoreCommand(program: Command): void {
   program
@@ -27,9 +38,13 @@ export function registerFakeStoreCommand(program: Command): void {
     .description('run a local fake Shopify store (Admin GraphQL, client credentials, webhooks)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4020')
     .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--shop <domain>', 'the shop domain it pretends to be', 'demo.myshopify.com')
-    .requiredOption('--access-token <token>', 'Admin API token it accepts')
-    .requiredOption('--webhook-secret <secret>', 'secret it signs webhooks with')
+    .option('--shop <domain>', 'the shop domain it pretends to be', FAKE_STORE_DEFAULTS.shop)
+    .option('--access-token <token>', 'Admin API token it accepts', FAKE_STORE_DEFAULTS.accessToken)
+    .option(
+      '--webhook-secret <secret>',
+      'secret it signs webhooks with',
+      FAKE_STORE_DEFAULTS.webhookSecret,
+    )
     .option('--webhook-url <url>', 'where it sends order webhooks by default')
     .option('--client-id <id>', 'client id accepted by client credentials')
     .option('--client-secret <secret>', 'client secret accepted by client credentials')
@@ -48,8 +63,13 @@ export function registerFakeStoreCommand(program: Command): void {
         logger: createLogger({ level: loadLogLevel(), name: 'fake-store' }),
       });
 
-      const stopping = nextStopSignal();
+      // Ctrl-C, SIGTERM, or `npm run` killed above it: close, freeing the port.
+      const stopping = Promise.race([nextStopSignal(), whenStartedFromGone()]);
       console.log(`Fake store for ${store.shop} listening: SHOPIFY_ADMIN_API_URL=${store.url}`);
+      console.log(
+        `Connector settings (local only): SHOPIFY_SHOP=${store.shop} SHOPIFY_ADMIN_API_URL=${store.url} ` +
+          `SHOPIFY_ACCESS_TOKEN=${options.accessToken} SHOPIFY_WEBHOOK_SECRET=${options.webhookSecret}`,
+      );
       console.log(
         `Orders: ${
           store
@@ -65,7 +85,9 @@ export function registerFakeStoreCommand(program: Command): void {
       if (options.webhookUrl) console.log(`Webhooks go to ${options.webhookUrl}`);
 
       const signal = await stopping;
-      console.log(`${signal} received, closing the fake store.`);
+      console.log(
+        `${signal === 'SIGINT' || signal === 'SIGTERM' ? `${signal} received` : signal}, closing the fake store.`,
+      );
       await store.close();
     });
 }

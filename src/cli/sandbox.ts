@@ -4,6 +4,7 @@ import { loadLogLevel } from '../../config/index.js';
 import { createLogger } from '../log.js';
 import { startPartnerSandbox } from '../sandbox/partner/index.js';
 import { nextStopSignal } from './exit.js';
+import { whenStartedFromGone } from './parent-watch.js';
 
 const wholeNumber = (min: number) =>
   z.coerce
@@ -51,7 +52,8 @@ export function registerSandboxCommand(program: Command): void {
         logger: createLogger({ level: loadLogLevel(), name: 'partner-sandbox' }),
       });
 
-      const stopping = nextStopSignal();
+      // Ctrl-C, SIGTERM, or `npm run` killed above it: close, freeing the port.
+      const stopping = Promise.race([nextStopSignal(), whenStartedFromGone()]);
       console.log(`Partner sandbox listening: PARTNER_API_URL=${sandbox.url}`);
       console.log(`Control endpoints (local only, no token): ${sandbox.controlUrl}`);
       console.log(
@@ -66,7 +68,9 @@ export function registerSandboxCommand(program: Command): void {
       }
 
       const signal = await stopping;
-      console.log(`${signal} received, closing the sandbox.`);
+      console.log(
+        `${signal === 'SIGINT' || signal === 'SIGTERM' ? `${signal} received` : signal}, closing the sandbox.`,
+      );
       await sandbox.close();
     });
 }

@@ -3,6 +3,7 @@ import { createLogger } from '../log.js';
 import { PartnerEnvironmentMismatchError } from '../records/partner-environment.js';
 import { type RunningService, startService } from '../service.js';
 import { configOrExit, EXIT } from './exit.js';
+import { whenStartedFromGone } from './parent-watch.js';
 
 export function registerStartCommand(program: Command): void {
   program
@@ -37,5 +38,10 @@ export function registerStartCommand(program: Command): void {
       };
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
+      // Under `npm start` (or `npm run dev`) a signal to npm need not reach this process: stop
+      // when npm goes. Run directly (a container, systemd, nohup) it stops on signals alone.
+      if (process.env.npm_lifecycle_event) {
+        void whenStartedFromGone().then((reason) => stop(reason));
+      }
     });
 }

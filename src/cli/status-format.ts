@@ -86,6 +86,9 @@ function formatLive(live: OrderStatus['live']): string[] {
 }
 
 function formatPartnerQueues(state: StoredOrderStatus['partnerQueues']): string {
+  if (state.pause?.reason === 'url_misconfigured') {
+    return `  PAUSED: the provider answered 404 to a route it always has (at ${state.pause.since}): PARTNER_API_URL is misconfigured (it must include /api/v1); ${state.queues.join(', ')} wait until it is fixed (checked every minute).`;
+  }
   if (state.tokenRefusedSince) {
     return `  PAUSED: the provider refused the token (401) at ${state.tokenRefusedSince}; ${state.queues.join(', ')} wait until a valid PARTNER_API_TOKEN works (checked every minute).`;
   }

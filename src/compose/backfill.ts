@@ -21,3 +21,18 @@ export function backfillOrders(
     until,
   );
 }
+
+/** The summary in words; every order seen is counted once, so the parts add up to `seen`. */
+export function describeBackfill(summary: ReconcileSummary): string {
+  const parts = [
+    `${summary.queued} queued`,
+    `${summary.skipped} not eligible`,
+    `${summary.alreadyRegistered} already registered`,
+    `${summary.alreadyQueued} already queued`,
+    `${summary.flaggedCancelled} flagged as cancelled after registration`,
+  ];
+  if (summary.alreadyFlagged > 0) {
+    parts.push(`${summary.alreadyFlagged} flagged as cancelled before`);
+  }
+  return `${summary.seen} orders seen: ${parts.join(', ')}.`;
+}

@@ -4,7 +4,7 @@ import type { Config } from '../../config/index.js';
 import { JOBS } from '../../jobs/catalog.js';
 import type { Logger } from '../log.js';
 import { PartnerNotFoundError } from '../partner/errors.js';
-import { tokenRefusedSince } from '../queue/partner-auth.js';
+import { type PartnerPause, readPartnerPause } from '../queue/partner-auth.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
 import { buildPartnerSide } from './clients.js';
 
@@ -24,6 +24,8 @@ export interface PartnerQueuesState {
   paused: string[];
   /** When the provider refused the token (ISO): the reason they are paused. */
   tokenRefusedSince: string | null;
+  /** Why they are paused (a refused token, a wrong PARTNER_API_URL) and since when. */
+  pause: PartnerPause | null;
 }
 
 /** What Redis holds about one order: its record and its jobs in every queue of the catalog. */
@@ -58,6 +60,7 @@ export async function readStoredOrderStatus(
     const partnerQueues = queues.filter(({ job }) => job.callsPartner).map(({ queue }) => queue);
     const paused: string[] = [];
     for (const queue of partnerQueues) if (await queue.isPaused()) paused.push(queue.name);
+    const pause = await readPartnerPause(redis, prefix);
     return {
       orderId,
       record: await records.get(orderId),
@@ -65,7 +68,8 @@ export async function readStoredOrderStatus(
       partnerQueues: {
         queues: partnerQueues.map((queue) => queue.name),
         paused,
-        tokenRefusedSince: await tokenRefusedSince(redis, prefix),
+        tokenRefusedSince: pause?.reason === 'token_refused' ? pause.since : null,
+        pause,
       },
     };
   } finally {

@@ -62,10 +62,9 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
     stack.storeClient,
     new Date(`${since}T00:00:00Z`),
   );
-  const handled = summary.seen - summary.queued - summary.skipped - summary.flaggedCancelled;
   print(
     `   Backfill: ${summary.seen} orders seen: ${summary.queued} queued, ${summary.skipped} not eligible ` +
-      `(recorded, no job), ${handled} already registered.`,
+      `(recorded, no job), ${summary.alreadyRegistered} already registered.`,
   );
   await waitFor(ctx, 'the seeded orders to be decided and marked on Shopify', () =>
     seededIds.every((id) => ctx.watcher.settled(id)),

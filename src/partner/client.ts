@@ -13,6 +13,7 @@ import {
   readLookedUpShipment,
 } from './create-answer.js';
 import {
+  misconfiguredUrlMessage,
   PartnerAuthError,
   PartnerBudgetExhaustedError,
   PartnerNetworkError,
@@ -20,6 +21,7 @@ import {
   PartnerRateLimitedError,
   PartnerServerError,
   PartnerUnexpectedResponseError,
+  PartnerUrlMisconfiguredError,
   PartnerValidationError,
 } from './errors.js';
 import type { RequestGate, RequestPriority } from './gate.js';
@@ -339,6 +341,10 @@ export class PartnerClient implements PartnerApi {
       );
     }
     if (status === 404) {
+      // Only GET /shipments/{reference} may answer 404, and then with the API's Error body.
+      if (!call.path.startsWith('shipments/') || !errorBody.success) {
+        throw new PartnerUrlMisconfiguredError(misconfiguredUrlMessage(what), { status });
+      }
       throw new PartnerNotFoundError(
         `Partner API has no such shipment on this account (${what}).`,
         {

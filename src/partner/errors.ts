@@ -26,6 +26,21 @@ export class PartnerNotFoundError extends PartnerError {
   readonly kind = 'not_found';
 }
 
+/**
+ * 404 from a route the API always has (`POST /token`, `GET` or `POST /shipments`), or an answer
+ * that is not the API's at all (an HTML page): the base address is wrong, typically missing
+ * `/api/v1`. It says nothing about any shipment, so it must never be recorded as "no such
+ * shipment"; every call fails the same way until PARTNER_API_URL is fixed.
+ */
+export class PartnerUrlMisconfiguredError extends PartnerError {
+  readonly kind = 'url_misconfigured';
+}
+
+/** The admin's words for a misconfigured base address; `what` is the call, e.g. `GET /shipments`. */
+export function misconfiguredUrlMessage(what: string): string {
+  return `Partner API answered 404 to ${what}, a route the API always has: PARTNER_API_URL is misconfigured (it must be the base address including /api/v1, e.g. https://partner.example.com/api/v1).`;
+}
+
 /** 422: the request broke the API's rules; `fieldErrors` is the API's map, as sent. */
 export class PartnerValidationError extends PartnerError {
   readonly kind = 'validation';

@@ -5,6 +5,7 @@ import {
   isRetryablePartnerError,
   PartnerAuthError,
   PartnerError,
+  PartnerUrlMisconfiguredError,
   PartnerWaitError,
 } from '../partner/errors.js';
 import { isRetryableStoreError, StoreError } from '../store/errors.js';
@@ -41,7 +42,8 @@ export interface FailurePolicyDeps {
  * The one mapping from what a job's work threw onto BullMQ's outcomes, for every job that calls
  * the partner or the store:
  * - a spent budget or a 429: back to the queue for the wait, no attempt used;
- * - a refused partner token (401): the partner queues pause in every process, no attempt used;
+ * - a refused partner token (401) or a misconfigured PARTNER_API_URL (404 from a route the API
+ *   always has): the partner queues pause in every process with that reason, no attempt used;
  * - a transient failure (5xx, network, throttling): retried with backoff until the last attempt;
  * - anything permanent, or the last attempt: failed for good with a reason an admin can act on.
  */
@@ -57,6 +59,11 @@ export async function runWithFailurePolicy<T>(
     if (error instanceof PartnerAuthError) {
       await deps.counters.increment('partner_auth_failures');
       await deps.authGuard.tokenRefused();
+      return deferQueue(deps.queue, AUTH_RECHECK_MS);
+    }
+    if (error instanceof PartnerUrlMisconfiguredError) {
+      // Says nothing about this order: it waits, paused, until the address is fixed.
+      await deps.authGuard.urlMisconfigured();
       return deferQueue(deps.queue, AUTH_RECHECK_MS);
     }
     // BullMQ's own signals: the job already went back to its queue, or already failed for good.

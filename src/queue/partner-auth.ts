@@ -3,13 +3,23 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import type { PartnerApi } from '../partner/client.js';
-import { PartnerAuthError } from '../partner/errors.js';
+import { PartnerAuthError, PartnerUrlMisconfiguredError } from '../partner/errors.js';
+
+/** Why the partner queues are paused: a refused token, or a base address that is not the API's. */
+export type PartnerPauseReason = 'token_refused' | 'url_misconfigured';
+
+export interface PartnerPause {
+  reason: PartnerPauseReason;
+  /** When the queues were paused (ISO time). */
+  since: string;
+}
 
 /**
- * A 401 means the token is missing, malformed or revoked: every further call would fail the same
- * way. So the first 401 pauses every queue that calls the partner (in every process, since the
- * pause lives in Redis) and marks the service unhealthy; jobs wait in their queues with their
- * attempts intact. Once a valid token works again, the queues resume.
+ * A 401 means the token is missing, malformed or revoked; a 404 from a route the API always has
+ * means PARTNER_API_URL is wrong. Either way every further call would fail the same way. So the
+ * first one pauses every queue that calls the partner (in every process, since the pause lives in
+ * Redis) with its reason, for /status and the health check; jobs wait in their queues with their
+ * attempts intact. Once a request works again, the queues resume.
  */
 export class PartnerAuthGuard {
   constructor(
@@ -23,27 +33,38 @@ export class PartnerAuthGuard {
     return refusedAtKey(this.prefix);
   }
 
-  async tokenRefused(): Promise<void> {
+  tokenRefused(): Promise<void> {
+    return this.pause('token_refused');
+  }
+
+  urlMisconfigured(): Promise<void> {
+    return this.pause('url_misconfigured');
+  }
+
+  private async pause(reason: PartnerPauseReason): Promise<void> {
     // Always a fresh value, set before pausing: whatever interleaves with `tokenAccepted` in
     // another process, paused queues are never left without the key that gets them resumed.
-    const value = `${new Date().toISOString()} ${randomUUID()}`;
+    const value = `${new Date().toISOString()} ${randomUUID()} ${reason}`;
     const previous = await this.redis.set(this.key, value, 'GET');
     await Promise.all(this.queues.map((q) => q.pause()));
     if ((await this.redis.get(this.key)) === null) {
-      // Another process found the token working between our refusal and our pause.
+      // Another process found the partner working between our refusal and our pause.
       await Promise.all(this.queues.map((q) => q.resume()));
       return;
     }
-    if (!previous) {
-      this.logger.error(
-        'partner API refused the token (401): shipment and sync queues are paused until a valid PARTNER_API_TOKEN works',
-      );
+    if (!previous || parsePause(previous).reason !== reason) {
+      this.logger.error(pauseMessage({ reason, since: value.split(' ')[0]! }));
     }
   }
 
   /** When the token was refused (ISO time), or null while it is accepted. */
-  refusedSince(): Promise<string | null> {
-    return tokenRefusedSince(this.redis, this.prefix);
+  async refusedSince(): Promise<string | null> {
+    return (await this.paused())?.since ?? null;
+  }
+
+  /** Why and since when the partner queues are paused, or null while they run. */
+  paused(): Promise<PartnerPause | null> {
+    return readPartnerPause(this.redis, this.prefix);
   }
 
   async tokenAccepted(): Promise<void> {
@@ -58,21 +79,23 @@ export class PartnerAuthGuard {
       this.key,
       value,
     );
-    this.logger.info('partner API accepts the token again: queues resumed');
+    this.logger.info('partner API accepts the token and address again: queues resumed');
   }
 
   /**
-   * While the token is marked refused, tries it with one cheap request. Returns whether the
-   * token is (now) accepted; an answer other than 200 or 401 changes nothing.
+   * While the queues are paused (or always, with `always`: the check at start), tries the token
+   * and address with one cheap request from the shared budget (`GET /shipments?per_page=1`).
+   * A 401 or a 404 pauses the queues with that reason; a 200 resumes them. Returns whether the
+   * partner accepts the token; any other answer changes nothing.
    */
-  async probe(partner: PartnerApi): Promise<boolean> {
-    if (!(await this.refusedSince())) return true;
+  async probe(partner: PartnerApi, options: { always?: boolean } = {}): Promise<boolean> {
+    if (!options.always && !(await this.paused())) return true;
     try {
       await partner.listShipments({ perPage: 1 }, { priority: 'sync' });
     } catch (error) {
-      if (!(error instanceof PartnerAuthError)) {
-        this.logger.warn({ err: error }, 'could not check the partner token; will try again');
-      }
+      if (error instanceof PartnerAuthError) await this.tokenRefused();
+      else if (error instanceof PartnerUrlMisconfiguredError) await this.urlMisconfigured();
+      else this.logger.warn({ err: error }, 'could not check the partner token; will try again');
       return false;
     }
     await this.tokenAccepted();
@@ -80,12 +103,33 @@ export class PartnerAuthGuard {
   }
 }
 
+/** What an admin reads about a pause: in the log, /status and `connector status`. */
+export function pauseMessage(pause: PartnerPause): string {
+  return pause.reason === 'url_misconfigured'
+    ? `the partner API answered 404 to a route it always has (at ${pause.since}): PARTNER_API_URL is misconfigured (it must include /api/v1); shipment queues are paused until it is fixed`
+    : `the partner API refused the token (401) at ${pause.since}: shipment queues are paused until a valid PARTNER_API_TOKEN works`;
+}
+
+function parsePause(value: string): PartnerPause {
+  const [since, , reason] = value.split(' ');
+  return {
+    since: since ?? value,
+    reason: reason === 'url_misconfigured' ? 'url_misconfigured' : 'token_refused',
+  };
+}
+
 function refusedAtKey(prefix: string): string {
   return `${prefix}:partner-auth:refused-at`;
 }
 
+/** Why and since when the partner queues are paused, or null while they run: for readers. */
+export async function readPartnerPause(redis: Redis, prefix: string): Promise<PartnerPause | null> {
+  const value = await redis.get(refusedAtKey(prefix));
+  return value ? parsePause(value) : null;
+}
+
 /** When the partner token was refused (ISO time), or null while it is accepted: for readers. */
 export async function tokenRefusedSince(redis: Redis, prefix: string): Promise<string | null> {
-  const value = await redis.get(refusedAtKey(prefix));
-  return value ? (value.split(' ')[0] ?? value) : null;
+  const pause = await readPartnerPause(redis, prefix);
+  return pause?.reason === 'token_refused' ? pause.since : null;
 }

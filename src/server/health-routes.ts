@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { tokenRefusedSince } from '../queue/partner-auth.js';
+import { pauseMessage, readPartnerPause } from '../queue/partner-auth.js';
 import type { PartnerBudget } from '../queue/partner-budget.js';
 import type { StoreHealth } from '../records/store-health.js';
+import {
+  HMAC_FAILURE_STREAK_ALERT,
+  hmacFailureStreak,
+  hmacStreakMessage,
+} from '../records/webhook-verification.js';
 
 export interface HealthDeps {
   /** A fail-fast connection: health answers at once when Redis is down. */
@@ -18,7 +23,9 @@ export interface HealthDeps {
  * /healthz: the process answers (liveness). /readyz: it can take webhooks, which needs Redis and
  * nothing else: a refused partner token must not make a load balancer turn Shopify away, or
  * Shopify would in the end drop the subscriptions. /status: what the connector's work depends
- * on beyond that, with reasons: the partner token and rate limit, and access to Shopify.
+ * on beyond that, with reasons: the partner token, address and rate limit, access to Shopify, and
+ * webhooks failing verification. /status/partner: 503 while the partner queues are paused (a
+ * refused token, a wrong PARTNER_API_URL) or Redis is down: the container health check.
  */
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -30,6 +37,17 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
       .send({ status: problems.length === 0 ? 'ready' : 'unavailable', problems });
   });
 
+  app.get('/status/partner', async (_request, reply) => {
+    if (!(await redisAnswers(deps.redis))) {
+      return reply.code(503).send({ status: 'unknown', problems: ['Redis does not answer.'] });
+    }
+    const pause = await readPartnerPause(deps.redis, deps.prefix);
+    if (!pause) return reply.send({ status: 'ok', problems: [] });
+    return reply
+      .code(503)
+      .send({ status: pause.reason, problems: [`${capitalize(pauseMessage(pause))}.`] });
+  });
+
   app.get('/status', async (_request, reply) => {
     if (!(await redisAnswers(deps.redis))) {
       return reply.code(503).send({
@@ -38,30 +56,31 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         shopify: { status: 'unknown', problems: ['Redis does not answer, so nothing is known.'] },
       });
     }
-    const [refusedSince, rateLimitedForMs, budget, shopify] = await Promise.all([
-      tokenRefusedSince(deps.redis, deps.prefix),
+    const [pause, rateLimitedForMs, budget, shopify, hmacStreak] = await Promise.all([
+      readPartnerPause(deps.redis, deps.prefix),
       deps.budget.blockedForMs(),
       deps.budget.stats(),
       deps.storeHealth.read(),
+      hmacFailureStreak(deps.redis, deps.prefix),
     ]);
+    const refusedSince = pause?.reason === 'token_refused' ? pause.since : null;
     const problems: string[] = [];
-    if (refusedSince) {
-      problems.push(
-        `The partner API refused the token (401) at ${refusedSince}; shipment queues are paused until a valid PARTNER_API_TOKEN works.`,
-      );
-    }
+    if (pause) problems.push(`${capitalize(pauseMessage(pause))}.`);
     if (rateLimitedForMs > 0) {
       problems.push(
         `The partner API rate-limited the token (429): no request is sent for another ${Math.ceil(rateLimitedForMs / 1000)} s.`,
       );
     }
-    const status = refusedSince ? 'token_refused' : rateLimitedForMs > 0 ? 'rate_limited' : 'ok';
+    const status = pause ? pause.reason : rateLimitedForMs > 0 ? 'rate_limited' : 'ok';
+    const webhookProblems =
+      hmacStreak >= HMAC_FAILURE_STREAK_ALERT ? [hmacStreakMessage(hmacStreak)] : [];
     return reply.send({
       intake: { ready: true, problems: [] },
       partner: {
         status,
         problems,
         tokenRefusedSince: refusedSince,
+        pausedSince: pause?.since ?? null,
         rateLimitedForMs,
         budget,
       },
@@ -70,6 +89,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         since: shopify.since,
         problems: shopify.reason ? [shopify.reason] : [],
       },
+      webhooks: { failedVerificationStreak: hmacStreak, problems: webhookProblems },
     });
   });
 }
@@ -81,4 +101,8 @@ async function redisAnswers(redis: Redis): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -4,6 +4,12 @@ import { z } from 'zod';
 import { parseOrderId } from '../domain/order.js';
 import type { Logger } from '../log.js';
 import type { Counters } from '../metrics/counters.js';
+import {
+  countHmacFailure,
+  endHmacFailureStreak,
+  HMAC_FAILURE_STREAK_ALERT,
+  hmacStreakMessage,
+} from '../records/webhook-verification.js';
 import type { VerifyWebhook } from '../store/webhooks.js';
 
 export const ORDER_TOPICS = ['orders/create', 'orders/paid', 'orders/updated', 'orders/cancelled'];
@@ -61,8 +67,10 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     if (!verification.valid) {
       deps.logger.warn({ reason: verification.reason }, 'webhook rejected');
       void deps.counters.increment('webhooks_rejected').catch(() => {});
+      if (verification.reason === 'invalid_hmac') void noteHmacFailure(deps);
       return reply.code(401).send({ error: 'invalid webhook signature' });
     }
+    void endHmacFailureStreak(deps.redis, deps.prefix).catch(() => {});
     const { topic } = verification;
     const log = deps.logger.child({ topic, webhookId: verification.webhookId });
 
@@ -109,6 +117,16 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
       return reply.code(503).send({ error: 'could not queue the order; retry later' });
     }
   });
+}
+
+/** Counts a bad signature; says once, when a streak reaches the alert length, what to check. */
+async function noteHmacFailure(deps: WebhookRouteDeps): Promise<void> {
+  try {
+    const streak = await countHmacFailure(deps.redis, deps.prefix);
+    if (streak === HMAC_FAILURE_STREAK_ALERT) deps.logger.error(hmacStreakMessage(streak));
+  } catch {
+    // Redis is down: the answer is 401 all the same.
+  }
 }
 
 function orderIdOf(body: z.infer<typeof orderWebhookBody>): string | null {

@@ -69,7 +69,7 @@ export function createWebhookShopify(options: {
 
 /** Routes the library's own log lines into pino; its "info" chatter becomes debug. */
 function libraryLogger(logger: Logger) {
-  const log = logger.child({ module: 'shopify-api' });
+  const log = logger.child({ library: 'shopify-api' });
   return {
     level: LogSeverity.Debug,
     // Must stay off: the library's request log prints headers (the access token) and the

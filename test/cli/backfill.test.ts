@@ -102,8 +102,11 @@ describe('connector backfill (child process)', () => {
     expect(run.code).toBe(0);
     // The summary is the last line; the warning about 5550007 is logged before it.
     expect(run.stdout.trim().split('\n').at(-1)).toBe(
-      'Backfill done: 8 orders seen, 4 queued, 2 not eligible, 1 flagged as cancelled after registration.',
+      'Backfill done: 8 orders seen: 4 queued, 2 not eligible, 1 already registered, 0 already queued, 1 flagged as cancelled after registration.',
     );
+    // Every order seen is counted once.
+    const counts = [...run.stdout.matchAll(/(\d+) (?!orders)/g)].map((m) => Number(m[1]));
+    expect(counts.reduce((a, b) => a + b, 0)).toBe(8);
     // 5550001 is registered, 5550005 unpaid, 5550006 a test order, 5550009 created after --until.
     expect(await queuedOrders(parts)).toEqual({
       'order-5550002': 'backfill',
@@ -135,7 +138,7 @@ describe('connector backfill (child process)', () => {
 
     expect(run.code).toBe(0);
     // Created 08:00, 09:00 and 10:00; everything later is left out.
-    expect(run.stdout).toContain('Backfill done: 3 orders seen, 3 queued, 0 not eligible');
+    expect(run.stdout).toContain('Backfill done: 3 orders seen: 3 queued, 0 not eligible');
     expect(Object.keys(await queuedOrders(parts)).sort()).toEqual([
       'order-5550001',
       'order-5550002',

@@ -11,6 +11,7 @@ import {
   PartnerRateLimitedError,
   PartnerServerError,
   PartnerUnexpectedResponseError,
+  PartnerUrlMisconfiguredError,
   PartnerValidationError,
 } from '../../src/partner/errors.js';
 import type { GateDecision, RequestGate, RequestPriority } from '../../src/partner/gate.js';
@@ -396,6 +397,38 @@ describe('getShipment', () => {
       .catch((e) => e);
     expect(error).toBeInstanceOf(PartnerNotFoundError);
     expect(isRetryablePartnerError(error)).toBe(false);
+  });
+
+  it('takes a 404 from a route the API always has, or an HTML 404, as a misconfigured PARTNER_API_URL, never as "no such shipment"', async () => {
+    const html = '<!doctype html><title>Not Found</title>';
+    api()
+      .get('/api/v1/shipments')
+      .query(true)
+      .reply(404, { success: false, message: 'Not found.' });
+    api().post('/api/v1/shipments').reply(404, html, { 'content-type': 'text/html' });
+    api().get('/api/v1/shipments/7').reply(404, html, { 'content-type': 'text/html' });
+    nock('https://partner.test').post('/api/v1/token').reply(404, html);
+
+    const errors = [
+      await client()
+        .listShipments({ perPage: 1 })
+        .catch((e) => e),
+      await client()
+        .createShipment(request)
+        .catch((e) => e),
+      await client()
+        .getShipment('7')
+        .catch((e) => e),
+      await client()
+        .exchangeToken({ email: 'a@b.c', password: 'x', name: 'n' })
+        .catch((e) => e),
+    ];
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(PartnerUrlMisconfiguredError);
+      expect(error.message).toMatch(/PARTNER_API_URL is misconfigured.*\/api\/v1/);
+      expect(error.message).not.toMatch(/no such shipment/);
+      expect(isRetryablePartnerError(error)).toBe(false);
+    }
   });
 
   it.each([

@@ -7,6 +7,7 @@ import {
   PartnerAuthError,
   PartnerBudgetExhaustedError,
   PartnerServerError,
+  PartnerUrlMisconfiguredError,
   PartnerValidationError,
 } from '../../src/partner/errors.js';
 import { JobRefusedError, runWithFailurePolicy } from '../../src/queue/failure-policy.js';
@@ -106,6 +107,21 @@ describe('the failure policy', () => {
     expect(await queue.isPaused()).toBe(true);
     expect(await guard.refusedSince()).not.toBeNull();
     expect((await counters.read()).partner_auth_failures).toBe(1);
+    expect((await queue.getJob('job-1'))?.attemptsMade).toBe(0);
+    expect(givenUp).toEqual([]);
+  });
+
+  it('pauses the partner queues on a misconfigured PARTNER_API_URL, and never gives the order up with it', async () => {
+    runWorker([
+      new PartnerUrlMisconfiguredError('PARTNER_API_URL is misconfigured', { status: 404 }),
+    ]);
+    await add(1);
+
+    await waitUntil(async () => (await guard.paused())?.reason === 'url_misconfigured', {
+      what: 'the queues to be paused for the address',
+    });
+    await waitForJob(queue, 'job-1', 'waiting');
+    expect(await queue.isPaused()).toBe(true);
     expect((await queue.getJob('job-1'))?.attemptsMade).toBe(0);
     expect(givenUp).toEqual([]);
   });

@@ -3,8 +3,8 @@ import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import type { PartnerApi } from '../../src/partner/client.js';
-import { PartnerAuthError } from '../../src/partner/errors.js';
-import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
+import { PartnerAuthError, PartnerUrlMisconfiguredError } from '../../src/partner/errors.js';
+import { PartnerAuthGuard, tokenRefusedSince } from '../../src/queue/partner-auth.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const logger = createLogger({ level: 'silent' });
@@ -18,10 +18,11 @@ function guard() {
   return new PartnerAuthGuard(redis, prefix, partnerQueues, logger);
 }
 
-const partnerAnswering = (answer: 'ok' | 401): PartnerApi =>
+const partnerAnswering = (answer: 'ok' | 401 | 404): PartnerApi =>
   ({
     listShipments: async () => {
       if (answer === 401) throw new PartnerAuthError('refused', { status: 401 });
+      if (answer === 404) throw new PartnerUrlMisconfiguredError('wrong url', { status: 404 });
       return { data: [], meta: { page: 1, per_page: 1, total: 0 } };
     },
   }) as unknown as PartnerApi;
@@ -58,6 +59,22 @@ describe('PartnerAuthGuard', () => {
     expect(await g.probe(partnerAnswering('ok'))).toBe(true);
     expect(await paused()).toEqual([false, false]);
     expect(await g.refusedSince()).toBeNull();
+  });
+
+  it('checks at start even when nothing is paused: a 404 pauses with that reason, a 401 then says token', async () => {
+    const g = guard();
+    expect(await g.probe(partnerAnswering(404))).toBe(true); // not paused: no request
+    expect(await g.probe(partnerAnswering(404), { always: true })).toBe(false);
+    expect(await paused()).toEqual([true, true]);
+    expect(await g.paused()).toMatchObject({ reason: 'url_misconfigured' });
+    expect(await tokenRefusedSince(redis, prefix)).toBeNull();
+
+    expect(await g.probe(partnerAnswering(401))).toBe(false);
+    expect(await g.paused()).toMatchObject({ reason: 'token_refused' });
+
+    expect(await g.probe(partnerAnswering('ok'), { always: true })).toBe(true);
+    expect(await paused()).toEqual([false, false]);
+    expect(await g.paused()).toBeNull();
   });
 
   it('leaves the queues running when another process accepts the token mid-refusal', async () => {

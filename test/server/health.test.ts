@@ -82,8 +82,15 @@ describe('/status', () => {
     expect(problems[0]).toMatch(/partner API refused the token \(401\)/);
     expect(problems[0]).toContain('PARTNER_API_TOKEN');
 
+    // The container health check: non-2xx while the queues are paused.
+    expect(await get(`${intake.url}/status/partner`)).toMatchObject({
+      status: 503,
+      body: { status: 'token_refused' },
+    });
+
     await intake.authGuard.tokenAccepted();
     expect((await get(`${intake.url}/status`)).body.partner).toMatchObject({ status: 'ok' });
+    expect((await get(`${intake.url}/status/partner`)).status).toBe(200);
   });
 
   it('shows how long a 429 holds every request back', async () => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
+import { HMAC_FAILURE_STREAK_ALERT } from '../../src/records/webhook-verification.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { FakeStoreState } from '../../src/sandbox/store/state.js';
 import { orderWebhookPayload, signWebhook } from '../../src/sandbox/store/webhooks.js';
@@ -14,6 +15,7 @@ import {
   waitFor,
 } from '../helpers/intake.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
+import { capturingLogger } from '../store/helpers.js';
 
 /** An order body as Shopify sends it: name, email, phone and address included. */
 function orderBody(input: FakeOrderInput & { id: string }, extra: Record<string, unknown> = {}) {
@@ -80,6 +82,58 @@ describe('POST /webhooks/shopify', () => {
     await waitFor(async () => (await intake.counters.read()).webhooks_rejected === 1, {
       what: 'webhooks_rejected counter',
     });
+  });
+
+  it('says to check SHOPIFY_WEBHOOK_SECRET, in /status and once in the log, after a streak of bad signatures; a verified webhook ends it', async () => {
+    await intake.close();
+    const { logger, lines } = capturingLogger();
+    intake = await startIntake({ name: 'webhook-streak', logger });
+    const status = async () =>
+      (
+        (await (await fetch(`${intake.url}/status`)).json()) as {
+          webhooks: { failedVerificationStreak: number; problems: string[] };
+        }
+      ).webhooks;
+    const forged = async () => {
+      const body = orderBody({ id: ORDER_ID });
+      const answer = await postWebhook(intake.url, {
+        topic: 'orders/create',
+        body,
+        headers: { 'X-Shopify-Hmac-Sha256': signWebhook('an-old-secret', body) },
+      });
+      expect(answer.status).toBe(401);
+    };
+
+    for (let i = 1; i < HMAC_FAILURE_STREAK_ALERT; i++) await forged();
+    await waitFor(
+      async () => (await status()).failedVerificationStreak === HMAC_FAILURE_STREAK_ALERT - 1,
+      {
+        what: 'the streak to be counted',
+      },
+    );
+    expect((await status()).problems).toEqual([]);
+
+    await forged();
+    await forged();
+    const webhooks = await waitFor(
+      async () => {
+        const w = await status();
+        return w.failedVerificationStreak === HMAC_FAILURE_STREAK_ALERT + 1 ? w : undefined;
+      },
+      { what: 'the streak to reach the alert' },
+    );
+    expect(webhooks!.problems[0]).toContain('SHOPIFY_WEBHOOK_SECRET');
+    const alerts = lines()
+      .split('\n')
+      .filter((line) => line.includes('SHOPIFY_WEBHOOK_SECRET'));
+    expect(alerts).toHaveLength(1);
+
+    const body = orderBody({ id: ORDER_ID });
+    expect((await postWebhook(intake.url, { topic: 'orders/create', body })).status).toBe(200);
+    await waitFor(async () => (await status()).failedVerificationStreak === 0, {
+      what: 'a verified webhook to end the streak',
+    });
+    expect((await status()).problems).toEqual([]);
   });
 
   it('answers 401 to a body changed after signing and queues nothing', async () => {

@@ -12,7 +12,7 @@ export const ACCESS_TOKEN = 'shpat_test_token_123';
 export const WEBHOOK_SECRET = 'whsec_test_secret';
 
 /** A logger that keeps every line, so tests can assert what was (not) logged. */
-export function capturingLogger(): { logger: Logger; lines: () => string } {
+export function capturingLogger(level = 'debug'): { logger: Logger; lines: () => string } {
   const chunks: string[] = [];
   const stream = new Writable({
     write(chunk, _enc, done) {
@@ -20,7 +20,7 @@ export function capturingLogger(): { logger: Logger; lines: () => string } {
       done();
     },
   });
-  return { logger: createLogger({ level: 'debug' }, stream), lines: () => chunks.join('') };
+  return { logger: createLogger({ level }, stream), lines: () => chunks.join('') };
 }
 
 export const silentLogger = createLogger({ level: 'silent' });

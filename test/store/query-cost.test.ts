@@ -43,6 +43,7 @@ const EXPECTED_COSTS: Record<string, number> = {
   // 250 lines × 2 + 2 + the fulfillment order
   GetFulfillmentOrderLineItems: 503,
   GetOrderNote: 1,
+  // the shop, checked once at start
   // mutations: 10 each, plus the payload selected
   SetOrderMetafields: 12,
   DeleteOrderMetafields: 12,

@@ -95,6 +95,9 @@ describe('reconcileOrders over the fake store', () => {
       queued: 105,
       skipped: 5,
       flaggedCancelled: 1,
+      alreadyRegistered: 1,
+      alreadyQueued: 0,
+      alreadyFlagged: 0,
     });
     // Two pages of at most 100, the second after the first's cursor.
     const listings = orderListings(fakeStore);

@@ -1,0 +1,58 @@
+import { Writable } from 'node:stream';
+
+/**
+ * Pino's JSON lines as a person reads them on a terminal: time, level, where, message, then the
+ * other fields as key=value, and an error's stack below. Built in rather than pino-pretty, so it
+ * also works where only the production dependencies are installed. Redaction has already been
+ * applied: this only reformats what pino wrote.
+ */
+
+const LEVELS: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO ',
+  40: 'WARN ',
+  50: 'ERROR',
+  60: 'FATAL',
+};
+const COLOURS: Record<number, string> = { 40: '\x1b[33m', 50: '\x1b[31m', 60: '\x1b[41m' };
+const RESET = '\x1b[0m';
+/** Fields shown in the head of the line, or not at all. */
+const HEAD = new Set(['level', 'time', 'pid', 'hostname', 'name', 'module', 'msg', 'err']);
+
+export function formatLogLine(line: string, colour = false): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const level = Number(entry.level);
+  const time = new Date(Number(entry.time)).toISOString().slice(11, 23);
+  const where = [entry.name, entry.module].filter(Boolean).join('/');
+  const label = LEVELS[level] ?? String(entry.level);
+  const painted = colour && COLOURS[level] ? `${COLOURS[level]}${label}${RESET}` : label;
+  const fields = Object.entries(entry)
+    .filter(([key]) => !HEAD.has(key))
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  let text = `${time} ${painted} ${where}: ${entry.msg ?? ''}${fields.length ? `  ${fields.join(' ')}` : ''}`;
+  const err = entry.err as { message?: string; stack?: string } | undefined;
+  if (err)
+    text += `\n    ${(err.stack ?? err.message ?? JSON.stringify(err)).replace(/\n/g, '\n    ')}`;
+  return `${text}\n`;
+}
+
+/** A destination for pino that writes readable lines to `out` (stdout by default). */
+export function prettyStream(
+  out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+): Writable {
+  const colour = Boolean(out.isTTY);
+  return new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) {
+        if (line) out.write(formatLogLine(line, colour));
+      }
+      done();
+    },
+  });
+}

@@ -1,0 +1,38 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * How many webhooks in a row failed HMAC verification, shared by every process through Redis.
+ * Shopify signs every delivery, so a long streak of bad signatures means our secret is wrong
+ * (a rotated app secret, a secret from another app), not an attacker: /status and the log say
+ * to check SHOPIFY_WEBHOOK_SECRET. A verified webhook ends the streak.
+ */
+export const HMAC_FAILURE_STREAK_ALERT = 5;
+
+/** Long enough to span a quiet night; a streak that stops growing is forgotten after it. */
+const STREAK_TTL_S = 7 * 24 * 3600;
+
+function streakKey(prefix: string): string {
+  return `${prefix}:webhooks:hmac-failure-streak`;
+}
+
+/** Counts one failed verification; returns the streak's length. */
+export async function countHmacFailure(redis: Redis, prefix: string): Promise<number> {
+  const [[, count]] = (await redis
+    .multi()
+    .incr(streakKey(prefix))
+    .expire(streakKey(prefix), STREAK_TTL_S)
+    .exec()) as [[null, number], [null, number]];
+  return count;
+}
+
+export async function endHmacFailureStreak(redis: Redis, prefix: string): Promise<void> {
+  await redis.del(streakKey(prefix));
+}
+
+export async function hmacFailureStreak(redis: Redis, prefix: string): Promise<number> {
+  return Number((await redis.get(streakKey(prefix))) ?? 0);
+}
+
+export function hmacStreakMessage(streak: number): string {
+  return `${streak} webhooks in a row failed HMAC verification: check SHOPIFY_WEBHOOK_SECRET (the app's client secret, or the secret shown under Settings > Notifications for webhooks made in the admin).`;
+}
