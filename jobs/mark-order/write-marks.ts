@@ -3,11 +3,17 @@ import { describeChanges, FINGERPRINT_PARTS } from '../../src/domain/shipment-fi
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { MetafieldEntry, MetafieldKey, OrderMarks } from '../../src/store/types.js';
+import {
+  type WriteStatusDeps,
+  writeShipmentStatus,
+} from '../write-shipment-status/write-status.js';
 import type { MarkOrderKind } from './payload.js';
 
 export interface OrderMarksDeps {
   store: OrderMarks;
   records: Pick<OrderRecords, 'get' | 'recordEditMarked'>;
+  /** The status sync's record: once it follows the shipment, it owns the status metafields. */
+  tracking: WriteStatusDeps['tracking'];
   logger: Logger;
 }
 
@@ -35,10 +41,15 @@ export async function writeOrderMarks(
   switch (kind) {
     case 'registered': {
       if (record?.state !== 'registered' || !record.orderNumber) return stale(orderId, kind, deps);
-      await deps.store.setOrderMetafields(orderId, [
-        text(METAFIELD_KEYS.orderNumber, record.orderNumber),
-        text(METAFIELD_KEYS.status, record.partnerStatus ?? 'pending'),
-      ]);
+      // Followed by the sync: the newest status it knows, written the way its own job writes it
+      // (read again after writing), so a late mark never puts an older status back.
+      const followed = await writeShipmentStatus(orderId, deps);
+      if (followed === 'unknown') {
+        await deps.store.setOrderMetafields(orderId, [
+          text(METAFIELD_KEYS.orderNumber, record.orderNumber),
+          text(METAFIELD_KEYS.status, record.partnerStatus ?? 'pending'),
+        ]);
+      }
       // An earlier refusal's reason no longer holds (absent on most orders: then a no-op).
       await deps.store.deleteOrderMetafields(orderId, [named(METAFIELD_KEYS.error)]);
       await deps.store.addOrderTags(orderId, [ORDER_TAGS.registered]);

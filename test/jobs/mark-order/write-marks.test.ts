@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { type OrderMarksDeps, writeOrderMarks } from '../../../jobs/mark-order/write-marks.js';
 import { createLogger } from '../../../src/log.js';
 import type { OrderRecord } from '../../../src/records/order-records.js';
+import type { TrackedShipment } from '../../../src/records/shipment-tracking.js';
 import type { MetafieldEntry, MetafieldKey } from '../../../src/store/types.js';
 
 const ID = '5551234';
 
 /** An order's marks as an in-memory Shopify would hold them, and every write made. */
-function fakeOrderMarks(record: Partial<OrderRecord> | null) {
+function fakeOrderMarks(
+  record: Partial<OrderRecord> | null,
+  followed: TrackedShipment | null = null,
+) {
   const metafields = new Map<string, string>();
   const tags = new Set<string>();
   const notes: string[] = [];
@@ -44,6 +48,11 @@ function fakeOrderMarks(record: Partial<OrderRecord> | null) {
         notes.push(text);
       },
     },
+    tracking: {
+      get: async (reference) => (followed && reference === ID ? followed : null),
+      labels: async () => ({}),
+      saveShopifySide: async () => {},
+    },
     logger: createLogger({ level: 'silent' }),
   };
   const seed = (entries: Record<string, string>, seedTags: string[] = []) => {
@@ -69,6 +78,30 @@ describe('writeOrderMarks', () => {
       'partner_shipment.status': 'pending',
     });
     expect([...fake.tags]).toEqual(['shipment-registered']);
+  });
+
+  it('registered: writes the status the sync knows, never an older one, once it follows the shipment', async () => {
+    const fake = fakeOrderMarks(
+      { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
+      {
+        reference: ID,
+        orderNumber: 'PS-7',
+        status: 'shipped',
+        updatedAt: '2026-11-22T10:00:00+01:00',
+        updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
+        stage: 'shipped',
+        createdAtMs: 0,
+        carrier: 'GLS',
+        trackingNumber: '77',
+      },
+    );
+
+    expect(await writeOrderMarks(ID, 'registered', fake.deps)).toBe('written');
+
+    expect(fake.metafields.get('partner_shipment.status')).toBe('shipped');
+    expect(fake.metafields.get('partner_shipment.status_label')).toBe('Handed to carrier');
+    expect(fake.metafields.get('partner_shipment.order_number')).toBe('PS-7');
+    expect(fake.metafields.get('partner_shipment.tracking_number')).toBe('77');
   });
 
   it('registered: writes nothing when the record is not registered (a stale job)', async () => {
