@@ -60,7 +60,10 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
     );
   }
   const tracking = trackingFor(deps.settings.sync.tracking)(shipment.carrier ?? null, number);
-  const notifyCustomer = deps.settings.sync.notifyCustomer;
+  // A shipment found already with the carrier when first listed (before the connector was
+  // installed, or its records lost): its customer was told long ago, by whatever shipped it.
+  const adoptedShipped = shipment.adoptedAtStage && isHandedToCarrier(shipment.adoptedAtStage);
+  const notifyCustomer = deps.settings.sync.notifyCustomer && !adoptedShipped;
   const live = order.fulfillments.filter((f) => f.status === 'SUCCESS');
   const record = (fulfillments: FulfillmentState[] | { id: string }[]) =>
     deps.tracking.saveShopifySide(reference, {

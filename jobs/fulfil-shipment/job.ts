@@ -8,6 +8,9 @@ import {
 } from '../shipment-updates/updates.js';
 import { fulfilShipment } from './fulfil.js';
 
+/** Longer than a fulfilment takes, Shopify's throttling waits included. */
+const WRITE_LOCK_MS = 120_000;
+
 /** Shipped at the provider: one Shopify fulfillment per location, with the tracking. */
 export const fulfilShipmentJob = defineJob({
   queue: SHIPMENT_UPDATE_QUEUES.fulfil,
@@ -20,7 +23,20 @@ export const fulfilShipmentJob = defineJob({
     (ctx) =>
     async ({ reference }, job) => {
       const logger = ctx.logger.child({ module: 'fulfil-shipment', jobId: job.id });
-      const outcome = await fulfilShipment(reference, { ...ctx, logger });
+      // Another fulfil job of this order (for a newer number) runs meanwhile: wait for it, so the
+      // two never both find the order open and fulfil it twice.
+      const holder = `${job.id}/${job.token ?? ''}`;
+      if (!(await ctx.tracking.holdWriteLock(reference, holder, WRITE_LOCK_MS))) {
+        throw new Error(
+          `Another fulfilment of order ${reference} is running; this one waits its turn.`,
+        );
+      }
+      let outcome: Awaited<ReturnType<typeof fulfilShipment>>;
+      try {
+        outcome = await fulfilShipment(reference, { ...ctx, logger });
+      } finally {
+        await ctx.tracking.releaseWriteLock(reference, holder);
+      }
       await job.log(OUTCOME_LOG[outcome]);
       // Delivered already? The delivered event can follow now that the fulfillment exists.
       const shipment = await ctx.tracking.get(reference);

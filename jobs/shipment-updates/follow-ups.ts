@@ -56,17 +56,38 @@ export function statusVersion(shipment: TrackedShipment): string {
 }
 
 /**
+ * A write that failed for good is tried again (by the next sync cycle that sees the shipment) once
+ * this long has passed: a Shopify outage ends, a hold is released, without anyone replaying it.
+ */
+export const RETRY_FAILED_UPDATE_AFTER_MS = 3_600_000;
+
+/**
  * Queues the writes the shipment still needs. A job id that exists in any state makes BullMQ
- * ignore the add: a write already queued, running or failed (to be replayed) is not doubled.
+ * ignore the add, so a write already queued or running is not doubled; one that failed for good
+ * is retried once it has rested RETRY_FAILED_UPDATE_AFTER_MS. Returns how many were queued.
  */
 export async function queueShipmentUpdates(
   ctx: Pick<QueueContext, 'queueOf' | 'settings'>,
   shipment: TrackedShipment,
+  now = Date.now(),
 ): Promise<number> {
-  const updates = pendingUpdates(shipment, ctx.settings.sync);
-  for (const { update, payload } of updates) {
-    const queue = SHIPMENT_UPDATE_QUEUES[update];
-    await ctx.queueOf({ queue }).add(queue, payload, { jobId: updateJobId(update, payload) });
+  let queued = 0;
+  for (const { update, payload } of pendingUpdates(shipment, ctx.settings.sync)) {
+    const name = SHIPMENT_UPDATE_QUEUES[update];
+    const queue = ctx.queueOf({ queue: name });
+    const jobId = updateJobId(update, payload);
+    const existing = await queue.getJob(jobId);
+    if (!existing) {
+      await queue.add(name, payload, { jobId });
+      queued += 1;
+    } else if (
+      existing.finishedOn !== undefined &&
+      now - existing.finishedOn >= RETRY_FAILED_UPDATE_AFTER_MS &&
+      (await existing.getState()) === 'failed'
+    ) {
+      await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
+      queued += 1;
+    }
   }
-  return updates.length;
+  return queued;
 }

@@ -1,11 +1,17 @@
 import type { Logger } from '../../src/log.js';
-import { PartnerNotFoundError } from '../../src/partner/errors.js';
+import {
+  PartnerAuthError,
+  PartnerError,
+  PartnerNotFoundError,
+  PartnerUrlMisconfiguredError,
+  PartnerWaitError,
+} from '../../src/partner/errors.js';
 import type { ListItem, TrackingRecord } from '../../src/partner/schemas.js';
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
 import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { JobContext } from '../context.js';
 import { queueShipmentUpdates } from '../shipment-updates/follow-ups.js';
-import { applyReport, type ShipmentReport } from './reports.js';
+import { applyReport, type ShipmentReport, wantsDetail } from './reports.js';
 import { windowStartMs } from './window.js';
 
 /** The provider's largest page: the fewest list requests per cycle. */
@@ -42,7 +48,6 @@ export interface SyncSummary {
  * needed and not known.
  */
 export async function runSyncCycle(deps: SyncDeps, holder: string): Promise<SyncSummary> {
-  const now = deps.now ?? Date.now;
   const lockMs = Math.max(10 * 60_000, 2 * deps.settings.sync.intervalMs);
   const summary: SyncSummary = {
     outcome: 'synced',
@@ -57,24 +62,61 @@ export async function runSyncCycle(deps: SyncDeps, holder: string): Promise<Sync
   if (!(await deps.tracking.holdLock(holder, lockMs))) {
     return { ...summary, outcome: 'skipped', reason: 'another sync run is in progress' };
   }
+  const keepLock = async () => {
+    if (!(await deps.tracking.holdLock(holder, lockMs))) throw new SyncLockLost();
+  };
+  try {
+    await runCycle(deps, summary, keepLock);
+  } catch (error) {
+    if (error instanceof SyncLockLost) {
+      return { ...summary, outcome: 'skipped', reason: 'another sync run took over' };
+    }
+    // A wait, a crash of a request: whichever run comes next resumes from the cursor.
+    await deps.tracking.releaseLock(holder);
+    throw error;
+  }
+  await deps.tracking.releaseLock(holder);
+  return summary;
+}
 
+/** This run's lock expired and another run holds it now: this one stops where it is. */
+class SyncLockLost extends Error {}
+
+async function runCycle(
+  deps: SyncDeps,
+  summary: SyncSummary,
+  keepLock: () => Promise<void>,
+): Promise<void> {
+  const now = deps.now ?? Date.now;
   let cursor = await deps.tracking.cursor();
   if (!cursor) {
     const startedAtMs = now();
+    const floorMs = startedAtMs - deps.settings.sync.lookbackDays * 24 * 3600_000;
+    // Shipments created before the lookback are no longer followed: they would hold the window.
+    const dropped = await deps.tracking.dropOpenCreatedBefore(floorMs);
+    if (dropped > 0) {
+      deps.logger.warn(
+        { dropped, lookbackDays: deps.settings.sync.lookbackDays },
+        'shipments older than SYNC_LOOKBACK_DAYS that never reached delivered or cancelled are no longer synced',
+      );
+    }
     const start = windowStartMs({
       nowMs: startedAtMs,
       lookbackDays: deps.settings.sync.lookbackDays,
       oldestOpenCreatedAtMs: await deps.tracking.oldestOpenCreatedAtMs(),
       lastCycleStartedAtMs: await deps.tracking.lastCycleStartedAtMs(),
     });
-    cursor = { windowStart: new Date(start).toISOString(), page: 1, startedAtMs };
+    cursor = { windowStart: new Date(start).toISOString(), page: 1, startedAtMs, phase: 'list' };
     await deps.tracking.saveCursor(cursor);
   } else {
-    deps.logger.info({ page: cursor.page }, 'resuming the sync cycle where it stopped');
+    deps.logger.info(
+      { page: cursor.page, phase: cursor.phase },
+      'resuming the sync cycle where it stopped',
+    );
   }
 
   const labels = await deps.tracking.labels();
-  for (;;) {
+  while (cursor.phase === 'list') {
     const answer = await deps.partner.listShipments(
       { createdAfter: new Date(cursor.windowStart), perPage: SYNC_PAGE_SIZE, page: cursor.page },
       { priority: 'sync' },
@@ -84,17 +126,15 @@ export async function runSyncCycle(deps: SyncDeps, holder: string): Promise<Sync
     await applyListPage(deps, answer.data, labels, summary, Date.parse(cursor.windowStart));
     // The total of the latest page: it grows when shipments are created while we page.
     const perPage = answer.meta.per_page > 0 ? answer.meta.per_page : SYNC_PAGE_SIZE;
-    if (answer.data.length === 0 || cursor.page * perPage >= answer.meta.total) break;
-    cursor = { ...cursor, page: cursor.page + 1 };
+    const last: boolean = answer.data.length === 0 || cursor.page * perPage >= answer.meta.total;
+    cursor = last ? { ...cursor, phase: 'details' } : { ...cursor, page: cursor.page + 1 };
     await deps.tracking.saveCursor(cursor);
-    await deps.tracking.holdLock(holder, lockMs);
+    await keepLock();
   }
 
-  await readDetails(deps, labels, summary, () => deps.tracking.holdLock(holder, lockMs));
+  await readDetails(deps, labels, summary, keepLock);
   await deps.tracking.finishCycle(cursor.startedAtMs);
-  await deps.tracking.releaseLock(holder);
   deps.logger.info({ ...summary, windowStart: cursor.windowStart }, 'sync cycle done');
-  return summary;
 }
 
 /** Applies one list page: what moved is saved and its Shopify writes queued; the unknown adopted. */
@@ -113,7 +153,19 @@ async function applyListPage(
       unknown.push(item);
       continue;
     }
-    await applyAndQueue(deps, shipment, toReport(item), labels, summary, shipment.createdAtMs);
+    const changed = await applyAndQueue(
+      deps,
+      shipment,
+      toReport(item),
+      labels,
+      summary,
+      shipment.createdAtMs,
+    );
+    // Unchanged, but a write it needs was never queued (a crash between the two) or failed:
+    // queued (or retried) again. Nothing is queued for a shipment Shopify is in line with.
+    if (!changed && !(await deps.tracking.wantsDetail(shipment.reference))) {
+      summary.shopifyUpdatesQueued += await queueShipmentUpdates(deps, shipment);
+    }
   }
   if (unknown.length > 0) await adopt(deps, unknown, labels, summary, listedAfterMs);
 }
@@ -158,30 +210,68 @@ async function adopt(
   for (const item of items) {
     const ms = createdAt.get(item.reference);
     if (ms === undefined) continue;
-    if (await applyAndQueue(deps, null, toReport(item), labels, summary, ms)) summary.adopted += 1;
+    const report = { ...toReport(item), adopted: true };
+    if (await applyAndQueue(deps, null, report, labels, summary, ms)) summary.adopted += 1;
   }
   await deps.tracking.noteForeign(foreign);
   summary.foreign += foreign.length;
 }
 
-/** Reads in detail the shipments that need it: carrier, tracking number, label, delivery time. */
+/** After this many failed reads of one shipment, it waits for its next change at the provider. */
+const DETAIL_ATTEMPTS = 5;
+
+/**
+ * Reads in detail the shipments that need it: carrier, tracking number, label, delivery time.
+ * One shipment the provider keeps failing to answer for is left for the next cycle (and given up
+ * after DETAIL_ATTEMPTS cycles) so it never holds up the others.
+ */
 async function readDetails(
   deps: SyncDeps,
   labels: Record<string, string>,
   summary: SyncSummary,
-  keepLock: () => Promise<boolean>,
+  keepLock: () => Promise<void>,
 ): Promise<void> {
+  const tried = new Set<string>();
   for (;;) {
-    const references = await deps.tracking.needingDetail();
+    const references = (await deps.tracking.needingDetail()).filter((r) => !tried.has(r));
     if (references.length === 0) return;
     for (const reference of references) {
+      tried.add(reference);
       const known = await deps.tracking.get(reference);
-      if (known) await readDetail(deps, known, labels, summary);
+      // Still wanted? A label learned from another shipment may have made it needless.
+      if (known && wantsDetail(known, labels)) {
+        try {
+          await readDetail(deps, known, labels, summary);
+        } catch (error) {
+          if (!isOneShipmentsFailure(error)) throw error;
+          const failures = await deps.tracking.noteDetailFailure(reference);
+          const giveUp = failures >= DETAIL_ATTEMPTS;
+          deps.logger.warn(
+            { reference, failures, err: error },
+            giveUp
+              ? 'the provider kept failing to answer for this shipment: its tracking waits for its next change'
+              : 'could not read a shipment in detail; tried again next cycle',
+          );
+          if (giveUp) await deps.tracking.detailDone(reference);
+          await keepLock();
+          continue;
+        }
+      }
       // Read once per change: wanting it again takes a newer change, seen in a later list.
       await deps.tracking.detailDone(reference);
       await keepLock();
     }
   }
+}
+
+/**
+ * A failure that concerns this shipment's answer only (a 5xx, a malformed body, a network error):
+ * the cycle goes on without it. A wait, a refused token or a wrong URL concern every request.
+ */
+function isOneShipmentsFailure(error: unknown): boolean {
+  if (error instanceof PartnerWaitError || error instanceof PartnerAuthError) return false;
+  if (error instanceof PartnerUrlMisconfiguredError) return false;
+  return error instanceof PartnerError;
 }
 
 async function readDetail(

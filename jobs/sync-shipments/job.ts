@@ -23,7 +23,8 @@ export const syncShipmentsJob = defineJob({
   schedule: { id: 'sync-shipments', everyMs: (settings) => settings.sync.intervalMs },
   process: (ctx) => async (_payload, job) => {
     const logger = ctx.logger.child({ module: 'sync', jobId: job.id });
-    const summary = await runSyncCycle({ ...ctx, logger }, job.id ?? 'sync');
+    // One holder per execution: a stalled run and its re-run elsewhere never share the lock.
+    const summary = await runSyncCycle({ ...ctx, logger }, `${job.id}/${job.token ?? ''}`);
     if (summary.outcome === 'skipped') await job.log(`Skipped: ${summary.reason}.`);
     else {
       await job.log(
@@ -32,9 +33,8 @@ export const syncShipmentsJob = defineJob({
     }
     return summary;
   },
-  // The cursor stays: the next run resumes at the page this one stopped on.
+  // The cycle released its lock; the cursor stays, so the next run resumes where this one stopped.
   async onGiveUp(ctx, _payload, reason, { job }) {
-    await ctx.tracking.releaseLock(job.id ?? 'sync');
     ctx.logger.error({ jobId: job.id, reason }, 'a sync run failed; the next one resumes it');
   },
 });

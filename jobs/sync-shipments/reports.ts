@@ -13,6 +13,8 @@ export interface ShipmentReport {
   orderNumber: string;
   status: string;
   updatedAt: string;
+  /** First seen in the provider's list, not registered by this connector. */
+  adopted?: boolean;
   /** Only a detail read carries these. */
   detail?: {
     carrier: string | null;
@@ -64,11 +66,20 @@ export function applyReport(
     stage,
     createdAtMs: known?.createdAtMs ?? createdAtMs,
     ...tracking,
+    ...(!known && report.adopted ? { adoptedAtStage: stage } : {}),
     ...(stage === 'delivered' && !known?.deliveredAt
       ? { deliveredAt: report.detail?.deliveredAt ?? current.updatedAt }
       : {}),
   };
   return { side, needsDetail: needsDetail(known, side, labels) };
+}
+
+/** Whether a followed shipment, as it stands, still wants a detail read. */
+export function wantsDetail(
+  shipment: TrackedShipment,
+  labels: Readonly<Record<string, string>>,
+): boolean {
+  return needsDetail(null, shipment, labels);
 }
 
 /**
@@ -78,7 +89,7 @@ export function applyReport(
  */
 function needsDetail(
   known: TrackedShipment | null,
-  side: ProviderSide,
+  side: ProviderSide | TrackedShipment,
   labels: Readonly<Record<string, string>>,
 ): boolean {
   const trackingNumber = side.trackingNumber ?? known?.trackingNumber;

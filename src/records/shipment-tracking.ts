@@ -24,6 +24,14 @@ export interface TrackedShipment {
   trackingReadAt?: string;
   /** When the provider says it was delivered (history, or updated_at). */
   deliveredAt?: string;
+  /**
+   * Set for a shipment first seen in the provider's list (not registered by this connector):
+   * the stage it had then. One already with the carrier is fulfilled without emailing the
+   * customer, who heard of it long ago.
+   */
+  adoptedAtStage?: string;
+  /** Failed detail reads since the last good one. */
+  detailFailures?: number;
 
   // What Shopify has been given:
   /** The status version (jobs/shipment-updates) written into the order's metafields. */
@@ -43,7 +51,12 @@ export type ProviderSide = Pick<
   TrackedShipment,
   'orderNumber' | 'status' | 'updatedAt' | 'updatedAtMs' | 'stage' | 'createdAtMs'
 > &
-  Partial<Pick<TrackedShipment, 'carrier' | 'trackingNumber' | 'trackingReadAt' | 'deliveredAt'>>;
+  Partial<
+    Pick<
+      TrackedShipment,
+      'carrier' | 'trackingNumber' | 'trackingReadAt' | 'deliveredAt' | 'adoptedAtStage'
+    >
+  >;
 
 /** What the write jobs record once Shopify has it. */
 export type ShopifySide = Partial<
@@ -59,7 +72,7 @@ export type ShopifySide = Partial<
   >
 >;
 
-const NUMBER_FIELDS = new Set(['updatedAtMs', 'createdAtMs']);
+const NUMBER_FIELDS = new Set(['updatedAtMs', 'createdAtMs', 'detailFailures']);
 
 const DAY_MS = 24 * 3600_000;
 
@@ -71,6 +84,8 @@ export interface SyncCursor {
   page: number;
   /** When the cycle began (epoch ms): the next cycle's window reaches back to it. */
   startedAtMs: number;
+  /** Reading the list's pages, or (every page read) the detail reads. */
+  phase: 'list' | 'details';
 }
 
 export class ShipmentTracking {
@@ -202,15 +217,35 @@ export class ShipmentTracking {
     return this.redis.zcard(this.openKey);
   }
 
-  /** References whose carrier and tracking number must be read in detail. */
-  async needingDetail(limit = 1000): Promise<string[]> {
-    const [, references] = await this.redis.sscan(this.detailKey, 0, 'COUNT', limit);
-    return references;
+  /**
+   * Stops following shipments created before `ms` that never reached a final status (the
+   * provider never said delivered): they would hold the sync's window open for ever.
+   */
+  async dropOpenCreatedBefore(ms: number): Promise<number> {
+    return this.redis.zremrangebyscore(this.openKey, '-inf', `(${ms}`);
   }
 
-  /** Drops a reference from the detail set (read, or no longer wanted). */
+  /** References whose carrier and tracking number must be read in detail. */
+  async needingDetail(): Promise<string[]> {
+    return this.redis.smembers(this.detailKey);
+  }
+
+  async wantsDetail(reference: string): Promise<boolean> {
+    return (await this.redis.sismember(this.detailKey, reference)) === 1;
+  }
+
+  /** Counts a failed detail read of the shipment; the count so far. */
+  async noteDetailFailure(reference: string): Promise<number> {
+    return this.redis.hincrby(this.key(reference), 'detailFailures', 1);
+  }
+
+  /** Drops a reference from the detail set (read, given up on, or no longer wanted). */
   async detailDone(reference: string): Promise<void> {
-    await this.redis.srem(this.detailKey, reference);
+    await this.redis
+      .multi()
+      .srem(this.detailKey, reference)
+      .hdel(this.key(reference), 'detailFailures')
+      .exec();
   }
 
   async noteForeign(references: readonly string[], now = Date.now()): Promise<void> {
@@ -248,6 +283,7 @@ export class ShipmentTracking {
       windowStart: raw.windowStart,
       page: Number(raw.page),
       startedAtMs: Number(raw.startedAtMs),
+      phase: raw.phase === 'details' ? 'details' : 'list',
     };
   }
 
@@ -256,6 +292,7 @@ export class ShipmentTracking {
       windowStart: cursor.windowStart,
       page: String(cursor.page),
       startedAtMs: String(cursor.startedAtMs),
+      phase: cursor.phase,
     });
   }
 
@@ -280,6 +317,21 @@ export class ShipmentTracking {
 
   async releaseLock(holder: string): Promise<void> {
     await this.redis.eval(RELEASE_LOCK, 1, this.lockKey, holder);
+  }
+
+  /**
+   * Takes the shipment's write lock for `holder`: two writes that must not interleave (two
+   * fulfilments of one order, by two jobs) take turns. False while another holds it.
+   */
+  async holdWriteLock(reference: string, holder: string, ttlMs: number): Promise<boolean> {
+    return (
+      (await this.redis.eval(HOLD_LOCK, 1, `${this.key(reference)}:write-lock`, holder, ttlMs)) ===
+      1
+    );
+  }
+
+  async releaseWriteLock(reference: string, holder: string): Promise<void> {
+    await this.redis.eval(RELEASE_LOCK, 1, `${this.key(reference)}:write-lock`, holder);
   }
 }
 
