@@ -8,6 +8,7 @@ import { registerFakeStoreCommand } from './fake-store.js';
 import { registerOrderCommand } from './order.js';
 import { registerReplayCommand } from './replay.js';
 import { registerSandboxCommand } from './sandbox.js';
+import { registerSetupCommand } from './setup.js';
 import { registerStartCommand } from './start.js';
 import { registerStatusCommand } from './status.js';
 import { registerTokenCommand } from './token.js';
@@ -22,6 +23,7 @@ const program = new Command()
   .showHelpAfterError();
 
 registerStartCommand(program);
+registerSetupCommand(program);
 registerBackfillCommand(program);
 registerStatusCommand(program);
 registerOrderCommand(program);
