@@ -57,6 +57,10 @@ const variables = {
   },
   PORT: { schema: positiveInt.max(65535).default(3000), hint: 'the HTTP port for webhooks' },
   HOST: { schema: nonEmpty.default('0.0.0.0'), hint: 'the address the HTTP server binds' },
+  PUBLIC_URL: {
+    schema: httpUrl.optional(),
+    hint: 'the address Shopify reaches this connector at, e.g. https://connector.example.com (for `connector setup`)',
+  },
 
   ADMIN_USER: {
     schema: nonEmpty.optional(),
@@ -402,7 +406,8 @@ function buildConfig(env: Env) {
 
   return {
     logLevel: v.LOG_LEVEL,
-    server: { port: v.PORT, host: v.HOST },
+    /** `publicUrl`: where Shopify reaches the connector (webhooks), if set. */
+    server: { port: v.PORT, host: v.HOST, publicUrl: v.PUBLIC_URL },
     /** Bull Board's login; undefined when not configured (the board is then not mounted). */
     admin:
       v.ADMIN_USER && v.ADMIN_PASSWORD
@@ -471,6 +476,13 @@ export function loadConfig(env: Env = process.env): Config {
 export function loadPartnerUrl(env: Env = process.env): string | undefined {
   const { values } = parseVariables(env, ['PARTNER_API_URL']);
   return values.PARTNER_API_URL;
+}
+
+/** Just the public address, for `connector setup`; undefined when unset, throws when bad. */
+export function loadPublicUrl(env: Env = process.env): string | undefined {
+  const { values, problems } = parseVariables(env, ['PUBLIC_URL']);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return values.PUBLIC_URL;
 }
 
 /** Just the log level, for commands that run without a full configuration. */

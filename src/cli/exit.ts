@@ -24,6 +24,18 @@ export function configOrExit(): Config | undefined {
   }
 }
 
+/** Loads settings a step needs; on failure prints what is missing and why it is needed. */
+export function settingsOrExit<T>(load: () => T, why: string): T | undefined {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${why}: ${error.message}`);
+    process.exitCode = EXIT.config;
+    return undefined;
+  }
+}
+
 /** A ready Redis connection, or undefined after saying it does not answer. */
 export async function redisOrExit(url: string) {
   try {

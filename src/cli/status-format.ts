@@ -1,4 +1,5 @@
 import type { LiveShipment, StoredOrderStatus } from '../compose/order-status.js';
+import { METAFIELD_NAMESPACE, ORDER_TAGS, STATUS_LABELS } from '../domain/order-marks.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
 import type { OrderRecord } from '../records/order-records.js';
 
@@ -57,6 +58,7 @@ export function formatOrderStatus(status: OrderStatus): string {
     lines.push(
       `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
     );
+  lines.push(...formatSync(status.shipment));
   lines.push(...formatLive(status.live));
   const error = lastError(status);
   lines.push(error ? `  Last error: ${indent(error)}` : '  Last error: none');
@@ -69,6 +71,47 @@ export function formatOrderStatus(status: OrderStatus): string {
   }
   lines.push(formatPartnerQueues(status.partnerQueues));
   return lines.join('\n');
+}
+
+/** The status sync's view: what the provider last said, and what Shopify has been given. */
+function formatSync(shipment: StoredOrderStatus['shipment']): string[] {
+  if (!shipment) return ['  Status sync: not following a shipment for this order (yet)'];
+  const label = shipment.statusLabel ?? STATUS_LABELS[shipment.status] ?? shipment.status;
+  const lines = [
+    '  Status sync:',
+    `    Provider status: ${shipment.status} (${label}), changed ${shipment.updatedAt}`,
+    `    Carrier and tracking number: ${
+      shipment.trackingNumber
+        ? `${shipment.carrier ?? 'carrier unknown'} ${shipment.trackingNumber}`
+        : 'none yet'
+    }`,
+    `    Shopify has: ${shopifySide(shipment).join('; ')}`,
+  ];
+  if (shipment.fulfilBlockedReason) {
+    lines.push(
+      `    Not fulfilled in Shopify: the order is ${shipment.fulfilBlockedReason} (tag ${ORDER_TAGS.notFulfilled}); release it, then replay its fulfil-shipment job.`,
+    );
+  }
+  return lines;
+}
+
+function shopifySide(s: NonNullable<StoredOrderStatus['shipment']>): string[] {
+  const has = [
+    s.newestStatusWritten
+      ? `this status in the ${METAFIELD_NAMESPACE} metafields`
+      : s.writtenStatus
+        ? 'an earlier status in the metafields (this one is queued)'
+        : 'no status written yet',
+  ];
+  if (s.progressReportedAt) has.push(`in progress reported ${s.progressReportedAt}`);
+  if (s.fulfilledNumber) has.push(`fulfilled with tracking number ${s.fulfilledNumber}`);
+  else if (s.stage === 'shipped' || s.stage === 'delivered') has.push('not fulfilled yet');
+  if (s.deliveryRecordedAt) has.push(`delivered recorded ${s.deliveryRecordedAt}`);
+  if (s.cancelFlaggedAt)
+    has.push(
+      `cancelled at the provider flagged ${s.cancelFlaggedAt} (tag ${ORDER_TAGS.cancelledAtProvider})`,
+    );
+  return has;
 }
 
 function formatLive(live: OrderStatus['live']): string[] {

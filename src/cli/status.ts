@@ -17,7 +17,7 @@ import {
 import { parseOrderId } from '../domain/order.js';
 import { createLogger, type Logger } from '../log.js';
 import { StoreError } from '../store/errors.js';
-import { EXIT, redisOrExit } from './exit.js';
+import { EXIT, redisOrExit, settingsOrExit } from './exit.js';
 import { formatOrderStatus, type OrderStatus } from './status-format.js';
 
 /** What the admin typed: an order id (numeric or gid), a name (`#1003`), or digits (either). */
@@ -35,18 +35,6 @@ function parseOrderArgument(raw: string): OrderArgument | null {
 
 function knowsOf(stored: StoredOrderStatus): boolean {
   return stored.record !== null || stored.jobs.length > 0;
-}
-
-/** Loads settings a step needs; on failure prints what is missing and why it is needed. */
-function settingsOrExit<T>(load: () => T, why: string): T | undefined {
-  try {
-    return load();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`${why}: ${error.message}`);
-    process.exitCode = EXIT.config;
-    return undefined;
-  }
 }
 
 interface StatusOptions {

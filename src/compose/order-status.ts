@@ -2,10 +2,12 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import { JOBS } from '../../jobs/catalog.js';
+import { statusVersion } from '../../jobs/shipment-updates/follow-ups.js';
 import type { Logger } from '../log.js';
 import { PartnerNotFoundError } from '../partner/errors.js';
 import { type PartnerPause, readPartnerPause } from '../queue/partner-auth.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+import { ShipmentTracking, type TrackedShipment } from '../records/shipment-tracking.js';
 import { buildPartnerSide } from './clients.js';
 
 export interface OrderJob {
@@ -32,6 +34,8 @@ export interface PartnerQueuesState {
 export interface StoredOrderStatus {
   orderId: string;
   record: OrderRecord | null;
+  /** What the status sync knows of its shipment, and what Shopify has been given. */
+  shipment: (TrackedShipment & { statusLabel?: string; newestStatusWritten: boolean }) | null;
   jobs: OrderJob[];
   partnerQueues: PartnerQueuesState;
 }
@@ -54,6 +58,7 @@ export async function readStoredOrderStatus(
   try {
     // Retention only matters to writes; this reads.
     const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
+    const tracking = new ShipmentTracking(redis, prefix, { lookbackDays: 1 });
     const jobs: OrderJob[] = [];
     for (const { queue } of queues)
       jobs.push(...(await orderJobsIn(redis, prefix, queue, orderId)));
@@ -64,6 +69,7 @@ export async function readStoredOrderStatus(
     return {
       orderId,
       record: await records.get(orderId),
+      shipment: await trackedShipment(tracking, orderId),
       jobs,
       partnerQueues: {
         queues: partnerQueues.map((queue) => queue.name),
@@ -75,6 +81,17 @@ export async function readStoredOrderStatus(
   } finally {
     await Promise.all(queues.map(({ queue }) => queue.close()));
   }
+}
+
+async function trackedShipment(tracking: ShipmentTracking, reference: string) {
+  const shipment = await tracking.get(reference);
+  if (!shipment) return null;
+  const label = (await tracking.labels())[shipment.status];
+  return {
+    ...shipment,
+    ...(label ? { statusLabel: label } : {}),
+    newestStatusWritten: shipment.writtenStatus === statusVersion(shipment),
+  };
 }
 
 async function orderJobsIn(
@@ -97,7 +114,8 @@ async function orderJobsIn(
   const jobs: OrderJob[] = [];
   for (const id of ids) {
     const job = await queue.getJob(id);
-    if (!job || job.data?.orderId !== orderId) continue;
+    // The sync's writes name the order as the shipment's reference.
+    if (!job || (job.data?.orderId ?? job.data?.reference) !== orderId) continue;
     jobs.push({
       queue: queue.name,
       id,

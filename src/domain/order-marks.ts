@@ -63,3 +63,61 @@ export function carriesRegistrationMarks(
 export function hasTag(order: Pick<StoreOrderHeader, 'tags'>, tag: string): boolean {
   return order.tags.some((t) => t.toLowerCase() === tag);
 }
+
+/**
+ * The order metafield definitions `connector setup` creates, so the values show, named and
+ * explained, in the Metafields card of the order page in the Shopify admin. The types are the
+ * ones the connector writes.
+ */
+export const METAFIELD_DEFINITIONS: readonly {
+  key: (typeof METAFIELD_KEYS)[keyof typeof METAFIELD_KEYS];
+  name: string;
+  description: string;
+  type: 'single_line_text_field' | 'multi_line_text_field';
+}[] = [
+  {
+    key: METAFIELD_KEYS.orderNumber,
+    name: 'Shipment order number',
+    description:
+      "The logistics provider's order number for this order's shipment. Quote it when you contact the provider.",
+    type: 'single_line_text_field',
+  },
+  {
+    key: METAFIELD_KEYS.status,
+    name: 'Shipment status',
+    description:
+      'Where the shipment stands at the provider: pending, processing, shipped, delivered, cancelled, or error (no shipment: see Shipment error).',
+    type: 'single_line_text_field',
+  },
+  {
+    key: METAFIELD_KEYS.statusLabel,
+    name: 'Shipment status (provider’s words)',
+    description: "The provider's own description of the shipment status, e.g. Handed to carrier.",
+    type: 'single_line_text_field',
+  },
+  {
+    key: METAFIELD_KEYS.statusUpdatedAt,
+    name: 'Shipment status changed at',
+    description: 'When the provider last changed the shipment status.',
+    type: 'single_line_text_field',
+  },
+  {
+    key: METAFIELD_KEYS.carrier,
+    name: 'Shipment carrier',
+    description: 'The carrier the provider handed the parcel to.',
+    type: 'single_line_text_field',
+  },
+  {
+    key: METAFIELD_KEYS.trackingNumber,
+    name: 'Shipment tracking number',
+    description: "The carrier's tracking number of the parcel.",
+    type: 'single_line_text_field',
+  },
+  {
+    key: METAFIELD_KEYS.error,
+    name: 'Shipment error',
+    description:
+      'Why no shipment could be created for this order, and what to fix. Cleared once the shipment is registered.',
+    type: 'multi_line_text_field',
+  },
+];

@@ -146,6 +146,17 @@ export class ShipmentTracking {
     });
   }
 
+  /** Every reference the sync keeps a record of (a scan: for reports, not for the sync itself). */
+  async *references(): AsyncGenerator<string[]> {
+    const start = `${this.prefix}:shipment:`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${start}*`, 'COUNT', 1000);
+      cursor = next;
+      yield keys.map((key) => key.slice(start.length)).filter((ref) => !ref.includes(':'));
+    } while (cursor !== '0');
+  }
+
   /**
    * Starts following a shipment just registered, unless the sync already follows it. Its
    * creation time puts it in the sync's window from the start.

@@ -3,7 +3,12 @@ export * from './errors.js';
 export { createFulfillments } from './fulfillments/fulfillments.js';
 export { createOrderMarks } from './order-marks/order-marks.js';
 export { createOrderReader } from './orders/order-reader.js';
-export { missingScopes, REQUIRED_SCOPES, type RequiredScope } from './setup/scopes.js';
+export {
+  missingScopes,
+  REQUIRED_SCOPES,
+  type RequiredScope,
+  SCOPE_PURPOSES,
+} from './setup/scopes.js';
 export { createStoreSetup } from './setup/setup.js';
 export type { ShopifyAuth } from './shopify.js';
 export { createAdminTransport, type StoreTransport } from './transport/admin-transport.js';

@@ -11,6 +11,7 @@ import {
   WEBHOOK_SECRET,
   waitForJob,
 } from '../helpers/shipment-stack.js';
+import { runSync, settled } from '../helpers/status-sync.js';
 
 const stackFor = shipmentStacks();
 
@@ -120,7 +121,7 @@ describe('connector status', () => {
       `create-shipment/${orderJobId(FIXTURE.missingPostalCodeOdense)}: failed`,
     );
     expect(run.stdout).toMatch(
-      /PAUSED: the provider refused the token \(401\) at \S+; create-shipment wait/,
+      /PAUSED: the provider refused the token \(401\) at \S+; create-shipment, sync-shipments wait/,
     );
   }, 60_000);
 
@@ -140,5 +141,40 @@ describe('connector status', () => {
 
     const notAnOrder = await runConnector(['status', 'abc'], recordsEnv(stack));
     expect(notAnOrder.code).toBe(2);
+  }, 60_000);
+
+  it("shows the status sync's view: provider status and label, carrier and tracking, and what Shopify has been given", async () => {
+    const stack = await stackFor();
+    const id = FIXTURE.paidCopenhagen;
+    await registered(stack, id);
+
+    const before = await runConnector(['status', id], recordsEnv(stack));
+    // Followed from its registration on.
+    expect(before.stdout).toMatch(/Provider status: pending \(Registered\)/);
+    expect(before.stdout).toContain('Carrier and tracking number: none yet');
+
+    stack.sandbox.advance(id, 'shipped', { carrier: 'Bring', trackingNumber: '70701234567' });
+    await runSync(stack);
+    await settled(stack);
+
+    const run = await runConnector(['status', id], recordsEnv(stack));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Provider status: shipped \(.+\), changed \S+/);
+    expect(run.stdout).toContain('Carrier and tracking number: Bring 70701234567');
+    expect(run.stdout).toContain(
+      'Shopify has: this status in the partner_shipment metafields; fulfilled with tracking number 70701234567',
+    );
+    expect(run.stdout).toMatch(/fulfil-shipment\/fulfil-\d+-[0-9a-f]+: completed/);
+
+    const json = JSON.parse(
+      (await runConnector(['status', id, '--json'], recordsEnv(stack))).stdout,
+    );
+    expect(json.shipment).toMatchObject({
+      status: 'shipped',
+      carrier: 'Bring',
+      trackingNumber: '70701234567',
+      fulfilledNumber: '70701234567',
+      newestStatusWritten: true,
+    });
   }, 60_000);
 });

@@ -104,6 +104,7 @@ export interface MetafieldDefinitionInput {
   type: string;
   ownerType: string;
   description?: string | null;
+  pin?: boolean | null;
 }
 
 /** metafieldDefinitionCreate: one definition per owner type, namespace and key. */
@@ -136,6 +137,7 @@ export function createMetafieldDefinition(
     type: input.type,
     ownerType: input.ownerType,
     description: input.description ?? null,
+    pinned: input.pin ?? false,
   };
   state.app.metafieldDefinitions.push(definition);
   return { ok: true, value: definition };

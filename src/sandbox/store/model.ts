@@ -331,6 +331,8 @@ export interface FakeMetafieldDefinition {
   type: string;
   ownerType: string;
   description: string | null;
+  /** Pinned: shown on the owner's page in the admin (Order: the Metafields card). */
+  pinned: boolean;
 }
 
 export interface AppSetup {

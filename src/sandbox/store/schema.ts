@@ -664,6 +664,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     type: String!
     ownerType: MetafieldOwnerType!
     description: String
+    pin: Boolean
   }
 
   type MetafieldDefinitionCreateUserError {

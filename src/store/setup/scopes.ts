@@ -37,6 +37,19 @@ export const REQUIRED_SCOPES = [
 
 export type RequiredScope = (typeof REQUIRED_SCOPES)[number];
 
+/** What each required scope is for, in an admin's words (`connector setup` names the missing). */
+export const SCOPE_PURPOSES: Readonly<Record<RequiredScope, string>> = {
+  read_orders: 'reading orders, and the order webhooks (orders/create, paid, updated, cancelled)',
+  write_orders:
+    "writing the shipment's tags, notes and metafields on orders, and their metafield definitions",
+  read_products: "item weights and product types of an order's lines",
+  write_merchant_managed_fulfillment_orders:
+    'fulfilling orders with the tracking number, and reporting them in progress',
+  read_merchant_managed_fulfillment_orders: 'reading the fulfillment orders at your own locations',
+  write_fulfillments: 'marking fulfillments in transit and delivered',
+  read_locations: 'where each fulfillment order ships from',
+};
+
 /** The required scopes `granted` lacks; a write scope counts for its read scope. */
 export function missingScopes(
   granted: readonly string[],

@@ -104,6 +104,7 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
             name: def.name,
             type: def.type,
             ...(def.description ? { description: def.description } : {}),
+            ...(def.pin ? { pin: true } : {}),
           },
         },
       );

@@ -18,5 +18,7 @@ export interface StoreSetup {
     name: string;
     description?: string;
     type: string;
+    /** Shown on the order page in the admin (the Metafields card). */
+    pin?: boolean;
   }): Promise<void>;
 }

@@ -1,0 +1,124 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { buildPartnerSide, buildStoreClient } from '../compose/clients.js';
+import { type DriftReport, driftReport } from '../compose/drift.js';
+import { PartnerError } from '../partner/errors.js';
+import { StoreError } from '../store/errors.js';
+import { EXIT } from './exit.js';
+import { withSharedParts } from './with-parts.js';
+
+const LIST = 20;
+
+function ids(list: string[]): string {
+  const more = list.length > LIST ? `, … and ${list.length - LIST} more (--json lists all)` : '';
+  return list.slice(0, LIST).join(', ') + more;
+}
+
+export function formatDrift(r: DriftReport): string {
+  const mark = (count: number) => (count === 0 ? '✓' : '✗');
+  const lines = [
+    `Drift report, ${r.generatedAt}: orders and shipments since ${r.lookbackFrom}; differences younger than ${r.olderThanMinutes} minutes are left out.`,
+    '',
+    `${mark(r.paidWithoutShipment.count)} Paid orders with no shipment: ${r.paidWithoutShipment.count} (of ${r.paidWithoutShipment.ordersRead} orders read)`,
+  ];
+  for (const o of r.paidWithoutShipment.orders.slice(0, LIST)) {
+    lines.push(`    ${o.orderId} (${o.name}): ${o.state}${o.job ? `, job ${o.job}` : ', no job'}`);
+  }
+  lines.push(
+    `${mark(r.shipmentsWithoutOrder.count)} Shipments at the provider with no order in this store: ${r.shipmentsWithoutOrder.count}`,
+  );
+  if (r.shipmentsWithoutOrder.count > 0)
+    lines.push(`    references: ${ids(r.shipmentsWithoutOrder.references)}`);
+  lines.push(
+    `${mark(r.shippedNotFulfilled.count)} Shipped at the provider, not fulfilled in Shopify: ${r.shippedNotFulfilled.count}`,
+  );
+  for (const o of r.shippedNotFulfilled.orders.slice(0, LIST)) {
+    const why = o.fulfilJob
+      ? `job fulfil-shipment/${o.fulfilJob.id}: ${o.fulfilJob.state}${o.fulfilJob.failedReason ? ` (${o.fulfilJob.failedReason.split('\n')[0]})` : ''}`
+      : o.trackingNumber
+        ? 'no fulfil job'
+        : 'no tracking number read yet';
+    lines.push(`    ${o.orderId} (${o.stage}): ${why}`);
+  }
+  const f = r.fulfilledNotShipped;
+  lines.push(
+    `${mark(f.count)} Fulfilled in Shopify, not shipped at the provider: ${f.count} (checked ${f.checked} of ${f.candidates} followed shipments not yet shipped${f.checked < f.candidates ? `; at most ${f.limit} are read, oldest first` : ''})`,
+  );
+  for (const o of f.orders.slice(0, LIST))
+    lines.push(`    ${o.orderId}: provider status ${o.providerStatus}`);
+  const total =
+    r.paidWithoutShipment.count +
+    r.shipmentsWithoutOrder.count +
+    r.shippedNotFulfilled.count +
+    f.count;
+  lines.push(
+    '',
+    `${total === 0 ? 'No drift found.' : `${total} difference(s) found.`} Requests: ${r.requests.provider} to the provider (list pages, ${r.requests.shipmentsListed} shipments listed, from the shared budget at sync priority), ${r.requests.shopify} Shopify reads.`,
+  );
+  return lines.join('\n');
+}
+
+function positiveInt(name: string, min = 0) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min)
+      throw new InvalidArgumentError(`${name} must be a whole number ≥ ${min}.`);
+    return n;
+  };
+}
+
+interface DriftOptions {
+  json?: boolean;
+  olderThanMinutes: number;
+  days?: number;
+  maxShopifyReads: number;
+}
+
+export function registerDriftCommand(program: Command): void {
+  program
+    .command('drift')
+    .description(
+      'one report of where Shopify, the provider and the records disagree: paid orders with no shipment, shipments with no order, shipped but not fulfilled, fulfilled but not shipped',
+    )
+    .option('--json', 'print JSON')
+    .option(
+      '--older-than-minutes <n>',
+      'leave out differences younger than this (the normal lag)',
+      positiveInt('--older-than-minutes'),
+      30,
+    )
+    .option(
+      '--days <n>',
+      'how far back to compare (default RECONCILE_FIRST_LOOKBACK_DAYS)',
+      positiveInt('--days', 1),
+    )
+    .option(
+      '--max-shopify-reads <n>',
+      'the most orders whose fulfillments are read in Shopify',
+      positiveInt('--max-shopify-reads'),
+      50,
+    )
+    .action(async (opts: DriftOptions) => {
+      await withSharedParts(async (parts, config, logger) => {
+        const { partner } = buildPartnerSide(config.partner, parts.redis, logger);
+        const store = buildStoreClient(config.shopify, logger);
+        let report: DriftReport;
+        try {
+          report = await driftReport(
+            { parts, partner, store },
+            {
+              olderThanMinutes: opts.olderThanMinutes,
+              lookbackDays: opts.days ?? config.intake.firstLookbackDays,
+              maxFulfillmentReads: opts.maxShopifyReads,
+            },
+          );
+        } catch (error) {
+          if (!(error instanceof PartnerError || error instanceof StoreError)) throw error;
+          const side = error instanceof PartnerError ? 'the provider' : 'Shopify';
+          console.error(`Could not read ${side}: ${error.message}`);
+          process.exitCode = EXIT.unavailable;
+          return;
+        }
+        console.log(opts.json ? JSON.stringify(report, null, 2) : formatDrift(report));
+      });
+    });
+}

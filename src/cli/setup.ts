@@ -1,0 +1,98 @@
+import type { Command } from 'commander';
+import { loadPublicUrl, loadShopifySettings } from '../../config/index.js';
+import { buildStoreClient } from '../compose/clients.js';
+import {
+  needsAttention,
+  prepareStore,
+  type SetupItem,
+  type SetupResult,
+} from '../compose/store-setup.js';
+import { createLogger } from '../log.js';
+import { StoreError } from '../store/errors.js';
+import { EXIT, settingsOrExit } from './exit.js';
+
+/** Something is missing that setup cannot fix (scopes, customer data, the public address). */
+export const SETUP_INCOMPLETE = 1;
+
+const MARK: Record<SetupItem['state'], string> = {
+  ok: '✓',
+  todo: '•',
+  missing: '✗',
+  unchecked: '–',
+};
+
+const CHANGE_WORDS = {
+  created: { done: 'created', would: 'would be created' },
+  updated: { done: 'updated', would: 'would be updated' },
+  unchanged: { done: 'already in place', would: 'already in place' },
+} as const;
+
+function formatItem(item: SetupItem, dryRun: boolean): string[] {
+  const change = item.change ? ` (${CHANGE_WORDS[item.change][dryRun ? 'would' : 'done']})` : '';
+  return [
+    `${MARK[item.state]} ${item.text}${change}`,
+    ...(item.details ?? []).map((line) => `    ${line}`),
+  ];
+}
+
+export function formatSetup(result: SetupResult): string {
+  const lines = [
+    `Shopify setup${result.shop ? ` of ${result.shop.name} (${result.shop.myshopifyDomain})` : ''}${result.dryRun ? ', dry run: nothing is changed' : ''}`,
+  ];
+  for (const item of result.items) lines.push(...formatItem(item, result.dryRun));
+  lines.push('', summary(result));
+  return lines.join('\n');
+}
+
+function summary(result: SetupResult): string {
+  const count = (change: SetupItem['change'], state: SetupItem['state']) =>
+    result.items.filter((i) => i.change === change && i.state === state).length;
+  const missing = result.items.filter((i) => i.state === 'missing').length;
+  const changes = result.dryRun
+    ? `${count('created', 'todo')} would be created, ${count('updated', 'todo')} updated`
+    : `${count('created', 'ok')} created, ${count('updated', 'ok')} updated`;
+  const head = `${changes}, ${count('unchanged', 'ok')} already in place.`;
+  if (missing > 0) {
+    return `${head} ${missing} item(s) marked ✗ need you: fix them as said, then run \`connector setup\` again.`;
+  }
+  if (result.dryRun && result.items.some((i) => i.state === 'todo')) {
+    return `${head} Run \`connector setup\` without --dry-run to make the changes marked •.`;
+  }
+  return `${head} The Shopify side is ready.`;
+}
+
+interface SetupOptions {
+  dryRun?: boolean;
+  publicUrl?: string;
+}
+
+export function registerSetupCommand(program: Command): void {
+  program
+    .command('setup')
+    .description(
+      "prepare the Shopify side: check the app's scopes, subscribe the order webhooks, create the order metafield definitions, check that orders carry shipping addresses",
+    )
+    .option('--dry-run', 'say what would be done, change nothing')
+    .option('--public-url <url>', 'where Shopify reaches the connector (default: PUBLIC_URL)')
+    .action(async (opts: SetupOptions) => {
+      const shopify = settingsOrExit(loadShopifySettings, 'Setup talks to Shopify and needs');
+      if (!shopify) return;
+      const publicUrl = settingsOrExit(
+        () => loadPublicUrl(opts.publicUrl ? { PUBLIC_URL: opts.publicUrl } : process.env),
+        opts.publicUrl ? '--public-url' : 'PUBLIC_URL',
+      );
+      if (process.exitCode === EXIT.config) return;
+      const store = buildStoreClient(shopify, createLogger({ level: 'warn' }));
+      let result: SetupResult;
+      try {
+        result = await prepareStore(store, { publicUrl, dryRun: opts.dryRun ?? false });
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        console.error(`Could not reach Shopify: ${error.message}`);
+        process.exitCode = EXIT.unavailable;
+        return;
+      }
+      console.log(formatSetup(result));
+      if (needsAttention(result)) process.exitCode = SETUP_INCOMPLETE;
+    });
+}

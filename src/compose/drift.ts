@@ -1,0 +1,297 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { JOB_CATALOG } from '../../jobs/catalog.js';
+import { orderJobId } from '../../jobs/create-shipment/payload.js';
+import { numberKey, updateJobId } from '../../jobs/shipment-updates/updates.js';
+import { SYNC_PAGE_SIZE } from '../../jobs/sync-shipments/cycle.js';
+import { type EligibilityRules, precheckEligibility } from '../domain/eligibility.js';
+import type { StoreOrderSummary } from '../domain/order.js';
+import { carriesRegistrationMarks } from '../domain/order-marks.js';
+import { isHandedToCarrier } from '../domain/shipment-progress.js';
+import type { PartnerApi } from '../partner/client.js';
+import { PartnerWaitError } from '../partner/errors.js';
+import type { ListItem } from '../partner/schemas.js';
+import type { TrackedShipment } from '../records/shipment-tracking.js';
+import type { Fulfillments, OrderReader } from '../store/types.js';
+import type { SharedParts } from './parts.js';
+
+/**
+ * `connector drift`: where Shopify, the provider and the connector's records disagree, with
+ * counts and ids only (no personal data). It reads the provider's list pages as the sync does
+ * (`GET /shipments?created_after=…&per_page=200`, at sync priority through the shared budget),
+ * Shopify's orders updated in the lookback, and a bounded number of orders' fulfillments.
+ */
+export interface DriftOptions {
+  /** Drift younger than this is the normal lag of webhooks, jobs and the sync. */
+  olderThanMinutes: number;
+  /** How far back orders and shipments are compared. */
+  lookbackDays: number;
+  /** The most orders whose fulfillments are read in Shopify. */
+  maxFulfillmentReads: number;
+  /** The longest the report waits for the request budget in all. */
+  maxBudgetWaitMs?: number;
+  now?: () => number;
+}
+
+export interface DriftReport {
+  generatedAt: string;
+  olderThanMinutes: number;
+  lookbackFrom: string;
+  /** Paid, eligible orders unchanged for the threshold, with no shipment at the provider. */
+  paidWithoutShipment: {
+    count: number;
+    orders: { orderId: string; name: string; state: string; job: string | null }[];
+    ordersRead: number;
+  };
+  /** Listed at the provider, but no order of this store. */
+  shipmentsWithoutOrder: { count: number; references: string[] };
+  /** Shipped or delivered at the provider, not fulfilled in Shopify with its tracking number. */
+  shippedNotFulfilled: {
+    count: number;
+    orders: {
+      orderId: string;
+      stage: string;
+      trackingNumber: string | null;
+      fulfilJob: { id: string; state: string; failedReason?: string } | null;
+      blockedReason?: string;
+    }[];
+  };
+  /** Fulfilled in Shopify while the provider has not shipped. */
+  fulfilledNotShipped: {
+    count: number;
+    orders: { orderId: string; stage: string; providerStatus: string }[];
+    /** Followed shipments not yet shipped, and how many of their orders were read. */
+    candidates: number;
+    checked: number;
+    limit: number;
+  };
+  requests: {
+    /** List pages read at the provider. */
+    provider: number;
+    shipmentsListed: number;
+    /** Shopify reads: order pages, one look-up of unknown references, orders' fulfillments. */
+    shopify: number;
+  };
+}
+
+export interface DriftDeps {
+  parts: Pick<SharedParts, 'records' | 'tracking' | 'queueOf' | 'settings'>;
+  partner: Pick<PartnerApi, 'listShipments'>;
+  store: Pick<OrderReader, 'listOrdersUpdatedSince' | 'findOrders'> &
+    Pick<Fulfillments, 'readFulfillmentState'>;
+}
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 3600_000;
+/** Orders read from Shopify at most (pages of 100): the report says when it stopped there. */
+const MAX_ORDER_PAGES = 100;
+
+export async function driftReport(deps: DriftDeps, options: DriftOptions): Promise<DriftReport> {
+  const now = options.now ?? Date.now;
+  const startedAt = now();
+  const cutoffMs = startedAt - options.olderThanMinutes * MINUTE_MS;
+  const lookbackFrom = new Date(startedAt - options.lookbackDays * DAY_MS);
+  const requests = { provider: 0, shipmentsListed: 0, shopify: 0 };
+
+  const listed = await listShipments(deps.partner, lookbackFrom, requests, options);
+  const orders = await listOrders(deps.store, lookbackFrom, requests);
+
+  return {
+    generatedAt: new Date(startedAt).toISOString(),
+    olderThanMinutes: options.olderThanMinutes,
+    lookbackFrom: lookbackFrom.toISOString(),
+    paidWithoutShipment: await paidWithoutShipment(deps, orders, listed, cutoffMs),
+    shipmentsWithoutOrder: await shipmentsWithoutOrder(deps, orders, listed, requests),
+    shippedNotFulfilled: await shippedNotFulfilled(deps, cutoffMs),
+    fulfilledNotShipped: await fulfilledNotShipped(deps, options, cutoffMs, requests),
+    requests,
+  };
+}
+
+/** Every page of the provider's list since `from`, newest first, as the sync reads them. */
+async function listShipments(
+  partner: DriftDeps['partner'],
+  from: Date,
+  requests: DriftReport['requests'],
+  options: DriftOptions,
+): Promise<Map<string, ListItem>> {
+  const items = new Map<string, ListItem>();
+  let waitedMs = 0;
+  for (let page = 1; ; ) {
+    let answer: Awaited<ReturnType<PartnerApi['listShipments']>>;
+    try {
+      answer = await partner.listShipments(
+        { createdAfter: from, perPage: SYNC_PAGE_SIZE, page },
+        { priority: 'sync' },
+      );
+    } catch (error) {
+      // The budget is spent (by the service, say) or the provider said 429: wait our turn.
+      if (!(error instanceof PartnerWaitError)) throw error;
+      if (waitedMs + error.waitMs > (options.maxBudgetWaitMs ?? 5 * MINUTE_MS)) throw error;
+      waitedMs += error.waitMs;
+      await sleep(error.waitMs);
+      continue;
+    }
+    requests.provider += 1;
+    requests.shipmentsListed += answer.data.length;
+    for (const item of answer.data) items.set(item.reference, item);
+    const perPage = answer.meta.per_page > 0 ? answer.meta.per_page : SYNC_PAGE_SIZE;
+    if (answer.data.length === 0 || page * perPage >= answer.meta.total) break;
+    page += 1;
+  }
+  return items;
+}
+
+async function listOrders(
+  store: DriftDeps['store'],
+  since: Date,
+  requests: DriftReport['requests'],
+): Promise<Map<string, StoreOrderSummary>> {
+  const orders = new Map<string, StoreOrderSummary>();
+  let after: string | undefined;
+  for (let page = 0; page < MAX_ORDER_PAGES; page += 1) {
+    const answer = await store.listOrdersUpdatedSince(since, after);
+    requests.shopify += 1;
+    for (const order of answer.orders) orders.set(order.id, order);
+    if (!answer.nextCursor) break;
+    after = answer.nextCursor;
+  }
+  return orders;
+}
+
+async function paidWithoutShipment(
+  deps: DriftDeps,
+  orders: Map<string, StoreOrderSummary>,
+  listed: Map<string, ListItem>,
+  cutoffMs: number,
+): Promise<DriftReport['paidWithoutShipment']> {
+  const rules: EligibilityRules = deps.parts.settings.eligibility;
+  const found: DriftReport['paidWithoutShipment']['orders'] = [];
+  const createQueue = deps.parts.queueOf(JOB_CATALOG.createShipment);
+  for (const order of orders.values()) {
+    if (Date.parse(order.createdAt) > cutoffMs || Date.parse(order.updatedAt) > cutoffMs) continue;
+    if (!precheckEligibility(order, rules).eligible) continue;
+    if (listed.has(order.id) || carriesRegistrationMarks(order)) continue;
+    const record = await deps.parts.records.get(order.id);
+    if (record?.state === 'registered') continue;
+    const jobState = await createQueue.getJobState(orderJobId(order.id));
+    found.push({
+      orderId: order.id,
+      name: order.name,
+      state: record?.state ?? 'not seen',
+      job:
+        jobState === 'unknown' ? null : `${createQueue.name}/${orderJobId(order.id)}: ${jobState}`,
+    });
+  }
+  return { count: found.length, orders: found, ordersRead: orders.size };
+}
+
+async function shipmentsWithoutOrder(
+  deps: DriftDeps,
+  orders: Map<string, StoreOrderSummary>,
+  listed: Map<string, ListItem>,
+  requests: DriftReport['requests'],
+): Promise<DriftReport['shipmentsWithoutOrder']> {
+  const foreign = new Set(await deps.parts.tracking.foreignReferences());
+  const unknown: string[] = [];
+  const known = await deps.parts.tracking.getMany([...listed.keys()]);
+  for (const [i, reference] of [...listed.keys()].entries()) {
+    if (foreign.has(reference) || known[i] || orders.has(reference)) continue;
+    if (!/^\d{1,20}$/.test(reference)) foreign.add(reference);
+    else if ((await deps.parts.records.get(reference))?.state !== 'registered')
+      unknown.push(reference);
+  }
+  if (unknown.length > 0) {
+    const found = await deps.store.findOrders(unknown);
+    requests.shopify += 1;
+    for (const reference of unknown) if (!found.has(reference)) foreign.add(reference);
+  }
+  const references = [...foreign].sort();
+  return { count: references.length, references };
+}
+
+async function shippedNotFulfilled(
+  deps: DriftDeps,
+  cutoffMs: number,
+): Promise<DriftReport['shippedNotFulfilled']> {
+  const fulfilQueue = deps.parts.queueOf(JOB_CATALOG.fulfilShipment);
+  const failedJobs = new Map<string, { id: string; state: string; failedReason?: string }>();
+  for (const job of await fulfilQueue.getFailed(0, -1)) {
+    const reference = job?.data?.reference;
+    if (typeof reference !== 'string' || !job.id) continue;
+    failedJobs.set(reference, {
+      id: job.id,
+      state: 'failed',
+      ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+    });
+  }
+  const found: DriftReport['shippedNotFulfilled']['orders'] = [];
+  for await (const shipments of allShipments(deps)) {
+    for (const s of shipments) {
+      if (!isHandedToCarrier(s.stage)) continue;
+      const failed = failedJobs.get(s.reference);
+      // Behind: Shopify lacks the fulfilment with this number, for longer than the sync's lag.
+      const behind =
+        (!s.trackingNumber || s.fulfilledNumber !== s.trackingNumber) && s.updatedAtMs <= cutoffMs;
+      if (!failed && !behind) continue;
+      found.push({
+        orderId: s.reference,
+        stage: s.stage,
+        trackingNumber: s.trackingNumber ?? null,
+        fulfilJob: failed ?? (await fulfilJobOf(deps, s)),
+        ...(s.fulfilBlockedReason ? { blockedReason: s.fulfilBlockedReason } : {}),
+      });
+    }
+  }
+  found.sort((a, b) => a.orderId.localeCompare(b.orderId));
+  return { count: found.length, orders: found };
+}
+
+async function fulfilJobOf(deps: DriftDeps, shipment: TrackedShipment) {
+  if (!shipment.trackingNumber) return null;
+  const id = updateJobId('fulfil', {
+    reference: shipment.reference,
+    version: numberKey(shipment.trackingNumber),
+  });
+  const state = await deps.parts.queueOf(JOB_CATALOG.fulfilShipment).getJobState(id);
+  return state === 'unknown' ? null : { id, state };
+}
+
+async function* allShipments(deps: DriftDeps): AsyncGenerator<TrackedShipment[]> {
+  for await (const references of deps.parts.tracking.references()) {
+    const shipments = await deps.parts.tracking.getMany(references);
+    yield shipments.filter((s): s is TrackedShipment => s !== null);
+  }
+}
+
+async function fulfilledNotShipped(
+  deps: DriftDeps,
+  options: DriftOptions,
+  cutoffMs: number,
+  requests: DriftReport['requests'],
+): Promise<DriftReport['fulfilledNotShipped']> {
+  const candidates: TrackedShipment[] = [];
+  for await (const shipments of allShipments(deps)) {
+    for (const s of shipments) {
+      if (isHandedToCarrier(s.stage) || s.stage === 'cancelled') continue;
+      if (s.createdAtMs <= cutoffMs) candidates.push(s);
+    }
+  }
+  // The oldest first: the likeliest to have been fulfilled some other way.
+  candidates.sort((a, b) => a.createdAtMs - b.createdAtMs);
+  const toCheck = candidates.slice(0, options.maxFulfillmentReads);
+  const found: DriftReport['fulfilledNotShipped']['orders'] = [];
+  for (const s of toCheck) {
+    const order = await deps.store.readFulfillmentState(s.reference);
+    requests.shopify += 1;
+    if (order?.fulfillments.some((f) => f.status === 'SUCCESS')) {
+      found.push({ orderId: s.reference, stage: s.stage, providerStatus: s.status });
+    }
+  }
+  return {
+    count: found.length,
+    orders: found,
+    candidates: candidates.length,
+    checked: toCheck.length,
+    limit: options.maxFulfillmentReads,
+  };
+}

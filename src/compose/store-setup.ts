@@ -1,0 +1,275 @@
+import type { StoreAddress, StoreOrderSummary } from '../domain/order.js';
+import { METAFIELD_DEFINITIONS, METAFIELD_NAMESPACE } from '../domain/order-marks.js';
+import { ORDER_TOPICS } from '../server/webhook-route.js';
+import { StoreAuthError, StoreError, StoreUserError } from '../store/errors.js';
+import { missingScopes, type RequiredScope, SCOPE_PURPOSES } from '../store/setup/scopes.js';
+import type { OrderReader, StoreSetup } from '../store/types.js';
+
+/** Where the connector takes Shopify's webhooks (src/server/webhook-route.ts). */
+export const WEBHOOK_PATH = '/webhooks/shopify';
+
+/**
+ * One line of the checklist. `ok`: in place (or made so now); `todo`: a dry run would change it;
+ * `missing`: not in place and this command cannot fix it; `unchecked`: nothing to check yet.
+ */
+export interface SetupItem {
+  state: 'ok' | 'todo' | 'missing' | 'unchecked';
+  text: string;
+  /** What was (or would be) done: created, updated, left alone. */
+  change?: 'created' | 'updated' | 'unchanged';
+  details?: string[];
+}
+
+export interface SetupResult {
+  shop?: { name: string; myshopifyDomain: string };
+  items: SetupItem[];
+  dryRun: boolean;
+}
+
+export type SetupStore = StoreSetup & Pick<OrderReader, 'listOrdersUpdatedSince' | 'getOrder'>;
+
+export interface SetupOptions {
+  /** The connector's public address (PUBLIC_URL or --public-url); undefined when unknown. */
+  publicUrl: string | undefined;
+  dryRun: boolean;
+  now?: () => number;
+}
+
+/**
+ * `connector setup`: checks and prepares the Shopify side. Reads always; writes (webhook
+ * subscriptions, metafield definitions) only without `dryRun`, and only what is missing or
+ * points elsewhere. A step that Shopify refuses is a ✗ line, and the others still run.
+ */
+export async function prepareStore(store: SetupStore, options: SetupOptions): Promise<SetupResult> {
+  const result: SetupResult = { items: [], dryRun: options.dryRun };
+  try {
+    result.shop = await store.shopIdentity();
+  } catch (error) {
+    // Unreachable or failing: the caller says so; a refused token is a line of the checklist.
+    if (!(error instanceof StoreAuthError)) throw error;
+    result.items.push({
+      state: 'missing',
+      text: `Shopify did not take the access token: ${error.message}`,
+      details: ['Check SHOPIFY_SHOP and SHOPIFY_ACCESS_TOKEN (or the client id and secret).'],
+    });
+    return result;
+  }
+  result.items.push(await checkScopes(store));
+  result.items.push(...(await subscribeWebhooks(store, options)));
+  result.items.push(...(await defineMetafields(store, options.dryRun)));
+  result.items.push(await checkCustomerData(store, options.now ?? Date.now));
+  return result;
+}
+
+/** Whether anything is missing that the command cannot fix (the exit code). */
+export function needsAttention(result: SetupResult): boolean {
+  return result.items.some((item) => item.state === 'missing');
+}
+
+async function step(text: string, work: () => Promise<SetupItem[]>): Promise<SetupItem[]> {
+  try {
+    return await work();
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    return [{ state: 'missing', text: `${text}: Shopify refused (${error.message})` }];
+  }
+}
+
+async function checkScopes(store: SetupStore): Promise<SetupItem> {
+  const [item] = await step('Access scopes', async () => {
+    const missing = missingScopes(await store.grantedScopes()) as RequiredScope[];
+    if (missing.length === 0) return [{ state: 'ok', text: 'Access scopes: all granted' }];
+    return [
+      {
+        state: 'missing',
+        text: `Access scopes: ${missing.length} missing`,
+        details: [
+          ...missing.map((scope) => `${scope}: ${SCOPE_PURPOSES[scope]}`),
+          "Add them to the app's Admin API access scopes (Shopify admin → Settings → Apps and sales channels → Develop apps → the app → Configuration; or the app's version in the Dev Dashboard), install the new version on the store, then run setup again.",
+        ],
+      },
+    ];
+  });
+  return item!;
+}
+
+/** ORDERS_CREATE for orders/create: the enum Shopify's Admin API names topics by. */
+const topicEnum = (topic: string) => topic.toUpperCase().replace('/', '_');
+
+async function subscribeWebhooks(store: SetupStore, options: SetupOptions): Promise<SetupItem[]> {
+  if (!options.publicUrl) {
+    return [
+      {
+        state: 'missing',
+        text: 'Webhooks: no public address to subscribe them to',
+        details: [
+          'Set PUBLIC_URL (e.g. https://connector.example.com) or pass --public-url, then run setup again.',
+        ],
+      },
+    ];
+  }
+  const uri = `${options.publicUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
+  if (!isDeliverable(uri)) {
+    return [
+      {
+        state: 'missing',
+        text: `Webhooks: Shopify delivers only to https addresses, not ${uri}`,
+        details: ['Serve the connector behind https and set PUBLIC_URL to that address.'],
+      },
+    ];
+  }
+  return step('Webhooks', async () => {
+    const existing = await store.listWebhookSubscriptions(ORDER_TOPICS.map(topicEnum));
+    const items: SetupItem[] = [];
+    for (const topic of ORDER_TOPICS) {
+      const mine = existing.filter((s) => s.topic === topicEnum(topic));
+      const text = `Webhook ${topic} → ${uri}`;
+      if (mine.some((s) => s.uri === uri)) {
+        items.push({ state: 'ok', text, change: 'unchanged' });
+        continue;
+      }
+      const elsewhere = mine[0];
+      const change = elsewhere ? 'updated' : 'created';
+      const details = elsewhere ? [`It pointed at ${elsewhere.uri}.`] : undefined;
+      if (options.dryRun) {
+        items.push({ state: 'todo', text, change, ...(details ? { details } : {}) });
+        continue;
+      }
+      try {
+        if (elsewhere) await store.updateWebhookSubscription(elsewhere.id, uri);
+        else await store.createWebhookSubscription(topicEnum(topic), uri);
+        items.push({ state: 'ok', text, change, ...(details ? { details } : {}) });
+      } catch (error) {
+        if (!(error instanceof StoreError)) throw error;
+        items.push({ state: 'missing', text: `${text}: Shopify refused (${error.message})` });
+      }
+    }
+    return items;
+  });
+}
+
+/** https anywhere; plain http only on this machine (a local fake store in trials). */
+function isDeliverable(uri: string): boolean {
+  const url = new URL(uri);
+  return (
+    url.protocol === 'https:' ||
+    (url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname))
+  );
+}
+
+async function defineMetafields(store: SetupStore, dryRun: boolean): Promise<SetupItem[]> {
+  return step('Order metafield definitions', async () => {
+    const existing = await store.listOrderMetafieldDefinitions(METAFIELD_NAMESPACE);
+    const items: SetupItem[] = [];
+    for (const def of METAFIELD_DEFINITIONS) {
+      const text = `Order metafield ${METAFIELD_NAMESPACE}.${def.key} ("${def.name}")`;
+      const found = existing.find((d) => d.key === def.key);
+      if (found) {
+        items.push(
+          found.type === def.type
+            ? { state: 'ok', text, change: 'unchanged' }
+            : {
+                state: 'missing',
+                text: `${text} exists as ${found.type}; the connector writes ${def.type}`,
+                details: [
+                  "Shopify refuses the connector's writes to it: delete or change the definition (Settings → Custom data → Orders), then run setup again.",
+                ],
+              },
+        );
+        continue;
+      }
+      if (dryRun) {
+        items.push({ state: 'todo', text, change: 'created' });
+        continue;
+      }
+      try {
+        await store.createOrderMetafieldDefinition({
+          namespace: METAFIELD_NAMESPACE,
+          key: def.key,
+          name: def.name,
+          description: def.description,
+          type: def.type,
+          pin: true,
+        });
+        items.push({ state: 'ok', text, change: 'created' });
+      } catch (error) {
+        // Created by someone else a moment ago: left alone.
+        if (error instanceof StoreUserError && error.userErrors.some((e) => e.code === 'TAKEN')) {
+          items.push({ state: 'ok', text, change: 'unchanged' });
+        } else if (error instanceof StoreError) {
+          items.push({ state: 'missing', text: `${text}: Shopify refused (${error.message})` });
+        } else throw error;
+      }
+    }
+    return items;
+  });
+}
+
+const DAY_MS = 24 * 3600_000;
+/** Looks for recent orders a day back, then a week, then a month; a few pages each at most. */
+const LOOKBACKS_DAYS = [1, 7, 30];
+const PAGES_PER_LOOKBACK = 3;
+const ORDERS_TO_READ = 2;
+
+/**
+ * Reads the newest orders that need shipping, whole: an order that comes back without its
+ * shipping address means the app may not read protected customer data (name, address, phone,
+ * email), and no shipment can be made from it.
+ */
+async function checkCustomerData(store: SetupStore, now: () => number): Promise<SetupItem> {
+  const [item] = await step('Customer data', async () => {
+    const recent = await newestShippingOrders(store, now);
+    if (recent.length === 0) {
+      return [
+        {
+          state: 'unchecked',
+          text: 'Shipping addresses: no order needing shipping in the last 30 days to check',
+          details: ['Run setup again after the first order.'],
+        },
+      ];
+    }
+    const read = [];
+    for (const summary of recent) {
+      const order = await store.getOrder(summary.id);
+      if (order) read.push({ name: order.name, hasAddress: hasAddress(order.shippingAddress) });
+    }
+    const names = read.map((o) => o.name).join(', ');
+    if (read.some((o) => o.hasAddress)) {
+      return [{ state: 'ok', text: `Shipping addresses: orders read back with them (${names})` }];
+    }
+    return [
+      {
+        state: 'missing',
+        text: `Shipping addresses: orders needing shipping read back without one (${names})`,
+        details: [
+          'The app lacks access to protected customer data (name, address, phone, email), so no shipment can be made.',
+          'Request it: in the Dev Dashboard (or Partner Dashboard), the app → API access → Protected customer data access → select Name, Email, Phone and Address, give the reason (shipping the orders), and save; for an app made in the Shopify admin: Settings → Apps and sales channels → Develop apps → the app → API access. Then run setup again.',
+        ],
+      },
+    ];
+  });
+  return item!;
+}
+
+async function newestShippingOrders(store: SetupStore, now: () => number) {
+  for (const days of LOOKBACKS_DAYS) {
+    const orders: StoreOrderSummary[] = [];
+    let after: string | undefined;
+    for (let page = 0; page < PAGES_PER_LOOKBACK; page += 1) {
+      const answer = await store.listOrdersUpdatedSince(new Date(now() - days * DAY_MS), after);
+      orders.push(...answer.orders);
+      if (!answer.nextCursor) break;
+      after = answer.nextCursor;
+    }
+    const shipping = orders
+      .filter((o) => o.requiresShipping && !o.cancelledAt)
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    if (shipping.length > 0) return shipping.slice(0, ORDERS_TO_READ);
+  }
+  return [];
+}
+
+/** Redacted addresses come back null, or with every field null. */
+function hasAddress(address: StoreAddress | null): boolean {
+  return Boolean(address && (address.address1 || address.city || address.zip || address.name));
+}
