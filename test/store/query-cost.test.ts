@@ -38,12 +38,13 @@ const EXPECTED_COSTS: Record<string, number> = {
   GetOrder: 605,
   // one order × (the order) + 2
   FindOrderByName: 3,
+  // nodes(ids:) of up to 100 orders: the list counts once here; Shopify charges about 1 per id
+  FindOrders: 1,
   // 5 fulfillment orders × (1 + 50 lines × 2 + 2) + 2 + the order
   GetFulfillmentOrders: 518,
   // 250 lines × 2 + 2 + the fulfillment order
   GetFulfillmentOrderLineItems: 503,
   GetOrderNote: 1,
-  // the shop, checked once at start
   // mutations: 10 each, plus the payload selected
   SetOrderMetafields: 12,
   DeleteOrderMetafields: 12,

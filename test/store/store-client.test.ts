@@ -22,7 +22,12 @@ describe('the store client', () => {
     const fulfilling = methods(createFulfillments(transport));
     const setup = methods(createStoreSetup(transport));
 
-    expect(reading).toEqual(['findOrderByName', 'getOrder', 'listOrdersUpdatedSince']);
+    expect(reading).toEqual([
+      'findOrderByName',
+      'findOrders',
+      'getOrder',
+      'listOrdersUpdatedSince',
+    ]);
     expect(marking).toEqual([
       'addOrderTags',
       'appendOrderNote',
