@@ -48,6 +48,22 @@ const README_COMMANDS: Record<string, Plan> = {
     covered: 'the built CLI starting',
     by: 'test/deploy/dockerfile.test.ts',
   },
+  'node dist/src/cli/main.js drift': {
+    covered: 'the drift report',
+    by: 'test/cli/drift.test.ts',
+  },
+  'node dist/src/cli/main.js drift --json --older-than-minutes 60': {
+    covered: 'the drift report as JSON, with an age threshold',
+    by: 'test/cli/drift.test.ts',
+  },
+  'node dist/src/cli/main.js setup': {
+    covered: 'preparing the Shopify side',
+    by: 'test/cli/setup.test.ts',
+  },
+  'node dist/src/cli/main.js setup --dry-run': {
+    covered: 'what setup would do, changing nothing',
+    by: 'test/cli/setup.test.ts',
+  },
   'node dist/src/cli/main.js order 5551234': {
     covered: 'reading one order',
     by: 'test/cli/order.test.ts',

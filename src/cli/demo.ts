@@ -9,7 +9,7 @@ import {
 import { DemoInterrupted, runScenario } from '../demo/scenario.js';
 import { AUTO_ADVANCE_MS } from '../demo/settings.js';
 import { type DemoStack, startDemoStack } from '../demo/stack.js';
-import { statusesNotSynced, summaryLines } from '../demo/summary.js';
+import { shopifyProgress, summaryLines } from '../demo/summary.js';
 import { OrderWatcher } from '../demo/watch.js';
 import { whenStartedFromGone } from './parent-watch.js';
 
@@ -158,6 +158,10 @@ function printHeader(stack: DemoStack, redis: LocalRedis, configuredUrl: string)
     `   Connector        ${stack.webhookUrl} (the real service, via startService;\n` +
       '                    its warnings show below as "(connector log, warn)")',
   );
+  print(
+    `   Bull Board       ${stack.board.url}  (user ${stack.board.user}, password ${stack.board.password})\n` +
+      '                    every queue and its jobs; add --keep-running to look around afterwards',
+  );
   print('');
   print(
     '   Each line below names a Shopify order. "registered": the provider accepted the shipment;',
@@ -180,12 +184,11 @@ function printSummary(stack: DemoStack, watcher: OrderWatcher): void {
     `\n   The connector made ${stack.store.mutations.length} changes to Shopify orders ` +
       `and ${stack.sandbox.requests.length} requests to the provider.`,
   );
-  if (statusesNotSynced(orders)) {
-    print(
-      '   Shopify still shows each shipment as "pending": carrying the provider\'s later statuses\n' +
-        '   and tracking back to Shopify is the status sync, which this build does not run yet.',
-    );
-  }
+  const { fulfilled, delivered } = shopifyProgress(orders);
+  print(
+    `   In Shopify, ${fulfilled} orders were fulfilled with the carrier's tracking and ${delivered} marked delivered,\n` +
+      '   each by one fulfillment per location and one email to the customer.',
+  );
 }
 
 function printAddresses(stack: DemoStack): void {
@@ -197,6 +200,9 @@ function printAddresses(stack: DemoStack): void {
   print(`   Fake store       ${stack.store.url}  (GET /_fake/orders, GET /_fake/mutations)`);
   print(`   Webhooks         ${stack.webhookUrl}`);
   print(`   Health           ${origin}/healthz  ${origin}/readyz  ${origin}/status`);
+  print(
+    `   Bull Board       ${stack.board.url}  (user ${stack.board.user}, password ${stack.board.password})`,
+  );
   print('Try a new order (its webhook goes to the connector, and this window narrates it):');
   print(
     `   curl -s -X POST ${stack.store.url}/_fake/orders -H 'content-type: application/json' -d '{"order":{}}'`,

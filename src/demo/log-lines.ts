@@ -13,6 +13,17 @@ const LEVEL_NAMES: Record<number, string> = {
 const SHOWN_FIELDS = ['orderId', 'queue', 'jobId', 'attemptsMade', 'fields'] as const;
 
 /**
+ * Start-up warnings about what the demo itself chose: retries made fast so a hiccup takes a
+ * second, a Redis that is a throwaway, a first start. They matter in production and say nothing
+ * about the demo, so it leaves them out.
+ */
+const DEMO_MADE_WARNINGS = [
+  'CREATE_ATTEMPTS and CREATE_BACKOFF_* give up',
+  'Redis runs with appendonly no',
+  'no reconciliation watermark in Redis',
+];
+
+/**
  * A pino destination that turns each JSON log line into one short readable line, so the
  * connector's own warnings appear inside the demo's narrative instead of as raw JSON.
  */
@@ -21,7 +32,9 @@ export function logLines(print: (line: string) => void): pino.DestinationStream 
     write(chunk: string) {
       for (const raw of chunk.split('\n')) {
         if (raw.trim() === '') continue;
-        print(formatLogLine(raw));
+        const line = formatLogLine(raw);
+        if (DEMO_MADE_WARNINGS.some((warning) => line.includes(warning))) continue;
+        print(line);
       }
     },
   };

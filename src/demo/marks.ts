@@ -28,7 +28,8 @@ export function marksOf(order: FakeOrder): Marks {
       const tracking = f.trackingInfo
         .map((t) => [t.company, t.number].filter(Boolean).join(' '))
         .join(', ');
-      return `fulfillment ${f.status.toLowerCase()}${tracking ? `, tracking ${tracking}` : ''}`;
+      const shown = f.status === 'SUCCESS' ? f.displayStatus : f.status;
+      return `fulfillment ${shown.toLowerCase().replaceAll('_', ' ')}${tracking ? `, tracking ${tracking}` : ''}`;
     }),
   };
 }

@@ -5,7 +5,7 @@ import { describeOrder } from './describe-order.js';
 import { orderLine } from './format.js';
 import { FIXTURE_IDS, HICCUP_ORDER, NEW_ORDERS } from './orders.js';
 import { followProvider } from './provider-progress.js';
-import { AUTO_ADVANCE_MS } from './settings.js';
+import { AUTO_ADVANCE_MS, DEMO_SYNC_INTERVAL_MS } from './settings.js';
 import type { DemoStack } from './stack.js';
 import type { OrderWatcher } from './watch.js';
 
@@ -131,7 +131,9 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
 
   heading(
     `5. Meanwhile at the provider: the sandbox moves every shipment one step every ${AUTO_ADVANCE_MS / 1000} s\n` +
-      '   (pending → processing → shipped → delivered), as warehouse and carrier would.',
+      '   (pending → processing → shipped → delivered), as warehouse and carrier would. The connector\n' +
+      `   reads the provider's list every ${DEMO_SYNC_INTERVAL_MS / 1000} s (the status sync) and writes each step to Shopify:\n` +
+      '   the status metafields, the order fulfilled with its tracking, then delivered.',
   );
   const nameOf = (reference: string) => stack.store.order(reference)?.name ?? reference;
   await followProvider({
@@ -142,6 +144,20 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
     timeoutMs: 30_000,
   });
   if (ctx.signal.aborted) throw new DemoInterrupted();
+  // Every shipped order still open in Shopify ends fulfilled and delivered there too.
+  const shippable = stack.sandbox
+    .shipments()
+    .map((shipment) => stack.store.order(shipment.reference))
+    .filter((order) => order !== undefined && order.cancelledAt === null);
+  await waitFor(ctx, 'Shopify to show every shipment delivered', () =>
+    shippable.every((order) =>
+      stack.store
+        .order(order!.id)
+        ?.fulfillments.some((f) => f.status === 'SUCCESS' && f.displayStatus === 'DELIVERED'),
+    ),
+  );
+  // Let the watcher print the last changes before the summary.
+  await sleep(500);
 }
 
 /** The day (UTC) of the oldest order, as `backfill --since` takes it. */

@@ -19,8 +19,19 @@ export function demoPrefix(): string {
   return `demo-${randomBytes(4).toString('hex')}`;
 }
 
+/** Bull Board's login for this run: a fresh password each time, printed with the board's address. */
+export const DEMO_ADMIN_USER = 'demo';
+export function demoAdminPassword(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+/** The status sync's pace in the demo: it follows the sandbox, whose shipments move every 1.5 s. */
+export const DEMO_SYNC_INTERVAL_MS = 2_000;
+
 export interface DemoEnvInput {
   redisUrl: string;
+  /** Bull Board's password; without it the board is not mounted. */
+  adminPassword?: string;
   prefix: string;
   port: number;
   partnerUrl: string;
@@ -51,6 +62,10 @@ export function demoEnv(input: DemoEnvInput): Record<string, string> {
     CREATE_BACKOFF_MS: '1000',
     CREATE_BACKOFF_MAX_MS: '5000',
     CREATE_ATTEMPTS: '5',
+    SYNC_INTERVAL_MS: String(DEMO_SYNC_INTERVAL_MS),
+    ...(input.adminPassword
+      ? { ADMIN_USER: DEMO_ADMIN_USER, ADMIN_PASSWORD: input.adminPassword }
+      : {}),
     SENDER_NAME: 'Lagerekspedition',
     SENDER_COMPANY: 'Demo Shop ApS',
     SENDER_PHONE: '+4570203040',

@@ -14,10 +14,12 @@ import { logLines } from './log-lines.js';
 import {
   AUTO_ADVANCE_MS,
   DEMO_ACCOUNT_EMAIL,
+  DEMO_ADMIN_USER,
   DEMO_HOST,
   DEMO_SHOP,
   DEMO_STORE_TOKEN,
   DEMO_WEBHOOK_SECRET,
+  demoAdminPassword,
   demoEnv,
   demoPrefix,
 } from './settings.js';
@@ -27,6 +29,8 @@ export interface DemoStack {
   readonly prefix: string;
   readonly partnerToken: string;
   readonly webhookUrl: string;
+  /** Bull Board, and its login for this run. */
+  readonly board: { url: string; user: string; password: string };
   readonly config: Config;
   readonly sandbox: PartnerSandbox;
   readonly store: FakeStore;
@@ -77,9 +81,11 @@ export async function startDemoStack(options: {
     });
     closers.push(() => store.close());
 
+    const adminPassword = demoAdminPassword();
     const config = loadConfig(
       demoEnv({
         redisUrl: options.redisUrl,
+        adminPassword,
         prefix,
         port,
         partnerUrl: sandbox.url,
@@ -96,6 +102,11 @@ export async function startDemoStack(options: {
       prefix,
       partnerToken,
       webhookUrl,
+      board: {
+        url: `http://${DEMO_HOST}:${port}/admin/queues`,
+        user: DEMO_ADMIN_USER,
+        password: adminPassword,
+      },
       config,
       sandbox,
       store,

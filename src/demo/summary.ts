@@ -46,19 +46,27 @@ function detail(
       : '';
     parts.push(`at the provider now ${shipment.status}${tracking}`);
   }
+  const fulfillment = order.fulfillments.find((f) => f.status === 'SUCCESS');
+  if (fulfillment) {
+    const shown = fulfillment.displayStatus === 'DELIVERED' ? 'delivered' : 'fulfilled';
+    parts.push(`in Shopify ${shown} (${fulfillment.trackingInfo[0]?.company ?? 'no tracking'})`);
+  } else if (order.metafields.some((m) => m.key === METAFIELD_KEYS.status)) {
+    const status = order.metafields.find((m) => m.key === METAFIELD_KEYS.status)?.value;
+    parts.push(`in Shopify ${status}`);
+  }
   if (order.tags.includes(ORDER_TAGS.cancelAtProvider)) {
     parts.push(`cancelled in Shopify: tagged ${ORDER_TAGS.cancelAtProvider}`);
   }
   return parts.join(', ');
 }
 
-/** True when the Shopify orders show only the registration, not the provider's later steps. */
-export function statusesNotSynced(orders: FakeOrder[]): boolean {
-  return orders.every(
-    (order) =>
-      order.fulfillments.length === 0 &&
-      order.metafields.every(
-        (m) => m.key !== METAFIELD_KEYS.status || m.value === 'pending' || m.value === 'error',
-      ),
-  );
+/** How many Shopify orders carry a fulfillment, and how many of those show it delivered. */
+export function shopifyProgress(orders: FakeOrder[]): { fulfilled: number; delivered: number } {
+  const live = orders.map((order) => order.fulfillments.filter((f) => f.status === 'SUCCESS'));
+  return {
+    fulfilled: live.filter((fulfillments) => fulfillments.length > 0).length,
+    delivered: live.filter((fulfillments) =>
+      fulfillments.some((f) => f.displayStatus === 'DELIVERED'),
+    ).length,
+  };
 }

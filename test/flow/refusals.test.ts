@@ -161,7 +161,7 @@ describe('an order that cannot be shipped as it is', () => {
         .order(order.id)
         ?.metafields.map((m) => m.key)
         .sort(),
-    ).toEqual(['order_number', 'status']);
+    ).toEqual(['order_number', 'status', 'status_label', 'status_updated_at']);
     expect(
       s.store.mutations.filter((m) => m.orderId === order.id && m.type === 'metafieldsDelete'),
     ).toMatchObject([

@@ -203,9 +203,8 @@ describe('an order given up on after a provider outage', () => {
     expect(createRequests(s.sandbox)).toHaveLength(3);
     expect(lookups(s).map((r) => r.status)).toEqual([200]);
     expect(shipmentsWithReference(s.sandbox, ID)).toHaveLength(1);
-    await waitUntil(() => s.store.order(ID)?.tags.includes('shipment-registered'), {
-      what: 'the registered tag',
-    });
+    await waitForJob(s.queues.markOrder, `registered-${ID}`, 'completed');
+    expect(s.store.order(ID)?.tags).toContain('shipment-registered');
     expect(s.store.order(ID)?.tags).not.toContain('shipment-error');
   });
 });

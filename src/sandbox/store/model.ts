@@ -308,6 +308,9 @@ export type FakeOrderChange = z.input<typeof fakeOrderChangeSchema>;
 export const DEFAULT_ACCESS_SCOPES = [
   'read_orders',
   'write_orders',
+  // Variants' weights (Product, ProductVariant, InventoryItem) and where fulfillment orders ship from.
+  'read_products',
+  'read_locations',
   'read_merchant_managed_fulfillment_orders',
   'write_merchant_managed_fulfillment_orders',
   'read_fulfillments',
