@@ -26,39 +26,41 @@ local function now()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local function model(key, share, t)
+-- The connector's share of Shopify's points or refill: all but the reserve.
+local function share(x, reserve) return x - x * reserve end
+local function model(key, reserve, t)
   local m = redis.call('HMGET', key, 'max', 'rate', 'avail', 'at')
   local max = tonumber(m[1]) or 1000
   local rate = tonumber(m[2]) or 100
-  local capacity = max * share
+  local capacity = share(max, reserve)
   local avail = tonumber(m[3]) or capacity
   local at = tonumber(m[4]) or t
-  if t > at then avail = math.min(capacity, avail + (t - at) * rate * share / 1000) end
+  if t > at then avail = math.min(capacity, avail + (t - at) * share(rate, reserve) / 1000) end
   return max, rate, avail
 end
-local function save(key, avail, t, max, rate, share)
+local function save(key, avail, t, max, rate)
   redis.call('HSET', key, 'avail', avail, 'at', t, 'max', max, 'rate', rate)
   -- Once it would have refilled anyway, the model can go: a fresh one starts full.
   redis.call('PEXPIRE', key, math.ceil(max * 1000 / rate) + 60000)
 end
 `;
 
-/** ARGV: now, share, cost, maxWaitMs, member, graceMs. Returns ms until send, or -ms to defer. */
+/** ARGV: now, reserve share, cost, maxWaitMs, member, graceMs. Returns ms until send, or -ms to defer. */
 const TAKE_SCRIPT = `${READ_MODEL}
 local key, booked, stats = KEYS[1], KEYS[2], KEYS[3]
 local t = now()
-local share, cost, maxWaitMs = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local max, rate, avail = model(key, share, t)
+local reserve, cost, maxWaitMs = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local max, rate, avail = model(key, reserve, t)
 -- A document dearer than the whole share goes once the share is full.
-local need = math.min(cost, max * share)
+local need = math.min(cost, share(max, reserve))
 local waitMs = 0
-if avail < need then waitMs = math.ceil((need - avail) * 1000 / (rate * share)) end
+if avail < need then waitMs = math.ceil((need - avail) * 1000 / share(rate, reserve)) end
 if waitMs > maxWaitMs then
-  save(key, avail, t, max, rate, share)
+  save(key, avail, t, max, rate)
   redis.call('HINCRBY', stats, 'deferred', 1)
   return -waitMs
 end
-save(key, avail - cost, t, max, rate, share)
+save(key, avail - cost, t, max, rate)
 redis.call('HINCRBY', stats, 'taken', cost)
 if waitMs > 0 then
   local keepMs = waitMs + tonumber(ARGV[6])
@@ -71,14 +73,14 @@ return waitMs
 `;
 
 /**
- * ARGV: now, share, refund, member ('' unless booked), then Shopify's maximumAvailable,
+ * ARGV: now, reserve share, refund, member ('' unless booked), then Shopify's maximumAvailable,
  * currentlyAvailable, restoreRate ('' when the answer had none), throttled (1/0).
  */
 const SETTLE_SCRIPT = `${READ_MODEL}
 local key, booked, stats = KEYS[1], KEYS[2], KEYS[3]
 local t = now()
-local share = tonumber(ARGV[2])
-local max, rate, avail = model(key, share, t)
+local reserve = tonumber(ARGV[2])
+local max, rate, avail = model(key, reserve, t)
 avail = avail + tonumber(ARGV[3])
 if ARGV[4] ~= '' then redis.call('ZREM', booked, ARGV[4]) end
 if ARGV[8] == '1' then redis.call('HINCRBY', stats, 'throttled', 1) end
@@ -89,10 +91,10 @@ if ARGV[5] ~= '' then
   for _, member in ipairs(redis.call('ZRANGE', booked, 0, -1)) do
     waiting = waiting + tonumber(string.match(member, ':(%d+)$'))
   end
-  local seen = tonumber(ARGV[6]) - max * (1 - share) - waiting
-  avail = math.min(avail, max * share, seen)
+  local seen = tonumber(ARGV[6]) - max * reserve - waiting
+  avail = math.min(avail, share(max, reserve), seen)
 end
-save(key, avail, t, max, rate, share)
+save(key, avail, t, max, rate)
 return 0
 `;
 
@@ -129,7 +131,7 @@ type BucketRedis = Redis & {
 export class SharedStoreBucket implements StoreCostGate {
   private readonly redis: BucketRedis;
   private readonly keys: [string, string, string];
-  private readonly share: number;
+  private readonly reserve: number;
 
   constructor(
     redis: Redis,
@@ -142,7 +144,7 @@ export class SharedStoreBucket implements StoreCostGate {
     this.redis = redis as BucketRedis;
     const base = `${options.prefix}:shopify-bucket:${options.shop}`;
     this.keys = [base, `${base}:booked`, `${base}:stats`];
-    this.share = 1 - Math.min(0.9, Math.max(0, options.reserveShare));
+    this.reserve = Math.min(0.9, Math.max(0, options.reserveShare));
   }
 
   async take(cost: number, maxWaitMs: number): Promise<CostTicket> {
@@ -150,7 +152,7 @@ export class SharedStoreBucket implements StoreCostGate {
     const waitMs = await this.redis.storeBucketTake(
       ...this.keys,
       this.now(),
-      this.share,
+      this.reserve,
       cost,
       Math.max(0, Math.floor(maxWaitMs)),
       id,
@@ -167,7 +169,7 @@ export class SharedStoreBucket implements StoreCostGate {
     await this.redis.storeBucketSettle(
       ...this.keys,
       this.now(),
-      this.share,
+      this.reserve,
       refund,
       ticket.sendInMs > 0 ? `${ticket.id}:${ticket.cost}` : '',
       status?.maximumAvailable ?? '',
@@ -187,7 +189,7 @@ export class SharedStoreBucket implements StoreCostGate {
       raw[key] === undefined ? fallback : Number(raw[key]);
     const maximumAvailable = n(model, 'max', 1000);
     return {
-      available: n(model, 'avail', maximumAvailable * this.share),
+      available: n(model, 'avail', maximumAvailable - maximumAvailable * this.reserve),
       maximumAvailable,
       restoreRate: n(model, 'rate', 100),
       taken: n(stats, 'taken'),
