@@ -7,6 +7,7 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ListOrdersUpdatedSince: 202,
   GetOrder: 605,
   FindOrderByName: 3,
+  FindOrders: 1,
   GetFulfillmentOrders: 518,
   GetFulfillmentOrderLineItems: 503,
   GetOrderNote: 1,
