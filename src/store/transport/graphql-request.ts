@@ -127,7 +127,10 @@ export class AdminGraphql {
     try {
       await this.options.gate.settle(ticket, cost);
     } catch (err) {
-      this.options.logger.warn({ err }, 'could not record the request in the shared Shopify bucket');
+      this.options.logger.warn(
+        { err },
+        'could not record the request in the shared Shopify bucket',
+      );
     }
   }
 
