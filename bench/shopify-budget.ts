@@ -131,7 +131,7 @@ console.table(
     'calls given up': r.gaveUp,
     'points/s': r.pointsPerSecond.toFixed(1),
     [`of ${share}/s`]: `${((r.pointsPerSecond / share) * 100).toFixed(0)}%`,
-    'lowest level': r.lowest,
+    'lowest level': Math.floor(r.lowest),
   })),
 );
 const ok = results
@@ -139,7 +139,8 @@ const ok = results
   .every(
     (r) =>
       r.throttled === 0 &&
-      r.pointsPerSecond <= share * 1.05 &&
+      // A window of 30 s holds a dozen requests of up to 605 points: allow one on either edge.
+      r.pointsPerSecond <= share * 1.15 &&
       r.lowest >= BUCKET.maximumAvailable * RESERVE_SHARE - 5,
   );
 if (!ok) {
