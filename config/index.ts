@@ -155,6 +155,10 @@ const variables = {
     schema: httpUrl.optional(),
     hint: 'optional origin every Admin API request goes to instead of https://{shop}',
   },
+  SHOPIFY_RESERVE_SHARE: {
+    schema: z.coerce.number().min(0).max(0.9).default(0.2),
+    hint: "share of the shop's Admin API bucket (points and refill) left to the merchant's other apps, 0 to 0.9",
+  },
 
   ORDER_POLL_INTERVAL_MS: {
     schema: positiveInt.default(300_000),
@@ -327,6 +331,7 @@ const SHOPIFY_VARIABLES = [
   'SHOPIFY_WEBHOOK_SECRET',
   'SHOPIFY_API_VERSION',
   'SHOPIFY_ADMIN_API_URL',
+  'SHOPIFY_RESERVE_SHARE',
 ] as const satisfies readonly VariableName[];
 
 const PARTNER_VARIABLES = [
@@ -375,6 +380,8 @@ function shopifySettings(v: Values<(typeof SHOPIFY_VARIABLES)[number]>, problems
     webhookSecret: webhookSecret as string,
     apiVersion: v.SHOPIFY_API_VERSION,
     adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
+    /** Share of the bucket the connector leaves to other apps (see shared-bucket.ts). */
+    reserveShare: v.SHOPIFY_RESERVE_SHARE,
   };
 }
 

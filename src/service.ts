@@ -104,6 +104,7 @@ export async function startService(
     logger,
     new StoreHealth(workerRedis, prefix),
     requests.storeRequest,
+    { redis: workerRedis, prefix },
   );
   // In the background: Shopify being slow must not hold up the intake.
   void checkShopifyAccess(store, logger);

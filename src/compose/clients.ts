@@ -5,7 +5,7 @@ import { PartnerClient, type PartnerRequestOutcome } from '../partner/client.js'
 import { PartnerBudget } from '../queue/partner-budget.js';
 import type { StoreHealth } from '../records/store-health.js';
 import { createStoreClient } from '../store/client.js';
-import type { StoreRequestOutcome } from '../store/index.js';
+import { SharedStoreBucket, type StoreRequestOutcome } from '../store/index.js';
 import type { StoreClient } from '../store/types.js';
 import { createWebhookVerifier, type VerifyWebhook } from '../store/webhooks.js';
 
@@ -46,19 +46,32 @@ export function buildPartnerSide(
 
 /**
  * The Shopify Admin client from the shop's settings; `health` hears how each request ends, and
- * `onRequest` each request's cost and throttling (the metrics).
+ * `onRequest` each request's cost and throttling (the metrics). With `shared`, every request
+ * first takes its cost from the shop's bucket model in that Redis, under the connector's prefix,
+ * which every process of the connector shares; one-off commands go without.
  */
 export function buildStoreClient(
   settings: Config['shopify'],
   logger: Logger,
   health?: StoreHealth,
   onRequest?: (outcome: StoreRequestOutcome) => void,
+  shared?: { redis: Redis; prefix: string },
 ): StoreClient {
+  const { reserveShare, ...shop } = settings;
   return createStoreClient({
-    ...settings,
+    ...shop,
     logger,
     ...(health ? { onOutcome: (outcome) => health.report(outcome) } : {}),
     ...(onRequest ? { onRequest } : {}),
+    ...(shared
+      ? {
+          bucket: new SharedStoreBucket(shared.redis, {
+            prefix: shared.prefix,
+            shop: settings.shop,
+            reserveShare,
+          }),
+        }
+      : {}),
   });
 }
 

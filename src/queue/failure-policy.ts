@@ -8,7 +8,7 @@ import {
   PartnerUrlMisconfiguredError,
   PartnerWaitError,
 } from '../partner/errors.js';
-import { isRetryableStoreError, StoreError } from '../store/errors.js';
+import { isRetryableStoreError, StoreBudgetWaitError, StoreError } from '../store/errors.js';
 import type { PartnerAuthGuard } from './partner-auth.js';
 
 /**
@@ -41,7 +41,8 @@ export interface FailurePolicyDeps {
 /**
  * The one mapping from what a job's work threw onto BullMQ's outcomes, for every job that calls
  * the partner or the store:
- * - a spent budget or a 429: back to the queue for the wait, no attempt used;
+ * - a spent budget (the partner's, or Shopify's shared bucket) or a 429: back to the queue for
+ *   the wait, no attempt used;
  * - a refused partner token (401) or a misconfigured PARTNER_API_URL (404 from a route the API
  *   always has): the partner queues pause in every process with that reason, no attempt used;
  * - a transient failure (5xx, network, throttling): retried with backoff until the last attempt;
@@ -56,6 +57,7 @@ export async function runWithFailurePolicy<T>(
     return await work();
   } catch (error) {
     if (error instanceof PartnerWaitError) return deferQueue(deps.queue, error.waitMs);
+    if (error instanceof StoreBudgetWaitError) return deferQueue(deps.queue, error.waitMs);
     if (error instanceof PartnerAuthError) {
       await deps.counters.increment('partner_auth_failures');
       await deps.authGuard.tokenRefused();

@@ -102,6 +102,20 @@ export class StoreThrottledError extends StoreError {
   }
 }
 
+/**
+ * The shared Shopify bucket has no room for the request for longer than a worker should wait:
+ * nothing was sent. The job goes back to its queue for `waitMs`, without using an attempt.
+ */
+export class StoreBudgetWaitError extends StoreError {
+  readonly kind = 'budget_wait';
+  constructor(
+    operation: string,
+    readonly waitMs: number,
+  ) {
+    super(`Shopify's bucket has no room for ${operation} for ${waitMs} ms`, { operation });
+  }
+}
+
 /** Network failure, 5xx, or an answer that does not match what we asked for. */
 export class StoreRequestError extends StoreError {
   readonly kind = 'request';
@@ -118,6 +132,8 @@ export class StoreRequestError extends StoreError {
 
 export function isRetryableStoreError(error: unknown): boolean {
   return (
-    error instanceof StoreThrottledError || (error instanceof StoreRequestError && error.retryable)
+    error instanceof StoreThrottledError ||
+    error instanceof StoreBudgetWaitError ||
+    (error instanceof StoreRequestError && error.retryable)
   );
 }

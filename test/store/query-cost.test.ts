@@ -7,6 +7,7 @@ import {
 } from '../../src/sandbox/store/query-cost.js';
 import { fakeAdminSchema } from '../../src/sandbox/store/schema.js';
 import { ORDERS_PAGE_SIZE } from '../../src/store/orders/order-reader.js';
+import { requestedCostOf } from '../../src/store/transport/requested-costs.js';
 import { storeDocuments } from './documents.js';
 import { loadRealSchema } from './real-schema.js';
 
@@ -97,6 +98,13 @@ describe('requested cost of every document in src/store/documents.ts (real 2026-
       documents.map((entry) => [entry.name, costOf(realSchema, entry)]),
     );
     expect(costs).toEqual(EXPECTED_COSTS);
+  });
+
+  it('is what the client takes from the shared bucket for each document', () => {
+    const taken = Object.fromEntries(
+      documents.map((entry) => [entry.name, requestedCostOf(entry.document)]),
+    );
+    expect(taken).toEqual(EXPECTED_COSTS);
   });
 
   it('costs the same on the fake store schema, which refuses by the same count', () => {

@@ -1,3 +1,4 @@
+import type { CostBucketStats } from './cost-bucket.js';
 import type { FakeGraphqlRequest } from './graphql-route.js';
 import type {
   FakeFulfillment,
@@ -48,6 +49,14 @@ export interface FakeStore {
     count: number,
     options?: { currentlyAvailable?: number; restoreRate?: number },
   ): void;
+  /** The cost bucket's state and what it saw, when the store was started with one. */
+  costBucket():
+    | (CostBucketStats & {
+        maximumAvailable: number;
+        currentlyAvailable: number;
+        restoreRate: number;
+      })
+    | undefined;
   /** Answer the next `count` GraphQL requests with HTTP 429 and Retry-After. */
   rateLimitNext(count: number, options?: { retryAfterSeconds?: number }): void;
   /** Invalidate every client-credentials token handed out so far (the fixed token stays valid). */

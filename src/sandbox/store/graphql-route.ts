@@ -8,6 +8,7 @@ import {
   validate,
 } from 'graphql';
 import { z } from 'zod';
+import type { CostBucket } from './cost-bucket.js';
 import { MAX_QUERY_COST, QueryCostError, requestedQueryCost } from './query-cost.js';
 import { fakeAdminSchema } from './schema.js';
 import type { FakeTokens } from './tokens.js';
@@ -32,9 +33,11 @@ export interface FakeGraphqlRequest {
     | 'answer_lost';
 }
 
-/** Reported as every answer's cost, so throttle waits stay predictable in tests. */
+/** Reported as every answer's cost without a bucket, so throttle waits stay predictable in tests. */
 const REQUESTED_QUERY_COST = 10;
 const MAXIMUM_AVAILABLE = 2000;
+/** What Shopify charges a mutation in the end, whatever its payload selects. */
+const MUTATION_ACTUAL_COST = 10;
 
 const bodySchema = z.object({
   query: z.string().min(1),
@@ -54,6 +57,8 @@ export function graphqlRoute(
     tokens: FakeTokens;
     traffic: TrafficControl;
     requests: FakeGraphqlRequest[];
+    /** Shopify's cost bucket; without it every query runs and reports a fixed cost. */
+    bucket?: CostBucket;
   },
 ): void {
   app.post('/admin/api/:version/graphql.json', async (request, reply) => {
@@ -133,6 +138,23 @@ export function graphqlRoute(
         ],
       };
     }
+    const { bucket } = deps;
+    const requested = queryCost ?? 0;
+    if (bucket && !bucket.charge(requested)) {
+      log('throttled');
+      return {
+        errors: [
+          {
+            message: 'Throttled',
+            extensions: {
+              code: 'THROTTLED',
+              documentation: 'https://shopify.dev/api/usage/rate-limits',
+            },
+          },
+        ],
+        extensions: bucketCost(requested, null, bucket),
+      };
+    }
     const result = await execute({
       schema: fakeAdminSchema,
       document,
@@ -140,6 +162,12 @@ export function graphqlRoute(
       variableValues: seen.variables,
       operationName: body.data.operationName ?? undefined,
     });
+    // Queries are charged what they asked for (the fake does not count unused slots).
+    const actual =
+      operation?.operation === 'mutation'
+        ? Math.min(requested, MUTATION_ACTUAL_COST * seen.rootFields.length)
+        : requested;
+    bucket?.settle(requested, actual);
     const lost =
       operation?.operation === 'mutation'
         ? deps.traffic.takeDrop(seen.operationName, seen.rootFields)
@@ -157,7 +185,9 @@ export function graphqlRoute(
     return {
       ...(result.data !== undefined ? { data: result.data } : {}),
       ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}),
-      extensions: cost(REQUESTED_QUERY_COST / 2, MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST, 100),
+      extensions: bucket
+        ? bucketCost(requested, actual, bucket)
+        : cost(REQUESTED_QUERY_COST / 2, MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST, 100),
     };
   });
 }
@@ -190,6 +220,17 @@ function cost(actual: number | null, currentlyAvailable: number, restoreRate: nu
       requestedQueryCost: REQUESTED_QUERY_COST,
       actualQueryCost: actual,
       throttleStatus: { maximumAvailable: MAXIMUM_AVAILABLE, currentlyAvailable, restoreRate },
+    },
+  };
+}
+
+/** Shopify's cost extension from the bucket: what was asked, charged, and what is left. */
+function bucketCost(requested: number, actual: number | null, bucket: CostBucket) {
+  return {
+    cost: {
+      requestedQueryCost: requested,
+      actualQueryCost: actual,
+      throttleStatus: bucket.throttleStatus(),
     },
   };
 }

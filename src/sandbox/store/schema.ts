@@ -36,7 +36,6 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
       reverse: Boolean
     ): OrderConnection!
     currentAppInstallation: AppInstallation!
-    shop: Shop!
     webhookSubscriptions(
       first: Int
       after: String

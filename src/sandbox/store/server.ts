@@ -2,6 +2,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { createLogger, type Logger } from '../../log.js';
 import { controlRoutes } from './control-routes.js';
+import { CostBucket, type CostBucketOptions } from './cost-bucket.js';
 import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
 import {
@@ -44,6 +45,11 @@ export interface FakeStoreOptions {
   orders?: FakeOrderInput[];
   logger?: Logger;
   now?: () => Date;
+  /**
+   * Model Shopify's cost bucket: requested cost charged up front, refunded to the actual cost,
+   * THROTTLED when short, refilled at `restoreRate`. Off by default: every query runs.
+   */
+  costBucket?: CostBucketOptions;
 }
 
 const tokenRequestSchema = z.object({
@@ -64,6 +70,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
   const tokens = new FakeTokens(options.accessToken, options.tokenTtlSeconds ?? 86_399);
   const traffic = new TrafficControl();
   const requests: FakeGraphqlRequest[] = [];
+  const bucket = options.costBucket ? new CostBucket(options.costBucket) : undefined;
 
   /**
    * Sends the order's webhook to the URL the call or the options name; without one, to every
@@ -124,6 +131,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
       return tokens.issuedCount;
     },
     throttleNext: (count, opts) => traffic.throttleNext(count, opts),
+    costBucket: () => bucket && { ...bucket.stats, ...bucket.throttleStatus() },
     rateLimitNext: (count, opts) => traffic.rateLimitNext(count, opts),
     revokeTokens: () => tokens.revokeIssued(),
     async fulfil(orderId, input = {}, choice) {
@@ -178,6 +186,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     tokens,
     traffic,
     requests,
+    ...(bucket ? { bucket } : {}),
   });
 
   app.post('/admin/oauth/access_token', async (request, reply) => {

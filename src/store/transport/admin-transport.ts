@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Logger } from '../../log.js';
-import { StoreError, StoreRequestError } from '../errors.js';
+import { StoreBudgetWaitError, StoreError, StoreRequestError } from '../errors.js';
 import { shopFetch } from '../fetch-routing.js';
 import { createAdminShopify, type ShopifyAuth } from '../shopify.js';
 import {
@@ -8,6 +8,7 @@ import {
   clientCredentialsSessions,
   fixedTokenSessions,
 } from './access-token.js';
+import type { StoreCostGate } from './cost-gate.js';
 import { AdminGraphql } from './graphql-request.js';
 import type { StoreRequestOutcome } from './query-cost.js';
 
@@ -30,6 +31,17 @@ export interface AdminClientOptions {
   onOutcome?: (outcome: StoreOutcome) => void;
   /** Told how each request ended, with its cost and throttling (for metrics). */
   onRequest?: (outcome: StoreRequestOutcome) => void;
+  /**
+   * The shop's bucket shared by every process (SharedStoreBucket): each request takes its
+   * requested cost from it first. Without it, this process waits on Shopify's THROTTLED alone.
+   */
+  bucket?: StoreCostGate;
+  /**
+   * The longest a request waits here for the shared bucket; past it, StoreBudgetWaitError
+   * (a job goes back to its queue for the wait). Default 10 s: the connector's share of a
+   * standard bucket refilling from empty.
+   */
+  maxBudgetWaitMs?: number;
 }
 
 /** How one request to the Admin API ended: answered (even with userErrors), or failed. */
@@ -71,6 +83,9 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
     maxThrottleWaits: options.maxThrottleWaits ?? 10,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     ...(options.onRequest ? { onRequest: options.onRequest } : {}),
+    ...(options.bucket
+      ? { gate: options.bucket, maxBudgetWaitMs: options.maxBudgetWaitMs ?? 10_000 }
+      : {}),
   });
 
   return {
@@ -80,7 +95,10 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
         data = await graphql.request(operation, document, variables);
         options.onOutcome?.({ ok: true });
       } catch (error) {
-        if (error instanceof StoreError) options.onOutcome?.({ ok: false, error });
+        // A wait for the shared bucket sent nothing: it says nothing about Shopify's health.
+        if (error instanceof StoreError && !(error instanceof StoreBudgetWaitError)) {
+          options.onOutcome?.({ ok: false, error });
+        }
         throw error;
       }
       const parsed = schema.safeParse(data);

@@ -9,6 +9,7 @@ import type { Logger } from '../../log.js';
 import {
   type KnownRefusal,
   StoreAuthError,
+  StoreBudgetWaitError,
   StoreError,
   StoreRequestError,
   StoreThrottledError,
@@ -17,7 +18,9 @@ import {
 } from '../errors.js';
 import { type FetchFunction, withFetch } from '../fetch-routing.js';
 import type { AdminSessions } from './access-token.js';
-import { queryCostOf, type StoreRequestOutcome } from './query-cost.js';
+import type { GrantedTicket, StoreCostGate } from './cost-gate.js';
+import { type QueryCost, queryCostOf, type StoreRequestOutcome } from './query-cost.js';
+import { requestedCostOf } from './requested-costs.js';
 import { throttleSignal } from './throttle.js';
 
 type GraphqlClient = InstanceType<Shopify['clients']['Graphql']>;
@@ -32,6 +35,10 @@ export interface AdminGraphqlOptions {
   sleep: (ms: number) => Promise<void>;
   /** Told how each request ended, with its cost (for metrics); never throws into the client. */
   onRequest?: (outcome: StoreRequestOutcome) => void;
+  /** The shop's bucket shared by every process; without it, each process waits on its own. */
+  gate?: StoreCostGate;
+  /** A longer wait for the bucket throws StoreBudgetWaitError instead (the job goes back). */
+  maxBudgetWaitMs?: number;
 }
 
 /**
@@ -53,18 +60,24 @@ export class AdminGraphql {
     let renewed = false;
     for (;;) {
       const session = await sessions.session();
+      const ticket = await this.takeFromBucket(operation, document);
       try {
         const response = await withFetch(this.options.fetch, () =>
           this.client(session).request(document, { variables }),
         );
-        this.observe({ operation, outcome: 'ok', cost: queryCostOf(response.extensions) });
+        const cost = queryCostOf(response.extensions);
+        await this.settle(ticket, cost);
+        this.observe({ operation, outcome: 'ok', cost });
         return response.data;
       } catch (error) {
         const throttle = throttleSignal(error);
+        const cost =
+          error instanceof GraphqlQueryError ? queryCostOf(bodyExtensions(error)) : undefined;
+        await this.settle(ticket, cost);
         this.observe({
           operation,
           outcome: throttle ? 'throttled' : 'error',
-          cost: error instanceof GraphqlQueryError ? queryCostOf(bodyExtensions(error)) : undefined,
+          cost,
           ...(throttle ? { throttleWaitMs: throttle.waitMs } : {}),
         });
         if (throttle) {
@@ -88,6 +101,36 @@ export class AdminGraphql {
         }
         throw toStoreError(error, operation);
       }
+    }
+  }
+
+  /**
+   * Takes the document's requested cost from the shared bucket, waiting here while the wait is
+   * short; a longer one hands the job back to its queue (StoreBudgetWaitError) rather than hold
+   * a worker slot.
+   */
+  private async takeFromBucket(
+    operation: string,
+    document: string,
+  ): Promise<GrantedTicket | undefined> {
+    const { gate, sleep } = this.options;
+    if (!gate) return undefined;
+    const ticket = await gate.take(requestedCostOf(document), this.options.maxBudgetWaitMs ?? 0);
+    if (!ticket.granted) throw new StoreBudgetWaitError(operation, ticket.deferMs);
+    if (ticket.sendInMs > 0) await sleep(ticket.sendInMs);
+    return ticket;
+  }
+
+  /** Tells the shared bucket what the request cost; the answer stands even if Redis does not. */
+  private async settle(ticket: GrantedTicket | undefined, cost: QueryCost | undefined) {
+    if (!ticket || !this.options.gate) return;
+    try {
+      await this.options.gate.settle(ticket, cost);
+    } catch (err) {
+      this.options.logger.warn(
+        { err },
+        'could not record the request in the shared Shopify bucket',
+      );
     }
   }
 
