@@ -18,16 +18,11 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   scalar DateTime
   scalar URL
 
-  type Shop {
-    name: String!
-  }
-
   interface Node {
     id: ID!
   }
 
   type QueryRoot {
-    shop: Shop!
     order(id: ID!): Order
     fulfillmentOrder(id: ID!): FulfillmentOrder
     nodes(ids: [ID!]!): [Node]!
