@@ -34,10 +34,14 @@ const CLIENT_VARIABLES: Record<string, Record<string, unknown>> = {
 const EXPECTED_COSTS: Record<string, number> = {
   // 100 orders × (the order and its order-number metafield) + 2
   ListOrdersUpdatedSince: 202,
-  // the order, its order-number metafield, its address, 100 line items × 6 objects + 2
-  GetOrder: 605,
+  // the order, its two mark metafields, its address, the first 25 line items × 6 objects + 2
+  GetOrder: 156,
+  // the order, the next 25 line items × 6 objects + 2 (only for an order with more than 25)
+  GetOrderLineItems: 153,
   // one order × (the order) + 2
   FindOrderByName: 3,
+  // nodes(ids:) is a plain list, counted once here (Shopify charges 1 per id asked: ≤ 100)
+  FindOrders: 1,
   // 5 fulfillment orders × (1 + 50 lines × 2 + 2) + 2 + the order
   GetFulfillmentOrders: 518,
   // 250 lines × 2 + 2 + the fulfillment order
