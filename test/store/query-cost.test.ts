@@ -54,6 +54,10 @@ const EXPECTED_COSTS: Record<string, number> = {
   AddOrderTags: 12,
   RemoveOrderTags: 12,
   UpdateOrderNote: 12,
+  // all four parts; the client sends only those that change (12 to 44)
+  WriteOrderMarks: 44,
+  // the order and two metafields
+  GetOrderMarks: 3,
   CreateFulfillment: 22,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
