@@ -154,14 +154,15 @@ describe('an order that cannot be shipped as it is', () => {
     expect(tags).not.toContain('shipment-error');
     expect(metafield(s.store, order.id, 'status')).toBe('pending');
     expect(metafield(s.store, order.id, 'order_number')).toBe(shipments[0]!.orderNumber);
-    // The refusal's reason went with it: only the registration's marks are left.
+    // The refusal's reason went with it: only the registration's marks (the status as the sync
+    // follows it) are left.
     expect(metafield(s.store, order.id, 'error')).toBeUndefined();
     expect(
       s.store
         .order(order.id)
         ?.metafields.map((m) => m.key)
         .sort(),
-    ).toEqual(['order_number', 'status']);
+    ).toEqual(['order_number', 'status', 'status_label', 'status_updated_at']);
     expect(
       s.store.mutations.filter((m) => m.orderId === order.id && m.type === 'metafieldsDelete'),
     ).toMatchObject([

@@ -1,6 +1,7 @@
 import { type GraphQLSchema, Kind, parse } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  actualQueryCost,
   MAX_QUERY_COST,
   QueryCostError,
   requestedQueryCost,
@@ -110,6 +111,38 @@ describe('requested cost of every document in src/store/documents.ts (real 2026-
     for (const entry of documents) {
       expect(costOf(fakeAdminSchema, entry), entry.name).toBe(costOf(realSchema, entry));
     }
+  });
+});
+
+describe('actualQueryCost: what the fake store charges for what it answered', () => {
+  const item = {
+    title: 'Mug',
+    currentQuantity: 1,
+    requiresShipping: true,
+    product: { productType: 'Homeware' },
+    variant: { inventoryItem: { measurement: { weight: { unit: 'GRAMS', value: 350 } } } },
+  };
+  const getOrder = storeDocuments.find((d) => d.document.includes('query GetOrder('))!.document;
+
+  it('charges the objects returned: an order with 3 of the 25 line items asked for', () => {
+    const data = {
+      order: {
+        id: 'gid://shopify/Order/1',
+        shipmentOrderNumber: null,
+        shipmentError: null,
+        shippingAddress: { city: 'Vejle' },
+        lineItems: { nodes: [item, item, item], pageInfo: { hasNextPage: false } },
+      },
+    };
+    // the order, its address, the connection 2 + 3 items × 6; null metafields cost nothing
+    expect(actualQueryCost(realSchema, parse(getOrder), data)).toBe(1 + 1 + 2 + 3 * 6);
+    expect(actualQueryCost(fakeAdminSchema, parse(getOrder), data)).toBe(22);
+  });
+
+  it('charges 10 per mutation answered', () => {
+    const write = storeDocuments.find((d) => d.document.includes('mutation WriteOrderMarks'))!;
+    const data = { metafieldsSet: { userErrors: [] }, tagsAdd: { userErrors: [] } };
+    expect(actualQueryCost(realSchema, parse(write.document), data)).toBe(20);
   });
 });
 

@@ -8,7 +8,12 @@ import {
   validate,
 } from 'graphql';
 import { z } from 'zod';
-import { MAX_QUERY_COST, QueryCostError, requestedQueryCost } from './query-cost.js';
+import {
+  actualQueryCost,
+  MAX_QUERY_COST,
+  QueryCostError,
+  requestedQueryCost,
+} from './query-cost.js';
 import { fakeAdminSchema } from './schema.js';
 import type { FakeTokens } from './tokens.js';
 import type { TrafficControl } from './traffic.js';
@@ -32,7 +37,10 @@ export interface FakeGraphqlRequest {
     | 'answer_lost';
 }
 
-/** Reported as every answer's cost, so throttle waits stay predictable in tests. */
+/**
+ * Reported as the requested cost of a throttled answer, so throttle waits stay predictable in
+ * tests. An answered request reports the document's own requested and actual cost.
+ */
 const REQUESTED_QUERY_COST = 10;
 const MAXIMUM_AVAILABLE = 2000;
 
@@ -157,7 +165,12 @@ export function graphqlRoute(
     return {
       ...(result.data !== undefined ? { data: result.data } : {}),
       ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}),
-      extensions: cost(REQUESTED_QUERY_COST / 2, MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST, 100),
+      extensions: cost(
+        actualCostOf(document, body.data.operationName, result.data),
+        MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST,
+        100,
+        queryCost,
+      ),
     };
   });
 }
@@ -176,6 +189,21 @@ function costOf(
   }
 }
 
+/** What the answer is charged; null when it cannot be told (as Shopify says of a failed run). */
+function actualCostOf(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  data: unknown,
+): number | null {
+  if (data == null) return null;
+  try {
+    return actualQueryCost(fakeAdminSchema, document, data, { operationName });
+  } catch (error) {
+    if (error instanceof QueryCostError) return null;
+    throw error;
+  }
+}
+
 function pickOperation(document: DocumentNode, name: string | null | undefined) {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition',
@@ -184,10 +212,15 @@ function pickOperation(document: DocumentNode, name: string | null | undefined) 
 }
 
 /** Shopify's cost extension; `actual` is null when the query was not run. */
-function cost(actual: number | null, currentlyAvailable: number, restoreRate: number) {
+function cost(
+  actual: number | null,
+  currentlyAvailable: number,
+  restoreRate: number,
+  requested = REQUESTED_QUERY_COST,
+) {
   return {
     cost: {
-      requestedQueryCost: REQUESTED_QUERY_COST,
+      requestedQueryCost: requested,
       actualQueryCost: actual,
       throttleStatus: { maximumAvailable: MAXIMUM_AVAILABLE, currentlyAvailable, restoreRate },
     },
