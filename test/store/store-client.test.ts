@@ -22,13 +22,20 @@ describe('the store client', () => {
     const fulfilling = methods(createFulfillments(transport));
     const setup = methods(createStoreSetup(transport));
 
-    expect(reading).toEqual(['findOrderByName', 'getOrder', 'listOrdersUpdatedSince']);
+    expect(reading).toEqual([
+      'findOrderByName',
+      'findOrders',
+      'getOrder',
+      'listOrdersUpdatedSince',
+    ]);
     expect(marking).toEqual([
       'addOrderTags',
       'appendOrderNote',
       'deleteOrderMetafields',
+      'readOrderMarks',
       'removeOrderTags',
       'setOrderMetafields',
+      'writeOrderMarks',
     ]);
     expect(fulfilling).toEqual([
       'createFulfillment',
