@@ -59,7 +59,7 @@ function registerDeps(ctx: JobContext, job?: Job): RegisterShipmentDeps {
     tracking: ctx.tracking,
     counters: ctx.counters,
     settings: ctx.settings,
-    markOrder: (orderId, kind) => enqueueMarkOrder(ctx, orderId, kind),
+    markOrder: (orderId, kind, seen) => enqueueMarkOrder(ctx, orderId, kind, seen),
     logger: ctx.logger.child({ module: 'create-shipment', jobId: job?.id }),
     ...(job ? { step: async (line: string) => void (await job.log(line)) } : {}),
   };

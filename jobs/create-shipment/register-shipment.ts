@@ -1,7 +1,11 @@
 import type { Config } from '../../config/index.js';
 import { checkEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrder } from '../../src/domain/order.js';
-import { carriesRegistrationMarks } from '../../src/domain/order-marks.js';
+import {
+  carriesRegistrationMarks,
+  marksSeenOn,
+  type OrderMarksSeen,
+} from '../../src/domain/order-marks.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
 import {
   encodeFingerprint,
@@ -92,7 +96,7 @@ export async function registerShipment(
     // A run that died between writing the record and queueing the mark job left the order
     // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
     // one mark job per order (a kept job absorbs the add), and its writes are idempotent.
-    await deps.markOrder(orderId, 'registered');
+    await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
     return { outcome: 'already_registered', orderNumber: record.orderNumber };
   }
 
@@ -118,7 +122,7 @@ export async function registerShipment(
     if (record.sentAt) {
       // Given up on after a request left whose answer never came: the provider may have made
       // the shipment. Asked once; a 404 clears the mark, so later events cost nothing.
-      const found = await findShipmentAtProvider(orderId, deps);
+      const found = await findShipmentAtProvider(orderId, order, deps);
       if (found) return { outcome: 'registered', orderNumber: found, created: false };
       await deps.records.clearSent(orderId, record.sentAt);
     }
@@ -131,7 +135,7 @@ export async function registerShipment(
       orderId,
       `Order ${order.name} cannot be shipped as it is`,
       mapped.errors,
-      fingerprint,
+      { fingerprint, seen: marksSeenOn(order) },
       deps,
     );
   }
@@ -156,7 +160,7 @@ export async function registerShipment(
         orderId,
         `The provider refused order ${order.name}`,
         error.fieldErrors,
-        fingerprint,
+        { fingerprint, seen: marksSeenOn(order) },
         deps,
       );
     }
@@ -179,7 +183,8 @@ export async function registerShipment(
     { orderId, orderNumber: shipment.order_number, created: result.created },
     result.created ? 'shipment registered' : 'shipment was already registered at the provider',
   );
-  await deps.markOrder(orderId, 'registered');
+  // What the order carries goes along, so the mark job writes only what it lacks, unread.
+  await deps.markOrder(orderId, 'registered', marksSeenOn(order));
   await deps.step?.('mark-order queued: the order number goes onto the Shopify order');
   return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
 }
@@ -223,7 +228,7 @@ async function settleIneligible(
     // A create request left earlier and its answer never came back (a timeout, a crash), or the
     // order carries the marks of a registration whose record Redis lost or expired: the
     // provider may hold a shipment for an order that will now not ship. Ask before skipping.
-    const found = await findShipmentAtProvider(orderId, deps);
+    const found = await findShipmentAtProvider(orderId, order, deps);
     if (found) {
       if (!order || order.cancelledAt) {
         await handleCancelledAfterRegistration(orderId, deps);
@@ -245,6 +250,7 @@ async function settleIneligible(
 /** Records and writes back a shipment the provider has for this order; its order number, or null. */
 async function findShipmentAtProvider(
   orderId: string,
+  order: StoreOrder | null,
   deps: RegisterShipmentDeps,
 ): Promise<string | null> {
   let shipment: TrackingRecord;
@@ -268,7 +274,7 @@ async function findShipmentAtProvider(
     { orderId, orderNumber: shipment.order_number },
     'found a shipment at the provider whose create answer was lost',
   );
-  await deps.markOrder(orderId, 'registered');
+  await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
   return shipment.order_number;
 }
 
@@ -289,11 +295,11 @@ async function refuse(
   orderId: string,
   headline: string,
   fieldErrors: FieldErrors,
-  fingerprint: ShipmentFingerprint,
+  order: { fingerprint: ShipmentFingerprint; seen: OrderMarksSeen },
   deps: RegisterShipmentDeps,
 ): Promise<OrderRefusedError> {
   const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
-  await recordFailure(orderId, reason, deps, fingerprint);
+  await recordFailure(orderId, reason, deps, order.fingerprint, order.seen);
   await deps.counters.increment('orders_refused');
   await deps.step?.(`refused, fields: ${Object.keys(fieldErrors).join(', ')}`);
   deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
@@ -312,6 +318,7 @@ export async function recordFailure(
   reason: string,
   deps: Pick<RegisterShipmentDeps, 'records' | 'markOrder'>,
   fingerprint?: ShipmentFingerprint,
+  seen?: OrderMarksSeen,
 ): Promise<void> {
   const previous = await deps.records.get(orderId);
   await deps.records.markFailed(orderId, reason);
@@ -320,6 +327,6 @@ export async function recordFailure(
     fingerprint ? encodeFingerprint(fingerprint) : previous?.sentFingerprint,
   );
   if (previous?.state !== 'failed' || previous.reason !== reason) {
-    await deps.markOrder(orderId, 'failed');
+    await deps.markOrder(orderId, 'failed', seen);
   }
 }

@@ -1,3 +1,4 @@
+import type { OrderMarksSeen } from '../../src/domain/order-marks.js';
 import type { QueueContext } from '../context.js';
 import { markOrderJob } from './job.js';
 import { type MarkOrderKind, markOrderPayload } from './payload.js';
@@ -13,8 +14,9 @@ export async function enqueueMarkOrder(
   deps: Deps,
   orderId: string,
   kind: MarkOrderKind,
+  seen?: OrderMarksSeen,
 ): Promise<void> {
-  const data = markOrderJob.payload.parse({ orderId, kind });
+  const data = markOrderJob.payload.parse({ orderId, kind, ...(seen ? { seen } : {}) });
   const jobId = markOrderJob.jobId(data);
   if (kind !== 'failed' && (await retryFailedMark(deps, jobId))) return;
   // If the job exists in any other state, BullMQ ignores this add: one mark job per order.
@@ -34,7 +36,9 @@ export async function retryFailedMark(deps: Deps, jobId: string): Promise<boolea
   try {
     // A retry from outside the schedule starts afresh: the schedule's count and a Shopify
     // refusal noted on the job no longer hold back the schedule should this one fail too.
-    await existing.updateData(markOrderPayload.parse(existing.data));
+    // What an earlier run saw of the order is old by now: the retry reads the order afresh.
+    const { seen: _seen, ...payload } = markOrderPayload.parse(existing.data);
+    await existing.updateData(payload);
     await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
   } catch (error) {
     // Retried by another caller a moment ago (fine), or removed meanwhile (then add it anew).

@@ -29,15 +29,17 @@ export const markOrderJob = defineJob({
   callsPartner: false,
   process:
     (ctx) =>
-    async ({ orderId, kind }, job) => {
+    async ({ orderId, kind, seen }, job) => {
       const logger = ctx.logger.child({ module: 'mark-order', jobId: job.id });
-      return { outcome: await writeOrderMarks(orderId, kind, { ...ctx, logger }) };
+      return { outcome: await writeOrderMarks(orderId, kind, { ...ctx, logger }, seen) };
     },
   // The order stays unmarked until this is retried: by the retry-failed-marks schedule, or by the
   // next sign of the order (enqueue.ts), unless Shopify refused the write itself.
   async onGiveUp(ctx, { orderId, kind }, reason, { error, job }) {
     const refusedByShopify = isShopifyRefusal(error);
-    await job.updateData({ ...job.data, refusedByShopify });
+    // What the first run was handed of the order is old by now: any retry reads it afresh.
+    const { seen: _seen, ...data } = job.data;
+    await job.updateData({ ...data, refusedByShopify });
     await ctx.counters.increment('order_marks_failed');
     if (refusedByShopify) await ctx.counters.increment('order_marks_refused');
     ctx.logger.error(

@@ -1,8 +1,20 @@
-import { METAFIELD_KEYS, METAFIELD_NAMESPACE, ORDER_TAGS } from '../../src/domain/order-marks.js';
+import {
+  METAFIELD_KEYS,
+  METAFIELD_NAMESPACE,
+  ORDER_TAGS,
+  type OrderMarksSeen,
+} from '../../src/domain/order-marks.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../../src/domain/shipment-fingerprint.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
-import type { MetafieldEntry, MetafieldKey, OrderMarks } from '../../src/store/types.js';
+import { orderNotFound } from '../../src/store/transport/order-ids.js';
+import type {
+  MetafieldEntry,
+  MetafieldKey,
+  OrderMarkChanges,
+  OrderMarks,
+} from '../../src/store/types.js';
+import { statusVersion } from '../shipment-updates/follow-ups.js';
 import {
   type WriteStatusDeps,
   writeShipmentStatus,
@@ -30,40 +42,73 @@ const named = (key: string): MetafieldKey => ({ namespace: METAFIELD_NAMESPACE, 
  * Writes the order's shipment state onto the Shopify order, from the order record. Every write
  * is idempotent (metafields set or deleted, tags added or removed), so a retried or replayed job
  * does no harm. Marks of an earlier refusal go once the order is registered or cancelled.
+ *
+ * Registration and refusal write only what the order lacks, in one request: `seen` (what the job
+ * that queued this one saw on the order) says what it has; without it, a registration mark reads
+ * the order's marks first (one cheap query), and writes nothing when they are all there.
  */
 export async function writeOrderMarks(
   orderId: string,
   kind: MarkOrderKind,
   deps: OrderMarksDeps,
+  seen?: OrderMarksSeen,
 ): Promise<'written' | 'stale'> {
   const record = await deps.records.get(orderId);
 
   switch (kind) {
     case 'registered': {
       if (record?.state !== 'registered' || !record.orderNumber) return stale(orderId, kind, deps);
-      // Followed by the sync: the newest status it knows, written the way its own job writes it
-      // (read again after writing), so a late mark never puts an older status back.
-      const followed = await writeShipmentStatus(orderId, deps);
-      if (followed === 'unknown') {
-        await deps.store.setOrderMetafields(orderId, [
-          text(METAFIELD_KEYS.orderNumber, record.orderNumber),
-          text(METAFIELD_KEYS.status, record.partnerStatus ?? 'pending'),
-        ]);
+      const has = seen ?? (await deps.store.readOrderMarks(orderId));
+      if (!has) throw orderNotFound(orderId, 'GetOrderMarks');
+      // An earlier refusal's reason and tag no longer hold.
+      const marks: OrderMarkChanges = {
+        deleteMetafields: has.error ? [named(METAFIELD_KEYS.error)] : [],
+        addTags: has.tags.includes(ORDER_TAGS.registered) ? [] : [ORDER_TAGS.registered],
+        removeTags: has.tags.includes(ORDER_TAGS.error) ? [ORDER_TAGS.error] : [],
+      };
+      const shipment = await deps.tracking.get(orderId);
+      if (shipment) {
+        const statusThere =
+          shipment.writtenStatus === statusVersion(shipment) &&
+          has.orderNumber === shipment.orderNumber;
+        if (statusThere) {
+          await deps.store.writeOrderMarks(orderId, marks);
+          return 'written';
+        }
+        // Followed by the sync: the newest status it knows, written the way its own job writes
+        // it (read again after writing), so a late mark never puts an older status back. The
+        // marks go in the same request as its first write.
+        const followed = await writeShipmentStatus(orderId, deps, {
+          firstWrite: (metafields) =>
+            deps.store.writeOrderMarks(orderId, { ...marks, setMetafields: metafields }),
+        });
+        if (followed === 'written') return 'written';
       }
-      // An earlier refusal's reason no longer holds (absent on most orders: then a no-op).
-      await deps.store.deleteOrderMetafields(orderId, [named(METAFIELD_KEYS.error)]);
-      await deps.store.addOrderTags(orderId, [ORDER_TAGS.registered]);
-      await deps.store.removeOrderTags(orderId, [ORDER_TAGS.error]);
+      // Not followed (yet): the number and status the registration recorded. metafieldsSet is
+      // atomic, so an order carrying this number got its status in the same write.
+      const numberThere = has.orderNumber === record.orderNumber;
+      await deps.store.writeOrderMarks(orderId, {
+        ...marks,
+        setMetafields: numberThere
+          ? []
+          : [
+              text(METAFIELD_KEYS.orderNumber, record.orderNumber),
+              text(METAFIELD_KEYS.status, record.partnerStatus ?? 'pending'),
+            ],
+      });
       return 'written';
     }
     case 'failed': {
       // Registered meanwhile (a replay succeeded): the error no longer holds.
       if (record?.state !== 'failed' || !record.reason) return stale(orderId, kind, deps);
-      await deps.store.setOrderMetafields(orderId, [
-        text(METAFIELD_KEYS.status, 'error'),
-        text(METAFIELD_KEYS.error, record.reason, true),
-      ]);
-      await deps.store.addOrderTags(orderId, [ORDER_TAGS.error]);
+      // A new reason is always written, so the order is not read first: one request either way.
+      await deps.store.writeOrderMarks(orderId, {
+        setMetafields: [
+          text(METAFIELD_KEYS.status, 'error'),
+          text(METAFIELD_KEYS.error, record.reason, true),
+        ],
+        addTags: seen?.tags.includes(ORDER_TAGS.error) ? [] : [ORDER_TAGS.error],
+      });
       return 'written';
     }
     case 'cancelled_after_registration': {
@@ -81,11 +126,10 @@ export async function writeOrderMarks(
       if (record?.state !== 'skipped' || record.skipCode !== 'cancelled') {
         return stale(orderId, kind, deps);
       }
-      await deps.store.deleteOrderMetafields(orderId, [
-        named(METAFIELD_KEYS.status),
-        named(METAFIELD_KEYS.error),
-      ]);
-      await deps.store.removeOrderTags(orderId, [ORDER_TAGS.error]);
+      await deps.store.writeOrderMarks(orderId, {
+        deleteMetafields: [named(METAFIELD_KEYS.status), named(METAFIELD_KEYS.error)],
+        removeTags: [ORDER_TAGS.error],
+      });
       return 'written';
     }
     case 'order_edited': {

@@ -14,6 +14,15 @@ export interface WriteStatusDeps {
   logger: Logger;
 }
 
+export interface StatusWriteOptions {
+  /**
+   * Sends the first write of the status metafields instead of a lone metafieldsSet, so a caller
+   * can send its own marks in the same request. Later writes (a newer status came meanwhile)
+   * are status only.
+   */
+  firstWrite?: (metafields: MetafieldEntry[]) => Promise<void>;
+}
+
 /** Writes at most this often in one job: a shipment that keeps changing is caught next time. */
 const MAX_WRITES = 3;
 
@@ -27,12 +36,15 @@ const MAX_WRITES = 3;
 export async function writeShipmentStatus(
   reference: string,
   deps: WriteStatusDeps,
+  options: StatusWriteOptions = {},
 ): Promise<'written' | 'unknown'> {
   let shipment = await deps.tracking.get(reference);
   if (!shipment) return 'unknown';
   for (let writes = 0; writes < MAX_WRITES; writes += 1) {
     const labels = await deps.tracking.labels();
-    await deps.store.setOrderMetafields(reference, statusMetafields(shipment, labels));
+    const metafields = statusMetafields(shipment, labels);
+    if (writes === 0 && options.firstWrite) await options.firstWrite(metafields);
+    else await deps.store.setOrderMetafields(reference, metafields);
     await deps.tracking.saveShopifySide(reference, { writtenStatus: statusVersion(shipment) });
     const after = await deps.tracking.get(reference);
     if (!after || statusVersion(after) === statusVersion(shipment)) return 'written';

@@ -1,4 +1,4 @@
-import type { StoreOrderHeader } from './order.js';
+import type { StoreOrder, StoreOrderHeader } from './order.js';
 
 /**
  * What the connector writes on a Shopify order, in one place so staff, docs and filters agree.
@@ -57,6 +57,30 @@ export function carriesRegistrationMarks(
   order: Pick<StoreOrderHeader, 'tags' | 'shipmentOrderNumber'>,
 ): boolean {
   return order.shipmentOrderNumber !== null || hasTag(order, ORDER_TAGS.registered);
+}
+
+/**
+ * The connector's own marks on an order as last seen in Shopify: its tags among ORDER_TAGS, the
+ * order number it wrote, whether a refusal's reason is there. No personal data, so it may ride
+ * in a job payload: registration hands it to the mark job, which then writes only what differs.
+ */
+export interface OrderMarksSeen {
+  tags: string[];
+  orderNumber: string | null;
+  error: boolean;
+}
+
+const CONNECTOR_TAGS: readonly string[] = Object.values(ORDER_TAGS);
+
+/** What of the connector's marks the loaded order carries. */
+export function marksSeenOn(
+  order: Pick<StoreOrder, 'tags' | 'shipmentOrderNumber' | 'shipmentError'>,
+): OrderMarksSeen {
+  return {
+    tags: CONNECTOR_TAGS.filter((tag) => hasTag(order, tag)),
+    orderNumber: order.shipmentOrderNumber,
+    error: order.shipmentError,
+  };
 }
 
 /** Shopify keeps a tag's case as typed; staff may retype one. */

@@ -62,7 +62,13 @@ export interface StoreOrderSummary extends StoreOrderHeader {
 export interface StoreOrder extends StoreOrderHeader {
   email: string | null;
   phone: string | null;
+  /**
+   * Whether the order carries the reason of an earlier refusal (metafield
+   * partner_shipment.error), which its registration mark clears.
+   */
+  shipmentError: boolean;
   shippingAddress: StoreAddress | null;
+  /** Every line item of the order, however many pages Shopify gave them in. */
   lineItems: StoreLineItem[];
 }
 

@@ -52,6 +52,7 @@ export function anOrder(overrides: Partial<StoreOrder> = {}): StoreOrder {
     shipmentOrderNumber: null,
     email: 'ada@example.com',
     phone: null,
+    shipmentError: false,
     shippingAddress: anAddress(),
     lineItems: [anItem()],
     ...overrides,

@@ -154,7 +154,8 @@ describe('an order that cannot be shipped as it is', () => {
     expect(tags).not.toContain('shipment-error');
     expect(metafield(s.store, order.id, 'status')).toBe('pending');
     expect(metafield(s.store, order.id, 'order_number')).toBe(shipments[0]!.orderNumber);
-    // The refusal's reason went with it: only the registration's marks are left.
+    // The refusal's reason went with it: only the registration's marks (the status as the sync
+    // follows it) are left.
     expect(metafield(s.store, order.id, 'error')).toBeUndefined();
     expect(
       s.store

@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fakeAdminSchema } from '../../src/sandbox/store/schema.js';
+import { combinedWriteDocument } from '../../src/store/order-marks/combined-write.js';
 import { documentFilesOnDisk, storeDocuments } from './documents.js';
 import { loadRealSchema } from './real-schema.js';
 
@@ -39,6 +40,23 @@ describe('Admin GraphQL documents (src/store/documents.ts) against the real 2026
         expect(listed.has(document as string), `${name} of ${file}`).toBe(true);
       }
     }
+  });
+
+  it('validates every combination of the combined order-marks write', () => {
+    const flags = [false, true];
+    for (const setMetafields of flags)
+      for (const deleteMetafields of flags)
+        for (const addTags of flags)
+          for (const removeTags of flags) {
+            const parts = { setMetafields, deleteMetafields, addTags, removeTags };
+            if (!Object.values(parts).some(Boolean)) continue;
+            const document = parse(combinedWriteDocument(parts));
+            expect(
+              validate(realSchema, document).map((e) => e.message),
+              JSON.stringify(parts),
+            ).toEqual([]);
+            expect(validate(fakeAdminSchema, document).map((e) => e.message)).toEqual([]);
+          }
   });
 
   it.each(documents)('%s is valid', (_name, document) => {

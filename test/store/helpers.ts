@@ -84,6 +84,7 @@ export function orderNode(overrides: Record<string, unknown> = {}) {
     shipmentOrderNumber: null,
     email: 'mette@example.dk',
     phone: '+4520123456',
+    shipmentError: null,
     shippingAddress: {
       name: 'Mette Hansen',
       company: null,
@@ -113,7 +114,7 @@ export function orderNode(overrides: Record<string, unknown> = {}) {
           variant: { inventoryItem: { measurement: { weight: { unit: 'GRAMS', value: 0 } } } },
         },
       ],
-      pageInfo: { hasNextPage: false },
+      pageInfo: { hasNextPage: false, endCursor: 'li-2' },
     },
     ...overrides,
   };

@@ -12,6 +12,124 @@ afterEach(() => {
   nock.cleanAll();
 });
 
+describe('writeOrderMarks: every change an order needs in one request', () => {
+  it('sends one WriteOrderMarks document with only the parts that change', async () => {
+    const { requests } = answer({
+      data: { metafieldsSet: { userErrors: [] }, tagsAdd: { userErrors: [] } },
+    });
+
+    await marks().writeOrderMarks('5551234', {
+      setMetafields: [
+        {
+          namespace: 'partner_shipment',
+          key: 'order_number',
+          value: 'PS-7',
+          type: 'single_line_text_field',
+        },
+      ],
+      deleteMetafields: [],
+      addTags: ['shipment-registered'],
+      removeTags: [],
+    });
+
+    expect(requests).toHaveLength(1);
+    const query = requests[0]?.query ?? '';
+    expect(query).toMatch(/mutation WriteOrderMarks/);
+    expect(query).toMatch(/metafieldsSet\(/);
+    expect(query).toMatch(/tagsAdd\(/);
+    expect(query).not.toMatch(/metafieldsDelete|tagsRemove/);
+    expect(requests[0]?.variables).toEqual({
+      id: 'gid://shopify/Order/5551234',
+      metafields: [
+        {
+          ownerId: 'gid://shopify/Order/5551234',
+          namespace: 'partner_shipment',
+          key: 'order_number',
+          value: 'PS-7',
+          type: 'single_line_text_field',
+        },
+      ],
+      addTags: ['shipment-registered'],
+    });
+  });
+
+  it('sends all four in one request when all four are needed', async () => {
+    const { requests } = answer({
+      data: {
+        metafieldsSet: { userErrors: [] },
+        metafieldsDelete: { userErrors: [] },
+        tagsAdd: { userErrors: [] },
+        tagsRemove: { userErrors: [] },
+      },
+    });
+
+    await marks().writeOrderMarks('5551234', {
+      setMetafields: [{ namespace: 'p', key: 'k', value: 'v', type: 'single_line_text_field' }],
+      deleteMetafields: [{ namespace: 'p', key: 'error' }],
+      addTags: ['shipment-registered'],
+      removeTags: ['shipment-error'],
+    });
+
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.variables).toMatchObject({
+      deleteMetafields: [{ ownerId: 'gid://shopify/Order/5551234', namespace: 'p', key: 'error' }],
+      removeTags: ['shipment-error'],
+    });
+  });
+
+  it('sends nothing when nothing differs', async () => {
+    const scope = nock('https://demo.myshopify.com').post(/.*/).reply(500);
+
+    await marks().writeOrderMarks('5551234', {
+      setMetafields: [],
+      deleteMetafields: [],
+      addTags: [],
+      removeTags: [],
+    });
+    await marks().writeOrderMarks('5551234', {});
+
+    expect(scope.isDone()).toBe(false);
+  });
+
+  it("turns any part's userErrors into one StoreUserError", async () => {
+    answer({
+      data: {
+        metafieldsSet: { userErrors: [] },
+        tagsAdd: { userErrors: [{ field: ['id'], message: 'Order does not exist' }] },
+      },
+    });
+
+    const error = await marks()
+      .writeOrderMarks('5551234', {
+        setMetafields: [{ namespace: 'p', key: 'k', value: 'v', type: 'single_line_text_field' }],
+        addTags: ['shipment-registered'],
+      })
+      .catch((e) => e);
+
+    expect(error).toBeInstanceOf(StoreUserError);
+    expect(error.message).toBe('Shopify refused WriteOrderMarks: id: Order does not exist');
+  });
+
+  it("reads the order's marks in one query: the connector's tags, order number, error", async () => {
+    const { requests } = answer({
+      data: {
+        order: {
+          tags: ['vip', 'Shipment-Error'],
+          orderNumber: { value: 'PS-7' },
+          error: { id: 'gid://shopify/Metafield/1' },
+        },
+      },
+    });
+
+    expect(await marks().readOrderMarks('5551234')).toEqual({
+      tags: ['shipment-error'],
+      orderNumber: 'PS-7',
+      error: true,
+    });
+    expect(requests[0]?.query).toMatch(/query GetOrderMarks/);
+  });
+});
+
 describe('order marks', () => {
   it('sets metafields on the order and turns userErrors into StoreUserError with field paths', async () => {
     const { requests } = answer({

@@ -54,6 +54,25 @@ describe('order reading against the fake store, fixtures', () => {
     ]);
   });
 
+  it('reads an order of 60 line items whole, 25 a page, in three requests', async () => {
+    const lineItems = Array.from({ length: 60 }, (_, i) => ({ title: `Item ${i + 1}` }));
+    const { order: created } = await store.createOrder(
+      { id: '5559060', lineItems },
+      { sendWebhook: false },
+    );
+    const id = created.id;
+    const before = store.requests.length;
+
+    const order = await client().getOrder(id);
+
+    expect(order?.lineItems.map((item) => item.title)).toEqual(lineItems.map((i) => i.title));
+    expect(store.requests.slice(before).map((r) => r.operationName)).toEqual([
+      'GetOrder',
+      'GetOrderLineItems',
+      'GetOrderLineItems',
+    ]);
+  });
+
   it('finds an order by its name, with or without the #, and nothing for a name no order has', async () => {
     expect(await client().findOrderByName('#1003')).toEqual({ id: '5550003', name: '#1003' });
     expect(await client().findOrderByName('1003')).toEqual({ id: '5550003', name: '#1003' });

@@ -1,7 +1,7 @@
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { StoreNotFoundError, StoreRequestError } from '../../src/store/errors.js';
-import { createOrderReader } from '../../src/store/orders/order-reader.js';
+import { createOrderReader, MAX_ORDER_LINE_ITEMS } from '../../src/store/orders/order-reader.js';
 import {
   ACCESS_TOKEN,
   GRAPHQL_PATH,
@@ -20,13 +20,90 @@ afterEach(() => {
 });
 
 describe('getOrder', () => {
-  it('refuses an order with more line items than it reads, rather than ship part of it', async () => {
-    const node = orderNode();
+  it('reads no further page of line items when Shopify says there is none', async () => {
+    const { requests } = answer({ data: { order: orderNode() } });
+
+    const order = await reader().getOrder('5551234');
+
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.query).toMatch(/lineItems\(first: 25\)/);
+    expect(order?.lineItems).toHaveLength(2);
+    expect(nock.isDone()).toBe(true);
+  });
+
+  it('asks for the next pages only while hasNextPage, and returns every line item in order', async () => {
+    const first = orderNode();
+    const page = (titles: string[], hasNextPage: boolean, endCursor: string | null) => ({
+      data: {
+        order: {
+          updatedAt: first.updatedAt,
+          lineItems: {
+            nodes: titles.map((title) => ({ ...first.lineItems.nodes[0]!, title })),
+            pageInfo: { hasNextPage, endCursor },
+          },
+        },
+      },
+    });
+    const requests: GraphqlBody[] = [];
+    const replies = [
+      {
+        data: {
+          order: {
+            ...first,
+            lineItems: { ...first.lineItems, pageInfo: { hasNextPage: true, endCursor: 'c1' } },
+          },
+        },
+      },
+      page(['Third', 'Fourth'], true, 'c2'),
+      page(['Fifth'], false, 'c3'),
+    ];
+    nock(SHOP_ORIGIN)
+      .post(GRAPHQL_PATH)
+      .times(3)
+      .reply(200, (_uri, body) => {
+        requests.push(body as GraphqlBody);
+        return replies[requests.length - 1] as nock.Body;
+      });
+
+    const order = await reader().getOrder('5551234');
+
+    expect(requests.map((r) => /query (\w+)/.exec(r.query)?.[1])).toEqual([
+      'GetOrder',
+      'GetOrderLineItems',
+      'GetOrderLineItems',
+    ]);
+    expect(requests.slice(1).map((r) => r.variables)).toEqual([
+      { id: 'gid://shopify/Order/5551234', after: 'c1' },
+      { id: 'gid://shopify/Order/5551234', after: 'c2' },
+    ]);
+    expect(order?.lineItems.map((item) => item.title)).toEqual([
+      'Wool blanket',
+      'Gift card',
+      'Third',
+      'Fourth',
+      'Fifth',
+    ]);
+  });
+
+  it('reads the order again (a retryable error) when it changed between pages', async () => {
+    const first = orderNode();
     nock(SHOP_ORIGIN)
       .post(GRAPHQL_PATH)
       .reply(200, {
         data: {
-          order: { ...node, lineItems: { ...node.lineItems, pageInfo: { hasNextPage: true } } },
+          order: {
+            ...first,
+            lineItems: { ...first.lineItems, pageInfo: { hasNextPage: true, endCursor: 'c1' } },
+          },
+        },
+      })
+      .post(GRAPHQL_PATH)
+      .reply(200, {
+        data: {
+          order: {
+            updatedAt: '2026-11-20T09:30:00Z',
+            lineItems: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } },
+          },
         },
       });
 
@@ -35,9 +112,37 @@ describe('getOrder', () => {
       .catch((e) => e);
 
     expect(error).toBeInstanceOf(StoreRequestError);
+    expect(error.retryable).toBe(true);
+  });
+
+  it(`refuses an order with more than ${MAX_ORDER_LINE_ITEMS} line items, rather than ship part of it`, async () => {
+    const first = orderNode();
+    const item = first.lineItems.nodes[0]!;
+    const full = (n: number) => Array.from({ length: n }, () => item);
+    let pages = 0;
+    nock(SHOP_ORIGIN)
+      .post(GRAPHQL_PATH)
+      .times(MAX_ORDER_LINE_ITEMS / 25)
+      .reply(200, () => {
+        pages += 1;
+        const lineItems = {
+          nodes: full(25),
+          pageInfo: { hasNextPage: true, endCursor: `c${pages}` },
+        };
+        return pages === 1
+          ? { data: { order: { ...first, lineItems } } }
+          : { data: { order: { updatedAt: first.updatedAt, lineItems } } };
+      });
+
+    const error = await reader()
+      .getOrder('5551234')
+      .catch((e) => e);
+
+    expect(pages).toBe(MAX_ORDER_LINE_ITEMS / 25);
+    expect(error).toBeInstanceOf(StoreRequestError);
     expect(error.retryable).toBe(false);
     expect(error.message).toBe(
-      'Order #1001 has more than 100 line items, more than the connector reads; register its shipment by hand.',
+      `Order #1001 has more than ${MAX_ORDER_LINE_ITEMS} line items, more than the connector reads; register its shipment by hand.`,
     );
   });
 
@@ -68,6 +173,7 @@ describe('getOrder', () => {
       shipmentOrderNumber: null,
       email: 'mette@example.dk',
       phone: '+4520123456',
+      shipmentError: false,
       shippingAddress: {
         name: 'Mette Hansen',
         company: null,

@@ -1,6 +1,7 @@
 import { type GraphQLSchema, Kind, parse } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  actualQueryCost,
   MAX_QUERY_COST,
   QueryCostError,
   requestedQueryCost,
@@ -35,8 +36,10 @@ const CLIENT_VARIABLES: Record<string, Record<string, unknown>> = {
 const EXPECTED_COSTS: Record<string, number> = {
   // 100 orders × (the order and its order-number metafield) + 2
   ListOrdersUpdatedSince: 202,
-  // the order, its order-number metafield, its address, 100 line items × 6 objects + 2
-  GetOrder: 605,
+  // the order, its two mark metafields, its address, the first 25 line items × 6 objects + 2
+  GetOrder: 156,
+  // the order, the next 25 line items × 6 objects + 2 (only for an order with more than 25)
+  GetOrderLineItems: 153,
   // one order × (the order) + 2
   FindOrderByName: 3,
   // nodes(ids:) of up to 100 orders: the list counts once here; Shopify charges about 1 per id
@@ -52,6 +55,10 @@ const EXPECTED_COSTS: Record<string, number> = {
   AddOrderTags: 12,
   RemoveOrderTags: 12,
   UpdateOrderNote: 12,
+  // all four parts; the client sends only those that change (12 to 44)
+  WriteOrderMarks: 44,
+  // the order and two metafields
+  GetOrderMarks: 3,
   CreateFulfillment: 22,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
@@ -111,6 +118,38 @@ describe('requested cost of every document in src/store/documents.ts (real 2026-
     for (const entry of documents) {
       expect(costOf(fakeAdminSchema, entry), entry.name).toBe(costOf(realSchema, entry));
     }
+  });
+});
+
+describe('actualQueryCost: what the fake store charges for what it answered', () => {
+  const item = {
+    title: 'Mug',
+    currentQuantity: 1,
+    requiresShipping: true,
+    product: { productType: 'Homeware' },
+    variant: { inventoryItem: { measurement: { weight: { unit: 'GRAMS', value: 350 } } } },
+  };
+  const getOrder = storeDocuments.find((d) => d.document.includes('query GetOrder('))!.document;
+
+  it('charges the objects returned: an order with 3 of the 25 line items asked for', () => {
+    const data = {
+      order: {
+        id: 'gid://shopify/Order/1',
+        shipmentOrderNumber: null,
+        shipmentError: null,
+        shippingAddress: { city: 'Vejle' },
+        lineItems: { nodes: [item, item, item], pageInfo: { hasNextPage: false } },
+      },
+    };
+    // the order, its address, the connection 2 + 3 items × 6; null metafields cost nothing
+    expect(actualQueryCost(realSchema, parse(getOrder), data)).toBe(1 + 1 + 2 + 3 * 6);
+    expect(actualQueryCost(fakeAdminSchema, parse(getOrder), data)).toBe(22);
+  });
+
+  it('charges 10 per mutation answered', () => {
+    const write = storeDocuments.find((d) => d.document.includes('mutation WriteOrderMarks'))!;
+    const data = { metafieldsSet: { userErrors: [] }, tagsAdd: { userErrors: [] } };
+    expect(actualQueryCost(realSchema, parse(write.document), data)).toBe(20);
   });
 });
 

@@ -32,8 +32,10 @@ describe('the store client', () => {
       'addOrderTags',
       'appendOrderNote',
       'deleteOrderMetafields',
+      'readOrderMarks',
       'removeOrderTags',
       'setOrderMetafields',
+      'writeOrderMarks',
     ]);
     expect(fulfilling).toEqual([
       'createFulfillment',

@@ -9,7 +9,12 @@ import {
 } from 'graphql';
 import { z } from 'zod';
 import type { CostBucket } from './cost-bucket.js';
-import { MAX_QUERY_COST, QueryCostError, requestedQueryCost } from './query-cost.js';
+import {
+  actualQueryCost,
+  MAX_QUERY_COST,
+  QueryCostError,
+  requestedQueryCost,
+} from './query-cost.js';
 import { fakeAdminSchema } from './schema.js';
 import type { FakeTokens } from './tokens.js';
 import type { TrafficControl } from './traffic.js';
@@ -33,7 +38,10 @@ export interface FakeGraphqlRequest {
     | 'answer_lost';
 }
 
-/** Reported as every answer's cost without a bucket, so throttle waits stay predictable in tests. */
+/**
+ * Reported as the requested cost of a throttled answer without a bucket, so throttle waits stay
+ * predictable in tests. An answered request reports the document's own requested and actual cost.
+ */
 const REQUESTED_QUERY_COST = 10;
 const MAXIMUM_AVAILABLE = 2000;
 /** What Shopify charges a mutation in the end, whatever its payload selects. */
@@ -162,11 +170,11 @@ export function graphqlRoute(
       variableValues: seen.variables,
       operationName: body.data.operationName ?? undefined,
     });
-    // Queries are charged what they asked for (the fake does not count unused slots).
+    // A query costs what it returned (connections count the nodes they held), a mutation 10.
     const actual =
       operation?.operation === 'mutation'
         ? Math.min(requested, MUTATION_ACTUAL_COST * seen.rootFields.length)
-        : requested;
+        : (actualCostOf(document, body.data.operationName, result.data) ?? requested);
     bucket?.settle(requested, actual);
     const lost =
       operation?.operation === 'mutation'
@@ -187,7 +195,7 @@ export function graphqlRoute(
       ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}),
       extensions: bucket
         ? bucketCost(requested, actual, bucket)
-        : cost(REQUESTED_QUERY_COST / 2, MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST, 100),
+        : cost(actual, MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST, 100, queryCost),
     };
   });
 }
@@ -206,6 +214,21 @@ function costOf(
   }
 }
 
+/** What the answer is charged; null when it cannot be told (as Shopify says of a failed run). */
+function actualCostOf(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  data: unknown,
+): number | null {
+  if (data == null) return null;
+  try {
+    return actualQueryCost(fakeAdminSchema, document, data, { operationName });
+  } catch (error) {
+    if (error instanceof QueryCostError) return null;
+    throw error;
+  }
+}
+
 function pickOperation(document: DocumentNode, name: string | null | undefined) {
   const operations = document.definitions.filter(
     (d): d is OperationDefinitionNode => d.kind === 'OperationDefinition',
@@ -214,10 +237,15 @@ function pickOperation(document: DocumentNode, name: string | null | undefined) 
 }
 
 /** Shopify's cost extension; `actual` is null when the query was not run. */
-function cost(actual: number | null, currentlyAvailable: number, restoreRate: number) {
+function cost(
+  actual: number | null,
+  currentlyAvailable: number,
+  restoreRate: number,
+  requested = REQUESTED_QUERY_COST,
+) {
   return {
     cost: {
-      requestedQueryCost: REQUESTED_QUERY_COST,
+      requestedQueryCost: requested,
       actualQueryCost: actual,
       throttleStatus: { maximumAvailable: MAXIMUM_AVAILABLE, currentlyAvailable, restoreRate },
     },

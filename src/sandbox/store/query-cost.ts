@@ -228,3 +228,111 @@ function pickOperation(
   if (!operation) throw new QueryCostError(`No single operation ${name ?? ''} in the document`);
   return operation;
 }
+
+/**
+ * The cost Shopify charges in the end (its `actualQueryCost`), from what the answer holds: an
+ * object returned costs 1, a connection 2 plus its nodes as returned, a null or a scalar 0, each
+ * mutation 10. So a connection asked for 25 and answering 3 is charged for 3.
+ */
+export function actualQueryCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  data: unknown,
+  options: QueryCostOptions = {},
+): number {
+  const operation = pickOperation(document, options.operationName);
+  if (operation.operation === 'mutation') {
+    const answered = data && typeof data === 'object' ? Object.keys(data) : [];
+    return MUTATION_COST * answered.length;
+  }
+  const rootType = schema.getQueryType();
+  if (!rootType) throw new QueryCostError('The schema has no query type');
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  return answeredCost(schema, fragments, operation.selectionSet, rootType, data);
+}
+
+function answeredCost(
+  schema: GraphQLSchema,
+  fragments: Map<string, FragmentDefinitionNode>,
+  selectionSet: SelectionSetNode,
+  parent: GraphQLCompositeType,
+  value: unknown,
+): number {
+  if (!value || typeof value !== 'object') return 0;
+  const answer = value as Record<string, unknown>;
+  let cost = 0;
+  const counted = new Set<string>();
+  const visit = (set: SelectionSetNode, type: GraphQLCompositeType) => {
+    for (const selection of set.selections) {
+      if (selection.kind !== Kind.FIELD) {
+        const fragment =
+          selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
+        const typeName = fragment?.typeCondition?.name.value;
+        const fragmentType = typeName ? schema.getType(typeName) : type;
+        if (fragment && fragmentType && isCompositeType(fragmentType)) {
+          visit(fragment.selectionSet, fragmentType);
+        }
+        continue;
+      }
+      const key = selection.alias?.value ?? selection.name.value;
+      if (counted.has(key) || !selection.selectionSet || answer[key] == null) continue;
+      const field =
+        isObjectType(type) || isInterfaceType(type)
+          ? type.getFields()[selection.name.value]
+          : undefined;
+      const fieldType = field ? getNamedType(field.type) : undefined;
+      if (!fieldType || !isCompositeType(fieldType)) continue;
+      counted.add(key);
+      cost += fieldCost(selection.selectionSet, fieldType, answer[key]);
+    }
+  };
+  const fieldCost = (set: SelectionSetNode, type: GraphQLCompositeType, v: unknown): number => {
+    const one = (item: unknown) =>
+      item == null ? 0 : 1 + answeredCost(schema, fragments, set, type, item);
+    if (Array.isArray(v)) return v.reduce((sum: number, item) => sum + one(item), 0);
+    if (!isConnection(type)) return one(v);
+    // A connection: 2, and each node returned with what was selected on it.
+    let total = 2;
+    const connection = v as Record<string, unknown>;
+    for (const selection of set.selections) {
+      if (selection.kind !== Kind.FIELD || !selection.selectionSet) continue;
+      const key = selection.alias?.value ?? selection.name.value;
+      const items = connection[key];
+      if (!Array.isArray(items) || !isObjectType(type)) continue;
+      const itemType = getNamedType(type.getFields()[selection.name.value]?.type);
+      if (!itemType || !isCompositeType(itemType) || !isObjectType(itemType)) continue;
+      if (selection.name.value === 'nodes') {
+        total += items.reduce(
+          (sum: number, item) =>
+            sum +
+            (item == null
+              ? 0
+              : 1 + answeredCost(schema, fragments, selection.selectionSet!, itemType, item)),
+          0,
+        );
+      } else if (selection.name.value === 'edges') {
+        const nodeField = itemType.getFields().node;
+        const nodeType = nodeField ? getNamedType(nodeField.type) : undefined;
+        for (const edgeSelection of selection.selectionSet.selections) {
+          if (edgeSelection.kind !== Kind.FIELD || edgeSelection.name.value !== 'node') continue;
+          if (!edgeSelection.selectionSet || !nodeType || !isCompositeType(nodeType)) continue;
+          for (const edge of items as Record<string, unknown>[]) {
+            const node = edge?.[edgeSelection.alias?.value ?? 'node'];
+            if (node != null) {
+              total +=
+                1 + answeredCost(schema, fragments, edgeSelection.selectionSet, nodeType, node);
+            }
+          }
+        }
+      }
+    }
+    return total;
+  };
+  visit(selectionSet, parent);
+  return cost;
+}

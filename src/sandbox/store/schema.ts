@@ -23,6 +23,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   }
 
   type QueryRoot {
+    shop: Shop!
     order(id: ID!): Order
     fulfillmentOrder(id: ID!): FulfillmentOrder
     nodes(ids: [ID!]!): [Node]!

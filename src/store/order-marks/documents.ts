@@ -3,6 +3,9 @@
  * export is one complete document, listed in ../documents.ts for the schema and cost tests.
  */
 
+import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js';
+import { combinedWriteDocument } from './combined-write.js';
+
 export const SET_METAFIELDS = /* GraphQL */ `
   mutation SetOrderMetafields($metafields: [MetafieldsSetInput!]!) {
     metafieldsSet(metafields: $metafields) {
@@ -84,6 +87,35 @@ export const UPDATE_ORDER_NOTE = /* GraphQL */ `
       userErrors {
         field
         message
+      }
+    }
+  }
+`;
+
+/**
+ * Every write an order's marks may need, in one request (see combined-write.ts): the client sends
+ * the slice of it that holds only what differs.
+ */
+export const WRITE_ORDER_MARKS = combinedWriteDocument({
+  setMetafields: true,
+  deleteMetafields: true,
+  addTags: true,
+  removeTags: true,
+});
+
+/**
+ * The connector's marks on an order as they stand, for a mark job that was not handed them: 3
+ * points (the order, two metafields; tags are free).
+ */
+export const GET_ORDER_MARKS = /* GraphQL */ `
+  query GetOrderMarks($id: ID!) {
+    order(id: $id) {
+      tags
+      orderNumber: metafield(namespace: "${METAFIELD_NAMESPACE}", key: "${METAFIELD_KEYS.orderNumber}") {
+        value
+      }
+      error: metafield(namespace: "${METAFIELD_NAMESPACE}", key: "${METAFIELD_KEYS.error}") {
+        id
       }
     }
   }

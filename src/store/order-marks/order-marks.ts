@@ -1,8 +1,10 @@
+import { marksSeenOn } from '../../domain/order-marks.js';
 import { StoreUserError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { required } from '../transport/answers.js';
 import { throwOnUserErrors } from '../transport/graphql-request.js';
 import { orderGidOf, orderNotFound } from '../transport/order-ids.js';
+import { combinedWriteDocument } from './combined-write.js';
 import * as D from './documents.js';
 import * as R from './responses.js';
 import type { OrderMarks } from './types.js';
@@ -51,6 +53,66 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       if (tags.length === 0) return;
       const data = await transport.send(operation, D.REMOVE_TAGS, R.removeTagsData, { id, tags });
       throwOnUserErrors(operation, required(data.tagsRemove, operation).userErrors);
+    },
+
+    async writeOrderMarks(orderId, changes) {
+      const operation = 'WriteOrderMarks';
+      const id = orderGidOf(orderId, operation);
+      const set = changes.setMetafields ?? [];
+      const unset = changes.deleteMetafields ?? [];
+      const add = changes.addTags ?? [];
+      const remove = changes.removeTags ?? [];
+      refuseOverMetafieldLimit(set.length, operation);
+      refuseOverMetafieldLimit(unset.length, operation);
+      const parts = {
+        setMetafields: set.length > 0,
+        deleteMetafields: unset.length > 0,
+        addTags: add.length > 0,
+        removeTags: remove.length > 0,
+      };
+      if (!Object.values(parts).some(Boolean)) return;
+      const data = await transport.send(
+        operation,
+        combinedWriteDocument(parts),
+        R.writeOrderMarksData,
+        {
+          ...(parts.addTags || parts.removeTags ? { id } : {}),
+          ...(parts.setMetafields ? { metafields: set.map((e) => ({ ownerId: id, ...e })) } : {}),
+          ...(parts.deleteMetafields
+            ? {
+                deleteMetafields: unset.map(({ namespace, key }) => ({
+                  ownerId: id,
+                  namespace,
+                  key,
+                })),
+              }
+            : {}),
+          ...(parts.addTags ? { addTags: add } : {}),
+          ...(parts.removeTags ? { removeTags: remove } : {}),
+        },
+      );
+      // Every part's refusals together: staff fix them at once.
+      const refusals = [
+        ...(parts.setMetafields ? required(data.metafieldsSet ?? null, operation).userErrors : []),
+        ...(parts.deleteMetafields
+          ? required(data.metafieldsDelete ?? null, operation).userErrors
+          : []),
+        ...(parts.addTags ? required(data.tagsAdd ?? null, operation).userErrors : []),
+        ...(parts.removeTags ? required(data.tagsRemove ?? null, operation).userErrors : []),
+      ];
+      throwOnUserErrors(operation, refusals);
+    },
+
+    async readOrderMarks(orderId) {
+      const operation = 'GetOrderMarks';
+      const id = orderGidOf(orderId, operation);
+      const data = await transport.send(operation, D.GET_ORDER_MARKS, R.getOrderMarksData, { id });
+      if (!data.order) return null;
+      return marksSeenOn({
+        tags: data.order.tags,
+        shipmentOrderNumber: data.order.orderNumber?.value ?? null,
+        shipmentError: data.order.error !== null,
+      });
     },
 
     async appendOrderNote(orderId, text) {

@@ -27,3 +27,21 @@ export const getOrderNoteData = z.object({
 });
 
 export const updateOrderNoteData = z.object({ orderUpdate: z.object({ userErrors }).nullable() });
+
+/** Each part of WriteOrderMarks that was sent; the others are absent. */
+export const writeOrderMarksData = z.object({
+  metafieldsSet: z.object({ userErrors }).nullable().optional(),
+  metafieldsDelete: z.object({ userErrors }).nullable().optional(),
+  tagsAdd: z.object({ userErrors }).nullable().optional(),
+  tagsRemove: z.object({ userErrors }).nullable().optional(),
+});
+
+export const getOrderMarksData = z.object({
+  order: z
+    .object({
+      tags: z.array(z.string()),
+      orderNumber: z.object({ value: z.string() }).nullable(),
+      error: z.object({ id: z.string() }).nullable(),
+    })
+    .nullable(),
+});

@@ -1,3 +1,5 @@
+import type { OrderMarksSeen } from '../../domain/order-marks.js';
+
 export type MetafieldType = 'single_line_text_field' | 'multi_line_text_field';
 
 export interface MetafieldEntry {
@@ -13,6 +15,14 @@ export interface MetafieldKey {
   key: string;
 }
 
+/** What an order's marks still need; an absent or empty part is not sent. */
+export interface OrderMarkChanges {
+  setMetafields?: MetafieldEntry[];
+  deleteMetafields?: MetafieldKey[];
+  addTags?: string[];
+  removeTags?: string[];
+}
+
 /** Marking an order for staff (metafields, tags, note line): what the mark-order job writes. */
 export interface OrderMarks {
   setOrderMetafields(orderId: string, entries: MetafieldEntry[]): Promise<void>;
@@ -20,6 +30,14 @@ export interface OrderMarks {
   deleteOrderMetafields(orderId: string, keys: MetafieldKey[]): Promise<void>;
   addOrderTags(orderId: string, tags: string[]): Promise<void>;
   removeOrderTags(orderId: string, tags: string[]): Promise<void>;
+  /**
+   * Writes these changes in one request (one mutation per kind of change, in the order above),
+   * and sends nothing when there is nothing to change. Not atomic across kinds, but every part
+   * is idempotent, so a retry after a partial write does no harm.
+   */
+  writeOrderMarks(orderId: string, changes: OrderMarkChanges): Promise<void>;
+  /** The connector's marks on the order as they stand; null when the store has no such order. */
+  readOrderMarks(orderId: string): Promise<OrderMarksSeen | null>;
   /** Adds `text` as a new last line of the order note, unless that exact line is already there. */
   appendOrderNote(orderId: string, text: string): Promise<void>;
 }

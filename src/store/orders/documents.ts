@@ -25,12 +25,50 @@ const ORDER_HEADER_FIELDS = /* GraphQL */ `
   }
 `;
 
-/** Requested cost of one order: 605 (the order, its mark, its address, 100 line items × 6 objects). */
+// Line items per page of GetOrder and GetOrderLineItems (6 points each). Not exported: every
+// export of this file is a document.
+const LINE_ITEMS_PAGE_SIZE = 25;
+
+/**
+ * One line item: 6 points (the item, its product, variant, inventory item, measurement, weight).
+ * Not exported on its own, like the header.
+ */
+const LINE_ITEM_FIELDS = /* GraphQL */ `
+  fragment LineItemFields on LineItem {
+    title
+    currentQuantity
+    requiresShipping
+    product {
+      productType
+    }
+    variant {
+      inventoryItem {
+        measurement {
+          weight {
+            unit
+            value
+          }
+        }
+      }
+    }
+  }
+`;
+
+/**
+ * Requested cost of one order: 156 (the order, its two marks, its address, and the first page of
+ * 25 line items × 6 + 2). Shopify needs the whole requested cost in the bucket before it runs a
+ * query, so the first page stays small; an order with more items reads the rest page by page
+ * (GetOrderLineItems), which only big orders pay for. shipmentError: whether an earlier
+ * refusal's reason is on the order, so its registration mark knows what to clear.
+ */
 const STORE_ORDER_FIELDS = /* GraphQL */ `
   fragment StoreOrderFields on Order {
     ...OrderHeaderFields
     email
     phone
+    shipmentError: metafield(namespace: "${METAFIELD_NAMESPACE}", key: "${METAFIELD_KEYS.error}") {
+      id
+    }
     shippingAddress {
       name
       company
@@ -41,31 +79,18 @@ const STORE_ORDER_FIELDS = /* GraphQL */ `
       zip
       countryCodeV2
     }
-    lineItems(first: 100) {
+    lineItems(first: ${LINE_ITEMS_PAGE_SIZE}) {
       nodes {
-        title
-        currentQuantity
-        requiresShipping
-        product {
-          productType
-        }
-        variant {
-          inventoryItem {
-            measurement {
-              weight {
-                unit
-                value
-              }
-            }
-          }
-        }
+        ...LineItemFields
       }
       pageInfo {
         hasNextPage
+        endCursor
       }
     }
   }
   ${ORDER_HEADER_FIELDS}
+  ${LINE_ITEM_FIELDS}
 `;
 
 export const GET_ORDER = /* GraphQL */ `
@@ -75,6 +100,28 @@ export const GET_ORDER = /* GraphQL */ `
     }
   }
   ${STORE_ORDER_FIELDS}
+`;
+
+/**
+ * The next page of an order's line items: 153 (the order, 25 line items × 6 + 2). updatedAt
+ * (free) tells the reader whether the order changed between pages.
+ */
+export const GET_ORDER_LINE_ITEMS = /* GraphQL */ `
+  query GetOrderLineItems($id: ID!, $after: String!) {
+    order(id: $id) {
+      updatedAt
+      lineItems(first: ${LINE_ITEMS_PAGE_SIZE}, after: $after) {
+        nodes {
+          ...LineItemFields
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+  ${LINE_ITEM_FIELDS}
 `;
 
 /**

@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import {
   parseOrderId,
+  type StoreLineItem,
   type StoreOrder,
   type StoreOrderHeader,
   type StoreOrderSummary,
 } from '../../domain/order.js';
+import { pageInfo } from '../transport/answers.js';
 
 /** The `OrderHeaderFields` fragment (documents.ts) as Shopify answers it. */
 const orderHeaderSchema = z.object({
@@ -23,10 +25,39 @@ const orderHeaderSchema = z.object({
 /** A node of the ListOrdersUpdatedSince page: the header and Order.requiresShipping. */
 export const orderSummaryNodeSchema = orderHeaderSchema.extend({ requiresShipping: z.boolean() });
 
-/** The `StoreOrderFields` fragment (documents.ts) as Shopify answers it. */
+/** The `LineItemFields` fragment (documents.ts) as Shopify answers it. */
+const lineItemNodeSchema = z.object({
+  title: z.string(),
+  currentQuantity: z.number().int(),
+  requiresShipping: z.boolean(),
+  product: z.object({ productType: z.string().nullable() }).nullable(),
+  variant: z
+    .object({
+      inventoryItem: z.object({
+        measurement: z.object({
+          weight: z
+            .object({
+              unit: z.enum(['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS']),
+              value: z.number(),
+            })
+            .nullable(),
+        }),
+      }),
+    })
+    .nullable(),
+});
+
+/** One page of an order's line items. */
+export const lineItemsPageSchema = z.object({
+  nodes: z.array(lineItemNodeSchema),
+  pageInfo,
+});
+
+/** The `StoreOrderFields` fragment (documents.ts) as Shopify answers it: the first page of items. */
 export const orderNodeSchema = orderHeaderSchema.extend({
   email: z.string().nullable(),
   phone: z.string().nullable(),
+  shipmentError: z.object({ id: z.string() }).nullable(),
   shippingAddress: z
     .object({
       name: z.string().nullable(),
@@ -39,33 +70,10 @@ export const orderNodeSchema = orderHeaderSchema.extend({
       countryCodeV2: z.string().nullable(),
     })
     .nullable(),
-  lineItems: z.object({
-    nodes: z.array(
-      z.object({
-        title: z.string(),
-        currentQuantity: z.number().int(),
-        requiresShipping: z.boolean(),
-        product: z.object({ productType: z.string().nullable() }).nullable(),
-        variant: z
-          .object({
-            inventoryItem: z.object({
-              measurement: z.object({
-                weight: z
-                  .object({
-                    unit: z.enum(['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS']),
-                    value: z.number(),
-                  })
-                  .nullable(),
-              }),
-            }),
-          })
-          .nullable(),
-      }),
-    ),
-    pageInfo: z.object({ hasNextPage: z.boolean() }),
-  }),
+  lineItems: lineItemsPageSchema,
 });
 
+export type LineItemNode = z.infer<typeof lineItemNodeSchema>;
 export type OrderNode = z.infer<typeof orderNodeSchema>;
 export type OrderSummaryNode = z.infer<typeof orderSummaryNodeSchema>;
 
@@ -74,13 +82,14 @@ export function toStoreOrderSummary(node: OrderSummaryNode): StoreOrderSummary {
   return { ...toHeader(node), requiresShipping: node.requiresShipping };
 }
 
-/** Maps one GraphQL order to the connector's StoreOrder. */
-export function toStoreOrder(node: OrderNode): StoreOrder {
+/** Maps one GraphQL order, with all its line items (every page), to the connector's StoreOrder. */
+export function toStoreOrder(node: OrderNode, lineItems: readonly LineItemNode[]): StoreOrder {
   const address = node.shippingAddress;
   return {
     ...toHeader(node),
     email: node.email,
     phone: node.phone,
+    shipmentError: node.shipmentError !== null,
     shippingAddress: address && {
       name: address.name,
       company: address.company,
@@ -91,18 +100,20 @@ export function toStoreOrder(node: OrderNode): StoreOrder {
       zip: address.zip,
       countryCode: address.countryCodeV2,
     },
-    lineItems: node.lineItems.nodes.map((item) => {
-      const weight = item.variant?.inventoryItem.measurement.weight ?? null;
-      return {
-        title: item.title,
-        quantity: item.currentQuantity,
-        requiresShipping: item.requiresShipping,
-        // An empty product type means "none set" in the admin.
-        productType: item.product?.productType || null,
-        // Shopify stores 0 when no weight was entered; treat it as unknown, not weightless.
-        weight: weight && weight.value > 0 ? { value: weight.value, unit: weight.unit } : null,
-      };
-    }),
+    lineItems: lineItems.map(toStoreLineItem),
+  };
+}
+
+function toStoreLineItem(item: LineItemNode): StoreLineItem {
+  const weight = item.variant?.inventoryItem.measurement.weight ?? null;
+  return {
+    title: item.title,
+    quantity: item.currentQuantity,
+    requiresShipping: item.requiresShipping,
+    // An empty product type means "none set" in the admin.
+    productType: item.product?.productType || null,
+    // Shopify stores 0 when no weight was entered; treat it as unknown, not weightless.
+    weight: weight && weight.value > 0 ? { value: weight.value, unit: weight.unit } : null,
   };
 }
 

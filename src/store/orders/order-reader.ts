@@ -14,8 +14,11 @@ import type { OrderReader } from './types.js';
  * test/store/query-cost.test.ts checks the document with this value.
  */
 export const ORDERS_PAGE_SIZE = 100;
-/** Line items read per order (GetOrder's `lineItems(first: …)`). */
-const ORDER_LINE_ITEMS_READ = 100;
+/**
+ * The most line items read of one order (20 pages of 25, about 3,000 points in all). An order
+ * with more is refused with a clear error rather than read without end.
+ */
+export const MAX_ORDER_LINE_ITEMS = 500;
 /** Ids per FindOrders request: 1 point each. */
 const FIND_ORDERS_BATCH = 100;
 
@@ -24,7 +27,7 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
     async getOrder(id) {
       const gid = orderGidOf(id, 'GetOrder');
       const data = await transport.send('GetOrder', D.GET_ORDER, R.getOrderData, { id: gid });
-      return data.order ? wholeOrder(data.order) : null;
+      return data.order ? wholeOrder(transport, gid, data.order) : null;
     },
 
     async listOrdersUpdatedSince(since, after) {
@@ -76,16 +79,44 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
   };
 }
 
-function wholeOrder(node: OrderNode): StoreOrder {
-  const order = toStoreOrder(node);
-  if (node.lineItems.pageInfo.hasNextPage) {
-    // A shipment cannot be amended once registered, so a partial one would be worse than none.
-    throw new StoreRequestError(
-      `Order ${order.name} has more than ${ORDER_LINE_ITEMS_READ} line items, more than the connector reads; register its shipment by hand.`,
-      { operation: 'GetOrder' },
-    );
+/**
+ * The order with every line item: further pages are read only when Shopify says there are more.
+ * A shipment cannot be amended once registered, so a partial order would be worse than none: an
+ * order that changes between pages is read again by the job's retry, and one with more items
+ * than the connector reads is refused.
+ */
+async function wholeOrder(
+  transport: StoreTransport,
+  gid: string,
+  node: OrderNode,
+): Promise<StoreOrder | null> {
+  const operation = 'GetOrderLineItems';
+  const items = [...node.lineItems.nodes];
+  let page = node.lineItems.pageInfo;
+  while (page.hasNextPage) {
+    if (items.length >= MAX_ORDER_LINE_ITEMS) {
+      throw new StoreRequestError(
+        `Order ${node.name} has more than ${MAX_ORDER_LINE_ITEMS} line items, more than the connector reads; register its shipment by hand.`,
+        { operation: 'GetOrder' },
+      );
+    }
+    const after = nextCursor(page, operation);
+    const data = await transport.send(operation, D.GET_ORDER_LINE_ITEMS, R.getOrderLineItemsData, {
+      id: gid,
+      after,
+    });
+    // Deleted while being read: as if it had not been found.
+    if (!data.order) return null;
+    if (data.order.updatedAt !== node.updatedAt) {
+      throw new StoreRequestError(
+        `Order ${node.name} changed while its line items were read; it is read again`,
+        { operation, retryable: true },
+      );
+    }
+    items.push(...data.order.lineItems.nodes);
+    page = data.order.lineItems.pageInfo;
   }
-  return order;
+  return toStoreOrder(node, items);
 }
 
 /** `1003` and `#1003` both name order #1003. */

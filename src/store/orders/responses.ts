@@ -1,10 +1,14 @@
 import { z } from 'zod';
 import { pageInfo } from '../transport/answers.js';
-import { orderNodeSchema, orderSummaryNodeSchema } from './order-mapper.js';
+import { lineItemsPageSchema, orderNodeSchema, orderSummaryNodeSchema } from './order-mapper.js';
 
 /** The `data` of each document in documents.ts, as far as the order reader reads it. */
 
 export const getOrderData = z.object({ order: orderNodeSchema.nullable() });
+
+export const getOrderLineItemsData = z.object({
+  order: z.object({ updatedAt: z.string(), lineItems: lineItemsPageSchema }).nullable(),
+});
 
 export const listOrdersData = z.object({
   orders: z.object({

@@ -5,7 +5,8 @@
  */
 export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ListOrdersUpdatedSince: 202,
-  GetOrder: 605,
+  GetOrder: 156,
+  GetOrderLineItems: 153,
   FindOrderByName: 3,
   FindOrders: 1,
   GetFulfillmentOrders: 518,
@@ -16,6 +17,8 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   AddOrderTags: 12,
   RemoveOrderTags: 12,
   UpdateOrderNote: 12,
+  WriteOrderMarks: 44,
+  GetOrderMarks: 3,
   CreateFulfillment: 22,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,

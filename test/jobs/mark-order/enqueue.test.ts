@@ -51,7 +51,13 @@ describe('enqueueMarkOrder', () => {
     const jobId = await failedRegistrationMark();
     // What the schedule and the failure handler leave on a mark they gave up on.
     const failed = await intake.queues.markOrder.getJob(jobId);
-    await failed?.updateData({ ...failed.data, scheduledRetries: 10, refusedByShopify: true });
+    // …and what the registration saw of the order then, old by now.
+    await failed?.updateData({
+      ...failed.data,
+      scheduledRetries: 10,
+      refusedByShopify: true,
+      seen: { tags: [], orderNumber: null, error: false },
+    });
 
     await intake.markOrder(ORDER_ID, 'registered');
 

@@ -43,15 +43,40 @@ function fakeOrderMarks(
         writes.push('removeOrderTags');
         for (const tag of removed) tags.delete(tag);
       },
+      async writeOrderMarks(_id, changes) {
+        const parts = [
+          ...(changes.setMetafields?.length ? ['set'] : []),
+          ...(changes.deleteMetafields?.length ? ['delete'] : []),
+          ...(changes.addTags?.length ? ['tagsAdd'] : []),
+          ...(changes.removeTags?.length ? ['tagsRemove'] : []),
+        ];
+        // Like the client: nothing to change, nothing sent.
+        if (parts.length === 0) return;
+        writes.push(`writeOrderMarks(${parts.join(',')})`);
+        for (const entry of changes.setMetafields ?? []) metafields.set(name(entry), entry.value);
+        for (const key of changes.deleteMetafields ?? []) metafields.delete(name(key));
+        for (const tag of changes.addTags ?? []) tags.add(tag);
+        for (const tag of changes.removeTags ?? []) tags.delete(tag);
+      },
+      async readOrderMarks() {
+        writes.push('readOrderMarks');
+        return {
+          tags: [...tags].filter((tag) => tag.startsWith('shipment-')),
+          orderNumber: metafields.get('partner_shipment.order_number') ?? null,
+          error: metafields.has('partner_shipment.error'),
+        };
+      },
       async appendOrderNote(_id, text) {
         writes.push('appendOrderNote');
         notes.push(text);
       },
     },
     tracking: {
-      get: async (reference) => (followed && reference === ID ? followed : null),
+      get: async (reference) => (followed && reference === ID ? { ...followed } : null),
       labels: async () => ({}),
-      saveShopifySide: async () => {},
+      saveShopifySide: async (_reference, side) => {
+        if (followed) Object.assign(followed, side);
+      },
     },
     logger: createLogger({ level: 'silent' }),
   };
@@ -104,6 +129,83 @@ describe('writeOrderMarks', () => {
     expect(fake.metafields.get('partner_shipment.tracking_number')).toBe('77');
   });
 
+  it('registered: one request for everything the order lacks, as registration saw it', async () => {
+    const fake = fakeOrderMarks({
+      state: 'registered',
+      orderNumber: 'PS-7',
+      partnerStatus: 'pending',
+    });
+    fake.seed({ 'partner_shipment.error': 'no postal code' }, ['shipment-error']);
+
+    await writeOrderMarks(ID, 'registered', fake.deps, {
+      tags: ['shipment-error'],
+      orderNumber: null,
+      error: true,
+    });
+
+    expect(fake.writes).toEqual(['writeOrderMarks(set,delete,tagsAdd,tagsRemove)']);
+    expect([...fake.tags]).toEqual(['shipment-registered']);
+    expect(fake.metafields.has('partner_shipment.error')).toBe(false);
+  });
+
+  it('registered: only the missing parts, and no delete or untag on an order never refused', async () => {
+    const fake = fakeOrderMarks({
+      state: 'registered',
+      orderNumber: 'PS-7',
+      partnerStatus: 'pending',
+    });
+
+    await writeOrderMarks(ID, 'registered', fake.deps, {
+      tags: [],
+      orderNumber: null,
+      error: false,
+    });
+
+    expect(fake.writes).toEqual(['writeOrderMarks(set,tagsAdd)']);
+  });
+
+  it("registered: the sync's status and the marks in one request, then nothing once all is there", async () => {
+    const fake = fakeOrderMarks(
+      { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
+      {
+        reference: ID,
+        orderNumber: 'PS-7',
+        status: 'pending',
+        updatedAt: '2026-11-22T10:00:00+01:00',
+        updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
+        stage: 'pending',
+        createdAtMs: 0,
+      },
+    );
+
+    await writeOrderMarks(ID, 'registered', fake.deps, {
+      tags: [],
+      orderNumber: null,
+      error: false,
+    });
+    expect(fake.writes).toEqual(['writeOrderMarks(set,tagsAdd)']);
+    expect(fake.metafields.get('partner_shipment.status_label')).toBe('Registered');
+
+    // Run again without being told: it reads the marks (one cheap query) and writes nothing.
+    fake.writes.length = 0;
+    await writeOrderMarks(ID, 'registered', fake.deps);
+    expect(fake.writes).toEqual(['readOrderMarks']);
+  });
+
+  it("registered: reads the order's marks when not handed them, and writes only what differs", async () => {
+    const fake = fakeOrderMarks({
+      state: 'registered',
+      orderNumber: 'PS-7',
+      partnerStatus: 'pending',
+    });
+    fake.seed({ 'partner_shipment.order_number': 'PS-7', 'partner_shipment.status': 'pending' });
+
+    await writeOrderMarks(ID, 'registered', fake.deps);
+
+    expect(fake.writes).toEqual(['readOrderMarks', 'writeOrderMarks(tagsAdd)']);
+    expect([...fake.tags]).toEqual(['shipment-registered']);
+  });
+
   it('registered: writes nothing when the record is not registered (a stale job)', async () => {
     const fake = fakeOrderMarks({ state: 'failed', reason: 'no postal code' });
 
@@ -124,6 +226,19 @@ describe('writeOrderMarks', () => {
       'partner_shipment.error': 'receiver.address.postal_code: missing',
     });
     expect([...fake.tags]).toEqual(['shipment-error']);
+  });
+
+  it('failed: the reason and the tag in one request; no tag when the order has it already', async () => {
+    const fake = fakeOrderMarks({ state: 'failed', reason: 'no postal code' });
+
+    await writeOrderMarks(ID, 'failed', fake.deps, { tags: [], orderNumber: null, error: false });
+    await writeOrderMarks(ID, 'failed', fake.deps, {
+      tags: ['shipment-error'],
+      orderNumber: null,
+      error: true,
+    });
+
+    expect(fake.writes).toEqual(['writeOrderMarks(set,tagsAdd)', 'writeOrderMarks(set)']);
   });
 
   it('failed: writes nothing once the order registered meanwhile', async () => {
