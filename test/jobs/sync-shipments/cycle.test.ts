@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { runSyncCycle, type SyncDeps } from '../../../jobs/sync-shipments/cycle.js';
+import type { PartnerClient } from '../../../src/partner/client.js';
+import { PartnerServerError } from '../../../src/partner/errors.js';
+import { holdPoint, type ShipmentStack, shipmentStacks } from '../../helpers/shipment-stack.js';
+import { partnerCalls, providerClock } from '../../helpers/status-sync.js';
+
+const start = shipmentStacks();
+
+/** A sync stack with shipments the connector follows already (registered before, say). */
+async function followed(count: number) {
+  const time = providerClock();
+  const s = await start({ workers: false, sandbox: { clock: time.clock } });
+  const placed = new Date(Date.now() - 2 * 24 * 3600_000).toISOString();
+  const ids = Array.from({ length: count }, (_, i) => String(7_300_000 + i));
+  for (const id of ids)
+    await s.store.createOrder({ id, createdAt: placed }, { sendWebhook: false });
+  s.sandbox.seedShipments({
+    references: ids,
+    createdFrom: new Date(Date.now() - 24 * 3600_000),
+    createdTo: new Date(Date.now() - 60_000),
+  });
+  return { s, ids, tick: time.tick };
+}
+
+/** The cycle's dependencies with the partner client replaced by `partner`. */
+function deps(s: ShipmentStack, partner: Partial<PartnerClient> = {}): SyncDeps {
+  const real = s.partner;
+  return {
+    ...s.context,
+    partner: Object.assign(Object.create(real) as PartnerClient, partner),
+    logger: s.logger,
+  };
+}
+
+describe('a sync cycle', () => {
+  it('never overlaps another: a second run while one holds the lock is skipped', async () => {
+    const { s } = await followed(3);
+    const hold = holdPoint();
+    const real = s.partner;
+    const slow = deps(s, {
+      async listShipments(...args: Parameters<PartnerClient['listShipments']>) {
+        await hold.stop();
+        return real.listShipments(...args);
+      },
+    });
+
+    const first = runSyncCycle(slow, 'run-1/a');
+    await hold.reached;
+    const second = await runSyncCycle(deps(s), 'run-2/b');
+    hold.release();
+
+    expect(second).toMatchObject({ outcome: 'skipped', listRequests: 0 });
+    expect(await first).toMatchObject({ outcome: 'synced', adopted: 3 });
+  });
+
+  it('resumes a run cut short at the page it stopped on, never listing a page twice', async () => {
+    const { s, ids } = await followed(450);
+    const since = Date.now();
+    let calls = 0;
+    const real = s.partner;
+    const failingOnce = deps(s, {
+      async listShipments(...args: Parameters<PartnerClient['listShipments']>) {
+        calls += 1;
+        if (calls === 2) throw new PartnerServerError('Partner API failed (500)', { status: 500 });
+        return real.listShipments(...args);
+      },
+    });
+
+    await expect(runSyncCycle(failingOnce, 'run-1/a')).rejects.toThrow(PartnerServerError);
+    // The lock went with the failure: the next run (any process) takes over.
+    const resumed = await runSyncCycle(deps(s), 'run-2/b');
+
+    expect(resumed).toMatchObject({ outcome: 'synced', listRequests: 2 });
+    // Page 1 once, page 2 answered 500 once then read, page 3 once.
+    expect(partnerCalls(s, since).list).toBe(3);
+    for (const id of ids) expect(await s.parts.tracking.get(id), id).not.toBeNull();
+  }, 60_000);
+
+  it('goes on when one shipment cannot be read in detail, and tries it again next cycle', async () => {
+    const { s, ids, tick } = await followed(4);
+    await runSyncCycle(deps(s), 'first/a');
+    tick();
+    for (const id of ids.slice(0, 2)) s.sandbox.advance(id, 'shipped');
+    const [poisoned, healthy] = ids;
+    const real = s.partner;
+    const failingFor = (reference: string) =>
+      deps(s, {
+        async getShipment(ref: string, options?: Parameters<PartnerClient['getShipment']>[1]) {
+          if (ref === reference) {
+            throw new PartnerServerError('Partner API failed (500)', { status: 500 });
+          }
+          return real.getShipment(ref, options);
+        },
+      });
+
+    const summary = await runSyncCycle(failingFor(poisoned!), 'second/a');
+
+    expect(summary.outcome).toBe('synced');
+    expect((await s.parts.tracking.get(healthy!))?.trackingNumber).toBeDefined();
+    expect((await s.parts.tracking.get(poisoned!))?.trackingNumber).toBeUndefined();
+    expect(await s.parts.tracking.wantsDetail(poisoned!)).toBe(true);
+
+    const next = await runSyncCycle(deps(s), 'third/a');
+    expect(next.detailRequests).toBe(1);
+    expect((await s.parts.tracking.get(poisoned!))?.trackingNumber).toBeDefined();
+  });
+
+  it('stops following shipments older than the lookback that never became final', async () => {
+    const { s } = await followed(1);
+    await s.parts.tracking.track('7399999', {
+      orderNumber: 'PS-OLD',
+      status: 'processing',
+      updatedAt: '2026-01-01T10:00:00+01:00',
+      updatedAtMs: Date.parse('2026-01-01T10:00:00+01:00'),
+      stage: 'processing',
+      createdAtMs: Date.now() - 200 * 24 * 3600_000,
+    });
+    expect(await s.parts.tracking.openCount()).toBe(1);
+
+    await runSyncCycle(deps(s), 'run/a');
+
+    // Only the shipment adopted from the list is still open; the window starts from it.
+    expect(await s.parts.tracking.openCount()).toBe(1);
+    const oldest = await s.parts.tracking.oldestOpenCreatedAtMs();
+    expect(Date.now() - oldest!).toBeLessThan(60 * 24 * 3600_000);
+  });
+});
