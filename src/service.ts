@@ -200,7 +200,7 @@ export async function checkShopifyAccess(
     const missing = missingScopes(await store.grantedScopes());
     if (missing.length > 0) {
       logger.error(
-        `The Shopify app lacks the access scopes ${missing.join(', ')}: add them to the app (README: "Setting up the Shopify side", or run \`connector setup\`), or the writes that need them will fail`,
+        `The Shopify app lacks the access scopes ${missing.join(', ')}: add them to the app (README: "Setting up the Shopify side, step by step", or run \`connector setup\`), or the writes that need them will fail`,
       );
       return false;
     }
