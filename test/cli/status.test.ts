@@ -23,9 +23,10 @@ const shopifyEnv = (stack: ShipmentStack) => ({
   SHOPIFY_WEBHOOK_SECRET: WEBHOOK_SECRET,
   SHOPIFY_ADMIN_API_URL: stack.store.url,
 });
+/** A token of its own: the budget the command draws on is keyed by token, shared by every run. */
 const partnerEnv = (stack: ShipmentStack) => ({
   PARTNER_API_URL: stack.sandbox.url,
-  PARTNER_API_TOKEN: 'sbx_demo_token',
+  PARTNER_API_TOKEN: stack.sandbox.issueToken('demo@sandbox.local', `status-test-${stack.prefix}`),
 });
 
 async function registered(stack: ShipmentStack, orderId: string) {

@@ -42,7 +42,8 @@ export async function startLocalService(
       prefix,
       port: await freePort('127.0.0.1'),
       partnerUrl: `${origin}${options.partnerPath ?? '/api/v1'}`,
-      partnerToken: 'sbx_demo_token',
+      // A token of its own: the budget is keyed by token and shared by every process using it.
+      partnerToken: sandbox.issueToken('demo@sandbox.local', `local-service-${prefix}`),
       storeUrl: store.url,
     }),
     SHOPIFY_ACCESS_TOKEN: options.storeToken ?? 'shpat_the_real_one',
