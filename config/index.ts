@@ -83,16 +83,22 @@ const variables = {
   REDIS_URL: {
     schema: z
       .string()
-      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .regex(
+        /^rediss?(\+cluster)?:\/\//,
+        'must start with redis://, rediss:// (TLS), redis+cluster:// or rediss+cluster://',
+      )
       .default('redis://127.0.0.1:6379'),
-    hint: 'e.g. redis://127.0.0.1:6379',
+    hint: 'e.g. redis://127.0.0.1:6379, rediss://… for TLS, rediss+cluster://node-1:6379,node-2:6379 for a Redis Cluster',
   },
   QUEUE_PREFIX: {
     schema: z
       .string()
-      .regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, _ and - only')
+      .regex(
+        /^(\{[A-Za-z0-9_-]+\}|[A-Za-z0-9_-]+)$/,
+        'letters, digits, _ and - only, optionally wrapped in braces as a hash tag ({connector})',
+      )
       .default('connector'),
-    hint: 'the BullMQ key prefix; give each connector sharing a Redis its own',
+    hint: 'the BullMQ key prefix; give each connector sharing a Redis its own; on a Redis Cluster wrap it in braces, e.g. {connector}',
   },
 
   PARTNER_API_URL: {
@@ -409,6 +415,8 @@ function buildConfig(env: Env) {
     );
   }
 
+  problems.push(...clusterPrefixProblems(v.REDIS_URL, v.QUEUE_PREFIX));
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -514,8 +522,23 @@ export function loadRedisUrl(env: Env = process.env): string {
 /** Where the records are (Redis and the key prefix): all that reading an order's state needs. */
 export function loadRecordsLocation(env: Env = process.env): Config['redis'] {
   const { values, problems } = parseVariables(env, ['REDIS_URL', 'QUEUE_PREFIX']);
+  if (values.REDIS_URL && values.QUEUE_PREFIX) {
+    problems.push(...clusterPrefixProblems(values.REDIS_URL, values.QUEUE_PREFIX));
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return deepFreeze({ url: values.REDIS_URL, queuePrefix: values.QUEUE_PREFIX });
+}
+
+/**
+ * On a Redis Cluster every key the connector and BullMQ touch together must hash to one slot:
+ * the prefix must be a hash tag. A plain prefix stays valid on one Redis, so existing
+ * deployments keep their keys.
+ */
+function clusterPrefixProblems(url: string | undefined, prefix: string | undefined): string[] {
+  if (!url || !prefix || !/^rediss?\+cluster:/i.test(url) || prefix.startsWith('{')) return [];
+  return [
+    `QUEUE_PREFIX: on a Redis Cluster (REDIS_URL ${url.split(':')[0]}://…) it must be wrapped in braces as a hash tag, e.g. {${prefix}}, so that every multi-key command stays in one slot`,
+  ];
 }
 
 /** Just the shop's settings, for commands that read Shopify; the error names what is missing. */

@@ -5,6 +5,7 @@ import {
   NoRedisError,
   PrivateRedisError,
 } from '../src/demo/private-redis.js';
+import { connectedRedis, isClusterUrl } from '../src/queue/redis.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +19,14 @@ declare module 'vitest' {
  * 127.0.0.1:6379), or a private redis-server that lives as long as this run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const configured = process.env.REDIS_URL;
+  if (configured && isClusterUrl(configured)) {
+    // `npm run test:cluster` started the cluster and stops it: only check that it answers.
+    const cluster = await connectedRedis(configured, 10_000);
+    await cluster.quit();
+    project.provide('redisUrl', configured);
+    return async () => {};
+  }
   let redis: Awaited<ReturnType<typeof localRedis>>;
   try {
     redis = await localRedis({ url: process.env.REDIS_URL });

@@ -3,13 +3,12 @@ import { BACKOFF_TYPE } from '../../src/queue/backoff.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
+import { KEPT_JOBS } from '../kept-jobs.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
 import { queueLateRerun } from './enqueue.js';
 import { registerLookingAgain } from './look-again.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
 import { type RegisterShipmentDeps, recordFailure } from './register-shipment.js';
-
-const DAY_S = 24 * 3600;
 
 /** Store order → POST /shipments, with the order id as the provider's idempotency key. */
 export const createShipmentJob = defineJob({
@@ -20,9 +19,7 @@ export const createShipmentJob = defineJob({
   options: (settings) => ({
     attempts: settings.createJob.attempts,
     backoff: { type: BACKOFF_TYPE },
-    // Completed jobs stay a week so the board shows recent work; failed ones a month, to replay.
-    removeOnComplete: { age: 7 * DAY_S, count: 50_000 },
-    removeOnFail: { age: 30 * DAY_S },
+    ...KEPT_JOBS,
   }),
   concurrency: 4,
   callsPartner: true,

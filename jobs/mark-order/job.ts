@@ -1,9 +1,8 @@
 import { defineJob } from '../job-definition.js';
+import { KEPT_JOBS } from '../kept-jobs.js';
 import { markOrderPayload } from './payload.js';
 import { isShopifyRefusal } from './retry-state.js';
 import { writeOrderMarks } from './write-marks.js';
-
-const DAY_S = 24 * 3600;
 
 /**
  * Writes the order's shipment state onto the Shopify order. Kept apart from registration, so a
@@ -21,9 +20,7 @@ export const markOrderJob = defineJob({
   options: () => ({
     attempts: 10,
     backoff: { type: 'exponential', delay: 5_000, jitter: 0.2 },
-    // Completed jobs stay a week so the board shows recent work; failed ones a month, to replay.
-    removeOnComplete: { age: 7 * DAY_S, count: 50_000 },
-    removeOnFail: { age: 30 * DAY_S },
+    ...KEPT_JOBS,
   }),
   concurrency: 2,
   callsPartner: false,

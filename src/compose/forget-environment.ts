@@ -1,3 +1,4 @@
+import { scanKeys } from '../queue/redis.js';
 import type { SharedParts } from './parts.js';
 
 /** Forgetting was refused: something still works on the prefix. */
@@ -57,12 +58,7 @@ export async function forgetEnvironment(
   return { deletedKeys };
 }
 
-async function* scanPrefix({ redis, prefix }: Pick<SharedParts, 'redis' | 'prefix'>) {
-  // QUEUE_PREFIX holds letters, digits, _ and - only: nothing a glob would read as a pattern.
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    yield keys;
-  } while (cursor !== '0');
+function scanPrefix({ redis, prefix }: Pick<SharedParts, 'redis' | 'prefix'>) {
+  // QUEUE_PREFIX holds letters, digits, _, - and braces only: nothing a glob reads as a pattern.
+  return scanKeys(redis, `${prefix}:*`);
 }

@@ -6,6 +6,7 @@ import { statusVersion } from '../../jobs/shipment-updates/follow-ups.js';
 import type { Logger } from '../log.js';
 import { PartnerNotFoundError } from '../partner/errors.js';
 import { type PartnerPause, readPartnerPause } from '../queue/partner-auth.js';
+import { scanKeys } from '../queue/redis.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
 import { ShipmentTracking, type TrackedShipment } from '../records/shipment-tracking.js';
 import { buildPartnerSide } from './clients.js';
@@ -103,8 +104,7 @@ async function orderJobsIn(
   const keyStart = `${prefix}:${queue.name}:`;
   const ids = new Set<string>();
   // The order id is digits only, so it needs no escaping in the pattern.
-  const stream = redis.scanStream({ match: `${keyStart}*${orderId}*`, count: 1000 });
-  for await (const keys of stream as AsyncIterable<string[]>) {
+  for await (const keys of scanKeys(redis, `${keyStart}*${orderId}*`)) {
     for (const key of keys) {
       const id = key.slice(keyStart.length);
       // A job's own hash, not its logs, lock or dependencies.

@@ -122,10 +122,13 @@ type BudgetRedis = Redis & {
   partnerBudgetBlock(...args: (string | number)[]): Promise<number>;
 };
 
-/** Where a token's budget lives in Redis: named by a hash of the token, never the token. */
+/**
+ * Where a token's budget lives in Redis: named by a hash of the token, never the token. The hash
+ * is the key's hash tag, so the scripts' six keys share one slot on a Redis Cluster.
+ */
 export function budgetKeyBase(token: string, keyPrefix = 'partner-budget'): string {
   const id = createHash('sha256').update(token).digest('hex').slice(0, 16);
-  return `${keyPrefix}:${id}`;
+  return `${keyPrefix}:{${id}}`;
 }
 
 export class PartnerBudget implements RequestGate {

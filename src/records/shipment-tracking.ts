@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { scanKeys } from '../queue/redis.js';
 
 /**
  * What the status sync knows of each shipment, keyed by its reference (the Shopify order id):
@@ -149,12 +150,9 @@ export class ShipmentTracking {
   /** Every reference the sync keeps a record of (a scan: for reports, not for the sync itself). */
   async *references(): AsyncGenerator<string[]> {
     const start = `${this.prefix}:shipment:`;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.redis.scan(cursor, 'MATCH', `${start}*`, 'COUNT', 1000);
-      cursor = next;
+    for await (const keys of scanKeys(this.redis, `${start}*`)) {
       yield keys.map((key) => key.slice(start.length)).filter((ref) => !ref.includes(':'));
-    } while (cursor !== '0');
+    }
   }
 
   /**

@@ -158,3 +158,23 @@ describe('loadDotEnv', () => {
     expect(loadDotEnv(join(tmpdir(), 'no-such-dir', '.env'))).toBe(false);
   });
 });
+
+describe('Redis Cluster settings', () => {
+  it('takes a cluster URL with a hash-tagged prefix, and TLS URLs', () => {
+    const cluster = { REDIS_URL: 'rediss+cluster://a:6379,b:6379', QUEUE_PREFIX: '{connector}' };
+    expect(loadConfig({ ...minimal, ...cluster }).redis).toEqual({
+      url: cluster.REDIS_URL,
+      queuePrefix: '{connector}',
+    });
+    expect(loadConfig({ ...minimal, REDIS_URL: 'rediss://h:6380' }).redis.queuePrefix).toBe(
+      'connector',
+    );
+  });
+
+  it('refuses a cluster with a prefix that is no hash tag, and says how to write it', () => {
+    expect(problemsOf({ ...minimal, REDIS_URL: 'redis+cluster://a:6379' })).toEqual([
+      expect.stringMatching(/^QUEUE_PREFIX: .*wrapped in braces.*\{connector\}/),
+    ]);
+    expect(problemsOf({ ...minimal, QUEUE_PREFIX: '{half' })[0]).toMatch(/^QUEUE_PREFIX/);
+  });
+});

@@ -1,25 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { inject } from 'vitest';
+import { createRedis, isClusterUrl, scanKeys } from '../../src/queue/redis.js';
 
 /** REDIS_URL if a Redis answers there, else the private one test/global-setup.ts started. */
 export const REDIS_URL = inject('redisUrl');
 
+/** Whether the tests run against a Redis Cluster (`npm run test:cluster`). */
+export const ON_CLUSTER = isClusterUrl(REDIS_URL);
+
 /** A Redis connection for tests, and a key prefix no other test uses. */
 export function testRedis(): Redis {
-  return new Redis(REDIS_URL, { maxRetriesPerRequest: null });
+  return createRedis(REDIS_URL, 'worker');
 }
 
+/** On a cluster the prefix is a hash tag, as QUEUE_PREFIX must be there. */
 export function uniquePrefix(name: string): string {
-  return `test-${name}-${randomUUID().slice(0, 8)}`;
+  const prefix = `test-${name}-${randomUUID().slice(0, 8)}`;
+  return ON_CLUSTER ? `{${prefix}}` : prefix;
 }
 
 /** Deletes every key under the prefix. */
 export async function dropKeys(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length > 0) await redis.del(...keys);
-  } while (cursor !== '0');
+  for await (const keys of scanKeys(redis, `${prefix}*`, 500)) {
+    // One by one: keys of several prefixes may match, and a cluster refuses a DEL across slots.
+    if (ON_CLUSTER) await Promise.all(keys.map((key) => redis.del(key)));
+    else await redis.del(...keys);
+  }
 }

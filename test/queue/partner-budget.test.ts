@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
+import { scanKeys } from '../../src/queue/redis.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
 
@@ -83,7 +84,8 @@ describe('PartnerBudget', () => {
     const b = budget({ token: 'very-secret-token' });
     await b.take('create');
     await b.block(1_000);
-    const keys = await redis.keys(`${prefix}*`);
+    const keys: string[] = [];
+    for await (const batch of scanKeys(redis, `${prefix}*`)) keys.push(...batch);
     expect(keys.length).toBeGreaterThan(0);
     expect(keys.join(' ')).not.toContain('very-secret-token');
   });

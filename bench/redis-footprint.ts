@@ -1,0 +1,342 @@
+/**
+ * What the connector keeps in Redis, and what the sync's process needs in memory:
+ *
+ * 1. Bytes and keys per order: N orders go the whole way through the connector's own jobs
+ *    (registered, marks written back, shipped and fulfilled, delivered), against the local partner
+ *    sandbox and fake store; then every key under the prefix is weighed with MEMORY USAGE. Every
+ *    completed job is still kept at that point (all are younger than their removeOnComplete age),
+ *    so this is the most an order costs while its jobs are kept.
+ * 2. A sync cycle over 100,000 followed shipments (BENCH_FOOTPRINT_TRACKED): the peak RSS of the
+ *    process that runs it (a child process of its own, so the sandbox's memory is not counted),
+ *    and Redis's bytes per followed shipment.
+ *
+ *   npm run bench:footprint     (also part of `npm run bench`)
+ */
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { JOB_CATALOG } from '../jobs/catalog.js';
+import { orderJobId } from '../jobs/create-shipment/job.js';
+import type { AnyJobDefinition } from '../jobs/job-definition.js';
+import { statusVersion } from '../jobs/shipment-updates/follow-ups.js';
+import { runSyncCycle, SYNC_PAGE_SIZE } from '../jobs/sync-shipments/cycle.js';
+import { buildPartnerSide } from '../src/compose/clients.js';
+import { buildSharedParts } from '../src/compose/parts.js';
+import { startWorkers } from '../src/compose/workers.js';
+import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
+import { furthestStage } from '../src/domain/shipment-progress.js';
+import { createLogger } from '../src/log.js';
+import { parsePartnerTimestamp } from '../src/partner/time.js';
+import { startPartnerSandbox } from '../src/sandbox/partner/index.js';
+import { startFakeStore } from '../src/sandbox/store/index.js';
+import { createStoreClient } from '../src/store/index.js';
+import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './settings.js';
+
+const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => {
+  if (!(error instanceof NoRedisError)) throw error;
+  console.error(error.message);
+  process.exit(69);
+});
+const ORDERS = Number(process.env.BENCH_FOOTPRINT_ORDERS ?? 1_000);
+const TRACKED = Number(process.env.BENCH_FOOTPRINT_TRACKED ?? 100_000);
+const TOKEN = 'sbx_demo_token';
+const SHOP = 'bench.myshopify.com';
+const logger = createLogger({ level: 'silent' });
+
+const settings = {
+  shipment: SHIPMENT_SETTINGS,
+  eligibility: {
+    financialStatuses: ['paid'],
+    skipTestOrders: true,
+    includeTags: [],
+    excludeTags: [],
+  },
+  createJob: { attempts: 3, backoff: { firstMs: 100, maxMs: 1_000 } },
+  intake: { pollIntervalMs: 300_000, pollOverlapMs: 600_000, firstLookbackDays: 30 },
+  records: { retentionDays: 90 },
+  sync: SYNC_SETTINGS,
+};
+const partnerSettings = (apiUrl: string) => ({
+  apiUrl,
+  token: TOKEN,
+  rateLimit: 1_000_000,
+  rateWindowMs: 60_000,
+  syncReserve: 0.2,
+  retryAfterDefaultMs: 1_000,
+  retryAfterMaxMs: 900_000,
+  timeoutMs: 10_000,
+});
+
+/** MEMORY USAGE of every key under the prefix, summed by what the key holds. */
+async function weigh(redis: Redis, prefix: string) {
+  const groups = new Map<string, { keys: number; bytes: number }>();
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    const pipeline = redis.pipeline();
+    for (const key of keys) pipeline.memory('USAGE', key, 'SAMPLES', '0');
+    const sizes = (await pipeline.exec()) ?? [];
+    keys.forEach((key, i) => {
+      const group = groupOf(key.slice(prefix.length + 1));
+      const entry = groups.get(group) ?? { keys: 0, bytes: 0 };
+      entry.keys += 1;
+      entry.bytes += Number(sizes[i]?.[1] ?? 0);
+      groups.set(group, entry);
+    });
+  } while (cursor !== '0');
+  return groups;
+}
+
+/** `order:1` → `order record`, `mark-order:registered-1` → `mark-order job`, … */
+function groupOf(rest: string): string {
+  if (/^order:\d+$/.test(rest)) return 'order record';
+  if (/^order:\d+:/.test(rest)) return 'order notes (rerun, event-run)';
+  if (/^shipment:[^:]+$/.test(rest)) return 'shipment record';
+  if (/^shipment:/.test(rest)) return 'shipment locks';
+  const [queue, second, third] = rest.split(':');
+  if (third === 'logs') return `${queue} job logs`;
+  if (second && third === undefined && /-\d|^\d/.test(second)) return `${queue} job`;
+  if (['completed', 'failed'].includes(second ?? '')) return `${queue} ${second} index`;
+  if (second === 'events') return `${queue} events stream (capped)`;
+  if (second === 'metrics') return `${queue} metrics (capped)`;
+  return `${queue}${second ? `:${second}` : ''}`;
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not done within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function idle(queues: Queue[]): Promise<boolean> {
+  const counts = await Promise.all(
+    queues.map((q) => q.getJobCounts('waiting', 'active', 'delayed', 'prioritized')),
+  );
+  return counts.every((c) => Object.values(c).every((n) => n === 0));
+}
+
+async function dropPrefix(redis: Redis, prefix: string) {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length > 0) await redis.unlink(...keys);
+  } while (cursor !== '0');
+}
+
+/** Part 1: every key an order leaves, after the whole flow. */
+async function perOrder(n: number) {
+  const redis = new Redis(local.url, { maxRetriesPerRequest: null });
+  const prefix = `bench-footprint-${randomUUID().slice(0, 8)}`;
+  const sandbox = await startPartnerSandbox({ rateLimit: 1_000_000, rateWindowMs: 60_000 });
+  const store = await startFakeStore({
+    shop: SHOP,
+    accessToken: 'shpat_bench',
+    webhookSecret: 'b',
+    orders: [],
+  });
+  const parts = buildSharedParts({ redis, prefix, settings, logger });
+  const { partner } = buildPartnerSide(
+    partnerSettings(sandbox.url),
+    redis,
+    logger,
+    `${prefix}:partner-budget`,
+  );
+  const storeClient = createStoreClient({
+    shop: SHOP,
+    auth: { kind: 'accessToken', accessToken: 'shpat_bench' },
+    apiVersion: '2026-07',
+    adminApiUrl: store.url,
+    webhookSecret: 'b',
+    logger,
+  });
+  const context = { ...parts, store: storeClient, partner };
+  const ids = Array.from({ length: n }, (_, i) => String(20_000_000 + i));
+  for (const id of ids) await store.createOrder({ id }, { sendWebhook: false });
+  const workers = startWorkers(context, { connection: redis });
+  const q = parts.queues;
+  const all = Object.values(q) as Queue[];
+
+  for (const id of ids) await parts.enqueueOrder(id, 'orders/paid');
+  await until('registration', async () => {
+    const done = await q.createShipment.getJobCounts('completed', 'failed');
+    return done.completed! + done.failed! >= n && (await idle(all));
+  });
+  const failed = await q.createShipment.getJobCounts('failed');
+  if (failed.failed) throw new Error(`${failed.failed} registrations failed`);
+  if (!(await q.createShipment.getJob(orderJobId(ids[0]!)))) throw new Error('no create job kept');
+
+  for (const status of ['shipped', 'delivered'] as const) {
+    for (const id of ids) sandbox.advance(id, status);
+    await runSyncCycle({ ...context, logger }, `bench-${status}`);
+    await until(`the ${status} writes`, () => idle(all));
+  }
+  await Promise.all(workers.map((w) => w.close()));
+
+  const groups = await weigh(redis, prefix);
+  await parts.close();
+  await dropPrefix(redis, prefix);
+  await redis.quit();
+  await Promise.all([sandbox.close(), store.close()]);
+  return groups;
+}
+
+/** Part 2: a quiet sync cycle over `m` followed shipments, run in a process of its own. */
+async function syncAtScale(m: number) {
+  const redis = new Redis(local.url, { maxRetriesPerRequest: null });
+  const prefix = `bench-footprint-${randomUUID().slice(0, 8)}`;
+  const sandbox = await startPartnerSandbox({ rateLimit: 1_000_000, rateWindowMs: 60_000 });
+  const parts = buildSharedParts({ redis, prefix, settings, logger });
+  const { partner } = buildPartnerSide(
+    partnerSettings(sandbox.url),
+    redis,
+    logger,
+    `${prefix}:partner-budget`,
+  );
+  const references = Array.from({ length: m }, (_, i) => String(30_000_000 + i));
+  // Created over the sync's 60-day window, none final: all in the open set, all listed.
+  sandbox.seedShipments({
+    references,
+    createdFrom: new Date(Date.now() - 55 * 24 * 3600_000),
+    createdTo: new Date(Date.now() - 60_000),
+  });
+  const before = await usedMemory(redis);
+  for (let page = 1; ; page += 1) {
+    const answer = await partner.listShipments({ perPage: SYNC_PAGE_SIZE, page });
+    await Promise.all(
+      answer.data.map(async (item) => {
+        const updatedAtMs = parsePartnerTimestamp(item.updated_at)!.getTime();
+        const side = {
+          orderNumber: item.order_number,
+          status: item.status,
+          updatedAt: item.updated_at,
+          updatedAtMs,
+          stage: furthestStage(undefined, item.status),
+          createdAtMs: updatedAtMs,
+        };
+        await parts.tracking.track(item.reference, side);
+        await parts.tracking.saveShopifySide(item.reference, {
+          writtenStatus: statusVersion({ reference: item.reference, ...side }),
+        });
+      }),
+    );
+    if (page * SYNC_PAGE_SIZE >= answer.meta.total) break;
+  }
+  await parts.tracking.finishCycle(Date.now() - 5 * 60_000);
+  const seeded = await usedMemory(redis);
+
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(new URL('./sync-process.ts', import.meta.url))],
+    {
+      env: {
+        ...process.env,
+        BENCH_REDIS_URL: local.url,
+        BENCH_PREFIX: prefix,
+        BENCH_PARTNER_URL: sandbox.url,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`the sync process exited with ${code}`);
+  const result = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    rssStartMb: number;
+    rssPeakMb: number;
+    heapPeakMb: number;
+    cycleSeconds: number;
+    listRequests: number;
+  };
+
+  await parts.close();
+  await dropPrefix(redis, prefix);
+  await redis.quit();
+  await sandbox.close();
+  return { ...result, redisBytesPerShipment: (seeded - before) / m };
+}
+
+async function usedMemory(redis: Redis): Promise<number> {
+  const info = await redis.info('memory');
+  return Number(/used_memory:(\d+)/.exec(info)?.[1]);
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(2);
+
+console.log(`Redis footprint, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`Machine: ${os.cpus()[0]?.model} × ${os.cpus().length}, Node ${process.version}`);
+const redisInfo = await new Redis(local.url).info('server');
+console.log(`Redis ${/redis_version:(\S+)/.exec(redisInfo)?.[1]}\n`);
+
+const groups = await perOrder(ORDERS);
+const DAY_S = 24 * 3600;
+const recordDays = settings.records.retentionDays;
+const shipmentDays = 2 * settings.sync.lookbackDays;
+/** Days a completed job of each queue is kept (its options' removeOnComplete.age). */
+const jobDays = new Map<string, number>();
+for (const job of Object.values(JOB_CATALOG) as AnyJobDefinition[]) {
+  const keep = job.options(settings as never).removeOnComplete;
+  if (typeof keep === 'object' && 'age' in keep && keep.age) {
+    jobDays.set(job.queue, keep.age / DAY_S);
+  }
+}
+/** How long a key of the group lives, in days; undefined: per queue or per token, not per order. */
+function lifeDays(group: string): number | undefined {
+  if (group === 'order record' || group === 'orders:registered') return recordDays;
+  if (group.startsWith('order notes')) return 7;
+  if (group.startsWith('shipment') || group.startsWith('sync:open')) return shipmentDays;
+  const queue = /^(\S+) (job|job logs|completed index)$/.exec(group)?.[1];
+  return queue ? jobDays.get(queue) : undefined;
+}
+
+const rows = [...groups.entries()].sort((a, b) => b[1].bytes - a[1].bytes);
+let allBytes = 0;
+let allKeys = 0;
+let fixedBytes = 0;
+let steadyBytes = 0;
+console.log(`1. ${ORDERS} orders registered, marked, shipped, fulfilled and delivered:\n`);
+console.log('| Keys | Count | Bytes per order | Kept (days) |');
+console.log('|---|---:|---:|---:|');
+for (const [group, { keys, bytes }] of rows) {
+  const days = lifeDays(group);
+  allBytes += bytes;
+  allKeys += keys;
+  if (days === undefined) fixedBytes += bytes;
+  // At a steady rate of orders a key kept d days is there for d of the shipment's days.
+  else steadyBytes += (bytes * days) / shipmentDays;
+  if (bytes / ORDERS >= 1) {
+    console.log(
+      `| ${group} | ${keys} | ${(bytes / ORDERS).toFixed(0)} | ${days ?? 'per queue or token'} |`,
+    );
+  }
+}
+console.log(
+  `\nRight after the flow (every job still kept): ${allKeys} keys, ${(allKeys / ORDERS).toFixed(1)} per order, ` +
+    `${kb((allBytes - fixedBytes) / ORDERS)} KB per order, plus ${kb(fixedBytes)} KB per queue and token ` +
+    '(event streams capped at 10,000 entries, metrics, markers).',
+);
+console.log(
+  `Steady state, orders arriving at a steady rate: ${kb(steadyBytes / ORDERS)} KB per tracked order ` +
+    `(a shipment record is kept ${shipmentDays} days, an order record ${recordDays}, completed jobs ` +
+    `${[...new Set(jobDays.values())].join(' or ')} days).\n`,
+);
+
+const scale = await syncAtScale(TRACKED);
+console.log(`2. A quiet sync cycle over ${TRACKED} followed shipments:\n`);
+console.log(
+  `   process RSS before the cycle ${scale.rssStartMb} MB, peak during it ${scale.rssPeakMb} MB (heap peak ${scale.heapPeakMb} MB)`,
+);
+console.log(`   cycle ${scale.cycleSeconds} s, ${scale.listRequests} list requests`);
+console.log(
+  `   Redis: ${scale.redisBytesPerShipment.toFixed(0)} bytes per followed shipment (INFO used_memory delta)`,
+);
+process.exit(0);
