@@ -18,10 +18,6 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
   scalar DateTime
   scalar URL
 
-  type Shop {
-    name: String!
-  }
-
   interface Node {
     id: ID!
   }
@@ -41,7 +37,6 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
       reverse: Boolean
     ): OrderConnection!
     currentAppInstallation: AppInstallation!
-    shop: Shop!
     webhookSubscriptions(
       first: Int
       after: String
