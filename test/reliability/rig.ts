@@ -218,7 +218,8 @@ export async function startRig(options: RigOptions) {
         Array.from({ length: concurrency }, async () => {
           for (let next = queue.shift(); next; next = queue.shift()) {
             const { order } = await store.createOrder(next, { sendWebhook: false });
-            deliveries += (await sendWebhook(order)).attempts;
+            const { attempts } = await sendWebhook(order);
+            deliveries += attempts;
           }
         }),
       );
@@ -310,6 +311,53 @@ export async function startRig(options: RigOptions) {
       } while (cursor !== '0');
       return failed;
     },
+    /**
+     * Which secrets or personal data reached the logs, job data, job logs or failure reasons:
+     * each as `<what> in <where>`. `extra` adds secrets of the scenario (a second token, say).
+     */
+    async leaks(extra: Record<string, string> = {}): Promise<string[]> {
+      if (redis.status === 'wait') await redis.connect();
+      const secrets: Record<string, string> = {
+        'partner token': env.PARTNER_API_TOKEN!,
+        'Shopify token': STORE_TOKEN,
+        'webhook secret': WEBHOOK_SECRET,
+        'admin password': ADMIN_PASSWORD,
+        'receiver phone': RECEIVER.phone,
+        'receiver email': RECEIVER.email,
+        'receiver street': RECEIVER.street,
+        ...extra,
+      };
+      const places: [string, string][] = [['logs', rig.logs()]];
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+        cursor = next;
+        for (const key of keys) {
+          const type = await redis.type(key);
+          if (type === 'hash') {
+            const [data, reason, trace] = await redis.hmget(
+              key,
+              'data',
+              'failedReason',
+              'stacktrace',
+            );
+            places.push([key, `${data ?? ''}\n${reason ?? ''}\n${trace ?? ''}`]);
+          } else if (type === 'list' && key.endsWith(':logs')) {
+            places.push([key, (await redis.lrange(key, 0, -1)).join('\n')]);
+          }
+        }
+      } while (cursor !== '0');
+      const found: string[] = [];
+      for (const [what, secret] of Object.entries(secrets)) {
+        for (const [where, text] of places) {
+          if (text.includes(secret)) {
+            found.push(`${what} in ${where}`);
+            break;
+          }
+        }
+      }
+      return found;
+    },
     async close() {
       await Promise.all(workers.map((w, i) => (w ? kill(i) : undefined)));
       await intake?.close().catch(() => {});
@@ -321,6 +369,13 @@ export async function startRig(options: RigOptions) {
   };
   return rig;
 }
+
+/** The fake store's default receiver: none of it may reach logs, job data or failure reasons. */
+export const RECEIVER = {
+  phone: '+4520123456',
+  email: 'mette.hansen@example.dk',
+  street: 'Nørrebrogade 12',
+};
 
 /** The tracking number the scenario gives an order's parcel. */
 export function trackingNumberOf(reference: string): string {
