@@ -70,7 +70,8 @@ describe('the provider fails, then recovers', () => {
       intervalMs: 250,
     });
     r.shipAll();
-    const done = await r.waitForAll(ids, 120_000);
+    // Every detail read is paced too (one a second): the full run needs minutes.
+    const done = await r.waitForAll(ids, size(400_000, 120_000));
     const failed = await r.failedJobs();
 
     const log = r.sandbox.requests.filter((q) => q.token === PARTNER_TOKEN);
@@ -106,7 +107,7 @@ describe('the provider fails, then recovers', () => {
       fulfilments: ids.length,
     });
     expect(failed).toEqual({});
-  }, 600_000);
+  }, 900_000);
 
   it('a revoked token pauses processing, the intake keeps taking webhooks; a new token completes everything', async () => {
     const { r, ids, inputs } = await oneWorker(8_400_000);
