@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { buildPartnerSide, buildStoreClient, buildWebhookVerifier } from './compose/clients.js';
 import { registerSharedMetrics } from './compose/metrics.js';
 import { buildSharedParts } from './compose/parts.js';
-import { keepSchedules, startWorkers } from './compose/workers.js';
+import { keepSchedules, startWorkers, type WorkerOptions } from './compose/workers.js';
 import type { Logger } from './log.js';
 import { ConnectorMetrics } from './metrics/registry.js';
 import { requestMetrics } from './metrics/request-metrics.js';
@@ -31,6 +31,8 @@ export interface ServiceOptions {
    * job is safe to repeat). Keep it under the orchestrator's stop timeout. Default 20 s.
    */
   shutdownGraceMs?: number;
+  /** BullMQ's job lock and stalled-job check; only tests change them (see WorkerOptions). */
+  jobLock?: WorkerOptions['jobLock'];
 }
 
 export interface RunningService {
@@ -122,7 +124,10 @@ export async function startService(
   let url: string | undefined;
 
   if (options.workers !== false) {
-    const workers = startWorkers({ ...parts, store, partner }, { connection: workerRedis });
+    const workers = startWorkers(
+      { ...parts, store, partner },
+      { connection: workerRedis, ...(options.jobLock ? { jobLock: options.jobLock } : {}) },
+    );
     const stopSchedules = await keepSchedules(parts, {
       intervalMs: SCHEDULE_REFRESH_MS,
       logger,

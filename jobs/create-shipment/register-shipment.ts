@@ -206,12 +206,16 @@ async function followShipment(
   const updatedAtMs = parsePartnerTimestamp(updatedAt)?.getTime();
   // An answer without a legible time is followed once the sync lists it.
   if (createdAtMs === undefined || updatedAtMs === undefined) return;
+  // A shipment the provider had already (a retry after a lost answer, a record lost) may have
+  // moved on since it was created. Followed from its creation, so the sync sees what it did
+  // meanwhile as a change: reads its tracking, fulfils it. Recorded as shipped, it never would.
+  const movedOn = furthestStage(undefined, status) !== 'pending';
   await deps.tracking.track(reference, {
     orderNumber,
-    status,
-    updatedAt,
-    updatedAtMs,
-    stage: furthestStage(undefined, status),
+    status: movedOn ? 'pending' : status,
+    updatedAt: movedOn ? createdAt : updatedAt,
+    updatedAtMs: movedOn ? createdAtMs : updatedAtMs,
+    stage: movedOn ? 'pending' : furthestStage(undefined, status),
     createdAtMs,
   });
 }

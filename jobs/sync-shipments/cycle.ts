@@ -47,7 +47,12 @@ export interface SyncSummary {
  * back to this cycle's start). Then it reads in detail only the shipments whose tracking is
  * needed and not known.
  */
-export async function runSyncCycle(deps: SyncDeps, holder: string): Promise<SyncSummary> {
+export async function runSyncCycle(
+  deps: SyncDeps,
+  holder: string,
+  /** Holders starting with this are earlier executions of the same job: taken over at start. */
+  sameJob?: string,
+): Promise<SyncSummary> {
   const lockMs = Math.max(10 * 60_000, 2 * deps.settings.sync.intervalMs);
   const summary: SyncSummary = {
     outcome: 'synced',
@@ -59,7 +64,7 @@ export async function runSyncCycle(deps: SyncDeps, holder: string): Promise<Sync
     foreign: 0,
     shopifyUpdatesQueued: 0,
   };
-  if (!(await deps.tracking.holdLock(holder, lockMs))) {
+  if (!(await deps.tracking.holdLock(holder, lockMs, sameJob))) {
     return { ...summary, outcome: 'skipped', reason: 'another sync run is in progress' };
   }
   const keepLock = async () => {

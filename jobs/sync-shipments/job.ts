@@ -23,8 +23,14 @@ export const syncShipmentsJob = defineJob({
   schedule: { id: 'sync-shipments', everyMs: (settings) => settings.sync.intervalMs },
   process: (ctx) => async (_payload, job) => {
     const logger = ctx.logger.child({ module: 'sync', jobId: job.id });
-    // One holder per execution: a stalled run and its re-run elsewhere never share the lock.
-    const summary = await runSyncCycle({ ...ctx, logger }, `${job.id}/${job.token ?? ''}`);
+    // One holder per execution: a stalled run and its re-run elsewhere never share the lock. The
+    // re-run takes it over (BullMQ re-runs a job only once its earlier execution stalled), so a
+    // crash mid-run does not stop the sync until the lock expires.
+    const summary = await runSyncCycle(
+      { ...ctx, logger },
+      `${job.id}/${job.token ?? ''}`,
+      `${job.id}/`,
+    );
     if (summary.outcome === 'skipped') await job.log(`Skipped: ${summary.reason}.`);
     else {
       await job.log(

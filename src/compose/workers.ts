@@ -13,6 +13,11 @@ export interface WorkerOptions {
   connection: Redis;
   /** Jobs at a time per worker, where it differs from the job's own default. */
   concurrency?: Partial<Record<JobKey, number>>;
+  /**
+   * BullMQ's job lock and stalled-job check (default 30 s each). Only the reliability suite
+   * shortens them, so that a killed worker's job runs again within seconds rather than a minute.
+   */
+  jobLock?: { durationMs: number; stalledIntervalMs: number };
 }
 
 /**
@@ -41,6 +46,12 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
       // `queue.rateLimit()` (BullMQ ignores the limiter key on workers without one).
       limiter: { max: 1_000_000, duration: 1_000 },
       maxStalledCount: MAX_STALLED_COUNT,
+      ...(options.jobLock
+        ? {
+            lockDuration: options.jobLock.durationMs,
+            stalledInterval: options.jobLock.stalledIntervalMs,
+          }
+        : {}),
       // BullMQ then counts completed and failed jobs in Redis (connector_jobs_total); a day of
       // per-minute points is kept beside the count.
       metrics: { maxDataPoints: 24 * MetricsTime.ONE_HOUR },

@@ -317,10 +317,21 @@ export class ShipmentTracking {
 
   /**
    * Takes (or keeps) the sync's lock for `holder` for `ttlMs`. False when another run holds it:
-   * runs never overlap, whichever process they are in.
+   * runs never overlap, whichever process they are in. With `takeOverFrom`, a holder whose name
+   * starts with it is replaced: an earlier execution of the same job, which BullMQ runs again only
+   * once it declared that execution stalled (its worker crashed). Without it, a crash mid-run
+   * would stop the sync until the lock expired (10 minutes). Should the earlier execution still
+   * be alive, it finds the lock taken at its next page and stops.
    */
-  async holdLock(holder: string, ttlMs: number): Promise<boolean> {
-    const held = await this.redis.eval(HOLD_LOCK, 1, this.lockKey, holder, ttlMs);
+  async holdLock(holder: string, ttlMs: number, takeOverFrom?: string): Promise<boolean> {
+    const held = await this.redis.eval(
+      TAKE_OVER_LOCK,
+      1,
+      this.lockKey,
+      holder,
+      ttlMs,
+      takeOverFrom ?? holder,
+    );
     return held === 1;
   }
 
@@ -386,6 +397,14 @@ return 1
 const HOLD_LOCK = `
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
+
+/** HOLD_LOCK, except that a holder starting with ARGV[3] (the same job) is replaced. */
+const TAKE_OVER_LOCK = `
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] and string.sub(holder, 1, #ARGV[3]) ~= ARGV[3] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `;
