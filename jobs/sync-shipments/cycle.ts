@@ -10,7 +10,7 @@ import type { ListItem, TrackingRecord } from '../../src/partner/schemas.js';
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
 import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { JobContext } from '../context.js';
-import { queueShipmentUpdates } from '../shipment-updates/follow-ups.js';
+import { pendingUpdates, queueShipmentUpdates } from '../shipment-updates/follow-ups.js';
 import { applyReport, type ShipmentReport, wantsDetail } from './reports.js';
 import { windowStartMs } from './window.js';
 
@@ -168,7 +168,11 @@ async function applyListPage(
     );
     // Unchanged, but a write it needs was never queued (a crash between the two) or failed:
     // queued (or retried) again. Nothing is queued for a shipment Shopify is in line with.
-    if (!changed && !(await deps.tracking.wantsDetail(shipment.reference))) {
+    if (
+      !changed &&
+      pendingUpdates(shipment, deps.settings.sync).length > 0 &&
+      !(await deps.tracking.wantsDetail(shipment.reference))
+    ) {
       summary.shopifyUpdatesQueued += await queueShipmentUpdates(deps, shipment);
     }
   }
