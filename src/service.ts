@@ -4,7 +4,7 @@ import type { Config } from '../config/index.js';
 import { buildPartnerSide, buildStoreClient, buildWebhookVerifier } from './compose/clients.js';
 import { registerSharedMetrics } from './compose/metrics.js';
 import { buildSharedParts } from './compose/parts.js';
-import { keepSchedules, startWorkers } from './compose/workers.js';
+import { jobConcurrency, keepSchedules, startWorkers } from './compose/workers.js';
 import type { Logger } from './log.js';
 import { ConnectorMetrics } from './metrics/registry.js';
 import { requestMetrics } from './metrics/request-metrics.js';
@@ -122,7 +122,10 @@ export async function startService(
   let url: string | undefined;
 
   if (options.workers !== false) {
-    const workers = startWorkers({ ...parts, store, partner }, { connection: workerRedis });
+    const workers = startWorkers(
+      { ...parts, store, partner },
+      { connection: workerRedis, concurrency: jobConcurrency(config.concurrency) },
+    );
     const stopSchedules = await keepSchedules(parts, {
       intervalMs: SCHEDULE_REFRESH_MS,
       logger,
