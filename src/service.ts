@@ -163,7 +163,7 @@ export async function startService(
       redis: requestRedis,
       prefix,
       counters: parts.counters,
-      acceptOrderEvent: parts.acceptOrderEvent,
+      acceptDelivery: (event, deliveryId) => parts.acceptDelivery(event, deliveryId, requestRedis),
       budget,
       storeHealth: new StoreHealth(requestRedis, prefix),
       logger,
