@@ -248,7 +248,14 @@ async function backlogReads(processes: number) {
       PARTNER_RATE_LIMIT: String(BACKLOG_LIMIT),
       PARTNER_RATE_WINDOW_MS: String(BACKLOG_WINDOW_MS),
     });
-    await until(async () => (await completed(run.parts, 'createShipment')) >= ids.length);
+    // Every order's own job done (a re-run under another id may have completed too: not counted).
+    const ownJobsDone = async () => {
+      const states = await Promise.all(
+        ids.map((id) => run.parts.queues.createShipment.getJobState(`order-${id}`)),
+      );
+      return states.every((state) => state === 'completed');
+    };
+    await until(ownJobsDone);
     const seconds = (performance.now() - started) / 1000;
     const registered = (await Promise.all(ids.map((id) => run.parts.records.get(id)))).filter(
       (r) => r?.state === 'registered',
