@@ -282,6 +282,19 @@ const variables = {
     schema: positiveInt.default(3_600_000),
     hint: 'the longest delay between two attempts, in milliseconds',
   },
+
+  CREATE_CONCURRENCY: {
+    schema: positiveInt.max(256).default(16),
+    hint: 'shipment creates each process runs at a time (the partner budget still sets the pace)',
+  },
+  MARK_CONCURRENCY: {
+    schema: positiveInt.max(256).default(8),
+    hint: 'writes of the order number onto Shopify orders each process runs at a time',
+  },
+  SYNC_WRITE_CONCURRENCY: {
+    schema: positiveInt.max(256).default(4),
+    hint: 'status, fulfilment and delivery writes to Shopify each process runs at a time, per kind',
+  },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -476,6 +489,11 @@ function buildConfig(env: Env) {
     createJob: {
       attempts: v.CREATE_ATTEMPTS,
       backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },
+    },
+    concurrency: {
+      create: v.CREATE_CONCURRENCY,
+      mark: v.MARK_CONCURRENCY,
+      syncWrite: v.SYNC_WRITE_CONCURRENCY,
     },
   };
 }

@@ -4,7 +4,12 @@ import type { Config } from '../config/index.js';
 import { buildPartnerSide, buildStoreClient, buildWebhookVerifier } from './compose/clients.js';
 import { registerSharedMetrics } from './compose/metrics.js';
 import { buildSharedParts } from './compose/parts.js';
-import { keepSchedules, startWorkers, type WorkerOptions } from './compose/workers.js';
+import {
+  jobConcurrency,
+  keepSchedules,
+  startWorkers,
+  type WorkerOptions,
+} from './compose/workers.js';
 import type { Logger } from './log.js';
 import { ConnectorMetrics } from './metrics/registry.js';
 import { requestMetrics } from './metrics/request-metrics.js';
@@ -126,7 +131,11 @@ export async function startService(
   if (options.workers !== false) {
     const workers = startWorkers(
       { ...parts, store, partner },
-      { connection: workerRedis, ...(options.jobLock ? { jobLock: options.jobLock } : {}) },
+      {
+        connection: workerRedis,
+        concurrency: jobConcurrency(config.concurrency),
+        ...(options.jobLock ? { jobLock: options.jobLock } : {}),
+      },
     );
     const stopSchedules = await keepSchedules(parts, {
       intervalMs: SCHEDULE_REFRESH_MS,
@@ -165,7 +174,7 @@ export async function startService(
       redis: requestRedis,
       prefix,
       counters: parts.counters,
-      acceptOrderEvent: parts.acceptOrderEvent,
+      acceptDelivery: (event, deliveryId) => parts.acceptDelivery(event, deliveryId, requestRedis),
       budget,
       storeHealth: new StoreHealth(requestRedis, prefix),
       logger,

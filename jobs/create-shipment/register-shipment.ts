@@ -16,7 +16,7 @@ import { furthestStage } from '../../src/domain/shipment-progress.js';
 import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
-import type { PartnerApi } from '../../src/partner/client.js';
+import type { BudgetSlot, PartnerApi } from '../../src/partner/client.js';
 import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
 import type { TrackingRecord } from '../../src/partner/schemas.js';
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
@@ -30,7 +30,7 @@ import { keepUnchangedRefusal, unchangedSinceFailure } from './unchanged-refusal
 
 export interface RegisterShipmentDeps {
   store: Pick<OrderReader, 'getOrder'>;
-  partner: Pick<PartnerApi, 'createShipment' | 'getShipment'>;
+  partner: Pick<PartnerApi, 'reserveCreate' | 'createShipment' | 'getShipment'>;
   records: OrderRecords;
   /** Registered shipments are followed by the status sync from the start. */
   tracking: Pick<ShipmentTracking, 'track'>;
@@ -80,6 +80,25 @@ export async function registerShipment(
   run: RegisterRun = {},
 ): Promise<RegisterOutcome> {
   const record = await deps.records.get(orderId);
+  // A run that may call the provider takes its place in the budget before it reads the order: a
+  // spent budget sends the job back to wait (failure-policy.ts) before a Shopify read is spent
+  // on it. A run that ends without a request gives the place back.
+  const slot = record?.state === 'registered' ? undefined : await deps.partner.reserveCreate();
+  try {
+    return await registerWithSlot(orderId, record, slot, deps, run);
+  } finally {
+    // Not given back (Redis gone): the place goes unused for one window, nothing more.
+    await slot?.release().catch(() => {});
+  }
+}
+
+async function registerWithSlot(
+  orderId: string,
+  record: OrderRecord | null,
+  slot: BudgetSlot | undefined,
+  deps: RegisterShipmentDeps,
+  run: RegisterRun,
+): Promise<RegisterOutcome> {
   // Reloaded on every run: the order may have changed or been cancelled since it was queued.
   const order = await deps.store.getOrder(orderId);
   await deps.step?.(
@@ -108,13 +127,18 @@ export async function registerShipment(
       'The order no longer exists in the store.',
       {
         record,
+        slot,
         deps,
       },
     );
   }
   const eligibility = checkEligibility(order, deps.settings.eligibility);
   if (!eligibility.eligible) {
-    return settleIneligible(orderId, order, eligibility.code, eligibility.reason, { record, deps });
+    return settleIneligible(orderId, order, eligibility.code, eligibility.reason, {
+      record,
+      slot,
+      deps,
+    });
   }
 
   const fingerprint = shipmentFingerprint(order, deps.settings.shipment);
@@ -122,7 +146,7 @@ export async function registerShipment(
     if (record.sentAt) {
       // Given up on after a request left whose answer never came: the provider may have made
       // the shipment. Asked once; a 404 clears the mark, so later events cost nothing.
-      const found = await findShipmentAtProvider(orderId, order, deps);
+      const found = await findShipmentAtProvider(orderId, order, slot, deps);
       if (found) return { outcome: 'registered', orderNumber: found, created: false };
       await deps.records.clearSent(orderId, record.sentAt);
     }
@@ -143,6 +167,7 @@ export async function registerShipment(
   let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
   try {
     result = await deps.partner.createShipment(mapped.request, {
+      slot,
       // Only a request that actually leaves may have made a shipment we never hear of; one the
       // budget held back has not, and must not cost a look-up later.
       // The fingerprint of what left goes with it: a give-up is judged against it later.
@@ -226,13 +251,17 @@ async function settleIneligible(
   order: StoreOrder | null,
   code: string,
   reason: string,
-  { record, deps }: { record: OrderRecord | null; deps: RegisterShipmentDeps },
+  {
+    record,
+    slot,
+    deps,
+  }: { record: OrderRecord | null; slot: BudgetSlot | undefined; deps: RegisterShipmentDeps },
 ): Promise<RegisterOutcome> {
   if (record?.sentAt || (order && carriesRegistrationMarks(order))) {
     // A create request left earlier and its answer never came back (a timeout, a crash), or the
     // order carries the marks of a registration whose record Redis lost or expired: the
     // provider may hold a shipment for an order that will now not ship. Ask before skipping.
-    const found = await findShipmentAtProvider(orderId, order, deps);
+    const found = await findShipmentAtProvider(orderId, order, slot, deps);
     if (found) {
       if (!order || order.cancelledAt) {
         await handleCancelledAfterRegistration(orderId, deps);
@@ -255,11 +284,12 @@ async function settleIneligible(
 async function findShipmentAtProvider(
   orderId: string,
   order: StoreOrder | null,
+  slot: BudgetSlot | undefined,
   deps: RegisterShipmentDeps,
 ): Promise<string | null> {
   let shipment: TrackingRecord;
   try {
-    shipment = await deps.partner.getShipment(orderId, { priority: 'create' });
+    shipment = await deps.partner.getShipment(orderId, { priority: 'create', slot });
   } catch (error) {
     if (error instanceof PartnerNotFoundError) return null;
     throw error;

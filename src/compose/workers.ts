@@ -1,5 +1,6 @@
 import { type Job, MetricsTime, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { Config } from '../../config/index.js';
 import { JOB_CATALOG, JOBS, type JobKey } from '../../jobs/catalog.js';
 import type { JobContext } from '../../jobs/context.js';
 import type { AnyJobDefinition } from '../../jobs/job-definition.js';
@@ -32,6 +33,23 @@ export interface WorkerOptions {
  * worker does, so they all must agree.
  */
 export const MAX_STALLED_COUNT = 3;
+
+/**
+ * Jobs at a time per worker from the settings: creates, marks, and the sync's writes to Shopify.
+ * The rest (schedules, rare flags) keep their own defaults.
+ */
+export function jobConcurrency(
+  settings: Pick<Config, 'concurrency'>['concurrency'],
+): Partial<Record<JobKey, number>> {
+  return {
+    createShipment: settings.create,
+    markOrder: settings.mark,
+    writeShipmentStatus: settings.syncWrite,
+    reportShipmentProgress: settings.syncWrite,
+    fulfilShipment: settings.syncWrite,
+    recordDelivery: settings.syncWrite,
+  };
+}
 
 /** Starts one worker for each job in the catalog. */
 export function startWorkers(context: JobContext, options: WorkerOptions): Worker[] {

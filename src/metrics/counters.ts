@@ -32,7 +32,8 @@ export class Counters {
     private readonly prefix: string,
   ) {}
 
-  private get key() {
+  /** The hash holding every counter (the webhook intake's script counts in it directly). */
+  get key(): string {
     return `${this.prefix}:metrics:counters`;
   }
 

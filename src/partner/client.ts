@@ -63,7 +63,32 @@ export interface PartnerRequestOutcome {
   durationMs: number;
 }
 
+/**
+ * A create request's place in the budget, taken before the work that leads to the request (reading
+ * the order): a job that would wait for the budget learns so before it does that work. Used by
+ * the first request it is passed to; `release` gives it back when no request follows.
+ */
+export interface BudgetSlot {
+  release(): Promise<void>;
+}
+
+class ReservedSlot implements BudgetSlot {
+  used = false;
+  constructor(
+    readonly id: string | undefined,
+    private readonly gate: RequestGate | undefined,
+  ) {}
+
+  async release(): Promise<void> {
+    if (this.used) return;
+    this.used = true;
+    if (this.id !== undefined) await this.gate?.release?.(this.id);
+  }
+}
+
 export interface CreateShipmentOptions {
+  /** Sent in this place, taken ahead with `reserveCreate`. */
+  slot?: BudgetSlot;
   /**
    * Called once the budget has granted the request, just before it goes out: never for a request
    * that was held back. If it throws, nothing is sent.
@@ -88,7 +113,12 @@ export interface PartnerApi {
     request: ShipmentRequest,
     options?: CreateShipmentOptions,
   ): Promise<CreateShipmentResult>;
-  getShipment(reference: string, options?: { priority?: RequestPriority }): Promise<TrackingRecord>;
+  /** Takes a create's place in the budget now; throws PartnerBudgetExhaustedError when spent. */
+  reserveCreate(): Promise<BudgetSlot>;
+  getShipment(
+    reference: string,
+    options?: { priority?: RequestPriority; slot?: BudgetSlot },
+  ): Promise<TrackingRecord>;
   listShipments(query?: ListQuery, options?: { priority?: RequestPriority }): Promise<ListEnvelope>;
 }
 
@@ -102,6 +132,8 @@ interface PartnerRequest {
   priority?: RequestPriority;
   /** Runs after the budget granted the request and before it is sent. */
   beforeSend?(): Promise<void>;
+  /** A place taken ahead: sent in it rather than taking one. */
+  slot?: BudgetSlot;
 }
 
 interface Call<S extends z.ZodType> extends PartnerRequest {
@@ -161,6 +193,7 @@ export class PartnerClient implements PartnerApi {
       successStatuses: [201, 200],
       priority: 'create',
       beforeSend: options.onSending,
+      slot: options.slot,
     });
     const created = answer.status === 201;
     const read = readCreateAnswer(answer.body, reference);
@@ -213,9 +246,17 @@ export class PartnerClient implements PartnerApi {
     );
   }
 
+  async reserveCreate(): Promise<BudgetSlot> {
+    const gate = this.options.gate;
+    if (!gate) return new ReservedSlot(undefined, undefined);
+    const decision = await gate.take('create');
+    if (!decision.granted) throw new PartnerBudgetExhaustedError(decision.waitMs);
+    return new ReservedSlot(decision.slot, gate);
+  }
+
   async getShipment(
     reference: string,
-    options: { priority?: RequestPriority } = {},
+    options: { priority?: RequestPriority; slot?: BudgetSlot } = {},
   ): Promise<TrackingRecord> {
     const { body } = await this.call({
       method: 'GET',
@@ -223,6 +264,7 @@ export class PartnerClient implements PartnerApi {
       schema: trackingRecordSchema,
       successStatuses: [200],
       priority: options.priority ?? 'sync',
+      slot: options.slot,
     });
     return body;
   }
@@ -246,6 +288,15 @@ export class PartnerClient implements PartnerApi {
       priority: options.priority ?? 'sync',
     });
     return body;
+  }
+
+  /** Whether a place taken ahead carries this request (a place serves one request only). */
+  private async sendsInSlot(gate: RequestGate, slot: BudgetSlot | undefined): Promise<boolean> {
+    if (!(slot instanceof ReservedSlot) || slot.used) return false;
+    slot.used = true;
+    // A gate that cannot move a place keeps it where it was taken: still this request's.
+    if (slot.id === undefined || !gate.confirm) return true;
+    return gate.confirm(slot.id);
   }
 
   private async call<S extends z.ZodType>(
@@ -272,7 +323,7 @@ export class PartnerClient implements PartnerApi {
       if (!this.options.token) throw new PartnerAuthError('No partner API token is configured.');
       headers.authorization = `Bearer ${this.options.token}`;
       const gate = this.options.gate;
-      if (gate) {
+      if (gate && !(await this.sendsInSlot(gate, call.slot))) {
         const decision = await gate.take(call.priority);
         if (!decision.granted) throw new PartnerBudgetExhaustedError(decision.waitMs);
       }

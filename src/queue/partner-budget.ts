@@ -86,6 +86,31 @@ redis.call('HINCRBY', KEYS[2], 'rateLimited', 1)
 return 0
 `;
 
+/**
+ * Moves a place taken ahead to now, as its request leaves: the log then holds the time the
+ * provider sees, and a later time only ever counts against more windows, never fewer.
+ */
+const CONFIRM_SCRIPT = `
+local now = tonumber(ARGV[2])
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false then return 0 end
+redis.call('ZADD', KEYS[1], 'XX', now, ARGV[1])
+redis.call('ZADD', KEYS[2], 'XX', now, ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return 1
+`;
+
+/** Gives back a place taken ahead that no request used. */
+const RELEASE_SCRIPT = `
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HINCRBY', KEYS[3], 'sent', -1)
+return 1
+`;
+
 export interface PartnerBudgetOptions {
   /** The partner token; only a hash of it names the keys, so it never lands in Redis. */
   token: string;
@@ -120,6 +145,8 @@ export interface PartnerBudgetStats {
 type BudgetRedis = Redis & {
   partnerBudgetTake(...args: (string | number)[]): Promise<number>;
   partnerBudgetBlock(...args: (string | number)[]): Promise<number>;
+  partnerBudgetConfirm(...args: (string | number)[]): Promise<number>;
+  partnerBudgetRelease(...args: (string | number)[]): Promise<number>;
 };
 
 /**
@@ -151,6 +178,8 @@ export class PartnerBudget implements RequestGate {
     if (!('partnerBudgetTake' in redis)) {
       redis.defineCommand('partnerBudgetTake', { numberOfKeys: 6, lua: TAKE_SCRIPT });
       redis.defineCommand('partnerBudgetBlock', { numberOfKeys: 2, lua: BLOCK_SCRIPT });
+      redis.defineCommand('partnerBudgetConfirm', { numberOfKeys: 2, lua: CONFIRM_SCRIPT });
+      redis.defineCommand('partnerBudgetRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
     }
     this.redis = redis as BudgetRedis;
     const base = budgetKeyBase(options.token, options.keyPrefix);
@@ -170,6 +199,7 @@ export class PartnerBudget implements RequestGate {
 
   async take(priority: RequestPriority): Promise<GateDecision> {
     const k = this.keys;
+    const slot = randomUUID();
     const waitMs = await this.redis.partnerBudgetTake(
       k.log,
       k.syncLog,
@@ -181,13 +211,28 @@ export class PartnerBudget implements RequestGate {
       this.options.limit,
       this.reserve,
       priority,
-      randomUUID(),
+      slot,
       // A waiting marker outlives the wait, so the waiter still counts when it returns: BullMQ
       // can take up to about a second to hand a deferred job back to a worker.
       Math.max(1_000, Math.ceil(this.windowMs / 10)),
       this.options.clock ? this.options.clock() : '',
     );
-    return waitMs === 0 ? { granted: true } : { granted: false, waitMs };
+    return waitMs === 0 ? { granted: true, slot } : { granted: false, waitMs };
+  }
+
+  async confirm(slot: string): Promise<boolean> {
+    const moved = await this.redis.partnerBudgetConfirm(
+      this.keys.log,
+      this.keys.syncLog,
+      slot,
+      this.options.clock ? this.options.clock() : '',
+      this.windowMs,
+    );
+    return moved === 1;
+  }
+
+  async release(slot: string): Promise<void> {
+    await this.redis.partnerBudgetRelease(this.keys.log, this.keys.syncLog, this.keys.stats, slot);
   }
 
   async block(waitMs: number): Promise<void> {

@@ -11,7 +11,7 @@ export const HMAC_FAILURE_STREAK_ALERT = 5;
 /** Long enough to span a quiet night; a streak that stops growing is forgotten after it. */
 const STREAK_TTL_S = 7 * 24 * 3600;
 
-function streakKey(prefix: string): string {
+export function hmacStreakKey(prefix: string): string {
   return `${prefix}:webhooks:hmac-failure-streak`;
 }
 
@@ -19,18 +19,18 @@ function streakKey(prefix: string): string {
 export async function countHmacFailure(redis: Redis, prefix: string): Promise<number> {
   const [[, count]] = (await redis
     .multi()
-    .incr(streakKey(prefix))
-    .expire(streakKey(prefix), STREAK_TTL_S)
+    .incr(hmacStreakKey(prefix))
+    .expire(hmacStreakKey(prefix), STREAK_TTL_S)
     .exec()) as [[null, number], [null, number]];
   return count;
 }
 
 export async function endHmacFailureStreak(redis: Redis, prefix: string): Promise<void> {
-  await redis.del(streakKey(prefix));
+  await redis.del(hmacStreakKey(prefix));
 }
 
 export async function hmacFailureStreak(redis: Redis, prefix: string): Promise<number> {
-  return Number((await redis.get(streakKey(prefix))) ?? 0);
+  return Number((await redis.get(hmacStreakKey(prefix))) ?? 0);
 }
 
 export function hmacStreakMessage(streak: number): string {

@@ -17,8 +17,6 @@ export const ORDER_TOPICS = ['orders/create', 'orders/paid', 'orders/updated', '
 /** Shopify allows 5 s; answer well before, so a slow Redis means a retry rather than a timeout. */
 const DEFAULT_ANSWER_WITHIN_MS = 3_000;
 const WEBHOOK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
-/** Shopify retries a delivery for 4 hours; remember deliveries a good while longer. */
-const SEEN_TTL_S = 48 * 3600;
 
 const orderWebhookBody = z.object({
   id: z.union([z.number(), z.string()]).optional(),
@@ -35,9 +33,12 @@ export interface OrderEvent {
 
 export interface WebhookRouteDeps {
   verify: VerifyWebhook;
-  /** Queues the order (or flags it); resolves with what it did, for the answer and the log. */
-  acceptOrderEvent(event: OrderEvent): Promise<string>;
-  /** Client connection (fails fast) for the delivery-seen marks. */
+  /**
+   * Queues the order (or flags it), once per delivery id (Shopify delivers at least once), and
+   * counts the delivery; resolves with what it did ('duplicate' for one seen before).
+   */
+  acceptDelivery(event: OrderEvent, deliveryId: string): Promise<string>;
+  /** Client connection (fails fast) for the HMAC failure streak. */
   redis: Redis;
   prefix: string;
   counters: Counters;
@@ -70,11 +71,13 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
       if (verification.reason === 'invalid_hmac') void noteHmacFailure(deps);
       return reply.code(401).send({ error: 'invalid webhook signature' });
     }
-    void endHmacFailureStreak(deps.redis, deps.prefix).catch(() => {});
     const { topic } = verification;
     const log = deps.logger.child({ topic, webhookId: verification.webhookId });
+    // A verified signature ends a streak of bad ones (for an order, acceptDelivery does).
+    const endStreak = () => void endHmacFailureStreak(deps.redis, deps.prefix).catch(() => {});
 
     if (!ORDER_TOPICS.includes(topic)) {
+      endStreak();
       log.info('webhook topic not handled; acknowledged');
       return reply.code(200).send({ result: 'ignored' });
     }
@@ -83,31 +86,24 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     try {
       body = orderWebhookBody.parse(JSON.parse(rawBody));
     } catch {
+      endStreak();
       return reply.code(400).send({ error: 'body is not an order in JSON' });
     }
     const orderId = orderIdOf(body);
-    if (!orderId) return reply.code(400).send({ error: 'body carries no order id' });
+    if (!orderId) {
+      endStreak();
+      return reply.code(400).send({ error: 'body carries no order id' });
+    }
 
-    const seenKey = `${deps.prefix}:webhook-seen:${verification.eventId ?? verification.webhookId}`;
     try {
-      const result = await withTimeout(
-        deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS,
-        async () => {
-          if (await deps.redis.exists(seenKey)) return 'duplicate' as const;
-          const accepted = await deps.acceptOrderEvent({
-            orderId,
-            source: topic,
-            cancelled: Boolean(body.cancelled_at),
-          });
-          // Marked only after the job is stored: a failed attempt must not hide Shopify's retry.
-          await deps.redis.set(seenKey, '1', 'EX', SEEN_TTL_S);
-          return accepted;
-        },
+      // Also ends a streak of bad signatures and counts the delivery, in the same round trip.
+      const result = await withTimeout(deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS, () =>
+        deps.acceptDelivery(
+          { orderId, source: topic, cancelled: Boolean(body.cancelled_at) },
+          verification.eventId ?? verification.webhookId,
+        ),
       );
       log.info({ orderId, result }, 'webhook accepted');
-      void deps.counters
-        .increment(result === 'duplicate' ? 'webhooks_duplicate' : 'webhooks_accepted')
-        .catch(() => {});
       return reply.code(200).send({ result });
     } catch (error) {
       log.error(

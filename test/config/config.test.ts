@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, loadDotEnv, variableNames } from '../../config/index.js';
+import { jobConcurrency } from '../../src/compose/workers.js';
 
 const minimal = {
   PARTNER_API_URL: 'https://partner.example.com/api/v1/',
@@ -88,6 +89,27 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...minimal, PARTNER_API_TOKEN: '' })[0]).toMatch(
       /^PARTNER_API_TOKEN is required/,
     );
+  });
+
+  it('takes how many creates, marks and sync writes run at a time, with defaults', () => {
+    expect(loadConfig(minimal).concurrency).toEqual({ create: 16, mark: 8, syncWrite: 4 });
+    const set = loadConfig({
+      ...minimal,
+      CREATE_CONCURRENCY: '64',
+      MARK_CONCURRENCY: '32',
+      SYNC_WRITE_CONCURRENCY: '2',
+    });
+    expect(set.concurrency).toEqual({ create: 64, mark: 32, syncWrite: 2 });
+    expect(jobConcurrency(set.concurrency)).toEqual({
+      createShipment: 64,
+      markOrder: 32,
+      writeShipmentStatus: 2,
+      reportShipmentProgress: 2,
+      fulfilShipment: 2,
+      recordDelivery: 2,
+    });
+    expect(problemsOf({ ...minimal, CREATE_CONCURRENCY: '0' })[0]).toMatch(/^CREATE_CONCURRENCY/);
+    expect(problemsOf({ ...minimal, MARK_CONCURRENCY: '1.5' })[0]).toMatch(/^MARK_CONCURRENCY/);
   });
 
   it('rejects values out of range', () => {

@@ -144,3 +144,30 @@ describe('the request budget is spent when a create is due', () => {
     expect((await s.records.get(id))?.sentAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 });
+
+describe('a create that has to wait for the partner budget', () => {
+  it('does not read the order from Shopify while the budget is spent, and reads it once after', async () => {
+    const s = await start({ workers: false, budget: { limit: 1, windowMs: 1_500 } });
+    const id = FIXTURE.paidCopenhagen;
+    const reads: string[] = [];
+    const store = Object.create(s.storeClient) as typeof s.storeClient;
+    store.getOrder = (orderId) => {
+      reads.push(orderId);
+      return s.storeClient.getOrder(orderId);
+    };
+    // Another process has just sent the one request the window allows.
+    expect((await s.budget.take('create')).granted).toBe(true);
+    s.startWorkers({ ports: { store } });
+
+    await s.parts.enqueueOrder(id, 'orders/create');
+    await waitUntil(async () => (await s.budget.stats()).denied > 0, {
+      what: 'the job to meet the spent budget',
+    });
+    expect(reads).toEqual([]);
+
+    const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+    expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+    expect(reads).toEqual([id]);
+    expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+  });
+});

@@ -129,7 +129,7 @@ export async function startIntake(
     redis,
     prefix,
     counters: parts.counters,
-    acceptOrderEvent: parts.acceptOrderEvent,
+    acceptDelivery: (event, deliveryId) => parts.acceptDelivery(event, deliveryId, redis),
     budget,
     storeHealth: new StoreHealth(redis, prefix),
     logger: options.logger ?? silentLogger,

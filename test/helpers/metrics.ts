@@ -117,7 +117,7 @@ export async function startMetricsServer(
     redis: stack.redis,
     prefix: stack.prefix,
     counters: stack.counters,
-    acceptOrderEvent: stack.parts.acceptOrderEvent,
+    acceptDelivery: stack.parts.acceptDelivery,
     budget: partnerSide.budget,
     storeHealth: new StoreHealth(stack.redis, stack.prefix),
     logger: silentLogger,

@@ -574,6 +574,44 @@ describe('the request gate', () => {
     }
   }
 
+  class SlotGate extends RecordingGate {
+    confirmed: string[] = [];
+    released: string[] = [];
+    async confirm(slot: string) {
+      this.confirmed.push(slot);
+      return true;
+    }
+    async release(slot: string) {
+      this.released.push(slot);
+    }
+  }
+
+  it('sends a create in the place taken ahead, once, and gives back only an unused place', async () => {
+    const gate = new SlotGate({ granted: true, slot: 'place-1' });
+    api().post('/api/v1/shipments').reply(201, created);
+    const partner = client({ gate });
+    const slot = await partner.reserveCreate();
+    await partner.createShipment(request, { slot });
+    await slot.release();
+    expect(gate.taken).toEqual(['create']);
+    expect(gate.confirmed).toEqual(['place-1']);
+    expect(gate.released).toEqual([]);
+
+    const unused = await partner.reserveCreate();
+    await unused.release();
+    await unused.release();
+    expect(gate.released).toEqual(['place-1']);
+  });
+
+  it('says at once when no place can be taken ahead, and how long to wait', async () => {
+    const gate = new SlotGate({ granted: false, waitMs: 2_000 });
+    const error = await client({ gate })
+      .reserveCreate()
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerBudgetExhaustedError);
+    expect(error.waitMs).toBe(2_000);
+  });
+
   it('takes the look-up of an unreadable create answer from the budget as a create', async () => {
     const gate = new RecordingGate({ granted: true });
     api().post('/api/v1/shipments').reply(201, 'oops');

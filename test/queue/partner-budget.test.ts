@@ -57,6 +57,43 @@ describe('PartnerBudget', () => {
     expect((await b.take('create')).granted).toBe(true);
   });
 
+  it('gives back a place taken ahead that no request used', async () => {
+    const b = budget({ limit: 2, windowMs: 60_000 });
+    const first = await b.take('create');
+    const second = await b.take('create');
+    expect((await b.take('create')).granted).toBe(false);
+    if (!second.granted || !second.slot) throw new Error('expected a granted place');
+    await b.release(second.slot);
+    await b.release(second.slot); // twice: given back once
+    expect((await b.stats()).remaining).toBe(1);
+    expect((await b.stats()).sent).toBe(1);
+    expect((await b.take('create')).granted).toBe(true);
+    expect(first.granted).toBe(true);
+  });
+
+  it('moves a place taken ahead to the time its request leaves, so the window counts from then', async () => {
+    const clock = { now: Date.now() };
+    const b = budget({ limit: 1, windowMs: 60_000, clock: () => clock.now });
+    const taken = await b.take('create');
+    if (!taken.granted || !taken.slot) throw new Error('expected a granted place');
+    clock.now += 10_000; // the order was read meanwhile
+    expect(await b.confirm(taken.slot)).toBe(true);
+    clock.now += 50_000; // 60 s after the take, 50 s after the request left
+    expect(await b.take('create')).toEqual({ granted: false, waitMs: 10_001 });
+    clock.now += 10_000;
+    expect((await b.take('create')).granted).toBe(true);
+  });
+
+  it('says a place taken ahead is gone once it has left the window', async () => {
+    const clock = { now: Date.now() };
+    const b = budget({ limit: 1, windowMs: 1_000, clock: () => clock.now });
+    const taken = await b.take('create');
+    if (!taken.granted || !taken.slot) throw new Error('expected a granted place');
+    clock.now += 1_500;
+    await b.take('create'); // trims the log
+    expect(await b.confirm(taken.slot)).toBe(false);
+  });
+
   it('is one budget for every connection using the same token', async () => {
     const other = testRedis();
     try {

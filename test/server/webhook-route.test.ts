@@ -14,7 +14,7 @@ import {
   WEBHOOK_SECRET,
   waitFor,
 } from '../helpers/intake.js';
-import { waitUntil } from '../helpers/shipment-stack.js';
+import { holdPoint, waitUntil } from '../helpers/shipment-stack.js';
 import { capturingLogger } from '../store/helpers.js';
 
 /** An order body as Shopify sends it: name, email, phone and address included. */
@@ -310,6 +310,106 @@ describe('POST /webhooks/shopify', () => {
 
     expect(answer.status).toBe(400);
     expect(await createJobs()).toEqual([]);
+  });
+});
+
+describe('round trips to Redis per delivery', () => {
+  /** Commands sent to Redis under the intake's prefix while `work` runs (not those a script ran). */
+  async function commandsDuring(work: () => Promise<unknown>): Promise<string[]> {
+    const monitor = await intake.redis.monitor();
+    const seen: string[] = [];
+    monitor.on('monitor', (_time: string, args: string[], source: string) => {
+      if (source !== 'lua' && args.some((arg) => arg.includes(intake.prefix))) {
+        seen.push(args[0]!.toLowerCase());
+      }
+    });
+    try {
+      await work();
+      // MONITOR lines trail the answers: a marker command sent last arrives last.
+      const marker = `${intake.prefix}:monitor-marker`;
+      await intake.redis.get(marker);
+      await waitFor(() => seen.includes('get'), { what: 'the marker to be monitored' });
+      return seen.slice(0, seen.lastIndexOf('get'));
+    } finally {
+      monitor.disconnect();
+    }
+  }
+
+  it('takes two for a new order (one script, one BullMQ add), one for a queued order or a duplicate', async () => {
+    // Scripts loaded once beforehand: a first use costs an EVAL after the NOSCRIPT.
+    await postWebhook(intake.url, { topic: 'orders/create', body: orderBody({ id: '5550999' }) });
+    const body = orderBody({ id: ORDER_ID });
+    const delivery = { topic: 'orders/create', body, webhookId: 'wh-1', eventId: 'ev-1' };
+
+    const added = await commandsDuring(async () => {
+      expect((await postWebhook(intake.url, delivery)).body).toEqual({ result: 'queued' });
+    });
+    const queued = await commandsDuring(async () => {
+      const paid = await postWebhook(intake.url, { topic: 'orders/paid', body, eventId: 'ev-2' });
+      expect(paid.body).toEqual({ result: 'already_queued' });
+    });
+    const duplicate = await commandsDuring(async () => {
+      expect((await postWebhook(intake.url, delivery)).body).toEqual({ result: 'duplicate' });
+    });
+
+    expect(added).toEqual(['evalsha', 'evalsha']);
+    expect(queued).toEqual(['evalsha']);
+    expect(duplicate).toEqual(['evalsha']);
+    expect((await createJobs()).map((j) => j.id).sort()).toEqual(
+      [`order-${ORDER_ID}`, 'order-5550999'].sort(),
+    );
+    await waitFor(
+      async () => {
+        const counters = await intake.counters.read();
+        return counters.webhooks_accepted === 3 && counters.webhooks_duplicate === 1;
+      },
+      { what: 'the deliveries to be counted' },
+    );
+  });
+
+  it('takes a delivery whose job could not be added as new when Shopify sends it again', async () => {
+    const queue = intake.queues.createShipment;
+    const add = queue.add.bind(queue);
+    let failures = 0;
+    queue.add = (async (...args: Parameters<typeof add>) => {
+      if (failures++ === 0) throw new Error('connection lost');
+      return add(...args);
+    }) as typeof queue.add;
+    const delivery = {
+      topic: 'orders/create',
+      body: orderBody({ id: ORDER_ID }),
+      webhookId: 'wh-add',
+      eventId: 'ev-add',
+    };
+
+    expect((await postWebhook(intake.url, delivery)).status).toBe(503);
+    expect((await postWebhook(intake.url, delivery)).body).toEqual({ result: 'queued' });
+    expect((await postWebhook(intake.url, delivery)).body).toEqual({ result: 'duplicate' });
+    expect((await createJobs()).map((j) => j.id)).toEqual([`order-${ORDER_ID}`]);
+  });
+
+  it('asks a running job for one more look, in the same step', async () => {
+    const body = orderBody({ id: ORDER_ID });
+    await postWebhook(intake.url, { topic: 'orders/create', body });
+    // A worker takes the job and holds it.
+    const { Worker } = await import('bullmq');
+    const running = holdPoint();
+    const worker = new Worker(
+      intake.queues.createShipment.name,
+      async () => {
+        await running.stop();
+      },
+      { connection: intake.redis.duplicate(), prefix: intake.prefix },
+    );
+    try {
+      await running.reached;
+      const updated = await postWebhook(intake.url, { topic: 'orders/updated', body });
+      expect(updated.body).toEqual({ result: 'already_queued' });
+      expect(await intake.records.takeRerun(ORDER_ID)).toBe(true);
+    } finally {
+      running.release();
+      await worker.close();
+    }
   });
 });
 

@@ -42,6 +42,7 @@ function depsFor(duringLoad: () => Promise<void>) {
       },
     },
     partner: {
+      reserveCreate: async () => ({ release: async () => {} }),
       createShipment: () => Promise.reject(new Error('an unpaid order is never sent')),
       getShipment: () => Promise.reject(new Error('an unpaid order is never looked up')),
     },
