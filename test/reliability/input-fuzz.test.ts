@@ -153,6 +153,12 @@ const ALLOWED: Record<WebhookCase['kind'], number[]> = {
   'wrong-shop': [401],
 };
 
+function allowed(c: WebhookCase): number[] {
+  // The signature check wants a body: an empty one is refused as unsigned, which is as clear.
+  if (c.kind === 'malformed' && c.body === '') return [400, 401];
+  return ALLOWED[c.kind];
+}
+
 describe('bad input', () => {
   it('fuzzed webhooks and absurd orders: clear rejections or per-order errors, no crash, valid orders unaffected', async () => {
     note(`input fuzz seed ${SEED} (FUZZ_SEED to replay)`);
@@ -180,11 +186,7 @@ describe('bad input', () => {
     }
     const unexpected = answers
       .map((a, i) => ({ ...a, case: cases[i]! }))
-      .filter(
-        (a) =>
-          typeof a.status !== 'number' ||
-          !ALLOWED[a.kind as WebhookCase['kind']].includes(a.status),
-      )
+      .filter((a) => typeof a.status !== 'number' || !allowed(a.case).includes(a.status))
       .map((a) => `${a.kind} → ${a.status}: ${JSON.stringify(a.case).slice(0, 200)}`);
     // A wrong topic acknowledged must be ignored, never queued.
     const wrongTopicQueued = answers
