@@ -13,12 +13,10 @@ const ORDERS = size(120, 8);
 let rig: Rig | undefined;
 let redis: ScenarioRedis | undefined;
 afterEach(async (context) => {
-  if (context.task.result?.state === 'fail' && rig) {
-    note(rig.logs().slice(-6_000));
-    // All of it, for a failure the last lines do not explain.
-    if (process.env.RELIABILITY_LOG_DIR) {
-      writeFileSync(join(process.env.RELIABILITY_LOG_DIR, `${rig.prefix}.log`), rig.logs());
-    }
+  if (context.task.result?.state === 'fail' && rig) note(rig.logs().slice(-6_000));
+  // All of it (RELIABILITY_LOG_LEVEL=info for more), for what the last lines do not explain.
+  if (process.env.RELIABILITY_LOG_DIR && rig) {
+    writeFileSync(join(process.env.RELIABILITY_LOG_DIR, `${rig.prefix}.log`), rig.logs());
   }
   await rig?.close();
   await redis?.close();
@@ -31,7 +29,11 @@ async function world(first: number, options: { aof: boolean; env?: Record<string
   redis = await startScenarioRedis({ aof: options.aof });
   rig = await startRig({
     redisUrl: redis.url,
-    env: { ...options.env, RELIABILITY_SCHEDULE_REFRESH_MS: '1000' },
+    env: {
+      ...options.env,
+      RELIABILITY_SCHEDULE_REFRESH_MS: '1000',
+      LOG_LEVEL: process.env.RELIABILITY_LOG_LEVEL ?? 'warn',
+    },
   });
   await rig.spawnWorker(0);
   const inputs = orderInputs(first, ORDERS);
