@@ -5,8 +5,8 @@ import { orderInputs, PARTNER_TOKEN, type Rig, startRig, trackingNumberOf } from
 import { note, report, size } from './size.js';
 
 const ORDERS = size(120, 8);
-// Each THROTTLED answer says the bucket is empty: the connector then waits until the bucket holds
-// the request's cost plus the merchant's reserve (SHOPIFY_RESERVE_SHARE), about 7 s on a standard
+// Each THROTTLED answer says the bucket is empty: the connector then waits until the request's
+// cost has refilled at its share of the rate (SHOPIFY_RESERVE_SHARE), about 7 s on a standard
 // shop (100 points a second). The short run plays a Plus shop (1,000 a second).
 const THROTTLED = size(20, 2);
 const RESTORE_RATE = size(100, 1_000);
