@@ -38,6 +38,8 @@ export interface ServiceOptions {
   shutdownGraceMs?: number;
   /** BullMQ's job lock and stalled-job check; only tests change them (see WorkerOptions). */
   jobLock?: WorkerOptions['jobLock'];
+  /** How often the schedulers are put back after Redis lost them; only tests change it. */
+  scheduleRefreshMs?: number;
 }
 
 export interface RunningService {
@@ -138,7 +140,7 @@ export async function startService(
       },
     );
     const stopSchedules = await keepSchedules(parts, {
-      intervalMs: SCHEDULE_REFRESH_MS,
+      intervalMs: options.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS,
       logger,
     });
 

@@ -199,7 +199,7 @@ export class PartnerClient implements PartnerApi {
     const read = readCreateAnswer(answer.body, reference);
     if (read.complete) return { created, shipment: read.shipment };
     this.options.logger?.warn(
-      { reference, status: answer.status, issues: read.issues },
+      { reference, status: answer.status, issues: answer.unreadable ?? read.issues },
       read.shipment
         ? 'partner create answer does not match the contract; kept its order number'
         : 'partner create answer cannot be read; looking the shipment up',
@@ -216,7 +216,7 @@ export class PartnerClient implements PartnerApi {
     created: { status: number },
   ): Promise<CreatedShipment> {
     const confirmed = `Partner API answered ${created.status} to POST /shipments, so the shipment exists, but that answer could not be read`;
-    let answer: { status: number; body: unknown };
+    let answer: { status: number; body: unknown; unreadable?: string };
     try {
       answer = await this.send({
         method: 'GET',
@@ -241,7 +241,7 @@ export class PartnerClient implements PartnerApi {
       return read.shipment;
     }
     throw new PartnerUnexpectedResponseError(
-      `${confirmed}, nor could GET /shipments/{reference} (${read.issues}). Retrying with the same reference cannot make a second shipment; do not create it by hand.`,
+      `${confirmed}, nor could GET /shipments/{reference} (${answer.unreadable ?? read.issues}). Retrying with the same reference cannot make a second shipment; do not create it by hand.`,
       { status: created.status },
     );
   }
@@ -302,11 +302,11 @@ export class PartnerClient implements PartnerApi {
   private async call<S extends z.ZodType>(
     call: Call<S>,
   ): Promise<{ status: number; body: z.output<S> }> {
-    const { status, body } = await this.send(call);
+    const { status, body, unreadable } = await this.send(call);
     const parsed = call.schema.safeParse(body);
     if (!parsed.success) {
       throw new PartnerUnexpectedResponseError(
-        `Partner API answered ${status} to ${call.method} /${routeOf(call.path)} with a body that does not match the contract (${describeZodIssues(parsed.error)}).`,
+        `Partner API answered ${status} to ${call.method} /${routeOf(call.path)} with a body that does not match the contract (${unreadable ?? describeZodIssues(parsed.error)}).`,
         { status, cause: parsed.error },
       );
     }
@@ -317,7 +317,9 @@ export class PartnerClient implements PartnerApi {
    * Sends one request within the budget. A success status returns with its JSON body (undefined
    * when the body is not JSON), unchecked; any other answer, or none, throws its error.
    */
-  private async send(call: PartnerRequest): Promise<{ status: number; body: unknown }> {
+  private async send(
+    call: PartnerRequest,
+  ): Promise<{ status: number; body: unknown; unreadable?: string }> {
     const headers: Record<string, string> = {};
     if (call.priority !== undefined) {
       if (!this.options.token) throw new PartnerAuthError('No partner API token is configured.');
@@ -376,7 +378,9 @@ export class PartnerClient implements PartnerApi {
     const json = parseJson(response.body);
 
     if (call.successStatuses.includes(status)) {
-      return { status, body: json.ok ? json.value : undefined };
+      return json.ok
+        ? { status, body: json.value }
+        : { status, body: undefined, unreadable: json.why };
     }
 
     const errorBody = errorBodySchema.safeParse(json.ok ? json.value : undefined);
@@ -447,12 +451,14 @@ export class PartnerClient implements PartnerApi {
   }
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  if (text.length === 0) return { ok: false };
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false; why: string } {
+  if (text.trim().length === 0) return { ok: false, why: 'the body is empty' };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    return { ok: false };
+    // Says what came (an HTML error page, cut-off JSON) without echoing the body itself.
+    const kind = /^\s*</.test(text) ? 'HTML or XML' : 'JSON cut off or broken';
+    return { ok: false, why: `the body is not JSON (${kind}, ${text.length} bytes)` };
   }
 }
 

@@ -129,7 +129,8 @@ function orderIdOf(body: z.infer<typeof orderWebhookBody>): string | null {
   // The gid is a string; the numeric id may exceed what a JSON number holds exactly.
   if (body.admin_graphql_api_id) return parseOrderId(body.admin_graphql_api_id);
   if (typeof body.id === 'string') return parseOrderId(body.id);
-  if (typeof body.id === 'number' && Number.isSafeInteger(body.id)) return String(body.id);
+  // A negative or fractional number is no order id: 400, not a 503 Shopify would retry for days.
+  if (typeof body.id === 'number' && Number.isSafeInteger(body.id)) return parseOrderId(body.id);
   return null;
 }
 

@@ -331,6 +331,19 @@ describe('createShipment', () => {
     expect(error.message).toContain('do not create it by hand');
   });
 
+  it.each([
+    ['', 'the body is empty'],
+    ['<!DOCTYPE html><h1>502</h1>', 'the body is not JSON (HTML or XML, 27 bytes)'],
+    ['{"data": [', 'the body is not JSON (JSON cut off or broken, 10 bytes)'],
+  ])('says what an unreadable 200 was, without its content: %j', async (body, reason) => {
+    api().get('/api/v1/shipments').query(true).reply(200, body);
+    const error = await client()
+      .listShipments({})
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerUnexpectedResponseError);
+    expect(error.message).toContain(`does not match the contract (${reason})`);
+  });
+
   it('retries a 201 whose look-up finds nothing (yet), rather than calling the order unknown', async () => {
     api().post('/api/v1/shipments').reply(201, 'oops');
     api().get('/api/v1/shipments/5551234').reply(404, { success: false, message: 'Not found.' });

@@ -299,6 +299,8 @@ export async function startRig(options: RigOptions) {
         const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*:failed`, 'COUNT', 500);
         cursor = next;
         for (const key of keys) {
+          // Only a queue's failed set: another key may end in :failed too.
+          if ((await redis.type(key)) !== 'zset') continue;
           const ids = await redis.zrange(key, 0, -1);
           if (ids.length === 0) continue;
           const queue = key.slice(prefix.length + 1, -':failed'.length);

@@ -15,6 +15,8 @@ const service = await startService(config, {
   http: process.env.RELIABILITY_HTTP === 'true',
   shutdownGraceMs: 2_000,
   jobLock: { durationMs: lockMs, stalledIntervalMs: Math.round(lockMs / 2) },
+  // Puts the schedulers back soon after Redis lost its data (production: every minute).
+  scheduleRefreshMs: Number(process.env.RELIABILITY_SCHEDULE_REFRESH_MS ?? 60_000),
 });
 process.once('SIGTERM', async () => {
   await service.close();

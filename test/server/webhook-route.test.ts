@@ -302,6 +302,16 @@ describe('POST /webhooks/shopify', () => {
     expect(jobs.map((j) => [j.id, j.data.orderId])).toEqual([[orderJobId(hugeId), hugeId]]);
   });
 
+  it.each(['{"id":-1}', '{"id":0.5}', '{"id":"-7"}'])(
+    'answers 400 (not 503, which Shopify retries for days) to an id no order has: %s',
+    async (body) => {
+      const answer = await postWebhook(intake.url, { topic: 'orders/create', body });
+
+      expect(answer.status).toBe(400);
+      expect(await createJobs()).toEqual([]);
+    },
+  );
+
   it('refuses (400) rather than guesses when only an inexact numeric id is given', async () => {
     const answer = await postWebhook(intake.url, {
       topic: 'orders/create',

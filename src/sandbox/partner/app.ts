@@ -13,7 +13,7 @@ import { answerClientError } from './client-errors.js';
 import { CONTROL_PREFIX, registerControlRoutes } from './control-routes.js';
 import type { SandboxCore } from './core.js';
 import { errorBody, SandboxError } from './errors.js';
-import { MALFORMED_BODIES } from './faults.js';
+import { malformAnswer } from './faults.js';
 import { CONTRACT_LIMITS } from './limits.js';
 import { contextOf } from './request-context.js';
 
@@ -100,10 +100,11 @@ export function buildApp(core: SandboxCore, logger: Logger | false): FastifyInst
   app.addHook('onSend', async (request, reply, payload) => {
     if (!isApiUrl(request.url)) return payload;
     if (core.faults.latencyMs > 0) await sleep(core.faults.latencyMs);
-    const malformed = core.faults.takeMalformed();
+    const malformed = core.faults.takeMalformed(request.method, pathOf(request.url));
     if (!malformed) return payload;
-    reply.header('content-type', 'application/json; charset=utf-8');
-    return MALFORMED_BODIES[malformed];
+    const answer = malformAnswer(malformed, String(payload ?? ''), reply.statusCode);
+    reply.code(answer.status).header('content-type', answer.contentType);
+    return answer.body;
   });
 
   app.addHook('onResponse', async (request, reply) => logRequest(core, request, reply));

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { SandboxCore } from './core.js';
 import { parseCreatedAfter } from './created-after.js';
 import { SandboxError } from './errors.js';
+import { MALFORMED_BODY_KINDS } from './faults.js';
 import { countRequests } from './request-counts.js';
 import { SEED_MAX, seedShipments } from './seed.js';
 import { DOCUMENTED_STATUSES } from './statuses.js';
@@ -67,7 +68,7 @@ const issueBody = z.object({ email: z.string().min(1), name: z.string().optional
 const faultsBody = z.object({
   failNextCreates: z.number().int().min(0).optional(),
   latencyMs: z.number().min(0).optional(),
-  malformedNext: z.enum(['schema', 'invalid-json']).optional(),
+  malformedNext: z.enum(MALFORMED_BODY_KINDS).optional(),
 });
 const rateLimitBody = z.object({
   limit: z.number().int().min(1),
@@ -158,7 +159,7 @@ export function registerControlRoutes(app: FastifyInstance, core: SandboxCore): 
     const { failNextCreates, latencyMs, malformedNext } = parse(faultsBody, request.body);
     if (failNextCreates !== undefined) core.faults.setFailCreates(failNextCreates);
     if (latencyMs !== undefined) core.faults.setLatency(latencyMs);
-    if (malformedNext !== undefined) core.faults.malformedNext = malformedNext;
+    if (malformedNext !== undefined) core.faults.setMalformed(malformedNext);
     return {
       failNextCreates: core.faults.failCreates,
       latencyMs: core.faults.latencyMs,

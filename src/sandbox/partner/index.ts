@@ -1,6 +1,7 @@
 export { type SandboxAccount, SEEDED_ACCOUNTS } from './accounts.js';
 export { auditRequests, type RequestAudit } from './audit.js';
-export type { MalformedBodyKind } from './faults.js';
+export type { MalformedBodyKind, MalformedBodyOptions } from './faults.js';
+export { MALFORMED_BODY_KINDS } from './faults.js';
 export type { RequestCountFilter, RequestCounts } from './request-counts.js';
 export type { RequestLogEntry } from './request-log.js';
 export type { SeedOptions, SeedResult } from './seed.js';

@@ -5,7 +5,7 @@ import { API_PREFIX } from './api-routes.js';
 import { buildApp } from './app.js';
 import { CONTROL_PREFIX } from './control-routes.js';
 import { SandboxCore } from './core.js';
-import type { MalformedBodyKind } from './faults.js';
+import type { MalformedBodyKind, MalformedBodyOptions } from './faults.js';
 import { countRequests, type RequestCountFilter, type RequestCounts } from './request-counts.js';
 import type { RequestLogEntry } from './request-log.js';
 import { type SeedOptions, type SeedResult, seedShipments } from './seed.js';
@@ -87,8 +87,13 @@ export interface PartnerSandbox {
   setRateLimit(limit: number, windowMs: number): void;
   /** The next `n` creates store the shipment, then answer 500. */
   failNextCreates(n: number): void;
-  /** The next API response keeps its status but gets a body no schema accepts. */
-  failNextWithMalformedBody(kind?: MalformedBodyKind): void;
+  /**
+   * The next API answer (or the next `count` matching ones) gets a malformed body: see
+   * MalformedBodyKind. Default kind: schema (the status kept, a body no schema accepts).
+   */
+  failNextWithMalformedBody(kind?: MalformedBodyKind, options?: MalformedBodyOptions): void;
+  /** How many malformed answers are still to be sent. */
+  malformedPending(): number;
   setLatency(ms: number): void;
   /** Stored shipments (copies), oldest first; the request as validated, pricing stripped. */
   shipments(accountEmail?: string): StoredShipment[];
@@ -150,9 +155,9 @@ export async function startPartnerSandbox(
       trackingRecord(core.setUndocumentedStatus(reference, status, label, accountEmail)),
     setRateLimit: (limit, windowMs) => core.limiter.configure(limit, windowMs),
     failNextCreates: (n) => core.faults.setFailCreates(n),
-    failNextWithMalformedBody: (kind = 'schema') => {
-      core.faults.malformedNext = kind;
-    },
+    failNextWithMalformedBody: (kind = 'schema', options) =>
+      core.faults.setMalformed(kind, options),
+    malformedPending: () => core.faults.malformedPending,
     setLatency: (ms) => core.faults.setLatency(ms),
     shipments: (accountEmail) =>
       structuredClone(

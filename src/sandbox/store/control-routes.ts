@@ -136,6 +136,21 @@ export function controlRoutes(
     return { ok: true };
   });
 
+  app.post('/_fake/server-error', async (request, reply) => {
+    const body = z
+      .object({
+        count: z.number().int().min(0),
+        operation: z.string().min(1).optional(),
+        status: z
+          .union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)])
+          .optional(),
+      })
+      .safeParse(request.body);
+    if (!body.success) return reply.code(400).send({ error: 'invalid', issues: body.error.issues });
+    store.serverErrorNext(body.data);
+    return { ok: true };
+  });
+
   app.get('/_fake/mutations', async () => store.mutations);
   app.get('/_fake/requests', async () => store.requests);
 

@@ -12,7 +12,7 @@ import type {
   FakeWebhookSubscription,
 } from './model.js';
 import type { FakeCustomerNotification, FakeMutation } from './state.js';
-import type { DropAnswersOptions } from './traffic.js';
+import type { DropAnswersOptions, ServerErrorOptions } from './traffic.js';
 import type { WebhookDelivery } from './webhooks.js';
 
 /** The fake store as its users (the demo, the tests, its control routes) drive it. */
@@ -104,4 +104,6 @@ export interface FakeStore {
    * connection), so a client cannot tell whether they happened.
    */
   dropNextAnswers(options: DropAnswersOptions): void;
+  /** Answer the next `count` matching GraphQL requests with a 5xx, without running them. */
+  serverErrorNext(options: ServerErrorOptions): void;
 }

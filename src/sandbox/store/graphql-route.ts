@@ -26,7 +26,7 @@ export interface FakeGraphqlRequest {
   /**
    * ok; throttled (200 THROTTLED); rate_limited (429); unauthorized (401); too_costly (200
    * MAX_COST_EXCEEDED); invalid (errors); answer_lost (applied, then 502 or a dropped
-   * connection).
+   * connection); server_error (a 5xx, nothing run).
    */
   outcome:
     | 'ok'
@@ -35,7 +35,8 @@ export interface FakeGraphqlRequest {
     | 'unauthorized'
     | 'too_costly'
     | 'invalid'
-    | 'answer_lost';
+    | 'answer_lost'
+    | 'server_error';
 }
 
 /**
@@ -104,13 +105,17 @@ export function graphqlRoute(
       ) ?? [];
     seen.variables = body.data.variables ?? {};
 
-    const refusal = deps.traffic.next();
+    const refusal = deps.traffic.next(seen.operationName, seen.rootFields);
     if (refusal?.kind === 'rate_limited') {
       log('rate_limited');
       return reply
         .code(429)
         .header('Retry-After', String(refusal.retryAfterSeconds))
         .send({ errors: 'Exceeded the API rate limit; retry after the time in Retry-After.' });
+    }
+    if (refusal?.kind === 'server_error') {
+      log('server_error');
+      return reply.code(refusal.status).send({ errors: 'Internal Server Error' });
     }
     if (refusal?.kind === 'throttled') {
       log('throttled');

@@ -19,7 +19,7 @@ export {
 export { FAKE_ADMIN_SDL, fakeAdminSchema } from './schema.js';
 export { type FakeStoreOptions, startFakeStore } from './server.js';
 export type { FakeCustomerNotification, FakeMutation } from './state.js';
-export type { DropAnswersOptions } from './traffic.js';
+export type { DropAnswersOptions, ServerErrorOptions } from './traffic.js';
 export {
   deliverWebhook,
   orderWebhookPayload,

@@ -160,6 +160,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     webhookSubscriptions: () => structuredClone(state.app.webhookSubscriptions),
     metafieldDefinitions: () => structuredClone(state.app.metafieldDefinitions),
     dropNextAnswers: (opts) => traffic.dropNextAnswers(opts),
+    serverErrorNext: (opts) => traffic.serverErrorNext(opts),
     close: () => app.close(),
   };
 

@@ -7,14 +7,27 @@ export interface DropAnswersOptions {
   how?: 'bad_gateway' | 'connection_reset';
 }
 
+export interface ServerErrorOptions {
+  /** How many matching requests fail. */
+  count: number;
+  /** Only requests with this operation name or root field (e.g. metafieldsSet). */
+  operation?: string;
+  /** The status to answer: 500 (default), 502, 503 or 504. Nothing is applied. */
+  status?: 500 | 502 | 503 | 504;
+}
+
 /**
  * What the fake store does to the next GraphQL requests instead of answering them: HTTP 200
- * THROTTLED (the cost bucket is empty) or HTTP 429 with Retry-After; or, for mutations, apply
+ * THROTTLED (the cost bucket is empty) or HTTP 429 with Retry-After, or a 5xx before running anything; or, for mutations, apply
  * them and lose the answer (a proxy's 502, a dropped connection).
  */
 export class TrafficControl {
   private throttle = { remaining: 0, currentlyAvailable: 0, restoreRate: 100 };
   private rateLimit = { remaining: 0, retryAfterSeconds: 1 };
+  private serverError: Required<Omit<ServerErrorOptions, 'operation'>> & { operation?: string } = {
+    count: 0,
+    status: 500,
+  };
   private drop: Required<Omit<DropAnswersOptions, 'operation'>> & { operation?: string } = {
     count: 0,
     how: 'bad_gateway',
@@ -22,6 +35,10 @@ export class TrafficControl {
 
   dropNextAnswers(options: DropAnswersOptions) {
     this.drop = { ...options, how: options.how ?? 'bad_gateway' };
+  }
+
+  serverErrorNext(options: ServerErrorOptions) {
+    this.serverError = { ...options, status: options.status ?? 500 };
   }
 
   /** Whether this mutation (already applied) loses its answer, and how. */
@@ -47,14 +64,27 @@ export class TrafficControl {
     this.rateLimit = { remaining: count, retryAfterSeconds: options.retryAfterSeconds ?? 1 };
   }
 
-  /** Takes the next planned refusal, if any; a 429 goes before THROTTLED. */
-  next():
+  /** Takes the next planned refusal, if any; a 429 goes before a 5xx, a 5xx before THROTTLED. */
+  next(
+    operationName: string | null = null,
+    rootFields: string[] = [],
+  ):
     | { kind: 'rate_limited'; retryAfterSeconds: number }
+    | { kind: 'server_error'; status: number }
     | { kind: 'throttled'; currentlyAvailable: number; restoreRate: number }
     | undefined {
     if (this.rateLimit.remaining > 0) {
       this.rateLimit.remaining -= 1;
       return { kind: 'rate_limited', retryAfterSeconds: this.rateLimit.retryAfterSeconds };
+    }
+    const failing = this.serverError;
+    const matches =
+      !failing.operation ||
+      failing.operation === operationName ||
+      rootFields.includes(failing.operation);
+    if (failing.count > 0 && matches) {
+      failing.count -= 1;
+      return { kind: 'server_error', status: failing.status };
     }
     if (this.throttle.remaining > 0) {
       this.throttle.remaining -= 1;
