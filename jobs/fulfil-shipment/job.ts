@@ -1,55 +1,39 @@
-import { defineJob } from '../job-definition.js';
+import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
 import { queueShipmentUpdates } from '../shipment-updates/follow-ups.js';
-import { SHIPMENT_UPDATE_OPTIONS } from '../shipment-updates/options.js';
-import {
-  SHIPMENT_UPDATE_QUEUES,
-  shipmentUpdatePayload,
-  updateJobId,
-} from '../shipment-updates/updates.js';
 import { fulfilShipment } from './fulfil.js';
 
 /** Longer than a fulfilment takes, Shopify's throttling waits included. */
 const WRITE_LOCK_MS = 120_000;
 
 /** Shipped at the provider: one Shopify fulfillment per location, with the tracking. */
-export const fulfilShipmentJob = defineJob({
-  queue: SHIPMENT_UPDATE_QUEUES.fulfil,
-  payload: shipmentUpdatePayload,
-  jobId: (payload) => updateJobId('fulfil', payload),
-  options: () => SHIPMENT_UPDATE_OPTIONS,
-  concurrency: 2,
-  callsPartner: false,
-  process:
-    (ctx) =>
-    async ({ reference }, job) => {
-      const logger = ctx.logger.child({ module: 'fulfil-shipment', jobId: job.id });
-      // Another fulfil job of this order (for a newer number) runs meanwhile: wait for it, so the
-      // two never both find the order open and fulfil it twice.
-      const holder = `${job.id}/${job.token ?? ''}`;
-      if (!(await ctx.tracking.holdWriteLock(reference, holder, WRITE_LOCK_MS))) {
-        throw new Error(
-          `Another fulfilment of order ${reference} is running; this one waits its turn.`,
-        );
-      }
-      let outcome: Awaited<ReturnType<typeof fulfilShipment>>;
-      try {
-        outcome = await fulfilShipment(reference, { ...ctx, logger });
-      } finally {
-        await ctx.tracking.releaseWriteLock(reference, holder);
-      }
-      await job.log(OUTCOME_LOG[outcome]);
-      // Delivered already? The delivered event can follow now that the fulfillment exists.
-      const shipment = await ctx.tracking.get(reference);
-      if (shipment) await queueShipmentUpdates(ctx, shipment);
-      return { outcome };
-    },
+export const fulfilShipmentJob = defineShipmentUpdateJob({
+  update: 'fulfil',
+  async write(reference, ctx, logger, job) {
+    // Another fulfil job of this order (for a newer number) runs meanwhile: wait for it, so the
+    // two never both find the order open and fulfil it twice.
+    const holder = `${job.id}/${job.token ?? ''}`;
+    if (!(await ctx.tracking.holdWriteLock(reference, holder, WRITE_LOCK_MS))) {
+      throw new Error(
+        `Another fulfilment of order ${reference} is running; this one waits its turn.`,
+      );
+    }
+    let outcome: Awaited<ReturnType<typeof fulfilShipment>>;
+    try {
+      outcome = await fulfilShipment(reference, { ...ctx, logger });
+    } finally {
+      await ctx.tracking.releaseWriteLock(reference, holder);
+    }
+    // Delivered already? The delivered event can follow now that the fulfillment exists.
+    const shipment = await ctx.tracking.get(reference);
+    if (shipment) await queueShipmentUpdates(ctx, shipment);
+    return outcome;
+  },
+  log: {
+    fulfilled: 'Fulfilled with the tracking, one fulfillment per location.',
+    'already-fulfilled': 'A fulfillment already carries this tracking number: nothing written.',
+    'tracking-updated': 'The tracking number changed at the provider: our fulfillments updated.',
+    'tracking-added': 'Fulfilled without tracking in Shopify: the tracking was added to it.',
+    'nothing-to-fulfil': 'Nothing of the order is left for the merchant to fulfil.',
+    stale: 'The shipment has no tracking number to fulfil with (yet).',
+  },
 });
-
-const OUTCOME_LOG: Record<Awaited<ReturnType<typeof fulfilShipment>>, string> = {
-  fulfilled: 'Fulfilled with the tracking, one fulfillment per location.',
-  'already-fulfilled': 'A fulfillment already carries this tracking number: nothing written.',
-  'tracking-updated': 'The tracking number changed at the provider: our fulfillments updated.',
-  'tracking-added': 'Fulfilled without tracking in Shopify: the tracking was added to it.',
-  'nothing-to-fulfil': 'Nothing of the order is left for the merchant to fulfil.',
-  stale: 'The shipment has no tracking number to fulfil with (yet).',
-};

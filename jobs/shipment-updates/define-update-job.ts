@@ -1,0 +1,41 @@
+import type { Job } from 'bullmq';
+import type { Logger } from '../../src/log.js';
+import type { JobContext } from '../context.js';
+import { defineJob } from '../job-definition.js';
+import { SHIPMENT_UPDATE_OPTIONS } from './options.js';
+import {
+  SHIPMENT_UPDATE_QUEUES,
+  type ShipmentUpdate,
+  shipmentUpdatePayload,
+  updateJobId,
+} from './updates.js';
+
+/**
+ * Declares one of the sync's Shopify writes: its queue, payload, job id and options are the same
+ * for all five; each brings its write and the words its outcomes get in the job's log.
+ */
+export function defineShipmentUpdateJob<Outcome extends string>(spec: {
+  update: ShipmentUpdate;
+  /** Brings Shopify in line with the shipment's record, and says what it did. */
+  write(reference: string, ctx: JobContext, logger: Logger, job: Job): Promise<Outcome>;
+  /** Each outcome as a line in the job's log, for the board. */
+  log: Record<Outcome, string>;
+}) {
+  const queue = SHIPMENT_UPDATE_QUEUES[spec.update];
+  return defineJob({
+    queue,
+    payload: shipmentUpdatePayload,
+    jobId: (payload) => updateJobId(spec.update, payload),
+    options: () => SHIPMENT_UPDATE_OPTIONS,
+    concurrency: 2,
+    callsPartner: false,
+    process:
+      (ctx) =>
+      async ({ reference }, job) => {
+        const logger = ctx.logger.child({ module: queue, jobId: job.id });
+        const outcome = await spec.write(reference, ctx, logger, job);
+        await job.log(spec.log[outcome]);
+        return { outcome };
+      },
+  });
+}
