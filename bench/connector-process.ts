@@ -6,9 +6,14 @@ import { loadConfig } from '../config/index.js';
 import { createLogger } from '../src/log.js';
 import { startService } from '../src/service.js';
 
+const http = process.env.BENCH_HTTP === 'true';
 const service = await startService(loadConfig(process.env), {
-  logger: createLogger({ level: loadConfig(process.env).logLevel }),
-  http: process.env.BENCH_HTTP === 'true',
+  logger: createLogger({ level: loadConfig(process.env).logLevel, format: 'json' }),
+  http,
+  // As `connector start` runs intake and workers together: the workers in a thread of their own.
+  ...(http && process.env.BENCH_ONE_THREAD !== 'true'
+    ? { workersThread: { log: { format: 'json', colour: false } } }
+    : {}),
   shutdownGraceMs: 2_000,
 });
 

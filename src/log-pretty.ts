@@ -44,7 +44,7 @@ export function formatLogLine(line: string, colour = false): string {
 
 /** A destination for pino that writes readable lines to `out` (stdout by default). */
 export function prettyStream(
-  out: NodeJS.WritableStream & { isTTY?: boolean } = process.stdout,
+  out: { write(text: string): unknown; isTTY?: boolean } = process.stdout,
 ): Writable {
   const colour = Boolean(out.isTTY);
   return new Writable({

@@ -49,7 +49,13 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
  * `format: 'pretty'` is passed.
  */
 export function createLogger(
-  options: { level?: LoggerOptions['level']; name?: string; format?: LogFormat } = {},
+  options: {
+    level?: LoggerOptions['level'];
+    name?: string;
+    format?: LogFormat;
+    /** Colours in readable lines; default: when stdout is a terminal. */
+    colour?: boolean;
+  } = {},
   destination?: pino.DestinationStream,
 ): Logger {
   const opts: LoggerOptions = {
@@ -60,10 +66,17 @@ export function createLogger(
   };
   if (destination) {
     return options.format === 'pretty'
-      ? pino(opts, prettyStream(destination as NodeJS.WritableStream))
+      ? pino(opts, prettyStream(destination))
       : pino(opts, destination);
   }
-  const format = options.format ?? loadLogFormat();
-  const pretty = format === 'pretty' || (format === 'auto' && Boolean(process.stdout.isTTY));
-  return pretty ? pino(opts, prettyStream()) : pino(opts);
+  if (stdoutLogFormat(options.format) === 'json') return pino(opts);
+  const colour = options.colour ?? Boolean(process.stdout.isTTY);
+  return pino(opts, prettyStream({ write: (text) => process.stdout.write(text), isTTY: colour }));
+}
+
+/** What `createLogger` writes to stdout with: readable lines for a terminal, else JSON. */
+export function stdoutLogFormat(format: LogFormat = loadLogFormat()): 'json' | 'pretty' {
+  return format === 'pretty' || (format === 'auto' && Boolean(process.stdout.isTTY))
+    ? 'pretty'
+    : 'json';
 }

@@ -24,6 +24,7 @@ import { buildServer } from './server/app.js';
 import { StoreAuthError } from './store/errors.js';
 import { missingScopes } from './store/setup/scopes.js';
 import type { StoreSetup } from './store/setup/types.js';
+import { startWorkersThread, type WorkersThreadData } from './workers-thread.js';
 
 export interface ServiceOptions {
   logger: Logger;
@@ -36,6 +37,19 @@ export interface ServiceOptions {
    * job is safe to repeat). Keep it under the orchestrator's stop timeout. Default 20 s.
    */
   shutdownGraceMs?: number;
+  /**
+   * Run the queue workers in a thread of their own (workers-thread.ts), so that they never hold
+   * up a webhook's answer: what `connector start` does when it runs both. Needs the logger's
+   * format to give the thread's own logger. Default false (one thread).
+   */
+  workersThread?: { log: WorkersThreadData['log'] };
+  /**
+   * This service is the workers' thread of a process whose main thread started it: the main
+   * thread reports the process's metrics and Redis's durability once for both.
+   */
+  isWorkersThread?: boolean;
+  /** Called when the service cannot go on (its workers' thread ended): stop it and exit. */
+  onFatal?: (reason: string) => void;
   /** BullMQ's job lock and stalled-job check; only tests change them (see WorkerOptions). */
   jobLock?: WorkerOptions['jobLock'];
   /** How often the schedulers are put back after Redis lost them; only tests change it. */
@@ -66,7 +80,8 @@ export async function startService(
 ): Promise<RunningService> {
   const { logger } = options;
   const retrySpanMs = minimumRetrySpanMs(config.createJob.attempts, config.createJob.backoff);
-  if (retrySpanMs < SIX_HOURS_MS) {
+  // Said where the workers run.
+  if (retrySpanMs < SIX_HOURS_MS && options.workers !== false && !options.workersThread) {
     logger.warn(
       { retrySpanHours: +(retrySpanMs / 3_600_000).toFixed(1) },
       'CREATE_ATTEMPTS and CREATE_BACKOFF_* give up on a provider outage in under 6 hours',
@@ -80,7 +95,8 @@ export async function startService(
       queuePrefix: prefix,
       partnerRateLimit: `${config.partner.rateLimit} per ${config.partner.rateWindowMs} ms`,
       http: options.http !== false,
-      workers: options.workers !== false,
+      workers: options.workers !== false && !options.workersThread,
+      ...(options.workersThread && options.workers !== false ? { workersThread: true } : {}),
     },
     'connector starting',
   );
@@ -94,7 +110,7 @@ export async function startService(
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
   // Warns only, and in the background: the intake answers 503 while Redis is down, and a
   // deliberately different Redis (a throwaway one for trials) still starts.
-  void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
+  if (!options.isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
 
   // Before anything reads a record: they must belong to the configured partner environment.
   try {
@@ -106,7 +122,10 @@ export async function startService(
   }
 
   // Requests are counted per process; what lives in Redis is read at each scrape (below).
-  const metrics = new ConnectorMetrics({ logger });
+  const metrics = new ConnectorMetrics({
+    logger,
+    ...(options.isWorkersThread ? { processMetrics: false } : {}),
+  });
   const requests = requestMetrics(metrics);
   const store = buildStoreClient(
     config.shopify,
@@ -115,8 +134,9 @@ export async function startService(
     requests.storeRequest,
     { redis: workerRedis, prefix },
   );
-  // In the background: Shopify being slow must not hold up the intake.
-  void checkShopifyAccess(store, logger);
+  // In the background: Shopify being slow must not hold up the intake. A workers' thread checks
+  // for itself.
+  if (!options.workersThread) void checkShopifyAccess(store, logger);
   const { partner } = buildPartnerSide(
     config.partner,
     workerRedis,
@@ -130,7 +150,25 @@ export async function startService(
   let server: FastifyInstance | undefined;
   let url: string | undefined;
 
-  if (options.workers !== false) {
+  if (options.workers !== false && options.workersThread) {
+    const thread = await startWorkersThread(
+      { config, log: options.workersThread.log, shutdownGraceMs: options.shutdownGraceMs },
+      {
+        logger,
+        onUnexpectedExit: (reason) => {
+          logger.fatal(`${reason}: the connector stops`);
+          options.onFatal?.(reason);
+        },
+      },
+    ).catch(async (error) => {
+      await parts.close();
+      requestRedis.disconnect();
+      workerRedis.disconnect();
+      throw error;
+    });
+    metrics.addRegistry({ name: 'workers_thread', read: () => thread.metrics() });
+    closers.unshift(() => thread.close());
+  } else if (options.workers !== false) {
     const workers = startWorkers(
       { ...parts, store, partner },
       {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createLogger } from '../log.js';
+import { createLogger, stdoutLogFormat } from '../log.js';
 import { PartnerEnvironmentMismatchError } from '../records/partner-environment.js';
 import { type RunningService, startService } from '../service.js';
 import { configOrExit, EXIT } from './exit.js';
@@ -15,12 +15,32 @@ export function registerStartCommand(program: Command): void {
       const config = configOrExit();
       if (!config) return;
       const logger = createLogger({ level: config.logLevel });
-      let service: RunningService;
+      let service: RunningService | undefined;
+      let stopping = false;
+      const stop = async (reason: string) => {
+        if (stopping || !service) return;
+        stopping = true;
+        logger.info({ reason }, 'stopping: finishing active jobs');
+        await service.close();
+        logger.info('stopped');
+      };
       try {
         service = await startService(config, {
           logger,
           http: opts.http,
           workers: opts.workers,
+          // Both in one process: the workers get a thread of their own, the intake keeps this one.
+          ...(opts.http && opts.workers
+            ? {
+                workersThread: {
+                  log: { format: stdoutLogFormat(), colour: Boolean(process.stdout.isTTY) },
+                },
+              }
+            : {}),
+          onFatal: (reason) => {
+            process.exitCode = 1;
+            void stop(reason);
+          },
         });
       } catch (error) {
         if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;
@@ -28,14 +48,7 @@ export function registerStartCommand(program: Command): void {
         process.exitCode = EXIT.config;
         return;
       }
-      let stopping = false;
-      const stop = async (signal: string) => {
-        if (stopping) return;
-        stopping = true;
-        logger.info({ signal }, 'stopping: finishing active jobs');
-        await service.close();
-        logger.info('stopped');
-      };
+      if (process.exitCode === 1) return void stop('the queue workers thread ended');
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       // Under `npm start` (or `npm run dev`) a signal to npm need not reach this process: stop

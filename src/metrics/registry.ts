@@ -1,4 +1,12 @@
-import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+} from 'prom-client';
 import type { Logger } from '../log.js';
 
 /** Every metric the connector exposes starts with this. */
@@ -33,6 +41,7 @@ export interface ScrapedMetric {
 export class ConnectorMetrics {
   readonly registry = new Registry();
   private readonly readFailures: Counter<'metric'>;
+  private readonly others: OtherRegistry[] = [];
 
   constructor(
     private readonly options: {
@@ -74,9 +83,32 @@ export class ConnectorMetrics {
     this.register(metric, 'counter');
   }
 
+  /**
+   * Adds the metrics of another part of this process (the queue workers' thread) to what
+   * `render` serves, summed with this registry's by name and labels. A part that cannot answer
+   * is left out of that scrape.
+   */
+  addRegistry(other: OtherRegistry): void {
+    this.others.push(other);
+  }
+
   /** The exposition text and its content type. */
   async render(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const contentType = this.registry.contentType;
+    if (this.others.length === 0) return { contentType, body: await this.registry.metrics() };
+    const [own, ...others] = await Promise.allSettled([
+      this.registry.getMetricsAsJSON(),
+      ...this.others.map((other) => other.read()),
+    ]);
+    if (own.status === 'rejected') throw own.reason;
+    const answered = others.flatMap((other, i) => {
+      if (other.status === 'fulfilled') return [other.value];
+      this.readFailures.inc({ metric: this.others[i]!.name });
+      this.options.logger.debug({ err: other.reason }, 'could not read metrics for /metrics');
+      return [];
+    });
+    const merged = AggregatorRegistry.aggregate([own.value, ...answered]);
+    return { contentType, body: await merged.metrics() };
   }
 
   private register(metric: ScrapedMetric, type: 'gauge' | 'counter'): void {
@@ -111,6 +143,13 @@ export class ConnectorMetrics {
     if (type === 'gauge') new ScrapedGauge(config, readSamples);
     else new ScrapedCounter(config, readSamples);
   }
+}
+
+/** Metrics kept elsewhere in this process, as prom-client's `getMetricsAsJSON` gives them. */
+export interface OtherRegistry {
+  /** Named in `connector_metric_read_failures_total` when it cannot answer. */
+  name: string;
+  read(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
 }
 
 /** Names are snake_case and prefixed, so the alert rules and dashboard can rely on them. */
