@@ -8,12 +8,15 @@
  *    so this is the most an order costs while its jobs are kept.
  * 2. A sync cycle over 100,000 followed shipments (BENCH_FOOTPRINT_TRACKED): the peak RSS of the
  *    process that runs it (a child process of its own, so the sandbox's memory is not counted),
- *    and Redis's bytes per followed shipment.
+ *    and Redis's bytes per followed shipment. Twice: the cycle alone (bench/sync-process.ts), and
+ *    `connector start` as deployed (dist/, workers in their own thread, the intake and Bull Board
+ *    up) through its first scheduled cycle, whose peak is the kernel's VmHWM.
  *
  *   npm run bench:footprint     (also part of `npm run bench`)
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Queue } from 'bullmq';
@@ -26,7 +29,9 @@ import { runSyncCycle, SYNC_PAGE_SIZE } from '../jobs/sync-shipments/cycle.js';
 import { buildPartnerSide } from '../src/compose/clients.js';
 import { buildSharedParts } from '../src/compose/parts.js';
 import { startWorkers } from '../src/compose/workers.js';
+import { freePort } from '../src/demo/free-port.js';
 import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
+import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET, demoEnv } from '../src/demo/settings.js';
 import { furthestStage } from '../src/domain/shipment-progress.js';
 import { createLogger } from '../src/log.js';
 import { parsePartnerTimestamp } from '../src/partner/time.js';
@@ -257,12 +262,68 @@ async function syncAtScale(m: number) {
     cycleSeconds: number;
     listRequests: number;
   };
+  const deployed = await connectorThroughSyncCycle(redis, prefix, sandbox.url);
 
   await parts.close();
   await dropPrefix(redis, prefix);
   await redis.quit();
   await sandbox.close();
-  return { ...result, redisBytesPerShipment: (seeded - before) / m };
+  return { ...result, deployed, redisBytesPerShipment: (seeded - before) / m };
+}
+
+/**
+ * `connector start` from dist/ (built first if missing), as deployed, over the seeded state:
+ * waits for its first scheduled sync cycle to finish, then reads the process's peak RSS (VmHWM)
+ * and current RSS from /proc.
+ */
+async function connectorThroughSyncCycle(redis: Redis, prefix: string, partnerUrl: string) {
+  const built = spawnSync(process.execPath, ['scripts/ensure-built.mjs'], { stdio: 'inherit' });
+  if (built.status !== 0) throw new Error('could not build dist/');
+  const store = await startFakeStore({
+    shop: DEMO_SHOP,
+    accessToken: DEMO_STORE_TOKEN,
+    webhookSecret: DEMO_WEBHOOK_SECRET,
+  });
+  const lastCycleKey = `${prefix}:sync:last-cycle-started`;
+  const before = await redis.get(lastCycleKey);
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'start'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...demoEnv({
+        redisUrl: local.url,
+        prefix,
+        port: await freePort('127.0.0.1'),
+        partnerUrl,
+        partnerToken: TOKEN,
+        storeUrl: store.url,
+      }),
+      LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      PARTNER_RATE_LIMIT: '1000000',
+      // The first cycle runs at start; no second one while it is measured.
+      SYNC_INTERVAL_MS: '3600000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const started = performance.now();
+  try {
+    while ((await redis.get(lastCycleKey)) === before) {
+      if (child.exitCode !== null) throw new Error(`connector start exited (${child.exitCode})`);
+      if (performance.now() - started > 300_000) throw new Error('no sync cycle in 5 minutes');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1]);
+    return {
+      rssPeakMb: Math.round(kb('VmHWM') / 1024),
+      rssAfterMb: Math.round(kb('VmRSS') / 1024),
+      untilCycleDoneSeconds: Number(((performance.now() - started) / 1000).toFixed(1)),
+    };
+  } finally {
+    child.kill('SIGTERM');
+    if (child.exitCode === null) await new Promise((resolve) => child.once('exit', resolve));
+    await store.close();
+  }
 }
 
 async function usedMemory(redis: Redis): Promise<number> {
@@ -336,6 +397,9 @@ console.log(
   `   process RSS before the cycle ${scale.rssStartMb} MB, peak during it ${scale.rssPeakMb} MB (heap peak ${scale.heapPeakMb} MB)`,
 );
 console.log(`   cycle ${scale.cycleSeconds} s, ${scale.listRequests} list requests`);
+console.log(
+  `   connector start (dist/, workers thread, intake and Bull Board up) through its first cycle: peak RSS ${scale.deployed.rssPeakMb} MB, ${scale.deployed.rssAfterMb} MB after (${scale.deployed.untilCycleDoneSeconds} s from start)`,
+);
 console.log(
   `   Redis: ${scale.redisBytesPerShipment.toFixed(0)} bytes per followed shipment (INFO used_memory delta)`,
 );
