@@ -1,7 +1,7 @@
 /**
- * Throughput of the connector's own work when the APIs are not the limit, against the local
- * partner sandbox and fake store with real Redis, each connector a child process as
- * `connector start` runs (bench/connector-process.ts, settings from the environment):
+ * Throughput of the connector's own work when the APIs are not the limit, against a local
+ * partner sandbox and fake store of each scenario's own with real Redis, each connector a child
+ * process as `connector start` runs (bench/connector-process.ts, settings from the environment):
  *
  * 1. Shopify order reads per registered order while a backlog waits for the partner budget
  *    (budget 30 requests a second, 300 orders queued), with 1 and 3 connector processes.
@@ -24,7 +24,7 @@ import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
 import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET, demoEnv } from '../src/demo/settings.js';
 import { createLogger } from '../src/log.js';
 import { startPartnerSandbox } from '../src/sandbox/partner/index.js';
-import { startFakeStore } from '../src/sandbox/store/index.js';
+import { type FakeStore, startFakeStore } from '../src/sandbox/store/index.js';
 import { orderWebhookPayload, webhookHeaders } from '../src/sandbox/store/webhooks.js';
 import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './settings.js';
 import type { BurstOrder, BurstResult } from './webhook-sender.js';
@@ -60,19 +60,11 @@ const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => 
   process.exit(69);
 });
 const redis = new Redis(local.url, { maxRetriesPerRequest: null });
-const store = await startFakeStore({
-  shop: DEMO_SHOP,
-  accessToken: DEMO_STORE_TOKEN,
-  webhookSecret: DEMO_WEBHOOK_SECRET,
-  orders: [],
-  // Reported in every answer's throttleStatus: a bucket no connector can empty (as if unlimited).
-  costBucket: { maximumAvailable: 1_000_000_000, restoreRate: 1_000_000_000 },
-});
 /** Orders days old: the connector's first reconciliation pass leaves them to the benchmark. */
 const OLD = new Date(Date.now() - 3 * 86_400_000).toISOString();
 let nextId = 8_000_000;
 
-function seedOrders(count: number): string[] {
+function seedOrders(store: FakeStore, count: number): string[] {
   const ids: string[] = [];
   for (let i = 0; i < count; i += 1) {
     const id = String(nextId++);
@@ -95,6 +87,7 @@ let debugParts: SharedParts | undefined;
 interface Run {
   prefix: string;
   parts: SharedParts;
+  store: FakeStore;
   start(processes: number, env?: Record<string, string>): Promise<string[]>;
   close(): Promise<void>;
 }
@@ -123,6 +116,17 @@ async function newRun(name: string): Promise<Run> {
   debugParts = parts;
   // A provider of its own: the status sync must not find the shipments of an earlier run.
   const sandbox = await startPartnerSandbox({ rateLimit: 1_000_000_000, rateWindowMs: 60_000 });
+  // A store of its own: an earlier run's mark-order jobs updated its orders just now, so this
+  // run's first reconciliation pass (a new prefix: no watermark) would find them and register
+  // them again, reads and all, as it should after Redis lost its data.
+  const store = await startFakeStore({
+    shop: DEMO_SHOP,
+    accessToken: DEMO_STORE_TOKEN,
+    webhookSecret: DEMO_WEBHOOK_SECRET,
+    orders: [],
+    // Reported in every answer's throttleStatus: a bucket no connector can empty (as if unlimited).
+    costBucket: { maximumAvailable: 1_000_000_000, restoreRate: 1_000_000_000 },
+  });
   const token = sandbox.issueToken('demo@sandbox.local', prefix);
   const env = (port: number) => ({
     ...demoEnv({
@@ -143,7 +147,7 @@ async function newRun(name: string): Promise<Run> {
   });
   // The shared Shopify budget learns the bucket from answers; until then it assumes a standard
   // plan's 1,000 points. One read through it first, so the run starts from what the store says.
-  const [probeId] = seedOrders(1);
+  const [probeId] = seedOrders(store, 1);
   await buildStoreClient(loadConfig(env(1)).shopify, logger, undefined, undefined, {
     redis,
     prefix,
@@ -152,6 +156,7 @@ async function newRun(name: string): Promise<Run> {
   return {
     prefix,
     parts,
+    store,
     async start(processes, extra = {}) {
       const urls: string[] = [];
       for (let i = 0; i < processes; i += 1) {
@@ -185,7 +190,7 @@ async function newRun(name: string): Promise<Run> {
             }),
         ),
       );
-      await Promise.all([parts.close(), sandbox.close()]);
+      await Promise.all([parts.close(), sandbox.close(), store.close()]);
       let cursor = '0';
       do {
         const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1_000);
@@ -229,7 +234,7 @@ async function completed(parts: SharedParts, queue: 'createShipment' | 'markOrde
   return (await parts.queues[queue].getJobCounts('completed')).completed ?? 0;
 }
 
-function getOrderReads(since: number): number {
+function getOrderReads(store: FakeStore, since: number): number {
   return store.requests.slice(since).filter((r) => r.operationName === 'GetOrder').length;
 }
 
@@ -241,15 +246,15 @@ function percentile(sorted: number[], p: number): number {
 async function backlogReads(processes: number) {
   const run = await newRun(`backlog${processes}`);
   try {
-    const ids = seedOrders(BACKLOG_ORDERS);
+    const ids = seedOrders(run.store, BACKLOG_ORDERS);
     await enqueueAll(run.parts, ids);
-    const since = store.requests.length;
+    const since = run.store.requests.length;
     const started = performance.now();
     await run.start(processes, {
       PARTNER_RATE_LIMIT: String(BACKLOG_LIMIT),
       PARTNER_RATE_WINDOW_MS: String(BACKLOG_WINDOW_MS),
     });
-    // Every order's own job done (a re-run under another id may have completed too: not counted).
+    // Every order's own job done (a count of completed jobs would also count any other job).
     const ownJobsDone = async () => {
       const states = await Promise.all(
         ids.map((id) => run.parts.queues.createShipment.getJobState(`order-${id}`)),
@@ -264,7 +269,7 @@ async function backlogReads(processes: number) {
     // check-order-edit reads the order once a run; those reads are not the create path's.
     const editChecks =
       (await run.parts.queues.checkOrderEdit.getJobCounts('completed')).completed ?? 0;
-    const reads = getOrderReads(since);
+    const reads = getOrderReads(run.store, since);
     return { processes, registered, reads, editChecks, createReads: reads - editChecks, seconds };
   } finally {
     await run.close();
@@ -275,9 +280,9 @@ async function backlogReads(processes: number) {
 async function webhookBurst() {
   const run = await newRun('burst');
   try {
-    await enqueueAll(run.parts, seedOrders(BURST_BACKLOG));
-    const deliveries = seedOrders(BURST_RATE * BURST_SECONDS).map((id) => {
-      const order = store.order(id)!;
+    await enqueueAll(run.parts, seedOrders(run.store, BURST_BACKLOG));
+    const deliveries = seedOrders(run.store, BURST_RATE * BURST_SECONDS).map((id) => {
+      const order = run.store.order(id)!;
       const body = JSON.stringify(orderWebhookPayload(order));
       return {
         body,
@@ -327,7 +332,7 @@ async function webhookBurst() {
 async function endToEnd() {
   const run = await newRun('e2e');
   try {
-    const ids = seedOrders(E2E_ORDERS);
+    const ids = seedOrders(run.store, E2E_ORDERS);
     await enqueueAll(run.parts, ids);
     const started = performance.now();
     await run.start(1);
@@ -342,7 +347,7 @@ async function endToEnd() {
     });
     const seconds = (performance.now() - started) / 1000;
     const registeredSeconds = (registeredAt - started) / 1000;
-    const marked = ids.filter((id) => store.order(id)?.tags.includes('shipment-registered'));
+    const marked = ids.filter((id) => run.store.order(id)?.tags.includes('shipment-registered'));
     return {
       orders: ids.length,
       registeredPerS: ids.length / registeredSeconds,
@@ -366,7 +371,6 @@ progress('end to end…');
 const e2e = only && only !== 'e2e' ? undefined : await endToEnd();
 
 await redis.quit();
-await store.close();
 
 const cpu = os.cpus();
 const f = (n: number, digits = 2) => n.toFixed(digits);

@@ -1,6 +1,8 @@
+import type { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { JOBS } from '../../jobs/catalog.js';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
+import { startWorkers } from '../../src/compose/workers.js';
 import type { RequestLogEntry } from '../../src/sandbox/partner/index.js';
 import {
   createRequests,
@@ -169,5 +171,44 @@ describe('a create that has to wait for the partner budget', () => {
     expect(job.returnvalue).toMatchObject({ outcome: 'registered', created: true });
     expect(reads).toEqual([id]);
     expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+  });
+
+  it('reads each order once when three connectors work one backlog through the shared budget', async () => {
+    // Each connector's create workers outnumber the budget's requests a window, so most runs
+    // meet a spent budget; none of them may have read its order first.
+    const concurrency = { createShipment: 6 };
+    // A window long enough that a read on a busy machine does not outlast the place taken for it
+    // (the place would then be taken anew, and might be refused after the read).
+    const s = await start({ workers: false, budget: { limit: 4, windowMs: 1_000 }, concurrency });
+    const ids = Array.from({ length: 16 }, (_, i) => String(7_700_001 + i));
+    for (const id of ids) s.store.createOrder({ id }, { sendWebhook: false });
+    await Promise.all(ids.map((id) => s.parts.enqueueOrder(id, 'test')));
+
+    // Three connectors: each its own partner client on the one token's budget, as processes are.
+    s.startWorkers();
+    const others: Worker[] = [1, 2].flatMap(() =>
+      startWorkers(
+        { ...s.context, partner: s.partnerFor(DEMO_TOKEN).partner },
+        { connection: s.redis, concurrency },
+      ),
+    );
+    try {
+      await waitUntil(
+        async () => (await s.queues.createShipment.getCompletedCount()) === ids.length,
+        { what: 'every order registered', timeoutMs: 60_000 },
+      );
+    } finally {
+      await Promise.all(others.map((worker) => worker.close()));
+    }
+
+    expect((await s.budget.stats()).denied).toBeGreaterThan(0);
+    const reads = s.store.requests.filter((r) => r.operationName === 'GetOrder');
+    expect(reads).toHaveLength(ids.length);
+    for (const id of ids) {
+      const job = await s.queues.createShipment.getJob(orderJobId(id));
+      expect(job?.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+      expect(shipmentsWithReference(s.sandbox, id)).toHaveLength(1);
+    }
+    expect(createRequests(s.sandbox).map((r) => r.status)).toEqual(ids.map(() => 201));
   });
 });
