@@ -263,22 +263,35 @@ async function syncAtScale(m: number) {
     listRequests: number;
   };
   const deployed = await connectorThroughSyncCycle(redis, prefix, sandbox.url);
+  // The next start must run a cycle at once again: as on a first start, with no schedule yet.
+  for (const scheduler of await parts.queues.syncShipments.getJobSchedulers()) {
+    await parts.queues.syncShipments.removeJobScheduler(scheduler.key);
+  }
+  const oneThread = await connectorThroughSyncCycle(redis, prefix, sandbox.url, ['--one-thread']);
 
   await parts.close();
   await dropPrefix(redis, prefix);
   await redis.quit();
   await sandbox.close();
-  return { ...result, deployed, redisBytesPerShipment: (seeded - before) / m };
+  return { ...result, deployed, oneThread, redisBytesPerShipment: (seeded - before) / m };
 }
 
 /**
- * `connector start` from dist/ (built first if missing), as deployed, over the seeded state:
+ * `connector start` from dist/ (built first: `npm run build`), as deployed, over the seeded state:
  * waits for its first scheduled sync cycle to finish, then reads the process's peak RSS (VmHWM)
  * and current RSS from /proc.
  */
-async function connectorThroughSyncCycle(redis: Redis, prefix: string, partnerUrl: string) {
-  const built = spawnSync(process.execPath, ['scripts/ensure-built.mjs'], { stdio: 'inherit' });
-  if (built.status !== 0) throw new Error('could not build dist/');
+async function connectorThroughSyncCycle(
+  redis: Redis,
+  prefix: string,
+  partnerUrl: string,
+  args: string[] = [],
+) {
+  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+  const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error('could not build dist/ (npm run build)');
   const store = await startFakeStore({
     shop: DEMO_SHOP,
     accessToken: DEMO_STORE_TOKEN,
@@ -286,7 +299,7 @@ async function connectorThroughSyncCycle(redis: Redis, prefix: string, partnerUr
   });
   const lastCycleKey = `${prefix}:sync:last-cycle-started`;
   const before = await redis.get(lastCycleKey);
-  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'start'], {
+  const child = spawn(process.execPath, ['dist/src/cli/main.js', 'start', ...args], {
     env: {
       PATH: process.env.PATH ?? '',
       ...demoEnv({
@@ -399,6 +412,9 @@ console.log(
 console.log(`   cycle ${scale.cycleSeconds} s, ${scale.listRequests} list requests`);
 console.log(
   `   connector start (dist/, workers thread, intake and Bull Board up) through its first cycle: peak RSS ${scale.deployed.rssPeakMb} MB, ${scale.deployed.rssAfterMb} MB after (${scale.deployed.untilCycleDoneSeconds} s from start)`,
+);
+console.log(
+  `   connector start --one-thread, the same: peak RSS ${scale.oneThread.rssPeakMb} MB, ${scale.oneThread.rssAfterMb} MB after (${scale.oneThread.untilCycleDoneSeconds} s from start)`,
 );
 console.log(
   `   Redis: ${scale.redisBytesPerShipment.toFixed(0)} bytes per followed shipment (INFO used_memory delta)`,

@@ -11,7 +11,11 @@ export function registerStartCommand(program: Command): void {
     .description('run the connector: webhook intake, queue workers and reconciliation')
     .option('--no-http', 'run workers only (for extra worker processes)')
     .option('--no-workers', 'run the webhook intake only')
-    .action(async (opts: { http: boolean; workers: boolean }) => {
+    .option(
+      '--one-thread',
+      'run the workers in the main thread too: about 60 MB less memory, slower webhook answers while the workers are busy',
+    )
+    .action(async (opts: { http: boolean; workers: boolean; oneThread?: boolean }) => {
       const config = configOrExit();
       if (!config) return;
       const logger = createLogger({ level: config.logLevel });
@@ -30,7 +34,7 @@ export function registerStartCommand(program: Command): void {
           http: opts.http,
           workers: opts.workers,
           // Both in one process: the workers get a thread of their own, the intake keeps this one.
-          ...(opts.http && opts.workers
+          ...(opts.http && opts.workers && !opts.oneThread
             ? {
                 workersThread: {
                   log: { format: stdoutLogFormat(), colour: Boolean(process.stdout.isTTY) },
