@@ -11,20 +11,16 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
 import { auditRequests, startPartnerSandbox } from '../src/sandbox/partner/index.js';
+import { dropKeys, startLocalRedis } from './rig.js';
+import { SANDBOX_TOKEN } from './settings.js';
 
-const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => {
-  if (!(error instanceof NoRedisError)) throw error;
-  console.error(error.message);
-  process.exit(69);
-});
+const local = await startLocalRedis();
 const REDIS_URL = local.url;
 const LIMIT = 30;
 const WINDOW_MS = 5_000;
 const CREATES = 240;
 const SYNCS = 60;
-const TOKEN = 'sbx_demo_token';
 
 interface RunResult {
   processes: number;
@@ -50,7 +46,7 @@ async function run(processes: number): Promise<RunResult> {
         env: {
           ...process.env,
           BENCH_PREFIX: prefix,
-          BENCH_TOKEN: TOKEN,
+          BENCH_TOKEN: SANDBOX_TOKEN,
           BENCH_REDIS_URL: REDIS_URL,
           BENCH_PARTNER_URL: sandbox.url,
           BENCH_LIMIT: String(LIMIT),
@@ -81,15 +77,14 @@ async function run(processes: number): Promise<RunResult> {
   await Promise.all(
     children.map((child) => new Promise((resolve) => child.once('exit', resolve).kill('SIGTERM'))),
   );
-  const audit = auditRequests(sandbox.requests, { windowMs: WINDOW_MS, token: TOKEN });
+  const audit = auditRequests(sandbox.requests, { windowMs: WINDOW_MS, token: SANDBOX_TOKEN });
   const span = (audit.lastAt ?? 0) - (audit.firstAt ?? 0);
   // A run spanning `span` ms can hold at most LIMIT requests per window, plus the first window.
   const capacity = (LIMIT * (span + WINDOW_MS)) / WINDOW_MS;
 
   await Promise.all([create.obliterate({ force: true }), sync.obliterate({ force: true })]);
   await Promise.all([create.close(), sync.close()]);
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
+  await dropKeys(redis, prefix);
   await redis.quit();
   await sandbox.close();
 

@@ -24,56 +24,27 @@ import { Redis } from 'ioredis';
 import { JOB_CATALOG } from '../jobs/catalog.js';
 import { orderJobId } from '../jobs/create-shipment/job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
-import { statusVersion } from '../jobs/shipment-updates/follow-ups.js';
-import { runSyncCycle, SYNC_PAGE_SIZE } from '../jobs/sync-shipments/cycle.js';
-import { buildPartnerSide } from '../src/compose/clients.js';
+import { runSyncCycle } from '../jobs/sync-shipments/cycle.js';
 import { buildSharedParts } from '../src/compose/parts.js';
 import { startWorkers } from '../src/compose/workers.js';
 import { freePort } from '../src/demo/free-port.js';
-import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
 import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET, demoEnv } from '../src/demo/settings.js';
-import { furthestStage } from '../src/domain/shipment-progress.js';
 import { createLogger } from '../src/log.js';
-import { parsePartnerTimestamp } from '../src/partner/time.js';
-import { startPartnerSandbox } from '../src/sandbox/partner/index.js';
 import { startFakeStore } from '../src/sandbox/store/index.js';
-import { createStoreClient } from '../src/store/index.js';
-import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './settings.js';
+import {
+  dropKeys,
+  followListedShipments,
+  startBenchSandbox,
+  startBenchStore,
+  startLocalRedis,
+} from './rig.js';
+import { benchJobSettings, benchPartnerSide, benchStoreClient, SANDBOX_TOKEN } from './settings.js';
 
-const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => {
-  if (!(error instanceof NoRedisError)) throw error;
-  console.error(error.message);
-  process.exit(69);
-});
+const local = await startLocalRedis();
 const ORDERS = Number(process.env.BENCH_FOOTPRINT_ORDERS ?? 1_000);
 const TRACKED = Number(process.env.BENCH_FOOTPRINT_TRACKED ?? 100_000);
-const TOKEN = 'sbx_demo_token';
-const SHOP = 'bench.myshopify.com';
 const logger = createLogger({ level: 'silent' });
-
-const settings = {
-  shipment: SHIPMENT_SETTINGS,
-  eligibility: {
-    financialStatuses: ['paid'],
-    skipTestOrders: true,
-    includeTags: [],
-    excludeTags: [],
-  },
-  createJob: { attempts: 3, backoff: { firstMs: 100, maxMs: 1_000 } },
-  intake: { pollIntervalMs: 300_000, pollOverlapMs: 600_000, firstLookbackDays: 30 },
-  records: { retentionDays: 90 },
-  sync: SYNC_SETTINGS,
-};
-const partnerSettings = (apiUrl: string) => ({
-  apiUrl,
-  token: TOKEN,
-  rateLimit: 1_000_000,
-  rateWindowMs: 60_000,
-  syncReserve: 0.2,
-  retryAfterDefaultMs: 1_000,
-  retryAfterMaxMs: 900_000,
-  timeoutMs: 10_000,
-});
+const settings = benchJobSettings();
 
 /** MEMORY USAGE of every key under the prefix, summed by what the key holds. */
 async function weigh(redis: Redis, prefix: string) {
@@ -126,41 +97,15 @@ async function idle(queues: Queue[]): Promise<boolean> {
   return counts.every((c) => Object.values(c).every((n) => n === 0));
 }
 
-async function dropPrefix(redis: Redis, prefix: string) {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
-}
-
 /** Part 1: every key an order leaves, after the whole flow. */
 async function perOrder(n: number) {
   const redis = new Redis(local.url, { maxRetriesPerRequest: null });
   const prefix = `bench-footprint-${randomUUID().slice(0, 8)}`;
-  const sandbox = await startPartnerSandbox({ rateLimit: 1_000_000, rateWindowMs: 60_000 });
-  const store = await startFakeStore({
-    shop: SHOP,
-    accessToken: 'shpat_bench',
-    webhookSecret: 'b',
-    orders: [],
-  });
+  const sandbox = await startBenchSandbox();
+  const store = await startBenchStore({ orders: [] });
   const parts = buildSharedParts({ redis, prefix, settings, logger });
-  const { partner } = buildPartnerSide(
-    partnerSettings(sandbox.url),
-    redis,
-    logger,
-    `${prefix}:partner-budget`,
-  );
-  const storeClient = createStoreClient({
-    shop: SHOP,
-    auth: { kind: 'accessToken', accessToken: 'shpat_bench' },
-    apiVersion: '2026-07',
-    adminApiUrl: store.url,
-    webhookSecret: 'b',
-    logger,
-  });
+  const { partner } = benchPartnerSide(sandbox.url, redis, prefix, logger);
+  const storeClient = benchStoreClient(store.url, logger);
   const context = { ...parts, store: storeClient, partner };
   const ids = Array.from({ length: n }, (_, i) => String(20_000_000 + i));
   for (const id of ids) await store.createOrder({ id }, { sendWebhook: false });
@@ -186,7 +131,7 @@ async function perOrder(n: number) {
 
   const groups = await weigh(redis, prefix);
   await parts.close();
-  await dropPrefix(redis, prefix);
+  await dropKeys(redis, prefix);
   await redis.quit();
   await Promise.all([sandbox.close(), store.close()]);
   return groups;
@@ -196,14 +141,9 @@ async function perOrder(n: number) {
 async function syncAtScale(m: number) {
   const redis = new Redis(local.url, { maxRetriesPerRequest: null });
   const prefix = `bench-footprint-${randomUUID().slice(0, 8)}`;
-  const sandbox = await startPartnerSandbox({ rateLimit: 1_000_000, rateWindowMs: 60_000 });
+  const sandbox = await startBenchSandbox();
   const parts = buildSharedParts({ redis, prefix, settings, logger });
-  const { partner } = buildPartnerSide(
-    partnerSettings(sandbox.url),
-    redis,
-    logger,
-    `${prefix}:partner-budget`,
-  );
+  const { partner } = benchPartnerSide(sandbox.url, redis, prefix, logger);
   const references = Array.from({ length: m }, (_, i) => String(30_000_000 + i));
   // Created over the sync's 60-day window, none final: all in the open set, all listed.
   sandbox.seedShipments({
@@ -212,28 +152,7 @@ async function syncAtScale(m: number) {
     createdTo: new Date(Date.now() - 60_000),
   });
   const before = await usedMemory(redis);
-  for (let page = 1; ; page += 1) {
-    const answer = await partner.listShipments({ perPage: SYNC_PAGE_SIZE, page });
-    await Promise.all(
-      answer.data.map(async (item) => {
-        const updatedAtMs = parsePartnerTimestamp(item.updated_at)!.getTime();
-        const side = {
-          orderNumber: item.order_number,
-          status: item.status,
-          updatedAt: item.updated_at,
-          updatedAtMs,
-          stage: furthestStage(undefined, item.status),
-          createdAtMs: updatedAtMs,
-        };
-        await parts.tracking.track(item.reference, side);
-        await parts.tracking.saveShopifySide(item.reference, {
-          writtenStatus: statusVersion({ reference: item.reference, ...side }),
-        });
-      }),
-    );
-    if (page * SYNC_PAGE_SIZE >= answer.meta.total) break;
-  }
-  await parts.tracking.finishCycle(Date.now() - 5 * 60_000);
+  await followListedShipments({ partner, tracking: parts.tracking });
   const seeded = await usedMemory(redis);
 
   const child = spawn(
@@ -270,7 +189,7 @@ async function syncAtScale(m: number) {
   const oneThread = await connectorThroughSyncCycle(redis, prefix, sandbox.url, ['--one-thread']);
 
   await parts.close();
-  await dropPrefix(redis, prefix);
+  await dropKeys(redis, prefix);
   await redis.quit();
   await sandbox.close();
   return { ...result, deployed, oneThread, redisBytesPerShipment: (seeded - before) / m };
@@ -307,7 +226,7 @@ async function connectorThroughSyncCycle(
         prefix,
         port: await freePort('127.0.0.1'),
         partnerUrl,
-        partnerToken: TOKEN,
+        partnerToken: SANDBOX_TOKEN,
         storeUrl: store.url,
       }),
       LOG_LEVEL: 'warn',

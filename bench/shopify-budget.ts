@@ -11,17 +11,11 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Redis } from 'ioredis';
-import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
-import { type FakeStore, startFakeStore } from '../src/sandbox/store/index.js';
+import type { FakeStore } from '../src/sandbox/store/index.js';
+import { dropKeys, startBenchStore, startLocalRedis } from './rig.js';
 
-const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => {
-  if (!(error instanceof NoRedisError)) throw error;
-  console.error(error.message);
-  process.exit(69);
-});
+const local = await startLocalRedis();
 const REDIS_URL = local.url;
-const SHOP = 'bench.myshopify.com';
-const ACCESS_TOKEN = 'shpat_bench';
 const BUCKET = { maximumAvailable: 1000, restoreRate: 100 };
 const RESERVE_SHARE = 0.2;
 const WARM_UP_MS = 10_000;
@@ -50,12 +44,8 @@ function snapshot(store: FakeStore) {
 }
 
 async function run(processes: number, shared: boolean): Promise<RunResult> {
-  const store = await startFakeStore({
-    shop: SHOP,
-    accessToken: ACCESS_TOKEN,
-    webhookSecret: 'bench-secret',
-    costBucket: BUCKET,
-  });
+  // The bundled fixture orders: every process reads the first one.
+  const store = await startBenchStore({ costBucket: BUCKET });
   const prefix = `bench-shopify-${randomUUID().slice(0, 8)}`;
   const orderId = store.orders()[0]!.id;
   const children = await Promise.all(
@@ -64,8 +54,6 @@ async function run(processes: number, shared: boolean): Promise<RunResult> {
         execArgv: ['--import', 'tsx'],
         env: {
           ...process.env,
-          BENCH_SHOP: SHOP,
-          BENCH_ACCESS_TOKEN: ACCESS_TOKEN,
           BENCH_STORE_URL: store.url,
           BENCH_ORDER_ID: orderId,
           BENCH_REDIS_URL: REDIS_URL,
@@ -94,8 +82,7 @@ async function run(processes: number, shared: boolean): Promise<RunResult> {
   );
   await store.close();
   const redis = new Redis(REDIS_URL);
-  const keys = await redis.keys(`${prefix}:*`);
-  if (keys.length > 0) await redis.del(...keys);
+  await dropKeys(redis, prefix);
   await redis.quit();
 
   return {

@@ -10,20 +10,16 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Redis } from 'ioredis';
-import { buildPartnerSide } from '../src/compose/clients.js';
 import { buildSharedParts } from '../src/compose/parts.js';
 import { startWorkers } from '../src/compose/workers.js';
-import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
 import { createLogger } from '../src/log.js';
-import { startPartnerSandbox } from '../src/sandbox/partner/index.js';
-import { startFakeStore } from '../src/sandbox/store/index.js';
-import { createStoreClient, type StoreRequestOutcome } from '../src/store/index.js';
-import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './settings.js';
+import type { StoreRequestOutcome } from '../src/store/index.js';
+import { dropKeys, startBenchSandbox, startBenchStore, startLocalRedis } from './rig.js';
+import { benchJobSettings, benchPartnerSide, benchStoreClient } from './settings.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 200);
 const BIG_EVERY = Number(process.env.BENCH_BIG_EVERY ?? 5);
 const BIG_LINE_ITEMS = 60;
-const SHOP = 'bench.myshopify.com';
 const logger = createLogger({ level: 'silent' });
 
 /**
@@ -33,58 +29,16 @@ const logger = createLogger({ level: 'silent' });
  */
 const BEFORE = { requests: 5, requested: 653, actual: 125.6, getOrderRequested: 605 };
 
-const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => {
-  if (!(error instanceof NoRedisError)) throw error;
-  console.error(error.message);
-  process.exit(69);
-});
+const local = await startLocalRedis();
 
 const redis = new Redis(local.url, { maxRetriesPerRequest: null });
 const prefix = `bench-shopify-${randomUUID().slice(0, 8)}`;
-const sandbox = await startPartnerSandbox({ rateLimit: 1_000_000, rateWindowMs: 60_000 });
-const store = await startFakeStore({
-  shop: SHOP,
-  accessToken: 'shpat_bench',
-  webhookSecret: 'bench',
-  orders: [],
-});
-const settings = {
-  shipment: SHIPMENT_SETTINGS,
-  eligibility: {
-    financialStatuses: ['paid'],
-    skipTestOrders: true,
-    includeTags: [],
-    excludeTags: [],
-  },
-  createJob: { attempts: 3, backoff: { firstMs: 100, maxMs: 1_000 } },
-  intake: { pollIntervalMs: 300_000, pollOverlapMs: 600_000, firstLookbackDays: 30 },
-  records: { retentionDays: 90 },
-  sync: SYNC_SETTINGS,
-};
-const parts = buildSharedParts({ redis, prefix, settings, logger });
-const { partner } = buildPartnerSide(
-  {
-    apiUrl: sandbox.url,
-    token: 'sbx_demo_token',
-    rateLimit: 1_000_000,
-    rateWindowMs: 60_000,
-    syncReserve: 0.2,
-    retryAfterDefaultMs: 1_000,
-    retryAfterMaxMs: 900_000,
-    timeoutMs: 10_000,
-  },
-  redis,
-  logger,
-  `${prefix}:partner-budget`,
-);
+const sandbox = await startBenchSandbox();
+const store = await startBenchStore({ orders: [] });
+const parts = buildSharedParts({ redis, prefix, settings: benchJobSettings(), logger });
+const { partner } = benchPartnerSide(sandbox.url, redis, prefix, logger);
 const seen: StoreRequestOutcome[] = [];
-const storeClient = createStoreClient({
-  shop: SHOP,
-  auth: { kind: 'accessToken', accessToken: 'shpat_bench' },
-  apiVersion: '2026-07',
-  adminApiUrl: store.url,
-  webhookSecret: 'bench',
-  logger,
+const storeClient = benchStoreClient(store.url, logger, {
   onRequest: (outcome) => seen.push(outcome),
 });
 const context = { ...parts, store: storeClient, partner };
@@ -148,8 +102,7 @@ const dearest = Math.max(
 );
 
 await parts.close();
-const keys = await redis.keys(`${prefix}:*`);
-for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+await dropKeys(redis, prefix);
 await redis.quit();
 await Promise.all([sandbox.close(), store.close()]);
 

@@ -6,12 +6,12 @@
  */
 import { Redis } from 'ioredis';
 import { createLogger } from '../src/log.js';
-import { createStoreClient } from '../src/store/client.js';
 import {
   SharedStoreBucket,
   StoreBudgetWaitError,
   StoreThrottledError,
 } from '../src/store/index.js';
+import { BENCH_STORE, benchStoreClient } from './settings.js';
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -19,29 +19,24 @@ const env = (name: string): string => {
   return value;
 };
 
-const shop = env('BENCH_SHOP');
 const orderId = env('BENCH_ORDER_ID');
 const shared = process.env.BENCH_SHARED === '1';
 const redis = new Redis(env('BENCH_REDIS_URL'), { maxRetriesPerRequest: null });
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const client = createStoreClient({
-  shop,
-  auth: { kind: 'accessToken', accessToken: env('BENCH_ACCESS_TOKEN') },
-  apiVersion: '2026-07',
-  webhookSecret: 'bench-secret',
-  adminApiUrl: env('BENCH_STORE_URL'),
-  logger: createLogger({ level: 'silent' }),
-  ...(shared
+const client = benchStoreClient(
+  env('BENCH_STORE_URL'),
+  createLogger({ level: 'silent' }),
+  shared
     ? {
         bucket: new SharedStoreBucket(redis, {
           prefix: env('BENCH_PREFIX'),
-          shop,
+          shop: BENCH_STORE.shop,
           reserveShare: Number(env('BENCH_RESERVE_SHARE')),
         }),
       }
-    : {}),
-});
+    : {},
+);
 
 let stopping = false;
 const stopped = { gaveUp: 0, deferred: 0 };

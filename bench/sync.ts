@@ -10,33 +10,26 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { parse } from 'graphql';
 import { Redis } from 'ioredis';
-import { statusVersion } from '../jobs/shipment-updates/follow-ups.js';
 import { runSyncCycle, SYNC_PAGE_SIZE } from '../jobs/sync-shipments/cycle.js';
-import { buildPartnerSide } from '../src/compose/clients.js';
 import { buildSharedParts } from '../src/compose/parts.js';
 import { startWorkers } from '../src/compose/workers.js';
-import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
-import { furthestStage } from '../src/domain/shipment-progress.js';
 import { createLogger } from '../src/log.js';
-import { parsePartnerTimestamp } from '../src/partner/time.js';
-import { startPartnerSandbox } from '../src/sandbox/partner/index.js';
-import { startFakeStore } from '../src/sandbox/store/index.js';
 import { requestedQueryCost } from '../src/sandbox/store/query-cost.js';
 import { fakeAdminSchema } from '../src/sandbox/store/schema.js';
 import { STORE_DOCUMENTS } from '../src/store/documents.js';
-import { createStoreClient } from '../src/store/index.js';
-import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './settings.js';
+import {
+  dropKeys,
+  followListedShipments,
+  startBenchSandbox,
+  startBenchStore,
+  startLocalRedis,
+} from './rig.js';
+import { benchJobSettings, benchPartnerSide, benchStoreClient } from './settings.js';
 
-const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => {
-  if (!(error instanceof NoRedisError)) throw error;
-  console.error(error.message);
-  process.exit(69);
-});
+const local = await startLocalRedis();
 const SIZES = (process.env.BENCH_SYNC_SIZES ?? '1000,10000').split(',').map(Number);
 /** Share of the followed shipments handed to the carrier between the two measured cycles. */
 const SHIPPED_SHARE = 0.02;
-const TOKEN = 'sbx_demo_token';
-const SHOP = 'bench.myshopify.com';
 const logger = createLogger({ level: 'silent' });
 
 /** Each document's requested cost, by operation name, as Shopify computes it before running it. */
@@ -66,50 +59,11 @@ async function measure(m: number): Promise<Row> {
   const redis = new Redis(local.url, { maxRetriesPerRequest: null });
   const prefix = `bench-sync-${randomUUID().slice(0, 8)}`;
   // The budget is not what is measured here: it is set far above the traffic.
-  const sandbox = await startPartnerSandbox({ rateLimit: 1_000_000, rateWindowMs: 60_000 });
-  const store = await startFakeStore({
-    shop: SHOP,
-    accessToken: 'shpat_bench',
-    webhookSecret: 'bench',
-    orders: [],
-  });
-  const settings = {
-    shipment: SHIPMENT_SETTINGS,
-    eligibility: {
-      financialStatuses: ['paid'],
-      skipTestOrders: true,
-      includeTags: [],
-      excludeTags: [],
-    },
-    createJob: { attempts: 3, backoff: { firstMs: 100, maxMs: 1_000 } },
-    intake: { pollIntervalMs: 300_000, pollOverlapMs: 600_000, firstLookbackDays: 30 },
-    records: { retentionDays: 90 },
-    sync: SYNC_SETTINGS,
-  };
-  const parts = buildSharedParts({ redis, prefix, settings, logger });
-  const { partner } = buildPartnerSide(
-    {
-      apiUrl: sandbox.url,
-      token: TOKEN,
-      rateLimit: 1_000_000,
-      rateWindowMs: 60_000,
-      syncReserve: 0.2,
-      retryAfterDefaultMs: 1_000,
-      retryAfterMaxMs: 900_000,
-      timeoutMs: 10_000,
-    },
-    redis,
-    logger,
-    `${prefix}:partner-budget`,
-  );
-  const storeClient = createStoreClient({
-    shop: SHOP,
-    auth: { kind: 'accessToken', accessToken: 'shpat_bench' },
-    apiVersion: '2026-07',
-    adminApiUrl: store.url,
-    webhookSecret: 'bench',
-    logger,
-  });
+  const sandbox = await startBenchSandbox();
+  const store = await startBenchStore({ orders: [] });
+  const parts = buildSharedParts({ redis, prefix, settings: benchJobSettings(), logger });
+  const { partner } = benchPartnerSide(sandbox.url, redis, prefix, logger);
+  const storeClient = benchStoreClient(store.url, logger);
   const context = { ...parts, store: storeClient, partner };
 
   // M shipments registered over the last 30 days, and the connector's record of each as earlier
@@ -120,26 +74,7 @@ async function measure(m: number): Promise<Row> {
     createdFrom: new Date(Date.now() - 30 * 24 * 3600_000),
     createdTo: new Date(Date.now() - 60_000),
   });
-  for (let page = 1; ; page += 1) {
-    const answer = await partner.listShipments({ perPage: SYNC_PAGE_SIZE, page });
-    for (const item of answer.data) {
-      const updatedAtMs = parsePartnerTimestamp(item.updated_at)!.getTime();
-      await parts.tracking.track(item.reference, {
-        orderNumber: item.order_number,
-        status: item.status,
-        updatedAt: item.updated_at,
-        updatedAtMs,
-        stage: furthestStage(undefined, item.status),
-        createdAtMs: updatedAtMs,
-      });
-      const tracked = await parts.tracking.get(item.reference);
-      await parts.tracking.saveShopifySide(item.reference, {
-        writtenStatus: statusVersion(tracked!),
-      });
-    }
-    if (page * SYNC_PAGE_SIZE >= answer.meta.total) break;
-  }
-  await parts.tracking.finishCycle(Date.now() - 5 * 60_000);
+  await followListedShipments(context);
 
   // A cycle in which nothing changed.
   sandbox.resetRequestLog();
@@ -188,8 +123,7 @@ async function measure(m: number): Promise<Row> {
   const shopifyRequests = store.requests.length - storeRequestsBefore;
 
   await parts.close();
-  const keys = await redis.keys(`${prefix}:*`);
-  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+  await dropKeys(redis, prefix);
   await redis.quit();
   await Promise.all([sandbox.close(), store.close()]);
 

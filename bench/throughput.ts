@@ -20,13 +20,13 @@ import { loadConfig } from '../config/index.js';
 import { buildStoreClient } from '../src/compose/clients.js';
 import { buildSharedParts, type SharedParts } from '../src/compose/parts.js';
 import { freePort } from '../src/demo/free-port.js';
-import { localRedis, NoRedisError } from '../src/demo/private-redis.js';
 import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET, demoEnv } from '../src/demo/settings.js';
 import { createLogger } from '../src/log.js';
 import { startPartnerSandbox } from '../src/sandbox/partner/index.js';
 import { type FakeStore, startFakeStore } from '../src/sandbox/store/index.js';
 import { orderWebhookPayload, webhookHeaders } from '../src/sandbox/store/webhooks.js';
-import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './settings.js';
+import { dropKeys, startLocalRedis } from './rig.js';
+import { benchJobSettings } from './settings.js';
 import type { BurstOrder, BurstResult } from './webhook-sender.js';
 
 const E2E_ORDERS = Number(process.env.BENCH_ORDERS ?? 3_000);
@@ -54,11 +54,7 @@ const BEFORE = {
 };
 
 const logger = createLogger({ level: 'silent' });
-const local = await localRedis({ url: process.env.REDIS_URL }).catch((error) => {
-  if (!(error instanceof NoRedisError)) throw error;
-  console.error(error.message);
-  process.exit(69);
-});
+const local = await startLocalRedis();
 const redis = new Redis(local.url, { maxRetriesPerRequest: null });
 /** Orders days old: the connector's first reconciliation pass leaves them to the benchmark. */
 const OLD = new Date(Date.now() - 3 * 86_400_000).toISOString();
@@ -98,19 +94,11 @@ async function newRun(name: string): Promise<Run> {
   const parts = buildSharedParts({
     redis,
     prefix,
-    settings: {
-      shipment: SHIPMENT_SETTINGS,
-      eligibility: {
-        financialStatuses: ['paid'],
-        skipTestOrders: true,
-        includeTags: [],
-        excludeTags: [],
-      },
+    // The connector processes' values (demoEnv, ORDER_POLL_INTERVAL_MS below), not the defaults.
+    settings: benchJobSettings({
       createJob: { attempts: 5, backoff: { firstMs: 1_000, maxMs: 5_000 } },
       intake: { pollIntervalMs: 600_000, pollOverlapMs: 600_000, firstLookbackDays: 1 },
-      records: { retentionDays: 90 },
-      sync: SYNC_SETTINGS,
-    },
+    }),
     logger,
   });
   debugParts = parts;
@@ -191,12 +179,7 @@ async function newRun(name: string): Promise<Run> {
         ),
       );
       await Promise.all([parts.close(), sandbox.close(), store.close()]);
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1_000);
-        cursor = next;
-        if (keys.length > 0) await redis.unlink(...keys);
-      } while (cursor !== '0');
+      await dropKeys(redis, prefix);
     },
   };
 }
