@@ -36,10 +36,10 @@ const CLIENT_VARIABLES: Record<string, Record<string, unknown>> = {
 const EXPECTED_COSTS: Record<string, number> = {
   // 100 orders × (the order and its order-number metafield) + 2
   ListOrdersUpdatedSince: 202,
-  // the order, its two mark metafields, its address, the first 25 line items × 6 objects + 2
-  GetOrder: 156,
-  // the order, the next 25 line items × 6 objects + 2 (only for an order with more than 25)
-  GetOrderLineItems: 153,
+  // the order, its two mark metafields, its address, the first 24 line items × 6 objects + 2
+  GetOrder: 150,
+  // the order, the next 24 line items × 6 objects + 2 (only for an order with more than 24)
+  GetOrderLineItems: 147,
   // one order × (the order) + 2
   FindOrderByName: 3,
   // nodes(ids:) of up to 100 orders: the list counts once here; Shopify charges about 1 per id
@@ -131,7 +131,7 @@ describe('actualQueryCost: what the fake store charges for what it answered', ()
   };
   const getOrder = storeDocuments.find((d) => d.document.includes('query GetOrder('))!.document;
 
-  it('charges the objects returned: an order with 3 of the 25 line items asked for', () => {
+  it('charges the objects returned: an order with 3 of the 24 line items asked for', () => {
     const data = {
       order: {
         id: 'gid://shopify/Order/1',

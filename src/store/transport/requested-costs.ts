@@ -5,8 +5,8 @@
  */
 export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ListOrdersUpdatedSince: 202,
-  GetOrder: 156,
-  GetOrderLineItems: 153,
+  GetOrder: 150,
+  GetOrderLineItems: 147,
   FindOrderByName: 3,
   FindOrders: 1,
   GetFulfillmentOrders: 518,
