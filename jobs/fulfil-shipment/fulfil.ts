@@ -21,6 +21,11 @@ export interface FulfilDeps {
   tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide' | 'clearShopifySide'>;
   settings: Pick<JobSettings, 'sync'>;
   logger: Logger;
+  /**
+   * Called before each Shopify write: throws once this run no longer holds the order's write
+   * lock (a later run of the job took it over), so a run cut off and still alive writes nothing.
+   */
+  keepWriteLock(): Promise<void>;
 }
 
 export type FulfilOutcome =
@@ -77,6 +82,7 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
     : [];
   if (withOldNumber.length > 0) {
     for (const f of withOldNumber) {
+      await deps.keepWriteLock();
       await deps.store.updateFulfillmentTracking(f.id, tracking, { notifyCustomer });
     }
     await record(withOldNumber);
@@ -86,6 +92,7 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
   const ours = order.fulfillmentOrders.filter(isOurs);
   const created: { id: string }[] = [];
   for (const group of byLocation(ours.filter((fo) => FULFILLABLE.has(fo.status)))) {
+    await deps.keepWriteLock();
     const fulfillment = await deps.store.createFulfillment({
       orderId: reference,
       fulfillmentOrderIds: group.map((fo) => fo.id),
@@ -120,6 +127,7 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
   const untracked = live.filter((f) => f.tracking.every((t) => !t.number));
   if (untracked.length > 0) {
     for (const f of untracked) {
+      await deps.keepWriteLock();
       await deps.store.updateFulfillmentTracking(f.id, tracking, { notifyCustomer });
     }
     await record(untracked);
@@ -177,6 +185,7 @@ async function reportHeldBack(
 ): Promise<void> {
   const reason = describeHeldBack(heldBack);
   if (shipment.fulfilBlockedReason === reason) return;
+  await deps.keepWriteLock();
   await deps.store.addOrderTags(shipment.reference, [ORDER_TAGS.notFulfilled]);
   await deps.store.appendOrderNote(
     shipment.reference,

@@ -9,17 +9,27 @@ const WRITE_LOCK_MS = 120_000;
 export const fulfilShipmentJob = defineShipmentUpdateJob({
   update: 'fulfil',
   async write(reference, ctx, logger, job) {
-    // Another fulfil job of this order (for a newer number) runs meanwhile: wait for it, so the
-    // two never both find the order open and fulfil it twice.
+    // One holder per execution. Another fulfil job of this order (for a newer number) running
+    // meanwhile is waited for, so the two never both find the order open and fulfil it twice.
+    // An earlier execution of this same job is taken over at once: BullMQ runs a job again only
+    // once it declared that execution stalled (its worker died, or lost Redis past the job's
+    // lock), and that execution, if alive, finds the lock gone before its next write and stops.
     const holder = `${job.id}/${job.token ?? ''}`;
-    if (!(await ctx.tracking.holdWriteLock(reference, holder, WRITE_LOCK_MS))) {
+    if (!(await ctx.tracking.holdWriteLock(reference, holder, WRITE_LOCK_MS, `${job.id}/`))) {
       throw new Error(
         `Another fulfilment of order ${reference} is running; this one waits its turn.`,
       );
     }
+    const keepWriteLock = async () => {
+      if (!(await ctx.tracking.keepWriteLock(reference, holder, WRITE_LOCK_MS))) {
+        throw new Error(
+          `This run of the fulfilment of order ${reference} lost the order's write lock (a later run took over, or it expired); it stops without writing.`,
+        );
+      }
+    };
     let outcome: Awaited<ReturnType<typeof fulfilShipment>>;
     try {
-      outcome = await fulfilShipment(reference, { ...ctx, logger });
+      outcome = await fulfilShipment(reference, { ...ctx, logger, keepWriteLock });
     } finally {
       await ctx.tracking.releaseWriteLock(reference, holder);
     }

@@ -125,6 +125,9 @@ export class ShipmentTracking {
   private get lockKey() {
     return `${this.prefix}:sync:lock`;
   }
+  private writeLockKey(reference: string) {
+    return `${this.key(reference)}:write-lock`;
+  }
   private get labelsKey() {
     return `${this.prefix}:sync:status-labels`;
   }
@@ -341,17 +344,40 @@ export class ShipmentTracking {
 
   /**
    * Takes the shipment's write lock for `holder`: two writes that must not interleave (two
-   * fulfilments of one order, by two jobs) take turns. False while another holds it.
+   * fulfilments of one order, by two jobs) take turns. False while another holds it. With
+   * `takeOverFrom`, a holder whose name starts with it is replaced, as in `holdLock`: an earlier
+   * execution of the same job, which BullMQ runs again only once it declared that execution
+   * stalled. That execution, should it still be alive, must check `keepWriteLock` before each
+   * write, and stops there.
    */
-  async holdWriteLock(reference: string, holder: string, ttlMs: number): Promise<boolean> {
-    return (
-      (await this.redis.eval(HOLD_LOCK, 1, `${this.key(reference)}:write-lock`, holder, ttlMs)) ===
-      1
+  async holdWriteLock(
+    reference: string,
+    holder: string,
+    ttlMs: number,
+    takeOverFrom?: string,
+  ): Promise<boolean> {
+    const held = await this.redis.eval(
+      TAKE_OVER_LOCK,
+      1,
+      this.writeLockKey(reference),
+      holder,
+      ttlMs,
+      takeOverFrom ?? holder,
     );
+    return held === 1;
+  }
+
+  /**
+   * Keeps the write lock `holder` holds for another `ttlMs`. False when it holds it no more
+   * (taken over, or expired and maybe taken and released by another write meanwhile): what it
+   * read before may be stale, so it must not write.
+   */
+  async keepWriteLock(reference: string, holder: string, ttlMs: number): Promise<boolean> {
+    return (await this.redis.eval(KEEP_LOCK, 1, this.writeLockKey(reference), holder, ttlMs)) === 1;
   }
 
   async releaseWriteLock(reference: string, holder: string): Promise<void> {
-    await this.redis.eval(RELEASE_LOCK, 1, `${this.key(reference)}:write-lock`, holder);
+    await this.redis.eval(RELEASE_LOCK, 1, this.writeLockKey(reference), holder);
   }
 }
 
@@ -394,18 +420,21 @@ if ARGV[5] == '1' then redis.call('SADD', KEYS[3], ARGV[1]) else redis.call('SRE
 return 1
 `;
 
-const HOLD_LOCK = `
-local holder = redis.call('GET', KEYS[1])
-if holder and holder ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-`;
-
-/** HOLD_LOCK, except that a holder starting with ARGV[3] (the same job) is replaced. */
+/**
+ * Takes or keeps the lock KEYS[1] for ARGV[1] (ttl ARGV[2] ms): free, or its own, or held by a
+ * holder starting with ARGV[3] (an earlier execution of the same job), which it replaces.
+ */
 const TAKE_OVER_LOCK = `
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] and string.sub(holder, 1, #ARGV[3]) ~= ARGV[3] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+`;
+
+/** Keeps the lock KEYS[1] for ARGV[2] ms more only if ARGV[1] still holds it. */
+const KEEP_LOCK = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 

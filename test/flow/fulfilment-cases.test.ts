@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
+import { numberKey, updateJobId } from '../../jobs/shipment-updates/updates.js';
 import type { PartnerClient } from '../../src/partner/client.js';
+import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/index.js';
+import type { StoreClient } from '../../src/store/types.js';
 import {
+  holdPoint,
   metafield,
   type ShipmentStack,
   shipmentStacks,
@@ -272,4 +276,94 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(metafield(s.store, id, 'status')).toBe('delivered');
     expect(shopifyWrites(s, writes)).toEqual([]);
   });
+});
+
+describe("the order's write lock when a fulfilment is cut off", () => {
+  /** BullMQ finds a job whose worker died stalled within seconds (its default is 30 s). */
+  const SHORT_JOB_LOCK = { durationMs: 2_000, stalledIntervalMs: 1_000 };
+  const fulfilJobId = (id: string, trackingNumber: string) =>
+    updateJobId('fulfil', { reference: id, version: numberKey(trackingNumber) });
+  const creates = (s: ShipmentStack) =>
+    s.store.mutations.filter((m) => m.type === 'fulfillmentCreate').length;
+
+  it('is taken over at once by the same job run again, and the cut-off run writes nothing after', async () => {
+    const time = providerClock();
+    const s = await start({ workers: false, sandbox: { clock: time.clock } });
+    // Every worker with the short lock: BullMQ's check for stalled jobs runs at most once per
+    // interval, whichever worker ran it last.
+    s.startWorkers({ jobLock: SHORT_JOB_LOCK });
+    const id = await registeredOrder(s);
+    await s.stopWorkers();
+    // GIVEN a fulfil run that took the write lock and read the order, held there
+    const hold = holdPoint();
+    const store: StoreClient = Object.create(s.storeClient);
+    store.readFulfillmentState = async (reference) => {
+      const state = await s.storeClient.readFulfillmentState(reference);
+      await hold.stop();
+      return state;
+    };
+    // What the cut-off run is told when it asks to keep the lock.
+    const cutOffKeeps: boolean[] = [];
+    const tracking: ShipmentTracking = Object.create(s.parts.tracking);
+    tracking.keepWriteLock = async (...args) => {
+      const kept = await s.parts.tracking.keepWriteLock(...args);
+      cutOffKeeps.push(kept);
+      return kept;
+    };
+    s.startWorkers({ ports: { store, tracking }, jobLock: SHORT_JOB_LOCK });
+    time.tick();
+    s.sandbox.advance(id, 'shipped', { carrier: 'PostNord', trackingNumber: `TN${id}` });
+    await runSync(s);
+    await hold.reached;
+    const jobId = fulfilJobId(id, `TN${id}`);
+
+    // WHEN its worker dies (the job's lock is no longer renewed) and another worker runs
+    await s.stopWorkers({ abandon: true });
+    s.startWorkers({ jobLock: SHORT_JOB_LOCK });
+
+    // THEN BullMQ runs the job again, and it fulfils without waiting for the lock's 2 minutes
+    const job = await waitForJob(s.queues.fulfilShipment, jobId, 'completed', {
+      timeoutMs: 30_000,
+    });
+    expect(job.returnvalue).toEqual({ outcome: 'fulfilled' });
+    expect(job.stalledCounter).toBe(1);
+    expect(live(s, id)).toHaveLength(1);
+
+    // AND the cut-off run, still alive, finds the lock gone before its write, and stops there
+    hold.release();
+    await waitUntil(() => cutOffKeeps.length > 0, { what: 'the cut-off run to ask for the lock' });
+    expect(cutOffKeeps).toEqual([false]);
+    expect(creates(s)).toBe(1);
+    expect(live(s, id)).toHaveLength(1);
+    expect(emails(s, id)).toEqual(['shipping_confirmation']);
+  }, 40_000);
+
+  it('still keeps a fulfilment of the order by another job waiting until that one is done', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    // GIVEN another fulfil job of the order (an older tracking number) holding the write lock
+    const other = `${fulfilJobId(id, 'OLD-1')}/its-token`;
+    expect(await s.parts.tracking.holdWriteLock(id, other, 120_000)).toBe(true);
+
+    tick();
+    s.sandbox.advance(id, 'shipped', { carrier: 'PostNord', trackingNumber: `TN${id}` });
+    await runSync(s);
+
+    // THEN this one fails its attempt, writing nothing, and waits its turn (a retry)
+    const jobId = fulfilJobId(id, `TN${id}`);
+    const waiting = await waitUntil(
+      async () => {
+        const job = await s.queues.fulfilShipment.getJob(jobId);
+        return job && job.attemptsMade > 0 ? job : undefined;
+      },
+      { what: 'the fulfil job to fail its first attempt', timeoutMs: 15_000 },
+    );
+    expect(waiting.failedReason).toMatch(/Another fulfilment of order \d+ is running/);
+    expect(live(s, id)).toEqual([]);
+
+    // WHEN the other job is done, the next attempt fulfils
+    await s.parts.tracking.releaseWriteLock(id, other);
+    await waitForJob(s.queues.fulfilShipment, jobId, 'completed', { timeoutMs: 30_000 });
+    expect(live(s, id)).toHaveLength(1);
+  }, 40_000);
 });

@@ -134,13 +134,19 @@ export interface ShipmentStack {
   partnerFor(token: string): PartnerSide;
   /**
    * Starts the catalog's workers, as a restart of the service would; `ports` replaces the
-   * partner or store client their processors get (to hold a call mid-job, say).
+   * partner or store client (or the shipment records) their processors get (to hold a call
+   * mid-job, say); `jobLock` shortens BullMQ's job lock, so that a job cut off runs again soon.
    */
   startWorkers(options?: {
     token?: string;
-    ports?: Partial<Pick<JobContext, 'partner' | 'store'>>;
+    ports?: Partial<Pick<JobContext, 'partner' | 'store' | 'tracking'>>;
+    jobLock?: WorkerOptions['jobLock'];
   }): Worker[];
-  stopWorkers(): Promise<void>;
+  /**
+   * Stops the workers, letting running jobs finish; with `abandon`, at once, as a crash would:
+   * their jobs stay active, and their locks are no longer renewed.
+   */
+  stopWorkers(options?: { abandon?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -234,14 +240,17 @@ export async function startShipmentStack(
         {
           connection: redis,
           ...(options.concurrency ? { concurrency: options.concurrency } : {}),
+          ...(start.jobLock ? { jobLock: start.jobLock } : {}),
         },
       );
       return workers;
     },
-    async stopWorkers() {
+    async stopWorkers(stop = {}) {
       const running = workers;
       workers = [];
-      await Promise.all(running.map((worker) => closeWorker(worker)));
+      await Promise.all(
+        running.map((worker) => (stop.abandon ? worker.close(true) : closeWorker(worker))),
+      );
     },
     async close() {
       await stack.stopWorkers();

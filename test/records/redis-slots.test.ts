@@ -100,7 +100,8 @@ describe('Redis Cluster hash slots', () => {
     await tracking.finishCycle(1);
     await tracking.holdLock('me', 1000);
     await tracking.releaseLock('me');
-    await tracking.holdWriteLock('1', 'me', 1000);
+    await tracking.holdWriteLock('1', 'me', 1000, 'm');
+    await tracking.keepWriteLock('1', 'me', 1000);
     await tracking.releaseWriteLock('1', 'me');
     await tracking.learnLabel('shipped', 'Shipped');
     for await (const _ of tracking.references());

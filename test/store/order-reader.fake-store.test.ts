@@ -54,7 +54,7 @@ describe('order reading against the fake store, fixtures', () => {
     ]);
   });
 
-  it('reads an order of 60 line items whole, 25 a page, in three requests', async () => {
+  it('reads an order of 60 line items whole, 24 a page, in three requests', async () => {
     const lineItems = Array.from({ length: 60 }, (_, i) => ({ title: `Item ${i + 1}` }));
     const { order: created } = await store.createOrder(
       { id: '5559060', lineItems },

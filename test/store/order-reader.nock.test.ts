@@ -26,7 +26,7 @@ describe('getOrder', () => {
     const order = await reader().getOrder('5551234');
 
     expect(requests).toHaveLength(1);
-    expect(requests[0]?.query).toMatch(/lineItems\(first: 25\)/);
+    expect(requests[0]?.query).toMatch(/lineItems\(first: 24\)/);
     expect(order?.lineItems).toHaveLength(2);
     expect(nock.isDone()).toBe(true);
   });

@@ -1,6 +1,13 @@
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
-import { StoreAuthError, StoreRequestError, StoreThrottledError } from '../../src/store/errors.js';
+import {
+  StoreAuthError,
+  StoreBudgetWaitError,
+  StoreRequestError,
+  StoreThrottledError,
+} from '../../src/store/errors.js';
+import { SharedStoreBucket } from '../../src/store/transport/shared-bucket.js';
+import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import {
   ACCESS_TOKEN,
   capturingLogger,
@@ -72,6 +79,72 @@ describe('throttling', () => {
     expect(error).toMatchObject({ waits: 2, operation: 'GetOrder', lastWaitMs: 100 });
     expect(waits).toEqual([100, 100]);
     expect(scope.isDone()).toBe(true);
+  });
+});
+
+describe('throttling with the bucket shared by every process', () => {
+  /** The shared bucket on real Redis, its clock stopped: no refill happens while the test runs. */
+  async function withBucket(test: (bucket: SharedStoreBucket) => Promise<void>) {
+    const redis = testRedis();
+    const prefix = uniquePrefix('throttle-log');
+    try {
+      await test(
+        new SharedStoreBucket(redis, {
+          prefix,
+          shop: 'demo.myshopify.com',
+          reserveShare: 0.2,
+          clock: () => 1_000_000,
+        }),
+      );
+    } finally {
+      await dropKeys(redis, prefix);
+      await redis.quit();
+    }
+  }
+  const logged = (lines: string) =>
+    lines
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { msg: string; waitMs?: number })
+      .filter((line) => line.msg.startsWith('Shopify throttled the request'));
+
+  it('logs the wait it makes: the shared bucket’s, told Shopify’s empty bucket, not Shopify’s own figure', async () => {
+    await withBucket(async (bucket) => {
+      const { waits, sleep } = recordingSleep();
+      const { logger, lines } = capturingLogger('info');
+      answer(throttledBody({ requested: 150, available: 0, restoreRate: 100 }));
+      answer({ data: { order: orderNode() } });
+
+      await testClient({ sleep, logger, bucket }).getOrder('5551234');
+
+      // Shopify alone would ask GetOrder's 150 points / 100 a second = 1,500 ms. The
+      // connector's share (80 %) waits until the reserve (400 of 2,000) and the 150 points are
+      // back at 80 a second: 6,875 ms, slept once, and that is the figure logged.
+      expect(waits).toEqual([6_875]);
+      expect(logged(lines()).map((line) => line.waitMs)).toEqual([6_875]);
+    });
+  });
+
+  it('logs the wait the job is handed back for when it is too long to wait in the worker', async () => {
+    await withBucket(async (bucket) => {
+      const { waits, sleep } = recordingSleep();
+      const { logger, lines } = capturingLogger('info');
+      answer(throttledBody({ requested: 150, available: 0, restoreRate: 100 }));
+
+      const error = await testClient({ sleep, logger, bucket, maxBudgetWaitMs: 5_000 })
+        .getOrder('5551234')
+        .catch((e) => e);
+
+      expect(error).toBeInstanceOf(StoreBudgetWaitError);
+      expect(error.waitMs).toBe(6_875);
+      expect(waits).toEqual([]);
+      expect(logged(lines())).toMatchObject([
+        {
+          msg: 'Shopify throttled the request; the job goes back to its queue for the wait',
+          waitMs: 6_875,
+        },
+      ]);
+    });
   });
 });
 

@@ -15,7 +15,7 @@ import type { OrderReader } from './types.js';
  */
 export const ORDERS_PAGE_SIZE = 100;
 /**
- * The most line items read of one order (20 pages of 25, about 3,000 points in all). An order
+ * The most line items read of one order (21 pages of 24, about 3,100 points in all). An order
  * with more is refused with a clear error rather than read without end.
  */
 export const MAX_ORDER_LINE_ITEMS = 500;

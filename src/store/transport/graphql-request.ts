@@ -21,9 +21,12 @@ import type { AdminSessions } from './access-token.js';
 import type { GrantedTicket, StoreCostGate } from './cost-gate.js';
 import { type QueryCost, queryCostOf, type StoreRequestOutcome } from './query-cost.js';
 import { requestedCostOf } from './requested-costs.js';
-import { throttleSignal } from './throttle.js';
+import { type ThrottleSignal, throttleSignal } from './throttle.js';
 
 type GraphqlClient = InstanceType<Shopify['clients']['Graphql']>;
+
+/** Points for one send of a request (none without a shared bucket), and how long to wait first. */
+type Booking = { granted: true; ticket?: GrantedTicket; waitMs: number };
 
 export interface AdminGraphqlOptions {
   shopify: Shopify;
@@ -55,12 +58,14 @@ export class AdminGraphql {
     document: string,
     variables?: Record<string, unknown>,
   ): Promise<unknown> {
-    const { sessions, logger, maxThrottleWaits, sleep } = this.options;
+    const { sessions, maxThrottleWaits, sleep } = this.options;
     let waits = 0;
     let renewed = false;
+    let booking = await this.book(operation, document);
     for (;;) {
+      if (booking.waitMs > 0) await sleep(booking.waitMs);
+      const { ticket } = booking;
       const session = await sessions.session();
-      const ticket = await this.takeFromBucket(operation, document);
       try {
         const response = await withFetch(this.options.fetch, () =>
           this.client(session).request(document, { variables }),
@@ -74,30 +79,24 @@ export class AdminGraphql {
         const cost =
           error instanceof GraphqlQueryError ? queryCostOf(bodyExtensions(error)) : undefined;
         await this.settle(ticket, cost);
-        this.observe({
-          operation,
-          outcome: throttle ? 'throttled' : 'error',
-          cost,
-          ...(throttle ? { throttleWaitMs: throttle.waitMs } : {}),
-        });
-        if (throttle) {
-          if (waits >= maxThrottleWaits) {
-            throw new StoreThrottledError(operation, waits, throttle.waitMs, {
-              status: throttle.status,
-              cause: error,
-            });
-          }
+        if (throttle && waits < maxThrottleWaits) {
           waits += 1;
-          logger.info(
-            { operation, waitMs: throttle.waitMs, wait: waits, signal: throttle.kind },
-            'Shopify throttled the request; waiting before trying again',
-          );
-          await sleep(throttle.waitMs);
+          booking = await this.bookAfterThrottle(operation, document, throttle, cost, waits);
           continue;
+        }
+        this.observe({ operation, outcome: throttle ? 'throttled' : 'error', cost });
+        if (throttle) {
+          throw new StoreThrottledError(operation, waits, throttle.waitMs, {
+            status: throttle.status,
+            cause: error,
+          });
         }
         if (!renewed && httpStatus(error) === 401) {
           renewed = true;
-          if (await sessions.renewAfterUnauthorized(session)) continue;
+          if (await sessions.renewAfterUnauthorized(session)) {
+            booking = await this.book(operation, document);
+            continue;
+          }
         }
         throw toStoreError(error, operation);
       }
@@ -105,20 +104,51 @@ export class AdminGraphql {
   }
 
   /**
-   * Takes the document's requested cost from the shared bucket, waiting here while the wait is
-   * short; a longer one hands the job back to its queue (StoreBudgetWaitError) rather than hold
-   * a worker slot.
+   * The retry of a throttled request, booked before the wait so that the wait logged is the
+   * wait made: the later of what Shopify's answer asks (for its whole bucket) and what the
+   * shared bucket, just told Shopify's level, needs for the connector's share. A wait too long
+   * for a worker hands the job back to its queue instead.
    */
-  private async takeFromBucket(
+  private async bookAfterThrottle(
     operation: string,
     document: string,
-  ): Promise<GrantedTicket | undefined> {
-    const { gate, sleep } = this.options;
-    if (!gate) return undefined;
+    throttle: ThrottleSignal,
+    cost: QueryCost | undefined,
+    wait: number,
+  ): Promise<Booking> {
+    const booking = await this.take(document);
+    const waitMs = Math.max(throttle.waitMs, booking.granted ? booking.waitMs : booking.deferMs);
+    const fields = { operation, waitMs, wait, signal: throttle.kind };
+    if (!booking.granted) {
+      this.observe({ operation, outcome: 'throttled', cost });
+      this.options.logger.info(
+        fields,
+        'Shopify throttled the request; the job goes back to its queue for the wait',
+      );
+      throw new StoreBudgetWaitError(operation, waitMs);
+    }
+    this.observe({ operation, outcome: 'throttled', cost, throttleWaitMs: waitMs });
+    this.options.logger.info(fields, 'Shopify throttled the request; waiting before trying again');
+    return { ...booking, waitMs };
+  }
+
+  /**
+   * Takes the document's requested cost from the shared bucket; the request waits here while
+   * the wait is short, and a longer one hands the job back to its queue (StoreBudgetWaitError)
+   * rather than hold a worker slot.
+   */
+  private async book(operation: string, document: string): Promise<Booking> {
+    const booking = await this.take(document);
+    if (!booking.granted) throw new StoreBudgetWaitError(operation, booking.deferMs);
+    return booking;
+  }
+
+  private async take(document: string): Promise<Booking | { granted: false; deferMs: number }> {
+    const { gate } = this.options;
+    if (!gate) return { granted: true, waitMs: 0 };
     const ticket = await gate.take(requestedCostOf(document), this.options.maxBudgetWaitMs ?? 0);
-    if (!ticket.granted) throw new StoreBudgetWaitError(operation, ticket.deferMs);
-    if (ticket.sendInMs > 0) await sleep(ticket.sendInMs);
-    return ticket;
+    if (!ticket.granted) return ticket;
+    return { granted: true, ticket, waitMs: ticket.sendInMs };
   }
 
   /** Tells the shared bucket what the request cost; the answer stands even if Redis does not. */

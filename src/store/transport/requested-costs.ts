@@ -1,37 +1,57 @@
 /**
  * The requested cost of each document the connector sends (Shopify's `requestedQueryCost`), by
  * the document's operation name: what a request takes from the shared bucket before it is sent.
- * Kept equal to what the documents cost against the real schema by test/store/query-cost.test.ts.
+ * test/store/query-cost.test.ts counts each document against the real schema by Shopify's rules
+ * (objects 1, a connection 2 + first × its node, mutations 10) and checks it against this table,
+ * which must list every document and nothing else. A change here is a change to what each call
+ * takes from the store's bucket: keep it well below the 1,000 limit, and look at the pages it
+ * implies.
  */
 export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
+  // 100 orders × (the order and its order-number metafield) + 2
   ListOrdersUpdatedSince: 202,
-  GetOrder: 156,
-  GetOrderLineItems: 153,
+  // the order, its two mark metafields, its address, the first 24 line items × 6 objects + 2
+  GetOrder: 150,
+  // the order, the next 24 line items × 6 objects + 2 (only for an order with more than 24)
+  GetOrderLineItems: 147,
+  // one order × (the order) + 2
   FindOrderByName: 3,
+  // nodes(ids:) of up to 100 orders: the list counts once here; Shopify charges about 1 per id
   FindOrders: 1,
+  // 5 fulfillment orders × (1 + 50 lines × 2 + 2) + 2 + the order
   GetFulfillmentOrders: 518,
+  // 250 lines × 2 + 2 + the fulfillment order
   GetFulfillmentOrderLineItems: 503,
   GetOrderNote: 1,
+  // mutations: 10 each, plus the payload selected
   SetOrderMetafields: 12,
   DeleteOrderMetafields: 12,
   AddOrderTags: 12,
   RemoveOrderTags: 12,
   UpdateOrderNote: 12,
+  // all four parts; the client sends only those that change (12 to 44)
   WriteOrderMarks: 44,
+  // the order and two metafields
   GetOrderMarks: 3,
   CreateFulfillment: 22,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
+  // 1 (order) + 2 + 5 fulfillment orders × 17 + 1 (count) + 10 fulfillments × 7
   ReadFulfillmentState: 159,
+  // 1 + 2 + 10 fulfillment orders × 17
   ReadOrderFulfillmentOrders: 173,
+  // 1 + 25 fulfillments × 7
   ReadOrderFulfillments: 176,
+  // 1 + 2 + 100 lines × 1
   ReadFulfillmentOrderRemainingLines: 103,
   ReportFulfillmentOrderProgress: 12,
   GetGrantedScopes: 2,
   GetShopIdentity: 1,
+  // 2 + 50 subscriptions
   ListWebhookSubscriptions: 52,
   CreateWebhookSubscription: 12,
   UpdateWebhookSubscription: 12,
+  // 2 + 50 definitions × (1 + its type)
   ListOrderMetafieldDefinitions: 102,
   CreateMetafieldDefinition: 12,
 };
