@@ -264,7 +264,7 @@ async function webhookBurst() {
   const run = await newRun('burst');
   try {
     await enqueueAll(run.parts, seedOrders(run.store, BURST_BACKLOG));
-    const deliveries = seedOrders(run.store, BURST_RATE * BURST_SECONDS).map((id) => {
+    const signed = (id: string) => {
       const order = run.store.order(id)!;
       const body = JSON.stringify(orderWebhookPayload(order));
       return {
@@ -277,7 +277,10 @@ async function webhookBurst() {
           body,
         }),
       };
-    });
+    };
+    const deliveries = seedOrders(run.store, BURST_RATE * BURST_SECONDS).map(signed);
+    // Two seconds at a quarter of the rate first, not measured (bench/webhook-sender.ts).
+    const warmUp = seedOrders(run.store, Math.ceil(BURST_RATE / 2)).map(signed);
     const [url] = await run.start(1, { BENCH_HTTP: 'true' });
     // The workers are draining the backlog: wait until they are well under way.
     await until(async () => (await completed(run.parts, 'createShipment')) >= 50);
@@ -289,8 +292,16 @@ async function webhookBurst() {
       sender.once('message', (message) => resolve(message as BurstResult));
       sender.once('exit', (code) => reject(new Error(`webhook sender exited (${code})`)));
     });
-    sender.send({ url: url!, rate: BURST_RATE, deliveries } satisfies BurstOrder);
+    sender.send({ url: url!, rate: BURST_RATE, warmUp, deliveries } satisfies BurstOrder);
     const { times, statuses: answers, sendSeconds } = await answered;
+    if (process.env.BENCH_DEBUG) {
+      for (let i = 0; i < times.length; i += BURST_RATE) {
+        const second = times.slice(i, i + BURST_RATE).sort((a, b) => a - b);
+        progress(
+          `second ${i / BURST_RATE}: p50 ${percentile(second, 50).toFixed(0)} ms, max ${second.at(-1)?.toFixed(0)} ms`,
+        );
+      }
+    }
     const statuses = new Map<number, number>();
     for (const status of answers) statuses.set(status, (statuses.get(status) ?? 0) + 1);
     const backlogDone = await completed(run.parts, 'createShipment');

@@ -220,7 +220,7 @@ export async function startService(
       tokenRefusedSince: () => tokenRefusedSince(requestRedis, prefix),
     });
     server = await buildServer({
-      verify: buildWebhookVerifier(config.shopify, logger),
+      verify: buildWebhookVerifier(config.shopify),
       redis: requestRedis,
       prefix,
       counters: parts.counters,

@@ -76,11 +76,6 @@ export function buildStoreClient(
 }
 
 /** Checks webhook deliveries for the shop: signed with its secret, sent for its domain. */
-export function buildWebhookVerifier(settings: Config['shopify'], logger: Logger): VerifyWebhook {
-  return createWebhookVerifier({
-    webhookSecret: settings.webhookSecret,
-    apiVersion: settings.apiVersion,
-    shop: settings.shop,
-    logger: logger.child({ module: 'store' }),
-  });
+export function buildWebhookVerifier(settings: Config['shopify']): VerifyWebhook {
+  return createWebhookVerifier({ webhookSecret: settings.webhookSecret, shop: settings.shop });
 }

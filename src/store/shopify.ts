@@ -46,27 +46,6 @@ export function createAdminShopify(options: {
   });
 }
 
-/**
- * A library instance that only checks webhook HMACs: `webhooks.validate` signs with apiSecretKey
- * and reads nothing else, but the library still asks for an apiKey.
- */
-export function createWebhookShopify(options: {
-  webhookSecret: string;
-  apiVersion: string;
-  logger: Logger;
-}): Shopify {
-  return shopifyApi({
-    isEmbeddedApp: false,
-    isCustomStoreApp: false,
-    hostName: UNUSED_HOST_NAME,
-    apiKey: 'webhook-verifier',
-    apiSecretKey: options.webhookSecret,
-    apiVersion: options.apiVersion as ApiVersion,
-    logger: libraryLogger(options.logger),
-    _logDisabledFutureFlags: false,
-  });
-}
-
 /** Routes the library's own log lines into pino; its "info" chatter becomes debug. */
 function libraryLogger(logger: Logger) {
   const log = logger.child({ library: 'shopify-api' });

@@ -45,7 +45,6 @@ export const ELIGIBILITY: Config['eligibility'] = {
 export const verify = createWebhookVerifier({
   webhookSecret: WEBHOOK_SECRET,
   shop: SHOP,
-  logger: silentLogger,
 });
 
 /** Resolves once `check` holds; polls instead of sleeping a fixed time. */

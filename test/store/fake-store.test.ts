@@ -6,7 +6,7 @@ import type { FakeOrder } from '../../src/sandbox/store/model.js';
 import type { FakeMutation } from '../../src/sandbox/store/state.js';
 import { signWebhook } from '../../src/sandbox/store/webhooks.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
-import { ACCESS_TOKEN, GRAPHQL_PATH, SHOP, silentLogger, WEBHOOK_SECRET } from './helpers.js';
+import { ACCESS_TOKEN, GRAPHQL_PATH, SHOP, WEBHOOK_SECRET } from './helpers.js';
 
 /** A local webhook receiver that keeps the raw body and headers of each delivery. */
 async function startReceiver() {
@@ -54,7 +54,6 @@ describe('fake store', () => {
   const verify = createWebhookVerifier({
     webhookSecret: WEBHOOK_SECRET,
     shop: SHOP,
-    logger: silentLogger,
   });
 
   beforeAll(async () => {

@@ -1,7 +1,10 @@
+import '@shopify/shopify-api/adapters/node';
+import { ApiVersion, LogSeverity, shopifyApi } from '@shopify/shopify-api';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { signWebhook, webhookHeaders } from '../../src/sandbox/store/webhooks.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
-import { SHOP, silentLogger, WEBHOOK_SECRET } from './helpers.js';
+import { SHOP, WEBHOOK_SECRET } from './helpers.js';
 
 const body = JSON.stringify({ id: 5551234, admin_graphql_api_id: 'gid://shopify/Order/5551234' });
 
@@ -24,7 +27,6 @@ function signedHeaders(overrides: Record<string, string | undefined> = {}) {
 const verify = createWebhookVerifier({
   webhookSecret: WEBHOOK_SECRET,
   shop: SHOP,
-  logger: silentLogger,
 });
 
 describe('verifyWebhook', () => {
@@ -93,5 +95,89 @@ describe('verifyWebhook', () => {
   it('checks the exact bytes: re-serialised JSON with other spacing fails', async () => {
     const reserialised = JSON.stringify(JSON.parse(body), null, 2);
     await expect(verify(reserialised, signedHeaders())).resolves.toMatchObject({ valid: false });
+  });
+});
+
+/**
+ * The verifier is written with node:crypto for speed; the library's own `webhooks.validate` is
+ * the reference. Deliveries with every mix of body, signature and headers get the same verdict
+ * from both.
+ */
+describe('verifyWebhook agrees with the Shopify library', () => {
+  const library = shopifyApi({
+    isEmbeddedApp: false,
+    isCustomStoreApp: false,
+    hostName: 'connector.invalid',
+    apiKey: 'webhook-verifier',
+    apiSecretKey: WEBHOOK_SECRET,
+    apiVersion: ApiVersion.July26,
+    logger: { level: LogSeverity.Error, log: async () => {} },
+  });
+  const anyShop = createWebhookVerifier({ webhookSecret: WEBHOOK_SECRET });
+
+  const header = fc.option(
+    fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('orders/create', 'wh-1', '2026-07')),
+    { nil: undefined },
+  );
+  const delivery = fc.record({
+    body: fc.oneof(fc.constant(''), fc.string({ maxLength: 200 }), fc.constant(body)),
+    signature: fc.constantFrom('right', 'other secret', 'garbage', 'padding dropped', 'absent'),
+    names: fc.constantFrom('lower', 'as sent'),
+    topic: header,
+    shop: header,
+    apiVersion: header,
+    webhookId: header,
+    eventId: header,
+    triggeredAt: header,
+  });
+
+  it('gives the same verdict and fields on generated deliveries', async () => {
+    await fc.assert(
+      fc.asyncProperty(delivery, async (d) => {
+        const signature = {
+          right: signWebhook(WEBHOOK_SECRET, d.body),
+          'other secret': signWebhook('not-the-secret', d.body),
+          garbage: 'not base64 at all!',
+          'padding dropped': signWebhook(WEBHOOK_SECRET, d.body).replace(/=+$/, ''),
+          absent: undefined,
+        }[d.signature];
+        const sent: Record<string, string | undefined> = {
+          'X-Shopify-Hmac-Sha256': signature,
+          'X-Shopify-Topic': d.topic,
+          'X-Shopify-Shop-Domain': d.shop,
+          'X-Shopify-API-Version': d.apiVersion,
+          'X-Shopify-Webhook-Id': d.webhookId,
+          'X-Shopify-Event-Id': d.eventId,
+          'X-Shopify-Triggered-At': d.triggeredAt,
+        };
+        const headers = Object.fromEntries(
+          Object.entries(sent)
+            .filter(([, value]) => value !== undefined)
+            .map(([name, value]) => [d.names === 'lower' ? name.toLowerCase() : name, value]),
+        );
+        const ours = await anyShop(d.body, headers);
+        const theirs = await library.webhooks.validate({
+          rawBody: d.body,
+          rawRequest: { headers, method: 'POST', url: '/' },
+        });
+        expect(ours.valid).toBe(theirs.valid);
+        if (!ours.valid && !theirs.valid) {
+          expect(ours.reason).toBe(theirs.reason);
+          if ('missingHeaders' in theirs)
+            expect(ours.missingHeaders).toEqual(theirs.missingHeaders);
+        } else if (ours.valid && theirs.valid) {
+          expect(ours).toEqual({
+            valid: true,
+            topic: d.topic,
+            shop: theirs.domain,
+            webhookId: theirs.webhookId,
+            apiVersion: theirs.apiVersion,
+            ...(theirs.eventId ? { eventId: theirs.eventId } : {}),
+            ...(theirs.triggeredAt ? { triggeredAt: theirs.triggeredAt } : {}),
+          });
+        }
+      }),
+      { seed: 20261122, numRuns: 500 },
+    );
   });
 });
