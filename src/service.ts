@@ -106,10 +106,8 @@ export async function startService(
   // queue whose first commands fail on a fail-fast connection stays broken until a restart.
   const requestRedis = createRedis(config.redis.url, 'client');
   const workerRedis = createRedis(config.redis.url, 'worker');
-  const recordsRedis = createRedis(config.redis.url, 'records');
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
-  recordsRedis.on('error', (err) => logger.warn({ err }, 'redis (records) connection error'));
   // Warns only, and in the background: the intake answers 503 while Redis is down, and a
   // deliberately different Redis (a throwaway one for trials) still starts.
   if (!options.isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
@@ -120,7 +118,6 @@ export async function startService(
   } catch (error) {
     requestRedis.disconnect();
     workerRedis.disconnect();
-    recordsRedis.disconnect();
     throw error;
   }
 
@@ -133,27 +130,21 @@ export async function startService(
   const store = buildStoreClient(
     config.shopify,
     logger,
-    new StoreHealth(recordsRedis, prefix),
+    new StoreHealth(workerRedis, prefix),
     requests.storeRequest,
-    { redis: recordsRedis, prefix },
+    { redis: workerRedis, prefix },
   );
   // In the background: Shopify being slow must not hold up the intake. A workers' thread checks
   // for itself.
   if (!options.workersThread) void checkShopifyAccess(store, logger);
   const { partner } = buildPartnerSide(
     config.partner,
-    recordsRedis,
+    workerRedis,
     logger,
     undefined,
     requests.partnerRequest,
   );
-  const parts = buildSharedParts({
-    redis: workerRedis,
-    recordsRedis,
-    prefix,
-    settings: config,
-    logger,
-  });
+  const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
 
   const closers: (() => Promise<unknown>)[] = [() => parts.close()];
   let server: FastifyInstance | undefined;
@@ -173,7 +164,6 @@ export async function startService(
       await parts.close();
       requestRedis.disconnect();
       workerRedis.disconnect();
-      recordsRedis.disconnect();
       throw error;
     });
     metrics.addRegistry({ name: 'workers_thread', read: () => thread.metrics() });
@@ -243,7 +233,7 @@ export async function startService(
     metrics,
     async close() {
       for (const close of closers) await close();
-      await Promise.allSettled([requestRedis.quit(), workerRedis.quit(), recordsRedis.quit()]);
+      await Promise.allSettled([requestRedis.quit(), workerRedis.quit()]);
     },
   };
 }

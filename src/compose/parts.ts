@@ -25,11 +25,6 @@ export { orderJobId };
 export interface SharedPartsOptions {
   /** One connection for all of them: a worker connection, or a fail-fast one for request paths. */
   redis: Redis;
-  /**
-   * For the records, budgets and counters instead of `redis`, the queues keeping `redis`: an
-   * auto-pipelining connection (createRedis 'records'), which BullMQ must not be given.
-   */
-  recordsRedis?: Redis;
   prefix: string;
   settings: JobSettings;
   logger: Logger;
@@ -58,13 +53,11 @@ export interface SharedParts extends QueueContext {
  * tests, so each of them sees the same queues, options and keys.
  */
 export function buildSharedParts(options: SharedPartsOptions): SharedParts {
-  const { prefix, settings, logger } = options;
-  const queueRedis = options.redis;
-  const redis = options.recordsRedis ?? queueRedis;
+  const { redis, prefix, settings, logger } = options;
   const byName = new Map<string, Queue>();
   for (const job of JOBS) {
     const queue = new Queue(job.queue, {
-      connection: queueRedis,
+      connection: redis,
       prefix,
       defaultJobOptions: job.options(settings),
     });

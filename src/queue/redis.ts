@@ -9,24 +9,17 @@ import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis'
  * (`redis+cluster://`, `rediss+cluster://`, with one or more seed nodes separated by commas:
  * `rediss+cluster://user:password@node-1:6379,node-2:6379`). A cluster connection is returned
  * typed as `Redis`: it answers the same commands, and BullMQ takes either.
- *
- * `records` is a worker connection for the connector's own keys (records, budgets, counters):
- * the commands its many concurrent jobs issue in one turn of the event loop leave in one write
- * (ioredis's auto-pipelining), where each would otherwise cost a socket write of its own. BullMQ
- * keeps plain worker connections: its users reported lost job data with auto-pipelining.
  */
-export function createRedis(url: string, purpose: 'worker' | 'records' | 'client'): Redis {
+export function createRedis(url: string, purpose: 'worker' | 'client'): Redis {
   const options: RedisOptions =
-    purpose === 'client'
-      ? { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 }
-      : { maxRetriesPerRequest: null, enableReadyCheck: true };
-  const pipelined = purpose === 'records' ? { enableAutoPipelining: true } : {};
+    purpose === 'worker'
+      ? { maxRetriesPerRequest: null, enableReadyCheck: true }
+      : { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000 };
   const cluster = parseClusterUrl(url);
-  if (!cluster) return new Redis(url, { ...options, ...pipelined, lazyConnect: false });
+  if (!cluster) return new Redis(url, { ...options, lazyConnect: false });
   const { enableOfflineQueue, ...nodeOptions } = options;
   const clusterOptions: ClusterOptions = {
     lazyConnect: false,
-    ...pipelined,
     enableReadyCheck: true,
     ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
     redisOptions: { ...nodeOptions, ...cluster.auth, ...(cluster.tls ? { tls: {} } : {}) },
