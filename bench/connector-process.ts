@@ -7,8 +7,9 @@ import { createLogger } from '../src/log.js';
 import { startService } from '../src/service.js';
 
 const http = process.env.BENCH_HTTP === 'true';
-const service = await startService(loadConfig(process.env), {
-  logger: createLogger({ level: loadConfig(process.env).logLevel, format: 'json' }),
+const config = loadConfig(process.env);
+const service = await startService(config, {
+  logger: createLogger({ level: config.logLevel, format: 'json' }),
   http,
   // As `connector start` runs intake and workers together: the workers in a thread of their own.
   ...(http && process.env.BENCH_ONE_THREAD !== 'true'

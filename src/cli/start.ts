@@ -21,6 +21,8 @@ export function registerStartCommand(program: Command): void {
       const logger = createLogger({ level: config.logLevel });
       let service: RunningService | undefined;
       let stopping = false;
+      /** Why the service cannot go on, once its workers' thread ended. */
+      let fatal: string | undefined;
       const stop = async (reason: string) => {
         if (stopping || !service) return;
         stopping = true;
@@ -42,6 +44,7 @@ export function registerStartCommand(program: Command): void {
               }
             : {}),
           onFatal: (reason) => {
+            fatal = reason;
             process.exitCode = 1;
             void stop(reason);
           },
@@ -52,7 +55,8 @@ export function registerStartCommand(program: Command): void {
         process.exitCode = EXIT.config;
         return;
       }
-      if (process.exitCode === 1) return void stop('the queue workers thread ended');
+      // The thread may have ended before `service` was there to stop.
+      if (fatal) return void stop(fatal);
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
       // Under `npm start` (or `npm run dev`) a signal to npm need not reach this process: stop
