@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDIS_URL } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
-import { orderInputs, type Rig, seededRandom, startRig } from './rig.js';
+import { orderFigures, orderInputs, type Rig, seededRandom, startRig } from './rig.js';
 import { note, report, size } from './size.js';
 
 const ORDERS = size(220, 30);
@@ -111,9 +111,7 @@ describe('worker processes killed with SIGKILL at random moments', () => {
         processes: PROCESSES,
         kills: r.counts.killed,
         jobKilledTwice: `${twice} (stalled ${stalledTwice}×)`,
-        shipments: done.shipments,
-        duplicates: done.duplicates.length,
-        lost: done.missing.length,
+        ...orderFigures(done),
         fulfilments: done.fulfilments,
         failedForGood: failed,
         totalMs: Date.now() - started,

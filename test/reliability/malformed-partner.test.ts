@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MALFORMED_BODY_KINDS } from '../../src/sandbox/partner/index.js';
 import { REDIS_URL } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
-import { orderInputs, type Rig, startRig } from './rig.js';
+import { orderFigures, orderInputs, type Rig, startRig } from './rig.js';
 import { note, report, size } from './size.js';
 
 /** Orders whose create meets each kind of malformed answer. */
@@ -125,9 +125,7 @@ describe('the provider answers malformed bodies', () => {
       faults: `${kinds.length} kinds × ${PER_KIND} creates, × ${READS_PER_KIND} reads`,
       reasonsByKind,
       syncReasons,
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       fulfilments: done.fulfilments,
       failedForGood: failed,
       totalMs: Date.now() - started,

@@ -2,7 +2,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { adoptReissuedToken } from '../../src/records/partner-environment.js';
 import { REDIS_URL } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
-import { orderInputs, PARTNER_EMAIL, PARTNER_TOKEN, type Rig, startRig } from './rig.js';
+import {
+  orderFigures,
+  orderInputs,
+  PARTNER_EMAIL,
+  PARTNER_TOKEN,
+  type Rig,
+  startRig,
+} from './rig.js';
 import { note, report, size } from './size.js';
 
 const ORDERS = size(120, 16);
@@ -43,9 +50,7 @@ describe('the provider fails, then recovers', () => {
     report('partner outage', {
       orders: ORDERS,
       faults: `${errors} × 500 after storing`,
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       failedForGood: failed,
       recoveredMs: Date.now() - outageEnded,
       totalMs: Date.now() - started,
@@ -93,9 +98,7 @@ describe('the provider fails, then recovers', () => {
       retryAfterS: [...new Set(refused.map((x) => x.retryAfterS))],
       sentEarly: early.length,
       utilisationAfterFirst429: +utilisation.toFixed(2),
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       failedForGood: failed,
       totalMs: Date.now() - started,
     });
@@ -145,9 +148,7 @@ describe('the provider fails, then recovers', () => {
       webhooksWhileRevoked: ORDERS - half,
       webhookDeliveries: deliveries,
       refused401: refusedCreates,
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       failedForGood: failed,
       pausedForMs: restartedAt - revokedAt,
       recoveredAfterNewTokenMs: Date.now() - restartedAt,

@@ -2,10 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deliverWebhook, orderWebhookPayload } from '../../src/sandbox/store/index.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
 import { type ScenarioRedis, startScenarioRedis } from './redis-server.js';
-import { orderInputs, type Rig, SHOP, startRig, WEBHOOK_SECRET } from './rig.js';
+import { orderFigures, orderInputs, type Rig, startRig } from './rig.js';
 import { note, report, size } from './size.js';
 
 const ORDERS = size(120, 8);
@@ -69,9 +68,7 @@ describe('Redis restarts or goes away', () => {
     report('redis restarted (AOF)', {
       orders: ORDERS,
       faults: 'SHUTDOWN and start on the same dir and port, half the orders registered',
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       fulfilments: done.fulfilments,
       failedForGood: failed,
       recoveredMs: Date.now() - back,
@@ -116,9 +113,7 @@ describe('Redis restarts or goes away', () => {
     report('redis restarted empty', {
       orders: ORDERS,
       faults: `data lost with ${ORDERS - unmarkedBefore} registered and marked, ${before.shipments} at the provider, ${shippedBefore} shipped, ${before.fulfilments} fulfilled`,
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       fulfilments: done.fulfilments,
       failedForGood: failed,
       recoveredMs: Date.now() - back,
@@ -144,14 +139,7 @@ describe('Redis restarts or goes away', () => {
     const during = await Promise.all(
       inputs.slice(third).map(async (input) => {
         const { order } = await r.store.createOrder(input, { sendWebhook: false });
-        const delivery = await deliverWebhook({
-          url: r.intakeUrl,
-          topic: 'orders/create',
-          shop: SHOP,
-          secret: WEBHOOK_SECRET,
-          apiVersion: '2026-07',
-          payload: orderWebhookPayload(order),
-        });
+        const delivery = await r.deliverOnce(order);
         return { order, status: delivery.status };
       }),
     );
@@ -169,9 +157,7 @@ describe('Redis restarts or goes away', () => {
       orders: ORDERS,
       faults: `Redis down ${back - downAt} ms; ${statuses.length} webhooks meanwhile, answered ${[...new Set(statuses)]}; ${resent.length} delivered again`,
       redeliveries: redelivered.map((d) => d.attempts),
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       fulfilments: done.fulfilments,
       failedForGood: failed,
       recoveredMs: Date.now() - back,

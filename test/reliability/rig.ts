@@ -67,6 +67,15 @@ export interface OrderCheck {
 
 export type Rig = Awaited<ReturnType<typeof startRig>>;
 
+/** What every scenario reports of its orders: shipments made, orders duplicated, orders lost. */
+export function orderFigures(done: OrderCheck) {
+  return {
+    shipments: done.shipments,
+    duplicates: done.duplicates.length,
+    lost: done.missing.length,
+  };
+}
+
 export async function startRig(options: RigOptions) {
   const prefix = uniquePrefix('reliability');
   const output: string[] = [];
@@ -164,20 +173,24 @@ export async function startRig(options: RigOptions) {
   const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
   redis.on('error', () => {});
 
+  /** Delivers the order's webhook once, signed as Shopify signs it, whatever the answer. */
+  const deliverOnce = (order: FakeOrder, topic = 'orders/create') =>
+    deliverWebhook({
+      url: intakeUrl,
+      topic,
+      shop: SHOP,
+      secret: WEBHOOK_SECRET,
+      apiVersion: '2026-07',
+      payload: orderWebhookPayload(order),
+    });
+
   /** Delivers the order's webhook as Shopify does: again and again until the answer is 2xx. */
   const sendWebhook = async (order: FakeOrder, topic = 'orders/create', timeoutMs = 120_000) => {
     const deadline = Date.now() + timeoutMs;
     let attempts = 0;
     for (;;) {
       attempts += 1;
-      const delivery = await deliverWebhook({
-        url: intakeUrl,
-        topic,
-        shop: SHOP,
-        secret: WEBHOOK_SECRET,
-        apiVersion: '2026-07',
-        payload: orderWebhookPayload(order),
-      });
+      const delivery = await deliverOnce(order, topic);
       if (delivery.status !== null && delivery.status < 300) return { attempts, delivery };
       if (Date.now() > deadline) throw new Error(`webhook for ${order.id} never accepted`);
       await sleep(200);
@@ -209,6 +222,7 @@ export async function startRig(options: RigOptions) {
       await intake?.close();
       await startIntake();
     },
+    deliverOnce,
     sendWebhook,
     /** Adds the orders to the store and delivers their orders/create webhooks. */
     async placeOrders(inputs: FakeOrderInput[], concurrency = 8): Promise<number> {

@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { REDIS_URL } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
-import { orderInputs, PARTNER_TOKEN, type Rig, startRig, trackingNumberOf } from './rig.js';
+import {
+  orderFigures,
+  orderInputs,
+  PARTNER_TOKEN,
+  type Rig,
+  startRig,
+  trackingNumberOf,
+} from './rig.js';
 import { note, report, size } from './size.js';
 
 const ORDERS = size(120, 8);
@@ -69,9 +76,7 @@ describe('Shopify refuses or fails', () => {
       orders: ORDERS,
       faults: `${all.throttled ?? 0} THROTTLED, ${all.server_error ?? 0} × 5xx (${intake.server_error ?? 0} during intake and marks)`,
       creates: creates(r),
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       fulfilments: done.fulfilments,
       failedForGood: failed,
       fulfilledAfterShippingMs: Date.now() - shippedAt,
@@ -120,9 +125,7 @@ describe('Shopify refuses or fails', () => {
       orders: ORDERS,
       faults: `${fulfilCalls.answer_lost ?? 0} fulfillmentCreate answers lost (502 and reset)`,
       fulfillmentCreates: fulfilCalls,
-      shipments: done.shipments,
-      duplicates: done.duplicates.length,
-      lost: done.missing.length,
+      ...orderFigures(done),
       fulfilments: done.fulfilments,
       failedForGood: failed,
       totalMs: Date.now() - started,
