@@ -1,12 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../src/demo/free-port.js';
-import { DEMO_SHOP, DEMO_WEBHOOK_SECRET, demoEnv } from '../../src/demo/settings.js';
-import { startPartnerSandbox } from '../../src/sandbox/partner/index.js';
-import { startFakeStore } from '../../src/sandbox/store/index.js';
+import { startLocalApis } from '../helpers/local-service.js';
 import { waitUntilTrue } from '../helpers/npm-command.js';
-import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 /**
  * `connector start` runs the queue workers in a thread of their own and the webhook intake in
@@ -14,53 +10,23 @@ import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.j
  * threads, and which stops cleanly on SIGTERM.
  */
 
-const closers: (() => Promise<unknown>)[] = [];
+const children: ChildProcess[] = [];
 afterEach(async () => {
-  for (const close of closers.reverse()) await close();
-  closers.length = 0;
-});
-
-async function startConnector() {
-  const sandbox = await startPartnerSandbox({});
-  closers.push(() => sandbox.close());
-  const store = await startFakeStore({
-    shop: DEMO_SHOP,
-    accessToken: 'shpat_threads',
-    webhookSecret: DEMO_WEBHOOK_SECRET,
-  });
-  closers.push(() => store.close());
-  const prefix = uniquePrefix('start-threads');
-  const redis = testRedis();
-  closers.push(async () => {
-    await dropKeys(redis, prefix);
-    await redis.quit();
-  });
-  const port = await freePort('127.0.0.1');
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? '',
-    ...demoEnv({
-      redisUrl: REDIS_URL,
-      prefix,
-      port,
-      partnerUrl: sandbox.url,
-      partnerToken: sandbox.issueToken('demo@sandbox.local', `start-threads-${prefix}`),
-      storeUrl: store.url,
-    }),
-    SHOPIFY_ACCESS_TOKEN: 'shpat_threads',
-    LOG_LEVEL: 'info',
-    LOG_FORMAT: 'json',
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  closers.push(async () => {
+  for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await once(child, 'exit');
     }
+  }
+});
+
+async function startConnector() {
+  const { sandbox, store, port, env } = await startLocalApis({ name: 'start-threads' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'start'], {
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, LOG_FORMAT: 'json' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.push(child);
   const lines: Record<string, unknown>[] = [];
   let stderr = '';
   let partial = '';

@@ -18,9 +18,17 @@ afterEach(async () => {
   closers.length = 0;
 });
 
-export async function startLocalService(
-  options: { partnerPath?: string; storeToken?: string; logLevel?: string } = {},
-) {
+/**
+ * A partner sandbox and a fake store of their own, a key prefix dropped after the test, and the
+ * environment `connector start` needs to use them (with a partner token of its own: the budget is
+ * keyed by token and shared by every process using it). Closed after each test.
+ */
+export async function startLocalApis(options: {
+  name: string;
+  partnerPath?: string;
+  storeToken?: string;
+  logLevel?: string;
+}) {
   const sandbox = await startPartnerSandbox({});
   closers.push(() => sandbox.close());
   const store = await startFakeStore({
@@ -29,26 +37,37 @@ export async function startLocalService(
     webhookSecret: DEMO_WEBHOOK_SECRET,
   });
   closers.push(() => store.close());
-  const prefix = uniquePrefix('start-checks');
+  const prefix = uniquePrefix(options.name);
   const redis = testRedis();
   closers.push(async () => {
     await dropKeys(redis, prefix);
     await redis.quit();
   });
   const origin = new URL(sandbox.url).origin;
+  const port = await freePort('127.0.0.1');
   const env = {
     ...demoEnv({
       redisUrl: REDIS_URL,
       prefix,
-      port: await freePort('127.0.0.1'),
+      port,
       partnerUrl: `${origin}${options.partnerPath ?? '/api/v1'}`,
-      // A token of its own: the budget is keyed by token and shared by every process using it.
-      partnerToken: sandbox.issueToken('demo@sandbox.local', `local-service-${prefix}`),
+      partnerToken: sandbox.issueToken('demo@sandbox.local', `${options.name}-${prefix}`),
       storeUrl: store.url,
     }),
+    // The store's own token, unless the test configures the connector with another.
     SHOPIFY_ACCESS_TOKEN: options.storeToken ?? 'shpat_the_real_one',
     LOG_LEVEL: options.logLevel ?? 'info',
   };
+  return { sandbox, store, prefix, port, env };
+}
+
+export async function startLocalService(
+  options: { partnerPath?: string; storeToken?: string; logLevel?: string } = {},
+) {
+  const { sandbox, store, prefix, env } = await startLocalApis({
+    name: 'start-checks',
+    ...options,
+  });
   const { logger, lines } = capturingLogger(options.logLevel);
   const service: RunningService = await startService(loadConfig(env), { logger });
   closers.push(() => service.close());
