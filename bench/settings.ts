@@ -48,6 +48,7 @@ export function benchJobSettings(overrides: Partial<JobSettings> = {}): JobSetti
       excludeTags: [],
     },
     createJob: { attempts: 3, backoff: { firstMs: 100, maxMs: 1_000 } },
+    interruptedJobs: { firstRetryDelayMs: 600_000 },
     intake: { pollIntervalMs: 300_000, pollOverlapMs: 600_000, firstLookbackDays: 30 },
     records: { retentionDays: 90 },
     sync: SYNC_SETTINGS,

@@ -283,6 +283,11 @@ const variables = {
     hint: 'the longest delay between two attempts, in milliseconds',
   },
 
+  INTERRUPTED_JOB_RETRY_MS: {
+    schema: positiveInt.default(600_000),
+    hint: 'wait before a job cut off mid-run more often than allowed (crashes) runs again; doubles, 3 times',
+  },
+
   CREATE_CONCURRENCY: {
     schema: positiveInt.max(256).default(16),
     hint: 'shipment creates each process runs at a time (the partner budget still sets the pace)',
@@ -490,6 +495,7 @@ function buildConfig(env: Env) {
       attempts: v.CREATE_ATTEMPTS,
       backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },
     },
+    interruptedJobs: { firstRetryDelayMs: v.INTERRUPTED_JOB_RETRY_MS },
     concurrency: {
       create: v.CREATE_CONCURRENCY,
       mark: v.MARK_CONCURRENCY,

@@ -8,6 +8,7 @@ import { reconcileOrdersJob } from './reconcile-orders/job.js';
 import { recordDeliveryJob } from './record-delivery/job.js';
 import { reportShipmentProgressJob } from './report-shipment-progress/job.js';
 import { retryFailedMarksJob } from './retry-failed-marks/job.js';
+import { retryInterruptedJobsJob } from './retry-interrupted-jobs/job.js';
 import { syncShipmentsJob } from './sync-shipments/job.js';
 import { writeShipmentStatusJob } from './write-shipment-status/job.js';
 
@@ -21,6 +22,7 @@ export const JOB_CATALOG = {
   reconcileOrders: reconcileOrdersJob,
   checkOrderEdit: checkOrderEditJob,
   retryFailedMarks: retryFailedMarksJob,
+  retryInterruptedJobs: retryInterruptedJobsJob,
   syncShipments: syncShipmentsJob,
   writeShipmentStatus: writeShipmentStatusJob,
   reportShipmentProgress: reportShipmentProgressJob,

@@ -12,7 +12,7 @@ import type { StoreClient } from '../src/store/types.js';
 /** The settings jobs read; the service passes its whole configuration. */
 export type JobSettings = Pick<
   Config,
-  'shipment' | 'eligibility' | 'createJob' | 'intake' | 'records' | 'sync'
+  'shipment' | 'eligibility' | 'createJob' | 'interruptedJobs' | 'intake' | 'records' | 'sync'
 >;
 
 /** The shared parts every job, enqueue rule and intake path works with (see src/compose/parts.ts). */

@@ -2,6 +2,12 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import { runWithFailurePolicy } from '../src/queue/failure-policy.js';
 import type { JobContext } from './context.js';
 import type { JobDefinition } from './job-definition.js';
+import { RETRIED_WHEN_INTERRUPTED } from './retry-interrupted-jobs/job.js';
+import {
+  interruptedRetryDelayMs,
+  interruptedRetryLimits,
+  interruptedRetryState,
+} from './retry-interrupted-jobs/retry-pass.js';
 
 /** What the processors threw: failures the failure policy has already dealt with. */
 const failuresSeen = new WeakSet<object>();
@@ -56,7 +62,7 @@ export function unseenFailureRecorder<Payload>(
 ) {
   return async (job: Job, error: Error): Promise<void> => {
     if (failuresSeen.has(error) || !job.finishedOn) return;
-    const reason = unseenFailureReason(job, error);
+    const reason = unseenFailureReason(job, error, definition, context);
     context.logger
       .child({ queue: definition.queue, jobId: job.id })
       .error({ reason, stalledCounter: job.stalledCounter }, 'job failed for good without running');
@@ -67,10 +73,30 @@ export function unseenFailureRecorder<Payload>(
   };
 }
 
-function unseenFailureReason(job: Job, error: Error): string {
+function unseenFailureReason(
+  job: Job,
+  error: Error,
+  definition: Pick<JobDefinition, 'queue'>,
+  context: JobContext,
+): string {
   // BullMQ defers the failure of a job that stalled too often to the next worker that takes it.
-  if (job.deferredFailure && job.stalledCounter > 0) {
-    return `The job was interrupted ${job.stalledCounter} times: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it. Running it again is safe: replay the job.`;
+  if (!(job.deferredFailure && job.stalledCounter > 0)) {
+    return `BullMQ failed the job without running it (${error.message}). Replay the job.`;
   }
-  return `BullMQ failed the job without running it (${error.message}). Replay the job.`;
+  const interrupted = `The job was interrupted ${job.stalledCounter} times: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it.`;
+  if (!RETRIED_WHEN_INTERRUPTED.some((retried) => retried.queue === definition.queue)) {
+    return `${interrupted} Running it again is safe: replay the job.`;
+  }
+  const limits = interruptedRetryLimits(context.settings.interruptedJobs.firstRetryDelayMs);
+  const { interruptedRetries } = interruptedRetryState.parse(job.data ?? {});
+  if (interruptedRetries >= limits.maxRetries) {
+    return `${interrupted} The retry-interrupted-jobs schedule ran it again ${interruptedRetries} times and it was cut off each time: find what stops its worker (its logs, its memory), then replay the job.`;
+  }
+  const wait = roundedWait(interruptedRetryDelayMs(interruptedRetries, limits));
+  return `${interrupted} Running it again is safe: the retry-interrupted-jobs schedule runs it again in about ${wait}, or replay the job now.`;
+}
+
+function roundedWait(ms: number): string {
+  if (ms < 90_000) return `${Math.max(1, Math.round(ms / 1_000))} s`;
+  return `${Math.round(ms / 60_000)} minutes`;
 }

@@ -1,6 +1,7 @@
-import type { Job, Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
+import { allFailedJobs, retryFailedJob } from '../../src/queue/failed-jobs.js';
 import { markOrderPayload } from '../mark-order/payload.js';
 import { markRetryState } from '../mark-order/retry-state.js';
 
@@ -44,7 +45,6 @@ export interface RetryFailedMarksDeps {
   limits?: MarkRetryLimits;
 }
 
-const PAGE = 500;
 const NO_STATE = { scheduledRetries: 0, refusedByShopify: false };
 
 export function scheduledRetryDelayMs(retriesSoFar: number, limits: MarkRetryLimits): number {
@@ -61,7 +61,7 @@ export async function retryFailedMarks(
   now: number = Date.now(),
 ): Promise<FailedMarksSummary> {
   const limits = deps.limits ?? MARK_RETRY_LIMITS;
-  const failed = await allFailed(deps.queue);
+  const failed = await allFailedJobs(deps.queue);
   const summary: FailedMarksSummary = {
     failed: failed.length,
     retried: 0,
@@ -80,7 +80,7 @@ export async function retryFailedMarks(
       summary.retried >= limits.perPass
     ) {
       summary.notYetDue++;
-    } else if (await retry(job, state.scheduledRetries + 1)) {
+    } else if (await retryFailedJob(job, { scheduledRetries: state.scheduledRetries + 1 })) {
       summary.retried++;
     }
   }
@@ -89,27 +89,4 @@ export async function retryFailedMarks(
     deps.logger.warn(summary, 'marks on Shopify orders that failed for good');
   }
   return summary;
-}
-
-/** Oldest failure first, so the per-pass limit serves the longest-waiting orders first. */
-async function allFailed(queue: Queue): Promise<Job[]> {
-  const jobs: Job[] = [];
-  for (let start = 0; ; start += PAGE) {
-    const page = await queue.getJobs(['failed'], start, start + PAGE - 1, true);
-    jobs.push(...page.filter(Boolean));
-    if (page.length < PAGE) return jobs;
-  }
-}
-
-/** False when someone else retried or removed it meanwhile (a replay, another process's pass). */
-async function retry(job: Job, scheduledRetries: number): Promise<boolean> {
-  try {
-    await job.updateData({ ...job.data, scheduledRetries });
-    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-    return true;
-  } catch (error) {
-    const state = await job.getState();
-    if (state === 'failed') throw error;
-    return false;
-  }
 }

@@ -30,6 +30,8 @@ export const COUNTER_HELP: Record<CounterName, string> = {
   order_marks_refused:
     'Marks Shopify refused itself (userErrors, order gone): not retried on the schedule.',
   order_mark_retries: 'Failed marks retried by the retry-failed-marks schedule.',
+  interrupted_job_retries:
+    'Jobs failed for being cut off mid-run too often (worker crashes), run again by the retry-interrupted-jobs schedule.',
 };
 
 /** Each Redis counter as `connector_<name>_total`, read from Redis at every scrape. */

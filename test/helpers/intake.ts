@@ -69,6 +69,7 @@ export const SETTINGS: JobSettings = {
   shipment: SHIPMENT_SETTINGS,
   eligibility: ELIGIBILITY,
   createJob: CREATE_JOB,
+  interruptedJobs: { firstRetryDelayMs: 600_000 },
   intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000, firstLookbackDays: 30 },
   records: { retentionDays: 90 },
   sync: SYNC_SETTINGS,

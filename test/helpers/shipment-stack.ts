@@ -179,6 +179,7 @@ export async function startShipmentStack(
     shipment: SHIPMENT_SETTINGS,
     eligibility: ELIGIBILITY,
     createJob: options.createJob ?? FAST_CREATE_JOB,
+    interruptedJobs: { firstRetryDelayMs: 600_000 },
     intake: { pollIntervalMs: 300_000, pollOverlapMs: 120_000, firstLookbackDays: 30 },
     records: { retentionDays: 90 },
     sync: { ...SYNC_SETTINGS, ...options.sync },

@@ -24,6 +24,7 @@ const SAMPLES: Record<string, unknown> = {
   'reconcile-orders': {},
   'check-order-edit': { orderId: '5551234' },
   'retry-failed-marks': {},
+  'retry-interrupted-jobs': {},
   'sync-shipments': {},
   'write-shipment-status': { reference: '5551234', version: '1763805600000' },
   'report-shipment-progress': { reference: '5551234' },
