@@ -3,6 +3,11 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../config/index.js';
+import { RETRIED_WHEN_INTERRUPTED } from '../../jobs/retry-interrupted-jobs/job.js';
+import {
+  interruptedRetryLimits,
+  STALLED_TOO_OFTEN,
+} from '../../jobs/retry-interrupted-jobs/retry-pass.js';
 import { freePort } from '../../src/demo/free-port.js';
 import { createLogger } from '../../src/log.js';
 import {
@@ -35,6 +40,10 @@ export const WEBHOOK_SECRET = 'whsec_reliability_webhook_secret_0001';
 export const PARTNER_EMAIL = 'demo@sandbox.local';
 export const PARTNER_TOKEN = 'sbx_demo_token';
 export const ADMIN_PASSWORD = 'reliability-admin-password-0001';
+
+/** A job cut off too often runs again after this (production: 10 minutes), as the job lock is short. */
+const INTERRUPTED_RETRY_MS = 2_000;
+const INTERRUPTED_MAX_RETRIES = interruptedRetryLimits(INTERRUPTED_RETRY_MS).maxRetries;
 
 export interface RigOptions {
   redisUrl: string;
@@ -121,6 +130,7 @@ export async function startRig(options: RigOptions) {
     CREATE_BACKOFF_MS: '200',
     CREATE_BACKOFF_MAX_MS: '1000',
     CREATE_ATTEMPTS: '8',
+    INTERRUPTED_JOB_RETRY_MS: String(INTERRUPTED_RETRY_MS),
     SENDER_NAME: 'Lagerekspedition',
     SENDER_COMPANY: 'Reliability ApS',
     SENDER_PHONE: '+4570203040',
@@ -304,28 +314,63 @@ export async function startRig(options: RigOptions) {
         );
       });
     },
-    /** Failed jobs of every queue, by queue: nothing may fail for good. */
-    async failedJobs(): Promise<Record<string, string[]>> {
+    /**
+     * Failed jobs of every queue, by queue: nothing may fail for good. A job BullMQ failed for
+     * being cut off too often is not failed for good while the retry-interrupted-jobs schedule
+     * will still run it again: this waits (up to `timeoutMs`) until no such job is left waiting
+     * for its retry, and lists what is failed then.
+     */
+    async failedJobs(timeoutMs = 60_000): Promise<Record<string, string[]>> {
       if (redis.status === 'wait') await redis.connect();
-      const failed: Record<string, string[]> = {};
-      let cursor = '0';
-      do {
-        const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*:failed`, 'COUNT', 500);
-        cursor = next;
-        for (const key of keys) {
-          // Only a queue's failed set: another key may end in :failed too.
-          if ((await redis.type(key)) !== 'zset') continue;
-          const ids = await redis.zrange(key, 0, -1);
-          if (ids.length === 0) continue;
-          const queue = key.slice(prefix.length + 1, -':failed'.length);
-          failed[queue] = [];
-          for (const id of ids) {
-            const reason = await redis.hget(`${prefix}:${queue}:${id}`, 'failedReason');
-            failed[queue]!.push(`${id}: ${reason}`);
+      const read = async () => {
+        const failed: Record<string, string[]> = {};
+        let awaitingRetry = 0;
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(
+            cursor,
+            'MATCH',
+            `${prefix}:*:failed`,
+            'COUNT',
+            500,
+          );
+          cursor = next;
+          for (const key of keys) {
+            // Only a queue's failed set: another key may end in :failed too.
+            if ((await redis.type(key)) !== 'zset') continue;
+            const ids = await redis.zrange(key, 0, -1);
+            if (ids.length === 0) continue;
+            const queue = key.slice(prefix.length + 1, -':failed'.length);
+            failed[queue] = [];
+            for (const id of ids) {
+              const [reason, data] = await redis.hmget(
+                `${prefix}:${queue}:${id}`,
+                'failedReason',
+                'data',
+              );
+              failed[queue]!.push(`${id}: ${reason}`);
+              const retried = Number(JSON.parse(data ?? '{}').interruptedRetries ?? 0);
+              const retriedQueue = RETRIED_WHEN_INTERRUPTED.some((job) => job.queue === queue);
+              if (
+                reason === STALLED_TOO_OFTEN &&
+                retriedQueue &&
+                retried < INTERRUPTED_MAX_RETRIES
+              ) {
+                awaitingRetry++;
+              }
+            }
           }
-        }
-      } while (cursor !== '0');
-      return failed;
+        } while (cursor !== '0');
+        return { failed, awaitingRetry };
+      };
+      const settled = await waitUntil(
+        async () => {
+          const now = await read();
+          return now.awaitingRetry === 0 ? now : undefined;
+        },
+        { timeoutMs, intervalMs: 250, what: 'interrupted jobs to be run again' },
+      ).catch(() => read());
+      return settled.failed;
     },
     /**
      * Which secrets or personal data reached the logs, job data, job logs or failure reasons:
