@@ -284,7 +284,7 @@ const variables = {
   },
 
   INTERRUPTED_JOB_RETRY_MS: {
-    schema: positiveInt.default(600_000),
+    schema: positiveInt.min(1_000).default(600_000),
     hint: 'wait before a job cut off mid-run more often than allowed (crashes) runs again; doubles, 3 times',
   },
 

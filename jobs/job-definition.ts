@@ -29,13 +29,14 @@ export interface JobDefinition<Payload = unknown> {
   process(context: JobContext): (payload: Payload, job: Job) => Promise<unknown>;
   /**
    * Records a job that failed for good where an admin will see it (the reason is readable).
-   * `failure` holds what was thrown and the job itself, before BullMQ records the failure.
+   * `failure` holds what was thrown and the job itself, and whether BullMQ failed it for being
+   * cut off mid-run too often (`interrupted`: its worker died, nothing is known of the work).
    */
   onGiveUp?(
     context: JobContext,
     payload: Payload,
     reason: string,
-    failure: { error: unknown; job: Job },
+    failure: { error: unknown; job: Job; interrupted: boolean },
   ): Promise<void>;
   /**
    * Runs in the worker's process once BullMQ has settled the job (completed, or failed for good):

@@ -33,7 +33,7 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
       ...(definition.onGiveUp
         ? {
             onGiveUp: (reason: string, error: unknown) =>
-              definition.onGiveUp!(context, payload, reason, { error, job }),
+              definition.onGiveUp!(context, payload, reason, { error, job, interrupted: false }),
           }
         : {}),
     });
@@ -67,7 +67,10 @@ export function unseenFailureRecorder<Payload>(
       .child({ queue: definition.queue, jobId: job.id })
       .error({ reason, stalledCounter: job.stalledCounter }, 'job failed for good without running');
     const payload = definition.payload.safeParse(job.data);
-    if (payload.success) await definition.onGiveUp?.(context, payload.data, reason, { error, job });
+    if (payload.success) {
+      const interrupted = wasInterruptedTooOften(job);
+      await definition.onGiveUp?.(context, payload.data, reason, { error, job, interrupted });
+    }
     // Beside BullMQ's own terse reason on the board.
     await job.log(reason);
   };
@@ -79,11 +82,13 @@ function unseenFailureReason(
   definition: Pick<JobDefinition, 'queue'>,
   context: JobContext,
 ): string {
-  // BullMQ defers the failure of a job that stalled too often to the next worker that takes it.
-  if (!(job.deferredFailure && job.stalledCounter > 0)) {
+  if (!wasInterruptedTooOften(job)) {
     return `BullMQ failed the job without running it (${error.message}). Replay the job.`;
   }
-  const interrupted = `The job was interrupted ${job.stalledCounter} times: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it.`;
+  // No count of interruptions in it: the reason goes onto the order, and a reason that changed
+  // with every interruption would be written again each time (and the write is an order event).
+  const interrupted =
+    'The job was interrupted too often: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it.';
   if (!RETRIED_WHEN_INTERRUPTED.some((retried) => retried.queue === definition.queue)) {
     return `${interrupted} Running it again is safe: replay the job.`;
   }
@@ -94,6 +99,11 @@ function unseenFailureReason(
   }
   const wait = roundedWait(interruptedRetryDelayMs(interruptedRetries, limits));
   return `${interrupted} Running it again is safe: the retry-interrupted-jobs schedule runs it again in about ${wait}, or replay the job now.`;
+}
+
+/** BullMQ defers the failure of a job that stalled too often to the next worker that takes it. */
+function wasInterruptedTooOften(job: Job): boolean {
+  return Boolean(job.deferredFailure) && job.stalledCounter > 0;
 }
 
 function roundedWait(ms: number): string {

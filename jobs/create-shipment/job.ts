@@ -38,8 +38,8 @@ export const createShipmentJob = defineJob({
         throw error;
       }
     },
-  async onGiveUp(ctx, { orderId }, reason) {
-    await recordFailure(orderId, reason, registerDeps(ctx));
+  async onGiveUp(ctx, { orderId }, reason, { interrupted }) {
+    await recordFailure(orderId, reason, registerDeps(ctx), { interrupted });
     await ctx.counters.increment('shipment_create_failures');
   },
   afterSettled: (ctx, { orderId }) => queueLateRerun(ctx, orderId),

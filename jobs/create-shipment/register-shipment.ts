@@ -333,7 +333,7 @@ async function refuse(
   deps: RegisterShipmentDeps,
 ): Promise<OrderRefusedError> {
   const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
-  await recordFailure(orderId, reason, deps, order.fingerprint, order.seen);
+  await recordFailure(orderId, reason, deps, order);
   await deps.counters.increment('orders_refused');
   await deps.step?.(`refused, fields: ${Object.keys(fieldErrors).join(', ')}`);
   deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
@@ -344,23 +344,28 @@ async function refuse(
  * Records why the order has no shipment and marks it in Shopify. Writing to the order changes
  * it, and a change brings the order back here (webhook or reconciliation), so only a new reason
  * is written: the same failure met again ends there. The order's fingerprint is kept with the
- * failure (given: the order as refused; else the last request sent, which a give-up was about),
- * so the order's own events do not send it again until it changes (unchanged-refusal.ts).
+ * failure (`fingerprint`: the order as refused; else the last request sent, which a give-up was
+ * about), so the order's own events do not send it again until it changes (unchanged-refusal.ts).
+ * An interrupted job (its worker died under it) says nothing about the order: no fingerprint is
+ * kept, so the order's next event runs it again.
  */
 export async function recordFailure(
   orderId: string,
   reason: string,
   deps: Pick<RegisterShipmentDeps, 'records' | 'markOrder'>,
-  fingerprint?: ShipmentFingerprint,
-  seen?: OrderMarksSeen,
+  judged: { fingerprint?: ShipmentFingerprint; seen?: OrderMarksSeen; interrupted?: boolean } = {},
 ): Promise<void> {
   const previous = await deps.records.get(orderId);
   await deps.records.markFailed(orderId, reason);
   await deps.records.recordFailedFingerprint(
     orderId,
-    fingerprint ? encodeFingerprint(fingerprint) : previous?.sentFingerprint,
+    judged.interrupted
+      ? undefined
+      : judged.fingerprint
+        ? encodeFingerprint(judged.fingerprint)
+        : previous?.sentFingerprint,
   );
   if (previous?.state !== 'failed' || previous.reason !== reason) {
-    await deps.markOrder(orderId, 'failed', seen);
+    await deps.markOrder(orderId, 'failed', judged.seen);
   }
 }

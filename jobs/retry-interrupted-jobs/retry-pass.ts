@@ -103,8 +103,11 @@ export async function retryInterruptedJobs(
   if (summary.retried > 0) {
     await deps.counters.increment('interrupted_job_retries', summary.retried);
   }
-  if (summary.interrupted > 0) {
+  // Those left to staff show in the board; a warning every minute for a month would be noise.
+  if (summary.retried + summary.notYetDue > 0) {
     deps.logger.warn(summary, 'jobs failed because their workers stopped in the middle of them');
+  } else if (summary.exhausted > 0) {
+    deps.logger.info(summary, 'interrupted jobs left to staff after their last retry');
   }
   return summary;
 }

@@ -49,7 +49,8 @@ describe('worker processes killed with SIGKILL at random moments', () => {
       let twice: string | undefined;
       // Slow answers for now, so that a job that runs again is still running when looked at.
       r.sandbox.setLatency(1_500);
-      while (!twice) {
+      for (let round = 1; !twice; round++) {
+        if (round > 5) throw new Error('no job was cut off twice in a row in 5 rounds');
         const victims = await waitUntil<string[] | undefined>(
           async () => {
             const active = await activeCreates(r);

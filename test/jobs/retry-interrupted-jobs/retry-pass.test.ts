@@ -13,6 +13,10 @@ import {
   STALLED_TOO_OFTEN,
 } from '../../../jobs/retry-interrupted-jobs/retry-pass.js';
 import { MAX_STALLED_COUNT } from '../../../src/compose/workers.js';
+import {
+  encodeFingerprint,
+  shipmentFingerprint,
+} from '../../../src/domain/shipment-fingerprint.js';
 import { interruptJob } from '../../helpers/interrupt.js';
 import {
   FIXTURE,
@@ -70,8 +74,11 @@ describe('retrying jobs whose workers kept dying under them', () => {
     const failed = await interruptedUntilFailed(s, MAX_STALLED_COUNT + 1);
     expect(failed.failedReason).toBe(STALLED_TOO_OFTEN);
     expect(await recordReason(s)).toMatch(
-      /interrupted 4 times: .* the retry-interrupted-jobs schedule runs it again in about 10 minutes, or replay the job now\.$/,
+      /interrupted too often: .* the retry-interrupted-jobs schedule runs it again in about 10 minutes, or replay the job now\.$/,
     );
+    await waitUntil(() => s.store.order(ID)?.tags.includes('shipment-error'), {
+      what: 'the failure mark',
+    });
 
     expect(await pass(s, failed.finishedOn! + 10 * MIN - 1)).toEqual({
       interrupted: 1,
@@ -127,6 +134,27 @@ describe('retrying jobs whose workers kept dying under them', () => {
     expect((await s.counters.read()).interrupted_job_retries).toBe(3);
     // Every run was cut off before it reached the provider.
     expect(shipmentsWithReference(s.sandbox, ID)).toHaveLength(0);
+  });
+
+  it('runs again at the order’s next event when a request had left before the cut', async () => {
+    const s = await start({ workers: false });
+    await s.parts.enqueueOrder(ID, 'test');
+    // The record as a run cut off mid-POST leaves it: the request left, no answer came (the
+    // provider never got it here).
+    const order = await s.storeClient.getOrder(ID);
+    await s.records.markSending(ID);
+    await s.records.recordSentFingerprint(
+      ID,
+      encodeFingerprint(shipmentFingerprint(order!, s.config.shipment)),
+    );
+    await interruptedUntilFailed(s, MAX_STALLED_COUNT + 1);
+    await recordReason(s);
+
+    // An interruption is not a refusal of the order as it is: its next event sends it.
+    await s.parts.enqueueOrder(ID, 'orders/updated');
+    const done = await waitForJob(s.queues.createShipment, JOB_ID, 'completed');
+    expect(done.returnvalue).toMatchObject({ outcome: 'registered', created: true });
+    expect(shipmentsWithReference(s.sandbox, ID)).toHaveLength(1);
   });
 
   it('leaves alone a job that failed for any other reason', async () => {
