@@ -14,7 +14,8 @@ export interface RequestGate {
   block(waitMs: number): Promise<void>;
   /**
    * For a place taken ahead of the work that leads to its request: moves it to now, as the
-   * request leaves. False when the place is gone (it outlived the window): take anew.
+   * request leaves. False when the place is gone (it outlived the window, or a 429 since then
+   * blocks every request): take anew, which says how long to wait.
    */
   confirm?(slot: string): Promise<boolean>;
   /** Gives back a place taken ahead that no request used. */

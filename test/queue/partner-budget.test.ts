@@ -94,6 +94,20 @@ describe('PartnerBudget', () => {
     expect(await b.confirm(taken.slot)).toBe(false);
   });
 
+  it('voids a place taken ahead when a 429 came before its request left, and gives it back', async () => {
+    const b = budget({ limit: 2, windowMs: 60_000 });
+    const taken = await b.take('create');
+    if (!taken.granted || !taken.slot) throw new Error('expected a granted place');
+    await b.block(5_000); // another request met a 429 while this order was read
+
+    expect(await b.confirm(taken.slot)).toBe(false);
+    const retake = await b.take('create');
+    expect(retake.granted).toBe(false);
+    expect(retake.granted ? 0 : retake.waitMs).toBeGreaterThan(4_000);
+    // The void place no longer counts: both places are there once the block is over.
+    expect(await b.stats()).toMatchObject({ remaining: 2, sent: 0 });
+  });
+
   it('is one budget for every connection using the same token', async () => {
     const other = testRedis();
     try {
