@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Got, got, RequestError, type Response } from 'got';
 import type { z } from 'zod';
 import {
@@ -71,6 +72,12 @@ export interface PartnerRequestOutcome {
 export interface BudgetSlot {
   release(): Promise<void>;
 }
+
+/**
+ * The longest a request whose place was taken ahead waits in its worker for a 429 block to end;
+ * a longer block sends the job back to its queue for the wait.
+ */
+const HOLD_THROUGH_BLOCK_MS = 10_000;
 
 class ReservedSlot implements BudgetSlot {
   used = false;
@@ -290,13 +297,27 @@ export class PartnerClient implements PartnerApi {
     return body;
   }
 
-  /** Whether a place taken ahead carries this request (a place serves one request only). */
+  /**
+   * Whether a place taken ahead carries this request (a place serves one request only). A 429
+   * that came after the place was taken (while the order was read, say) holds the request until
+   * its Retry-After has passed, if that is soon: the work done meanwhile is not thrown away.
+   */
   private async sendsInSlot(gate: RequestGate, slot: BudgetSlot | undefined): Promise<boolean> {
     if (!(slot instanceof ReservedSlot) || slot.used) return false;
     slot.used = true;
     // A gate that cannot move a place keeps it where it was taken: still this request's.
     if (slot.id === undefined || !gate.confirm) return true;
-    return gate.confirm(slot.id);
+    for (;;) {
+      const outcome = await gate.confirm(slot.id);
+      if (outcome !== 'blocked') return outcome === 'moved';
+      const blockedMs = (await gate.blockedForMs?.()) ?? 0;
+      if (blockedMs > HOLD_THROUGH_BLOCK_MS) {
+        // Too long to hold a worker: the place goes back, and taking anew says how long to wait.
+        await gate.release?.(slot.id);
+        return false;
+      }
+      await sleep(Math.max(1, blockedMs));
+    }
   }
 
   private async call<S extends z.ZodType>(

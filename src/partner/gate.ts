@@ -7,6 +7,8 @@ export type RequestPriority = 'create' | 'sync';
 /** A grant may name its place in the budget (`slot`), so that it can be moved or given back. */
 export type GateDecision = { granted: true; slot?: string } | { granted: false; waitMs: number };
 
+export type ConfirmOutcome = 'moved' | 'gone' | 'blocked';
+
 export interface RequestGate {
   /** Takes one request from the budget now, or says how long to wait. Never sleeps. */
   take(priority: RequestPriority): Promise<GateDecision>;
@@ -14,10 +16,12 @@ export interface RequestGate {
   block(waitMs: number): Promise<void>;
   /**
    * For a place taken ahead of the work that leads to its request: moves it to now, as the
-   * request leaves. False when the place is gone (it outlived the window, or a 429 since then
-   * blocks every request): take anew, which says how long to wait.
+   * request leaves. `gone` when it outlived the window (take anew); `blocked` while a 429 since
+   * then blocks every request (the place is kept: wait, or give it back).
    */
-  confirm?(slot: string): Promise<boolean>;
+  confirm?(slot: string): Promise<ConfirmOutcome>;
+  /** Milliseconds until a 429 block ends, or 0. */
+  blockedForMs?(): Promise<number>;
   /** Gives back a place taken ahead that no request used. */
   release?(slot: string): Promise<void>;
 }

@@ -1,6 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { GateDecision, RequestGate, RequestPriority } from '../partner/gate.js';
+import type {
+  ConfirmOutcome,
+  GateDecision,
+  RequestGate,
+  RequestPriority,
+} from '../partner/gate.js';
 
 /**
  * The partner request budget, shared by every queue and process through Redis.
@@ -88,8 +93,8 @@ return 0
 
 /**
  * Moves a place taken ahead to now, as its request leaves: the log then holds the time the
- * provider sees, and a later time only ever counts against more windows, never fewer. A 429
- * that came meanwhile voids the place (given back): nothing leaves before its Retry-After.
+ * provider sees, and a later time only ever counts against more windows, never fewer. While a
+ * 429 blocks every request the place is not moved (-1): nothing leaves before its Retry-After.
  */
 const CONFIRM_SCRIPT = `
 local now = tonumber(ARGV[2])
@@ -98,12 +103,7 @@ if now == nil then
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false then return 0 end
-if redis.call('PTTL', KEYS[3]) > 0 then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  redis.call('ZREM', KEYS[2], ARGV[1])
-  redis.call('HINCRBY', KEYS[4], 'sent', -1)
-  return 0
-end
+if redis.call('PTTL', KEYS[3]) > 0 then return -1 end
 redis.call('ZADD', KEYS[1], 'XX', now, ARGV[1])
 redis.call('ZADD', KEYS[2], 'XX', now, ARGV[1])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
@@ -185,7 +185,7 @@ export class PartnerBudget implements RequestGate {
     if (!('partnerBudgetTake' in redis)) {
       redis.defineCommand('partnerBudgetTake', { numberOfKeys: 6, lua: TAKE_SCRIPT });
       redis.defineCommand('partnerBudgetBlock', { numberOfKeys: 2, lua: BLOCK_SCRIPT });
-      redis.defineCommand('partnerBudgetConfirm', { numberOfKeys: 4, lua: CONFIRM_SCRIPT });
+      redis.defineCommand('partnerBudgetConfirm', { numberOfKeys: 3, lua: CONFIRM_SCRIPT });
       redis.defineCommand('partnerBudgetRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
     }
     this.redis = redis as BudgetRedis;
@@ -227,17 +227,16 @@ export class PartnerBudget implements RequestGate {
     return waitMs === 0 ? { granted: true, slot } : { granted: false, waitMs };
   }
 
-  async confirm(slot: string): Promise<boolean> {
-    const moved = await this.redis.partnerBudgetConfirm(
+  async confirm(slot: string): Promise<ConfirmOutcome> {
+    const outcome = await this.redis.partnerBudgetConfirm(
       this.keys.log,
       this.keys.syncLog,
       this.keys.blocked,
-      this.keys.stats,
       slot,
       this.options.clock ? this.options.clock() : '',
       this.windowMs,
     );
-    return moved === 1;
+    return outcome === 1 ? 'moved' : outcome === -1 ? 'blocked' : 'gone';
   }
 
   async release(slot: string): Promise<void> {

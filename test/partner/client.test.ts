@@ -14,7 +14,12 @@ import {
   PartnerUrlMisconfiguredError,
   PartnerValidationError,
 } from '../../src/partner/errors.js';
-import type { GateDecision, RequestGate, RequestPriority } from '../../src/partner/gate.js';
+import type {
+  ConfirmOutcome,
+  GateDecision,
+  RequestGate,
+  RequestPriority,
+} from '../../src/partner/gate.js';
 
 const BASE = 'https://partner.test/api/v1';
 const TOKEN = 'tok_secret_123';
@@ -577,7 +582,7 @@ describe('the request gate', () => {
   class RecordingGate implements RequestGate {
     taken: RequestPriority[] = [];
     blocks: number[] = [];
-    constructor(private decision: GateDecision) {}
+    constructor(public decision: GateDecision) {}
     async take(priority: RequestPriority) {
       this.taken.push(priority);
       return this.decision;
@@ -590,9 +595,15 @@ describe('the request gate', () => {
   class SlotGate extends RecordingGate {
     confirmed: string[] = [];
     released: string[] = [];
+    /** What `confirm` answers, in turn; then 'moved'. */
+    confirmOutcomes: ConfirmOutcome[] = [];
+    blockedMs = 0;
     async confirm(slot: string) {
       this.confirmed.push(slot);
-      return true;
+      return this.confirmOutcomes.shift() ?? 'moved';
+    }
+    async blockedForMs() {
+      return this.blockedMs;
     }
     async release(slot: string) {
       this.released.push(slot);
@@ -613,6 +624,33 @@ describe('the request gate', () => {
     const unused = await partner.reserveCreate();
     await unused.release();
     await unused.release();
+    expect(gate.released).toEqual(['place-1']);
+  });
+
+  it('holds a request whose place a 429 blocked since it was taken, until a short block ends', async () => {
+    const gate = new SlotGate({ granted: true, slot: 'place-1' });
+    gate.confirmOutcomes = ['blocked', 'blocked'];
+    gate.blockedMs = 20;
+    const scope = api().post('/api/v1/shipments').reply(201, created);
+    const partner = client({ gate });
+    const slot = await partner.reserveCreate();
+    await partner.createShipment(request, { slot });
+    expect(scope.isDone()).toBe(true);
+    expect(gate.confirmed).toEqual(['place-1', 'place-1', 'place-1']);
+    expect(gate.taken).toEqual(['create']);
+    expect(gate.released).toEqual([]);
+  });
+
+  it('gives the place back and sends nothing when the block outlasts what a worker may hold', async () => {
+    const gate = new SlotGate({ granted: true, slot: 'place-1' });
+    gate.confirmOutcomes = ['blocked'];
+    gate.blockedMs = 45_000;
+    const partner = client({ gate });
+    const slot = await partner.reserveCreate();
+    gate.decision = { granted: false, waitMs: 45_000 };
+    const error = await partner.createShipment(request, { slot }).catch((e) => e);
+    expect(error).toBeInstanceOf(PartnerBudgetExhaustedError);
+    expect(error.waitMs).toBe(45_000);
     expect(gate.released).toEqual(['place-1']);
   });
 

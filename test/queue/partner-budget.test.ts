@@ -77,7 +77,7 @@ describe('PartnerBudget', () => {
     const taken = await b.take('create');
     if (!taken.granted || !taken.slot) throw new Error('expected a granted place');
     clock.now += 10_000; // the order was read meanwhile
-    expect(await b.confirm(taken.slot)).toBe(true);
+    expect(await b.confirm(taken.slot)).toBe('moved');
     clock.now += 50_000; // 60 s after the take, 50 s after the request left
     expect(await b.take('create')).toEqual({ granted: false, waitMs: 10_001 });
     clock.now += 10_000;
@@ -91,20 +91,20 @@ describe('PartnerBudget', () => {
     if (!taken.granted || !taken.slot) throw new Error('expected a granted place');
     clock.now += 1_500;
     await b.take('create'); // trims the log
-    expect(await b.confirm(taken.slot)).toBe(false);
+    expect(await b.confirm(taken.slot)).toBe('gone');
   });
 
-  it('voids a place taken ahead when a 429 came before its request left, and gives it back', async () => {
-    const b = budget({ limit: 2, windowMs: 60_000 });
+  it('does not move a place taken ahead while a 429 that came meanwhile blocks, and keeps it', async () => {
+    const clock = { now: Date.now() };
+    const b = budget({ limit: 2, windowMs: 60_000, clock: () => clock.now });
     const taken = await b.take('create');
     if (!taken.granted || !taken.slot) throw new Error('expected a granted place');
     await b.block(5_000); // another request met a 429 while this order was read
 
-    expect(await b.confirm(taken.slot)).toBe(false);
-    const retake = await b.take('create');
-    expect(retake.granted).toBe(false);
-    expect(retake.granted ? 0 : retake.waitMs).toBeGreaterThan(4_000);
-    // The void place no longer counts: both places are there once the block is over.
+    expect(await b.confirm(taken.slot)).toBe('blocked');
+    expect(await b.blockedForMs()).toBeGreaterThan(4_000);
+    expect(await b.stats()).toMatchObject({ remaining: 1, sent: 1 });
+    await b.release(taken.slot);
     expect(await b.stats()).toMatchObject({ remaining: 2, sent: 0 });
   });
 
