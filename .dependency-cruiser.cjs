@@ -7,6 +7,10 @@
 /** The only files in src/ that may wire jobs in: the service and the one builder of shared parts. */
 const COMPOSITION_ROOT = '^src/(service\\.ts$|compose/)';
 
+/** What only one side of `connector start` needs: the clients and workers, the HTTP server. */
+const SIDES =
+  '^src/(compose/(worker-side|http-side|clients|workers)|server/app|store/(client|index|shopify)|partner/client)\\.ts$';
+
 /** Node built-ins that reach outside the process. */
 const NODE_IO = '^(node:)?(fs|net|http|https|http2|tls|dgram|dns|child_process)(/|$)';
 
@@ -68,6 +72,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^(src/partner|src/store|src/domain|jobs|config)/' },
       to: { path: '^src/sandbox/' },
+    },
+    {
+      name: 'sides-where-they-run',
+      comment:
+        "connector start's composition root and threads import the workers' side (Shopify and " +
+        'partner clients, job processors) and the HTTP side (Fastify, Bull Board) dynamically, ' +
+        'each only where it runs, so that each thread loads what it needs (bench/RESULTS.md, ' +
+        '"Redis footprint"). Type-only imports are fine.',
+      severity: 'error',
+      from: { path: '^src/(service|workers-thread|workers-thread-entry|cli/(main|start))\\.ts$' },
+      to: {
+        path: SIDES,
+        dependencyTypesNot: ['dynamic-import', 'type-only'],
+      },
     },
     {
       name: 'no-circular',

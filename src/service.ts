@@ -1,29 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config/index.js';
-import { buildPartnerSide, buildStoreClient, buildWebhookVerifier } from './compose/clients.js';
-import { registerSharedMetrics } from './compose/metrics.js';
 import { buildSharedParts } from './compose/parts.js';
-import {
-  jobConcurrency,
-  keepSchedules,
-  startWorkers,
-  type WorkerOptions,
-} from './compose/workers.js';
+import type { WorkerOptions } from './compose/workers.js';
 import type { Logger } from './log.js';
 import { ConnectorMetrics } from './metrics/registry.js';
 import { requestMetrics } from './metrics/request-metrics.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
-import { closeWorkers } from './queue/close-workers.js';
-import { tokenRefusedSince } from './queue/partner-auth.js';
 import { createRedis } from './queue/redis.js';
 import { warnAboutRedisDurability } from './queue/redis-durability.js';
 import { claimPartnerEnvironment } from './records/partner-environment.js';
-import { StoreHealth } from './records/store-health.js';
-import { buildServer } from './server/app.js';
-import { StoreAuthError } from './store/errors.js';
-import { missingScopes } from './store/setup/scopes.js';
-import type { StoreSetup } from './store/setup/types.js';
 import { startWorkersThread, type WorkersThreadData } from './workers-thread.js';
 
 export interface ServiceOptions {
@@ -67,21 +53,27 @@ export interface RunningService {
 
 const SIX_HOURS_MS = 6 * 3_600_000;
 
-/** How often a refused partner token is tried again, so a restored token resumes the queues. */
-const AUTH_PROBE_INTERVAL_MS = 60_000;
-
 /** How often each worker process puts the schedulers back, should Redis have lost them. */
 const SCHEDULE_REFRESH_MS = 60_000;
 
-/** The composition root: builds every part from the configuration and starts them. */
+/**
+ * The composition root: builds every part from the configuration and starts them. The workers'
+ * side (Shopify and partner clients, job processors) and the HTTP side (Fastify, Bull Board) are
+ * imported only where they run: each thread of `connector start` loads what it needs, no more.
+ */
 export async function startService(
   config: Config,
   options: ServiceOptions,
 ): Promise<RunningService> {
   const { logger } = options;
+  /** In this thread; with `workersThread`, they run in a thread of their own. */
+  const runsWorkers = options.workers !== false && !options.workersThread;
+  // Each side is loaded only where it runs; both start loading now, while Redis connects.
+  const workerSide = runsWorkers ? import('./compose/worker-side.js') : undefined;
+  const httpSide = options.http !== false ? import('./compose/http-side.js') : undefined;
   const retrySpanMs = minimumRetrySpanMs(config.createJob.attempts, config.createJob.backoff);
   // Said where the workers run.
-  if (retrySpanMs < SIX_HOURS_MS && options.workers !== false && !options.workersThread) {
+  if (retrySpanMs < SIX_HOURS_MS && runsWorkers) {
     logger.warn(
       { retrySpanHours: +(retrySpanMs / 3_600_000).toFixed(1) },
       'CREATE_ATTEMPTS and CREATE_BACKOFF_* give up on a provider outage in under 6 hours',
@@ -95,7 +87,7 @@ export async function startService(
       queuePrefix: prefix,
       partnerRateLimit: `${config.partner.rateLimit} per ${config.partner.rateWindowMs} ms`,
       http: options.http !== false,
-      workers: options.workers !== false && !options.workersThread,
+      workers: runsWorkers,
       ...(options.workersThread && options.workers !== false ? { workersThread: true } : {}),
     },
     'connector starting',
@@ -121,29 +113,12 @@ export async function startService(
     throw error;
   }
 
-  // Requests are counted per process; what lives in Redis is read at each scrape (below).
+  // Requests are counted per process; what lives in Redis is read at each scrape (the HTTP side).
   const metrics = new ConnectorMetrics({
     logger,
     ...(options.isWorkersThread ? { processMetrics: false } : {}),
   });
   const requests = requestMetrics(metrics);
-  const store = buildStoreClient(
-    config.shopify,
-    logger,
-    new StoreHealth(workerRedis, prefix),
-    requests.storeRequest,
-    { redis: workerRedis, prefix },
-  );
-  // In the background: Shopify being slow must not hold up the intake. A workers' thread checks
-  // for itself.
-  if (!options.workersThread) void checkShopifyAccess(store, logger);
-  const { partner } = buildPartnerSide(
-    config.partner,
-    workerRedis,
-    logger,
-    undefined,
-    requests.partnerRequest,
-  );
   const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
 
   const closers: (() => Promise<unknown>)[] = [() => parts.close()];
@@ -168,62 +143,26 @@ export async function startService(
     });
     metrics.addRegistry({ name: 'workers_thread', read: () => thread.metrics() });
     closers.unshift(() => thread.close());
-  } else if (options.workers !== false) {
-    const workers = startWorkers(
-      { ...parts, store, partner },
-      {
-        connection: workerRedis,
-        concurrency: jobConcurrency(config.concurrency),
-        ...(options.jobLock ? { jobLock: options.jobLock } : {}),
-      },
-    );
-    const stopSchedules = await keepSchedules(parts, {
-      intervalMs: options.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS,
+  } else if (workerSide) {
+    const workers = await (await workerSide).startWorkerSide(config, {
+      parts,
+      redis: workerRedis,
       logger,
+      requests,
+      shutdownGraceMs: options.shutdownGraceMs,
+      jobLock: options.jobLock,
+      scheduleRefreshMs: options.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS,
     });
-
-    // At start, one cheap request from the shared budget checks the token and the address: a
-    // refusal (401) or a wrong PARTNER_API_URL (404) pauses the partner queues with that reason,
-    // before any order meets it; a pause from earlier is lifted once they work. Then every minute
-    // while they stay paused.
-    await parts.authGuard
-      .probe(partner, { always: true })
-      .catch((err) => logger.warn({ err }, 'partner check at start failed'));
-    const probe = () =>
-      parts.authGuard.probe(partner).catch((err) => logger.warn({ err }, 'token probe failed'));
-    const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
-    probeTimer.unref();
-
-    closers.unshift(
-      async () => clearInterval(probeTimer),
-      async () => stopSchedules(),
-      () => closeWorkers(workers, options.shutdownGraceMs ?? 20_000, logger),
-    );
+    closers.unshift(() => workers.close());
   }
 
-  if (options.http !== false) {
-    const budget = buildPartnerSide(config.partner, requestRedis, logger).budget;
-    registerSharedMetrics(metrics, {
+  if (httpSide) {
+    ({ server, url } = await (await httpSide).startHttpSide(config, {
       parts,
-      budget,
-      limit: config.partner.rateLimit,
-      tokenRefusedSince: () => tokenRefusedSince(requestRedis, prefix),
-    });
-    server = await buildServer({
-      verify: buildWebhookVerifier(config.shopify),
       redis: requestRedis,
-      prefix,
-      counters: parts.counters,
-      acceptDelivery: (event, deliveryId) => parts.acceptDelivery(event, deliveryId, requestRedis),
-      budget,
-      storeHealth: new StoreHealth(requestRedis, prefix),
+      metrics,
       logger,
-      // Every queue of the job catalog, its job schedulers included.
-      board: { queues: Object.values(parts.queues), login: config.admin },
-      metrics: { render: () => metrics.render(), token: config.metrics.token },
-    });
-    url = await server.listen({ port: config.server.port, host: config.server.host });
-    logger.info({ url }, 'listening for Shopify webhooks');
+    }));
     closers.unshift(() => server!.close());
   }
 
@@ -236,39 +175,6 @@ export async function startService(
       await Promise.allSettled([requestRedis.quit(), workerRedis.quit()]);
     },
   };
-}
-
-/**
- * Two cheap queries at start: `shop` proves the token works, and the app's granted scopes are
- * compared with what the connector needs. A refused token is named, with the variable to fix,
- * in the log and (through the store health record) in /status; a missing scope is named with
- * what needs it, before any order does.
- */
-export async function checkShopifyAccess(
-  store: Pick<StoreSetup, 'shopIdentity' | 'grantedScopes'>,
-  logger: Logger,
-): Promise<boolean> {
-  try {
-    const shop = await store.shopIdentity();
-    logger.info({ shopName: shop.name }, 'Shopify accepts the access token');
-    const missing = missingScopes(await store.grantedScopes());
-    if (missing.length > 0) {
-      logger.error(
-        `The Shopify app lacks the access scopes ${missing.join(', ')}: add them to the app (README: "Setting up the Shopify side, step by step", or run \`connector setup\`), or the writes that need them will fail`,
-      );
-      return false;
-    }
-    return true;
-  } catch (error) {
-    if (error instanceof StoreAuthError) {
-      logger.error(
-        `Shopify refused the access token at start (${error.message}): check SHOPIFY_ACCESS_TOKEN (or SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET), SHOPIFY_SHOP and the app's scopes`,
-      );
-    } else {
-      logger.warn({ err: error }, 'could not check Shopify access at start; orders will tell');
-    }
-    return false;
-  }
 }
 
 /** Records the partner environment at the first start; refuses another one later (throws). */

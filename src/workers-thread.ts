@@ -42,6 +42,16 @@ export class WorkersThreadError extends Error {
 /** How long `close` waits beyond the jobs' grace period before it ends the thread anyway. */
 const CLOSE_MARGIN_MS = 10_000;
 
+/**
+ * The most the thread's heap may hold, in MB. V8 lets a heap whose limit is 2 GB or more (its
+ * default with 8 GB of memory or more) grow to 4 times what it kept after a full collection
+ * before it collects again, and 1.3 to 2 times below that. The workers keep about 30 MB (the
+ * status sync holds one page at a time) but make garbage fast: at 1 GB the process peaks about
+ * 60 MB lower through a sync cycle over 100,000 shipments (bench/RESULTS.md, "Redis footprint"),
+ * and the limit stays far above what they keep. `--max-old-space-size` (NODE_OPTIONS) overrides it.
+ */
+const HEAP_LIMIT_MB = 1024;
+
 /** Starts the thread and resolves once its workers run; rejects if they cannot start. */
 export async function startWorkersThread(
   data: WorkersThreadData,
@@ -53,15 +63,16 @@ export async function startWorkersThread(
 ): Promise<WorkersThread> {
   const extension = extname(fileURLToPath(import.meta.url));
   const entry = new URL(`./workers-thread-entry${extension}`, import.meta.url);
+  const settings = { workerData: data, resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } };
   // Run from source (tsx), the entry is a .ts file: the thread registers tsx before loading it.
   const thread =
     extension === '.ts'
       ? new Worker(
           `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
             .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
-          { eval: true, workerData: data },
+          { ...settings, eval: true },
         )
-      : new Worker(entry, { workerData: data });
+      : new Worker(entry, settings);
   const pending = new Map<number, (metrics: ThreadMetrics) => void>();
   let nextId = 0;
   let closing = false;

@@ -1,19 +1,29 @@
 #!/usr/bin/env node
 import { Command } from 'commander';
 import { loadDotEnv } from '../../config/index.js';
-import { registerBackfillCommand } from './backfill.js';
-import { registerDemoCommand } from './demo.js';
-import { registerDriftCommand } from './drift.js';
-import { registerEnvironmentCommand } from './environment.js';
-import { registerFakeStoreCommand } from './fake-store.js';
-import { registerOrderCommand } from './order.js';
-import { registerReplayCommand } from './replay.js';
-import { registerSandboxCommand } from './sandbox.js';
-import { registerSetupCommand } from './setup.js';
-import { registerStartCommand } from './start.js';
-import { registerStatusCommand } from './status.js';
-import { registerTokenCommand } from './token.js';
 import { connectorVersion } from './version.js';
+
+type Register = (program: Command) => void;
+
+/**
+ * Every command, in the order help lists them, each loaded from its own module. Only the command
+ * being run is loaded (all of them for help or a name that is none of them): `connector start`
+ * then carries neither the sandboxes nor the demo nor the other commands' clients.
+ */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  start: async () => (await import('./start.js')).registerStartCommand,
+  setup: async () => (await import('./setup.js')).registerSetupCommand,
+  backfill: async () => (await import('./backfill.js')).registerBackfillCommand,
+  status: async () => (await import('./status.js')).registerStatusCommand,
+  drift: async () => (await import('./drift.js')).registerDriftCommand,
+  order: async () => (await import('./order.js')).registerOrderCommand,
+  replay: async () => (await import('./replay.js')).registerReplayCommand,
+  environment: async () => (await import('./environment.js')).registerEnvironmentCommand,
+  token: async () => (await import('./token.js')).registerTokenCommand,
+  sandbox: async () => (await import('./sandbox.js')).registerSandboxCommand,
+  'fake-store': async () => (await import('./fake-store.js')).registerFakeStoreCommand,
+  demo: async () => (await import('./demo.js')).registerDemoCommand,
+};
 
 loadDotEnv();
 
@@ -23,17 +33,9 @@ const program = new Command()
   .version(connectorVersion(), '-V, --version', 'print the version and exit')
   .showHelpAfterError();
 
-registerStartCommand(program);
-registerSetupCommand(program);
-registerBackfillCommand(program);
-registerStatusCommand(program);
-registerDriftCommand(program);
-registerOrderCommand(program);
-registerReplayCommand(program);
-registerEnvironmentCommand(program);
-registerTokenCommand(program);
-registerSandboxCommand(program);
-registerFakeStoreCommand(program);
-registerDemoCommand(program);
+const named = process.argv[2];
+const wanted =
+  named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+for (const name of wanted) (await COMMANDS[name]!())(program);
 
 await program.parseAsync(process.argv);

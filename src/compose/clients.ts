@@ -2,12 +2,12 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import { PartnerClient, type PartnerRequestOutcome } from '../partner/client.js';
-import { PartnerBudget } from '../queue/partner-budget.js';
+import type { PartnerBudget } from '../queue/partner-budget.js';
 import type { StoreHealth } from '../records/store-health.js';
 import { createStoreClient } from '../store/client.js';
 import { SharedStoreBucket, type StoreRequestOutcome } from '../store/index.js';
 import type { StoreClient } from '../store/types.js';
-import { createWebhookVerifier, type VerifyWebhook } from '../store/webhooks.js';
+import { buildPartnerBudget } from './budget.js';
 
 export interface PartnerSide {
   partner: PartnerClient;
@@ -24,13 +24,7 @@ export function buildPartnerSide(
   /** Told how each request ended (the metrics). */
   onRequest?: (outcome: PartnerRequestOutcome) => void,
 ): PartnerSide {
-  const budget = new PartnerBudget(redis, {
-    token: settings.token,
-    limit: settings.rateLimit,
-    windowMs: settings.rateWindowMs,
-    syncReserve: settings.syncReserve,
-    ...(budgetKeyPrefix ? { keyPrefix: budgetKeyPrefix } : {}),
-  });
+  const budget = buildPartnerBudget(settings, redis, budgetKeyPrefix);
   const partner = new PartnerClient({
     baseUrl: settings.apiUrl,
     token: settings.token,
@@ -73,9 +67,4 @@ export function buildStoreClient(
         }
       : {}),
   });
-}
-
-/** Checks webhook deliveries for the shop: signed with its secret, sent for its domain. */
-export function buildWebhookVerifier(settings: Config['shopify']): VerifyWebhook {
-  return createWebhookVerifier({ webhookSecret: settings.webhookSecret, shop: settings.shop });
 }

@@ -94,13 +94,18 @@ describe('import boundaries (npm run lint)', () => {
           from: 'config/index.ts',
           to: 'src/sandbox/partner/server.ts',
         },
+        {
+          rule: 'sides-where-they-run',
+          from: 'src/service.ts',
+          to: 'src/compose/http-side.ts',
+        },
         { rule: 'no-circular', from: 'src/queue/ping.ts', to: 'src/queue/pong.ts' },
         { rule: 'not-to-unresolvable', from: 'src/records/record.ts', to: './nowhere.js' },
       ].sort(byRule),
     );
   });
 
-  it('passes a tree that keeps to them: composition root, type-only sandbox imports, cli', async () => {
+  it('passes a tree that keeps to them: composition root, sides imported where they run, type-only sandbox imports, cli', async () => {
     const { exitCode, violations } = await checkBoundaries('clean');
 
     expect(violations).toEqual([]);

@@ -1,0 +1,122 @@
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config/index.js';
+import type { Logger } from '../log.js';
+import type { RequestMetrics } from '../metrics/request-metrics.js';
+import { closeWorkers } from '../queue/close-workers.js';
+import { StoreHealth } from '../records/store-health.js';
+import { StoreAuthError } from '../store/errors.js';
+import { missingScopes } from '../store/setup/scopes.js';
+import type { StoreSetup } from '../store/setup/types.js';
+import { buildPartnerSide, buildStoreClient } from './clients.js';
+import type { SharedParts } from './parts.js';
+import { jobConcurrency, keepSchedules, startWorkers, type WorkerOptions } from './workers.js';
+
+/**
+ * The queue workers with what they call: the Shopify and partner clients, the schedules, and the
+ * checks at start. Only the process or thread that runs the workers loads this module (and with
+ * it the Shopify library, got and the job processors): see `startService`.
+ */
+
+export interface WorkerSideOptions {
+  parts: SharedParts;
+  /** The workers' connection (waits for Redis to return rather than failing fast). */
+  redis: Redis;
+  logger: Logger;
+  requests: RequestMetrics;
+  shutdownGraceMs: number | undefined;
+  jobLock: WorkerOptions['jobLock'] | undefined;
+  scheduleRefreshMs: number;
+}
+
+/** How often a refused partner token is tried again, so a restored token resumes the queues. */
+const AUTH_PROBE_INTERVAL_MS = 60_000;
+
+/** Starts the workers and the schedules; resolves with what stops them. */
+export async function startWorkerSide(
+  config: Config,
+  options: WorkerSideOptions,
+): Promise<{ close(): Promise<void> }> {
+  const { parts, redis, logger, requests } = options;
+  const store = buildStoreClient(
+    config.shopify,
+    logger,
+    new StoreHealth(redis, parts.prefix),
+    requests.storeRequest,
+    { redis, prefix: parts.prefix },
+  );
+  // In the background: Shopify being slow must not hold up the start.
+  void checkShopifyAccess(store, logger);
+  const { partner } = buildPartnerSide(
+    config.partner,
+    redis,
+    logger,
+    undefined,
+    requests.partnerRequest,
+  );
+
+  const workers = startWorkers(
+    { ...parts, store, partner },
+    {
+      connection: redis,
+      concurrency: jobConcurrency(config.concurrency),
+      ...(options.jobLock ? { jobLock: options.jobLock } : {}),
+    },
+  );
+  const stopSchedules = await keepSchedules(parts, {
+    intervalMs: options.scheduleRefreshMs,
+    logger,
+  });
+
+  // At start, one cheap request from the shared budget checks the token and the address: a
+  // refusal (401) or a wrong PARTNER_API_URL (404) pauses the partner queues with that reason,
+  // before any order meets it; a pause from earlier is lifted once they work. Then every minute
+  // while they stay paused.
+  await parts.authGuard
+    .probe(partner, { always: true })
+    .catch((err) => logger.warn({ err }, 'partner check at start failed'));
+  const probe = () =>
+    parts.authGuard.probe(partner).catch((err) => logger.warn({ err }, 'token probe failed'));
+  const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
+  probeTimer.unref();
+
+  return {
+    async close() {
+      clearInterval(probeTimer);
+      stopSchedules();
+      await closeWorkers(workers, options.shutdownGraceMs ?? 20_000, logger);
+    },
+  };
+}
+
+/**
+ * Two cheap queries at start: `shop` proves the token works, and the app's granted scopes are
+ * compared with what the connector needs. A refused token is named, with the variable to fix,
+ * in the log and (through the store health record) in /status; a missing scope is named with
+ * what needs it, before any order does.
+ */
+export async function checkShopifyAccess(
+  store: Pick<StoreSetup, 'shopIdentity' | 'grantedScopes'>,
+  logger: Logger,
+): Promise<boolean> {
+  try {
+    const shop = await store.shopIdentity();
+    logger.info({ shopName: shop.name }, 'Shopify accepts the access token');
+    const missing = missingScopes(await store.grantedScopes());
+    if (missing.length > 0) {
+      logger.error(
+        `The Shopify app lacks the access scopes ${missing.join(', ')}: add them to the app (README: "Setting up the Shopify side, step by step", or run \`connector setup\`), or the writes that need them will fail`,
+      );
+      return false;
+    }
+    return true;
+  } catch (error) {
+    if (error instanceof StoreAuthError) {
+      logger.error(
+        `Shopify refused the access token at start (${error.message}): check SHOPIFY_ACCESS_TOKEN (or SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET), SHOPIFY_SHOP and the app's scopes`,
+      );
+    } else {
+      logger.warn({ err: error }, 'could not check Shopify access at start; orders will tell');
+    }
+    return false;
+  }
+}
