@@ -23,3 +23,7 @@ process.once('SIGTERM', async () => {
   process.exit(0);
 });
 process.send?.({ ready: true, url: service.url });
+// The parent asks for the CPU this process has used (µs, every thread), to weigh it per order.
+process.on('message', (message) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() });
+});

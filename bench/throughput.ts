@@ -85,6 +85,8 @@ interface Run {
   parts: SharedParts;
   store: FakeStore;
   start(processes: number, env?: Record<string, string>): Promise<string[]>;
+  /** CPU time the connector processes have used so far, in ms (all threads, user + system). */
+  connectorCpuMs(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -166,6 +168,24 @@ async function newRun(name: string): Promise<Run> {
         if (ready.url) urls.push(ready.url);
       }
       return urls;
+    },
+    async connectorCpuMs() {
+      const used = await Promise.all(
+        children.map(
+          (child) =>
+            new Promise<number>((resolve) => {
+              const answer = (message: unknown) => {
+                const cpu = (message as { cpu?: NodeJS.CpuUsage }).cpu;
+                if (!cpu) return;
+                child.off('message', answer);
+                resolve((cpu.user + cpu.system) / 1_000);
+              };
+              child.on('message', answer);
+              child.send('cpu');
+            }),
+        ),
+      );
+      return used.reduce((sum, ms) => sum + ms, 0);
     },
     async close() {
       await Promise.all(
@@ -322,6 +342,18 @@ async function webhookBurst() {
   }
 }
 
+/** Redis's own CPU time so far (INFO cpu), in ms; other clients of that Redis count too. */
+async function redisCpuMs(): Promise<number> {
+  const info = await redis.info('cpu');
+  const seconds = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return (seconds('used_cpu_user') + seconds('used_cpu_sys')) * 1_000;
+}
+
+const cpuMs = () => {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1_000;
+};
+
 /** 3. Orders registered and written back, one process, from a queued backlog. */
 async function endToEnd() {
   const run = await newRun('e2e');
@@ -330,6 +362,13 @@ async function endToEnd() {
     await enqueueAll(run.parts, ids);
     const started = performance.now();
     await run.start(1);
+    // From the connector's start on (its start-up is not per-order work): the connector, this
+    // process (the fake store and sandbox, and the polling below, which is little) and Redis.
+    const cpuAtStart = {
+      connector: await run.connectorCpuMs(),
+      standIns: cpuMs(),
+      redis: await redisCpuMs(),
+    };
     let registeredAt = 0;
     await until(async () => {
       const [created, marked] = await Promise.all([
@@ -340,9 +379,16 @@ async function endToEnd() {
       return created >= ids.length && marked >= ids.length;
     });
     const seconds = (performance.now() - started) / 1000;
+    const perOrder = (ms: number) => ms / ids.length;
+    const cpu = {
+      connector: perOrder((await run.connectorCpuMs()) - cpuAtStart.connector),
+      standIns: perOrder(cpuMs() - cpuAtStart.standIns),
+      redis: perOrder((await redisCpuMs()) - cpuAtStart.redis),
+    };
     const registeredSeconds = (registeredAt - started) / 1000;
     const marked = ids.filter((id) => run.store.order(id)?.tags.includes('shipment-registered'));
     return {
+      cpu,
       orders: ids.length,
       registeredPerS: ids.length / registeredSeconds,
       endToEndPerS: ids.length / seconds,
@@ -410,6 +456,9 @@ if (e2e) {
     `| after | ${f(e2e.registeredPerS, 0)} | ${f(e2e.endToEndPerS, 0)} | ${f(e2e.seconds, 1)} |`,
   );
   console.log(`| before (main) | ${BEFORE.registeredPerS} | ${BEFORE.writtenBackPerS} | |`);
+  console.log(
+    `CPU ms per order: connector ${f(e2e.cpu.connector)}, fake store + sandbox ${f(e2e.cpu.standIns)}, Redis ${f(e2e.cpu.redis)}`,
+  );
   if (e2e.markedInStore !== e2e.orders) {
     console.log(`\nOnly ${e2e.markedInStore} of ${e2e.orders} orders carry the registered tag.`);
     process.exitCode = 1;
