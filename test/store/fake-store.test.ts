@@ -103,6 +103,19 @@ describe('fake store', () => {
     expect(response.json.errors[0].message).toBe('Cannot query field "weight" on type "Order".');
   });
 
+  it('answers a document it has seen before as it did the first time, rejected or run', async () => {
+    const bad = '{ order(id: "gid://shopify/Order/5550001") { weight } }';
+    const good = '{ order(id: "gid://shopify/Order/5550001") { name } }';
+    const broken = '{ order(id: "gid://shopify/Order/5550001") { name }';
+    for (let round = 0; round < 2; round += 1) {
+      expect((await graphql(store, bad)).json.errors[0].message).toBe(
+        'Cannot query field "weight" on type "Order".',
+      );
+      expect((await graphql(store, good)).json.data.order.name).toBe('#1001');
+      expect((await graphql(store, broken)).json.errors[0].message).toMatch(/^Syntax Error/);
+    }
+  });
+
   it('creates an order from a partial one with Danish defaults and sends a signed orders/create webhook', async () => {
     const response = await post(`${store.url}/_fake/orders`, {
       order: { tags: ['document'], lineItems: [{ title: 'Letter', weight: { value: 20 } }] },

@@ -3,6 +3,7 @@ import {
   type DocumentNode,
   execute,
   type GraphQLError,
+  type GraphQLFormattedError,
   type OperationDefinitionNode,
   parse,
   validate,
@@ -90,13 +91,12 @@ export function graphqlRoute(
       log('invalid');
       return reply.code(400).send({ errors: { query: 'Required parameter missing or invalid' } });
     }
-    let document: DocumentNode;
-    try {
-      document = parse(body.data.query);
-    } catch (error) {
+    const checked = checkDocument(body.data.query);
+    if ('parseError' in checked) {
       log('invalid');
-      return { errors: [(error as GraphQLError).toJSON()] };
+      return { errors: [checked.parseError] };
     }
+    const { document } = checked;
     const operation = pickOperation(document, body.data.operationName);
     seen.operationName = operation?.name?.value ?? null;
     seen.rootFields =
@@ -133,10 +133,9 @@ export function graphqlRoute(
       };
     }
 
-    const validationErrors = validate(fakeAdminSchema, document);
-    if (validationErrors.length > 0) {
+    if (checked.validationErrors.length > 0) {
       log('invalid');
-      return { errors: validationErrors.map((e) => e.toJSON()) };
+      return { errors: checked.validationErrors };
     }
     // Shopify counts a query's requested cost before running it and refuses one above 1,000.
     const queryCost = costOf(document, body.data.operationName, seen.variables);
@@ -203,6 +202,37 @@ export function graphqlRoute(
         : cost(actual, MAXIMUM_AVAILABLE - REQUESTED_QUERY_COST, 100, queryCost),
     };
   });
+}
+
+type CheckedDocument =
+  | { parseError: GraphQLFormattedError }
+  | { document: DocumentNode; validationErrors: GraphQLFormattedError[] };
+
+/**
+ * Parsed and validated documents by their text. A client sends the same few documents over and
+ * over, and parsing and validating one (against a fixed schema, so always to the same verdict)
+ * costs far more than running it: without this, validation was a third of the fake store's CPU.
+ * Bounded, should a client send endless distinct documents.
+ */
+const checkedDocuments = new Map<string, CheckedDocument>();
+const MAX_CHECKED_DOCUMENTS = 1_000;
+
+function checkDocument(text: string): CheckedDocument {
+  let checked = checkedDocuments.get(text);
+  if (checked) return checked;
+  let document: DocumentNode;
+  try {
+    document = parse(text);
+    checked = {
+      document,
+      validationErrors: validate(fakeAdminSchema, document).map((e) => e.toJSON()),
+    };
+  } catch (error) {
+    checked = { parseError: (error as GraphQLError).toJSON() };
+  }
+  if (checkedDocuments.size >= MAX_CHECKED_DOCUMENTS) checkedDocuments.clear();
+  checkedDocuments.set(text, checked);
+  return checked;
 }
 
 /** undefined when the document cannot be costed (no size on a connection): execution says why. */
