@@ -15,9 +15,15 @@ const copenhagen = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'longOffset',
 });
 
+/** The last second formatted: views are made many times a second, and ICU is slow. */
+let last: { second: number; fields: Record<string, string> } | undefined;
+
 function fields(instant: Date): Record<string, string> {
+  const second = Math.floor(instant.getTime() / 1_000);
+  if (last?.second === second) return last.fields;
   const out: Record<string, string> = {};
   for (const part of copenhagen.formatToParts(instant)) out[part.type] = part.value;
+  last = { second, fields: out };
   return out;
 }
 
