@@ -146,7 +146,8 @@ describe('docker-compose.yml', () => {
   it('uses only commands and flags the CLI has, as src/cli/main.ts registers them', async () => {
     const main = readFileSync('src/cli/main.ts', 'utf8');
     for (const name of (await registerFunctions()).keys()) {
-      expect(main, `main.ts calls ${name}`).toContain(`${name}(program)`);
+      // Each command is loaded from its module when it runs: `(await import('./x.js')).registerX`.
+      expect(main, `main.ts registers ${name}`).toContain(`.${name},`);
     }
     for (const [name, service] of connectorImageServices) {
       const args = cliArgs(service);
