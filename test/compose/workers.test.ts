@@ -3,7 +3,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { reconcileOrdersJob } from '../../jobs/reconcile-orders/job.js';
 import { keepSchedules, upsertSchedules } from '../../src/compose/workers.js';
 import { allJobs, intakeOnTestRedis, silentLogger, waitFor } from '../helpers/intake.js';
-import { dropKeys } from '../helpers/redis.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -26,9 +25,14 @@ describe('keepSchedules', () => {
     const [firstPass] = await allJobs(queue);
     expect(firstPass).toBeDefined();
 
-    // What a restart without persistence, a FLUSHALL or a new empty instance leaves. The keeper
-    // may put the scheduler back before the drop is even over, so the loss shows as a new pass.
-    await dropKeys(intake.redis, intake.prefix);
+    // What a restart without persistence, a FLUSHALL or a new empty instance leaves: every key
+    // gone at once (one script, so the keeper never sees half of them). The keeper may put the
+    // scheduler back before the count could be read, so the loss shows as a new pass.
+    await intake.redis.eval(
+      "for _, key in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', key) end",
+      0,
+      `${intake.prefix}:*`,
+    );
 
     // The scheduler is back, and runs a pass at once, as at a first start.
     await waitFor(
