@@ -13,6 +13,9 @@
  *    up) through its first scheduled cycle, whose peak is the kernel's VmHWM.
  *
  *   npm run bench:footprint     (also part of `npm run bench`)
+ *
+ * BENCH_FOOTPRINT_PART=start measures `connector start` alone (threaded, then --one-thread),
+ * BENCH_FOOTPRINT_RUNS times each, alternately: the peak RSS is noisy, one run says little.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -43,6 +46,8 @@ import { benchJobSettings, benchPartnerSide, benchStoreClient, SANDBOX_TOKEN } f
 const local = await startLocalRedis();
 const ORDERS = Number(process.env.BENCH_FOOTPRINT_ORDERS ?? 1_000);
 const TRACKED = Number(process.env.BENCH_FOOTPRINT_TRACKED ?? 100_000);
+const START_ONLY = process.env.BENCH_FOOTPRINT_PART === 'start';
+const RUNS = Number(process.env.BENCH_FOOTPRINT_RUNS ?? 1);
 const logger = createLogger({ level: 'silent' });
 const settings = benchJobSettings();
 
@@ -155,6 +160,32 @@ async function syncAtScale(m: number) {
   await followListedShipments({ partner, tracking: parts.tracking });
   const seeded = await usedMemory(redis);
 
+  const result = START_ONLY ? undefined : await syncProcess(prefix, sandbox.url);
+  buildDist();
+  const deployed: ConnectorMemory[] = [];
+  const oneThread: ConnectorMemory[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    for (const [runs, args] of [
+      [deployed, []],
+      [oneThread, ['--one-thread']],
+    ] as const) {
+      runs.push(await connectorThroughSyncCycle(redis, prefix, sandbox.url, [...args]));
+      // The next start must run a cycle at once again: as on a first start, with no schedule yet.
+      for (const scheduler of await parts.queues.syncShipments.getJobSchedulers()) {
+        await parts.queues.syncShipments.removeJobScheduler(scheduler.key);
+      }
+    }
+  }
+
+  await parts.close();
+  await dropKeys(redis, prefix);
+  await redis.quit();
+  await sandbox.close();
+  return { ...result, deployed, oneThread, redisBytesPerShipment: (seeded - before) / m };
+}
+
+/** The cycle alone, in a process of its own (bench/sync-process.ts). */
+async function syncProcess(prefix: string, partnerUrl: string) {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', fileURLToPath(new URL('./sync-process.ts', import.meta.url))],
@@ -163,7 +194,7 @@ async function syncAtScale(m: number) {
         ...process.env,
         BENCH_REDIS_URL: local.url,
         BENCH_PREFIX: prefix,
-        BENCH_PARTNER_URL: sandbox.url,
+        BENCH_PARTNER_URL: partnerUrl,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -174,29 +205,32 @@ async function syncAtScale(m: number) {
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`the sync process exited with ${code}`);
-  const result = JSON.parse(out.trim().split('\n').at(-1)!) as {
+  return JSON.parse(out.trim().split('\n').at(-1)!) as {
     rssStartMb: number;
     rssPeakMb: number;
     heapPeakMb: number;
     cycleSeconds: number;
     listRequests: number;
   };
-  const deployed = await connectorThroughSyncCycle(redis, prefix, sandbox.url);
-  // The next start must run a cycle at once again: as on a first start, with no schedule yet.
-  for (const scheduler of await parts.queues.syncShipments.getJobSchedulers()) {
-    await parts.queues.syncShipments.removeJobScheduler(scheduler.key);
-  }
-  const oneThread = await connectorThroughSyncCycle(redis, prefix, sandbox.url, ['--one-thread']);
+}
 
-  await parts.close();
-  await dropKeys(redis, prefix);
-  await redis.quit();
-  await sandbox.close();
-  return { ...result, deployed, oneThread, redisBytesPerShipment: (seeded - before) / m };
+/** dist/ as `npm run build` makes it, which `connector start` runs. */
+function buildDist(): void {
+  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
+  const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
+  if (built.status !== 0) throw new Error('could not build dist/ (npm run build)');
+}
+
+interface ConnectorMemory {
+  rssPeakMb: number;
+  rssAfterMb: number;
+  untilCycleDoneSeconds: number;
 }
 
 /**
- * `connector start` from dist/ (built first: `npm run build`), as deployed, over the seeded state:
+ * `connector start` from dist/ (built by `buildDist`), as deployed, over the seeded state:
  * waits for its first scheduled sync cycle to finish, then reads the process's peak RSS (VmHWM)
  * and current RSS from /proc.
  */
@@ -205,12 +239,7 @@ async function connectorThroughSyncCycle(
   prefix: string,
   partnerUrl: string,
   args: string[] = [],
-) {
-  const tsc = fileURLToPath(import.meta.resolve('typescript/bin/tsc'));
-  const built = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
-  });
-  if (built.status !== 0) throw new Error('could not build dist/ (npm run build)');
+): Promise<ConnectorMemory> {
   const store = await startFakeStore({
     shop: DEMO_SHOP,
     accessToken: DEMO_STORE_TOKEN,
@@ -228,6 +257,8 @@ async function connectorThroughSyncCycle(
         partnerUrl,
         partnerToken: SANDBOX_TOKEN,
         storeUrl: store.url,
+        // Bull Board mounted, as in production.
+        adminPassword: randomUUID(),
       }),
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',
@@ -265,76 +296,82 @@ async function usedMemory(redis: Redis): Promise<number> {
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(2);
 
+/** Part 1's table: bytes per order, and what that makes at a steady rate of orders. */
+function reportPerOrder(groups: Awaited<ReturnType<typeof perOrder>>): void {
+  const DAY_S = 24 * 3600;
+  const recordDays = settings.records.retentionDays;
+  const shipmentDays = 2 * settings.sync.lookbackDays;
+  /** Days a completed job of each queue is kept (its options' removeOnComplete.age). */
+  const jobDays = new Map<string, number>();
+  for (const job of Object.values(JOB_CATALOG) as AnyJobDefinition[]) {
+    const keep = job.options(settings as never).removeOnComplete;
+    if (typeof keep === 'object' && 'age' in keep && keep.age) {
+      jobDays.set(job.queue, keep.age / DAY_S);
+    }
+  }
+  /** How long a key of the group lives, in days; undefined: per queue or per token, not per order. */
+  function lifeDays(group: string): number | undefined {
+    if (group === 'order record' || group === 'orders:registered') return recordDays;
+    if (group.startsWith('order notes')) return 7;
+    if (group.startsWith('shipment') || group.startsWith('sync:open')) return shipmentDays;
+    const queue = /^(\S+) (job|job logs|completed index)$/.exec(group)?.[1];
+    return queue ? jobDays.get(queue) : undefined;
+  }
+
+  const rows = [...groups.entries()].sort((a, b) => b[1].bytes - a[1].bytes);
+  let allBytes = 0;
+  let allKeys = 0;
+  let fixedBytes = 0;
+  let steadyBytes = 0;
+  console.log(`1. ${ORDERS} orders registered, marked, shipped, fulfilled and delivered:\n`);
+  console.log('| Keys | Count | Bytes per order | Kept (days) |');
+  console.log('|---|---:|---:|---:|');
+  for (const [group, { keys, bytes }] of rows) {
+    const days = lifeDays(group);
+    allBytes += bytes;
+    allKeys += keys;
+    if (days === undefined) fixedBytes += bytes;
+    // At a steady rate of orders a key kept d days is there for d of the shipment's days.
+    else steadyBytes += (bytes * days) / shipmentDays;
+    if (bytes / ORDERS >= 1) {
+      console.log(
+        `| ${group} | ${keys} | ${(bytes / ORDERS).toFixed(0)} | ${days ?? 'per queue or token'} |`,
+      );
+    }
+  }
+  console.log(
+    `\nRight after the flow (every job still kept): ${allKeys} keys, ${(allKeys / ORDERS).toFixed(1)} per order, ` +
+      `${kb((allBytes - fixedBytes) / ORDERS)} KB per order, plus ${kb(fixedBytes)} KB per queue and token ` +
+      '(event streams capped at 10,000 entries, metrics, markers).',
+  );
+  console.log(
+    `Steady state, orders arriving at a steady rate: ${kb(steadyBytes / ORDERS)} KB per tracked order ` +
+      `(a shipment record is kept ${shipmentDays} days, an order record ${recordDays}, completed jobs ` +
+      `${[...new Set(jobDays.values())].join(' or ')} days).\n`,
+  );
+}
+
 console.log(`Redis footprint, ${new Date().toISOString().slice(0, 10)}`);
 console.log(`Machine: ${os.cpus()[0]?.model} × ${os.cpus().length}, Node ${process.version}`);
 const redisInfo = await new Redis(local.url).info('server');
 console.log(`Redis ${/redis_version:(\S+)/.exec(redisInfo)?.[1]}\n`);
 
-const groups = await perOrder(ORDERS);
-const DAY_S = 24 * 3600;
-const recordDays = settings.records.retentionDays;
-const shipmentDays = 2 * settings.sync.lookbackDays;
-/** Days a completed job of each queue is kept (its options' removeOnComplete.age). */
-const jobDays = new Map<string, number>();
-for (const job of Object.values(JOB_CATALOG) as AnyJobDefinition[]) {
-  const keep = job.options(settings as never).removeOnComplete;
-  if (typeof keep === 'object' && 'age' in keep && keep.age) {
-    jobDays.set(job.queue, keep.age / DAY_S);
-  }
-}
-/** How long a key of the group lives, in days; undefined: per queue or per token, not per order. */
-function lifeDays(group: string): number | undefined {
-  if (group === 'order record' || group === 'orders:registered') return recordDays;
-  if (group.startsWith('order notes')) return 7;
-  if (group.startsWith('shipment') || group.startsWith('sync:open')) return shipmentDays;
-  const queue = /^(\S+) (job|job logs|completed index)$/.exec(group)?.[1];
-  return queue ? jobDays.get(queue) : undefined;
-}
-
-const rows = [...groups.entries()].sort((a, b) => b[1].bytes - a[1].bytes);
-let allBytes = 0;
-let allKeys = 0;
-let fixedBytes = 0;
-let steadyBytes = 0;
-console.log(`1. ${ORDERS} orders registered, marked, shipped, fulfilled and delivered:\n`);
-console.log('| Keys | Count | Bytes per order | Kept (days) |');
-console.log('|---|---:|---:|---:|');
-for (const [group, { keys, bytes }] of rows) {
-  const days = lifeDays(group);
-  allBytes += bytes;
-  allKeys += keys;
-  if (days === undefined) fixedBytes += bytes;
-  // At a steady rate of orders a key kept d days is there for d of the shipment's days.
-  else steadyBytes += (bytes * days) / shipmentDays;
-  if (bytes / ORDERS >= 1) {
-    console.log(
-      `| ${group} | ${keys} | ${(bytes / ORDERS).toFixed(0)} | ${days ?? 'per queue or token'} |`,
-    );
-  }
-}
-console.log(
-  `\nRight after the flow (every job still kept): ${allKeys} keys, ${(allKeys / ORDERS).toFixed(1)} per order, ` +
-    `${kb((allBytes - fixedBytes) / ORDERS)} KB per order, plus ${kb(fixedBytes)} KB per queue and token ` +
-    '(event streams capped at 10,000 entries, metrics, markers).',
-);
-console.log(
-  `Steady state, orders arriving at a steady rate: ${kb(steadyBytes / ORDERS)} KB per tracked order ` +
-    `(a shipment record is kept ${shipmentDays} days, an order record ${recordDays}, completed jobs ` +
-    `${[...new Set(jobDays.values())].join(' or ')} days).\n`,
-);
+if (!START_ONLY) reportPerOrder(await perOrder(ORDERS));
 
 const scale = await syncAtScale(TRACKED);
 console.log(`2. A quiet sync cycle over ${TRACKED} followed shipments:\n`);
+if (scale.rssPeakMb !== undefined) {
+  console.log(
+    `   process RSS before the cycle ${scale.rssStartMb} MB, peak during it ${scale.rssPeakMb} MB (heap peak ${scale.heapPeakMb} MB)`,
+  );
+  console.log(`   cycle ${scale.cycleSeconds} s, ${scale.listRequests} list requests`);
+}
+const runs = (memory: ConnectorMemory[]) =>
+  `peak RSS ${memory.map((m) => m.rssPeakMb).join(', ')} MB, ${memory.map((m) => m.rssAfterMb).join(', ')} MB after (${memory.map((m) => m.untilCycleDoneSeconds).join(', ')} s from start)`;
 console.log(
-  `   process RSS before the cycle ${scale.rssStartMb} MB, peak during it ${scale.rssPeakMb} MB (heap peak ${scale.heapPeakMb} MB)`,
+  `   connector start (dist/, workers thread, intake and Bull Board up) through its first cycle: ${runs(scale.deployed)}`,
 );
-console.log(`   cycle ${scale.cycleSeconds} s, ${scale.listRequests} list requests`);
-console.log(
-  `   connector start (dist/, workers thread, intake and Bull Board up) through its first cycle: peak RSS ${scale.deployed.rssPeakMb} MB, ${scale.deployed.rssAfterMb} MB after (${scale.deployed.untilCycleDoneSeconds} s from start)`,
-);
-console.log(
-  `   connector start --one-thread, the same: peak RSS ${scale.oneThread.rssPeakMb} MB, ${scale.oneThread.rssAfterMb} MB after (${scale.oneThread.untilCycleDoneSeconds} s from start)`,
-);
+console.log(`   connector start --one-thread, the same: ${runs(scale.oneThread)}`);
 console.log(
   `   Redis: ${scale.redisBytesPerShipment.toFixed(0)} bytes per followed shipment (INFO used_memory delta)`,
 );

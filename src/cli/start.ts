@@ -13,7 +13,7 @@ export function registerStartCommand(program: Command): void {
     .option('--no-workers', 'run the webhook intake only')
     .option(
       '--one-thread',
-      'run the workers in the main thread too: about 60 MB less memory, slower webhook answers while the workers are busy',
+      'run the workers in the main thread too: about 20 MB less memory at rest, slower webhook answers while the workers are busy',
     )
     .action(async (opts: { http: boolean; workers: boolean; oneThread?: boolean }) => {
       const config = configOrExit();
