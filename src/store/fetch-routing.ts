@@ -3,6 +3,7 @@
 import '@shopify/shopify-api/adapters/node';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
+import { httpFetch } from './http-fetch.js';
 
 /**
  * The library sends every HTTP request through one process-wide "abstract fetch". The node
@@ -25,8 +26,8 @@ export function withFetch<T>(fetchFn: FetchFunction, work: () => Promise<T>): Pr
 }
 
 /**
- * A fetch that sends requests for `https://{shop}` to `adminApiUrl` instead (keeping path and
- * query), and everything else unchanged. Without an override it is the late-bound global fetch.
+ * The Admin API client's fetch (httpFetch), which sends requests for `https://{shop}` to
+ * `adminApiUrl` instead when one is set (keeping path and query), and everything else unchanged.
  */
 export function shopFetch(shop: string, adminApiUrl?: string): FetchFunction {
   const shopOrigin = `https://${shop}`;
@@ -34,14 +35,11 @@ export function shopFetch(shop: string, adminApiUrl?: string): FetchFunction {
   const basePath = target ? target.pathname.replace(/\/+$/, '') : '';
 
   return (input, init) => {
-    if (!target) return globalThis.fetch(input, init);
+    if (!target) return httpFetch(input, init);
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.origin !== shopOrigin) return globalThis.fetch(input, init);
+    if (url.origin !== shopOrigin) return httpFetch(input, init);
     const rewritten = `${target.origin}${basePath}${url.pathname}${url.search}`;
     // The library only ever passes a URL string plus init; a Request would carry its own body.
-    return globalThis.fetch(
-      input instanceof Request ? new Request(rewritten, input) : rewritten,
-      init,
-    );
+    return httpFetch(input instanceof Request ? new Request(rewritten, input) : rewritten, init);
   };
 }
