@@ -5,10 +5,19 @@ import zlib from 'node:zlib';
 /** Longest silence on a request's socket before it fails (undici's own limits are 300 s). */
 export const HTTP_IDLE_TIMEOUT_MS = 60_000;
 
+/**
+ * How long a connection may sit unused before it is closed, as undici does: a connection the
+ * server or a NAT dropped meanwhile would otherwise fail the next request sent on it.
+ */
+const KEEP_ALIVE_IDLE_MS = 4_000;
+
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }),
+  'https:': new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }),
 };
+
+/** Answers that carry no body, whatever their headers say. */
+const NO_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 /**
  * The fetch the Admin API client sends its requests with: node:http(s) over keep-alive agents,
@@ -73,44 +82,49 @@ function send(
       headers: outgoing,
       agent: agents[url.protocol as 'http:' | 'https:'],
     });
-    const onAbort = () => req.destroy(signal?.reason);
+    // As fetch does: an abort rejects with the signal's reason.
+    const onAbort = () => {
+      reject(signal?.reason);
+      req.destroy();
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
     req.setTimeout(idleTimeoutMs, () =>
       req.destroy(
         new Error(`No answer from ${url.host} for ${idleTimeoutMs} ms: request abandoned`),
       ),
     );
-    // As fetch fails: a TypeError whose cause says what happened.
+    // As fetch fails: a TypeError whose cause says what happened. The socket goes with it.
     const fail = (error: unknown) => {
       signal?.removeEventListener('abort', onAbort);
       reject(new TypeError('fetch failed', { cause: error }));
+      req.destroy();
     };
     req.on('error', fail);
     req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      const encoding = res.headers['content-encoding'];
+      const status = res.statusCode ?? 0;
+      const noBody = NO_BODY_STATUSES.has(status) || method === 'HEAD';
+      const encoding = noBody ? undefined : res.headers['content-encoding']?.toLowerCase();
       const stream =
         encoding === 'gzip' || encoding === 'x-gzip'
           ? res.pipe(zlib.createGunzip())
           : encoding === 'deflate'
             ? res.pipe(zlib.createInflate())
             : res;
+      const chunks: Buffer[] = [];
       res.on('error', fail);
       res.on('aborted', () => fail(new Error(`${url.host} closed the connection mid-answer`)));
       if (stream !== res) stream.on('error', fail);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         signal?.removeEventListener('abort', onAbort);
-        const answered = new Headers();
-        for (let i = 0; i < res.rawHeaders.length; i += 2) {
-          const name = res.rawHeaders[i]!;
-          // The body handed on is decoded: its length and encoding no longer apply.
-          if (stream !== res && /^content-(encoding|length)$/i.test(name)) continue;
-          answered.append(name, res.rawHeaders[i + 1]!);
-        }
-        const status = res.statusCode ?? 0;
-        const noBody = status === 204 || status === 304 || method === 'HEAD';
         try {
+          const answered = new Headers();
+          for (let i = 0; i < res.rawHeaders.length; i += 2) {
+            const name = res.rawHeaders[i]!;
+            // The body handed on is decoded: its length and encoding no longer apply.
+            if (stream !== res && /^content-(encoding|length)$/i.test(name)) continue;
+            answered.append(name, res.rawHeaders[i + 1]!);
+          }
           resolve(
             new Response(noBody ? null : Buffer.concat(chunks), {
               status,
@@ -119,7 +133,7 @@ function send(
             }),
           );
         } catch (error) {
-          fail(error); // a status fetch cannot hold (below 200, above 599)
+          fail(error); // a status or header fetch cannot hold
         }
       });
     });

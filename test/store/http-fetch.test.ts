@@ -77,7 +77,7 @@ describe('httpFetch (the Admin API client fetch over node:http)', () => {
     expect(answer.headers.get('content-encoding')).toBeNull();
   });
 
-  it('sends a form body (the token request) with its content type', async () => {
+  it('sends a form body with its content type', async () => {
     let body = '';
     let type: string | undefined;
     const url = await serve(async (req, res) => {
@@ -139,13 +139,41 @@ describe('httpFetch (the Admin API client fetch over node:http)', () => {
     expect(String((failure as TypeError).cause)).toContain('No answer from 127.0.0.1');
   });
 
-  it('stops when its signal aborts', async () => {
-    const url = await serve(() => {}); // never answers
+  it('stops when its signal aborts, with the signal reason as fetch does', async () => {
+    let arrived!: () => void;
+    const requested = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const url = await serve(() => arrived()); // never answers
     const controller = new AbortController();
     const pending = httpFetch(url, { signal: controller.signal });
+    await requested;
     controller.abort(new Error('caller gave up'));
 
-    const failure = await pending.catch((error: unknown) => error);
-    expect(String((failure as TypeError).cause)).toContain('caller gave up');
+    await expect(pending).rejects.toThrow('caller gave up');
+  });
+
+  it('answers 205 and a gzip-labelled 204 with no body, as fetch does', async () => {
+    const url = await serve((req, res) => {
+      res.writeHead(req.url === '/reset' ? 205 : 204, { 'content-encoding': 'gzip' });
+      res.end();
+    });
+
+    const reset = await httpFetch(`${url}/reset`);
+    const empty = await httpFetch(`${url}/empty`);
+
+    expect([reset.status, reset.body, empty.status, empty.body]).toEqual([205, null, 204, null]);
+  });
+
+  it('fails on a corrupt gzip answer, whatever the case of its encoding', async () => {
+    const url = await serve((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'GZIP' });
+      res.end('not gzip at all');
+    });
+
+    const failure = await httpFetch(url).catch((error: unknown) => error);
+
+    expect(failure).toBeInstanceOf(TypeError);
+    expect(((failure as TypeError).cause as NodeJS.ErrnoException).code).toBe('Z_DATA_ERROR');
   });
 });
