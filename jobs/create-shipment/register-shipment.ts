@@ -171,10 +171,7 @@ async function registerWithSlot(
       // Only a request that actually leaves may have made a shipment we never hear of; one the
       // budget held back has not, and must not cost a look-up later.
       // The fingerprint of what left goes with it: a give-up is judged against it later.
-      onSending: async () => {
-        await deps.records.markSending(orderId);
-        await deps.records.recordSentFingerprint(orderId, encodeFingerprint(fingerprint));
-      },
+      onSending: () => deps.records.markSending(orderId, encodeFingerprint(fingerprint)),
     });
   } catch (error) {
     if (error instanceof PartnerValidationError) {
@@ -193,7 +190,6 @@ async function registerWithSlot(
   }
 
   const { shipment } = result;
-  await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   await deps.records.markRegistered(orderId, {
     orderNumber: shipment.order_number,
     status: shipment.status,
@@ -210,7 +206,11 @@ async function registerWithSlot(
   );
   // What the order carries goes along, so the mark job writes only what it lacks, unread.
   await deps.markOrder(orderId, 'registered', marksSeenOn(order));
-  await deps.step?.('mark-order queued: the order number goes onto the Shopify order');
+  // One line for both (each line is a Redis round trip); a run cut off before it is retried, and
+  // its retry says "already registered".
+  await deps.step?.(
+    `POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}; mark-order queued: the order number goes onto the Shopify order`,
+  );
   return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
 }
 

@@ -137,10 +137,18 @@ export class OrderRecords {
   /**
    * Marks that a create request is about to leave, before its answer is known. A failed order
    * stays failed (with its reason) until an answer says otherwise, so retrying it does not look
-   * like a new failure.
+   * like a new failure. `fingerprint`: that of the request about to leave (the last one sent
+   * wins), kept in the same step.
    */
-  async markSending(orderId: string, now = new Date()): Promise<void> {
-    await this.redis.eval(MARK_SENDING, 1, this.key(orderId), now.toISOString(), this.keepMs);
+  async markSending(orderId: string, fingerprint?: string, now = new Date()): Promise<void> {
+    await this.redis.eval(
+      MARK_SENDING,
+      1,
+      this.key(orderId),
+      now.toISOString(),
+      this.keepMs,
+      fingerprint ?? '',
+    );
   }
 
   /**
@@ -176,11 +184,6 @@ export class OrderRecords {
   }
 
   // --- Shipment fingerprints: what was sent, what failed, which edit staff were told of ---
-
-  /** The fingerprint of the create request about to leave (the last one sent wins). */
-  async recordSentFingerprint(orderId: string, fingerprint: string): Promise<void> {
-    await this.redis.hset(this.key(orderId), 'sentFingerprint', fingerprint);
-  }
 
   /** For a registered order with no fingerprint (registered before they were kept): this one. */
   async adoptSentFingerprint(orderId: string, fingerprint: string): Promise<boolean> {
@@ -263,6 +266,7 @@ export class OrderRecords {
 }
 
 const MARK_SENDING = `
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[3]) end
 local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end

@@ -80,3 +80,35 @@ describe('the index of registered orders', () => {
     expect(await records.registeredSince(new Date(0))).toEqual(['2', '3']);
   });
 });
+
+describe('a create request about to leave', () => {
+  it('marks the order sending and keeps the request fingerprint in the same step', async () => {
+    await records.markSending('1', 'receiver=a;lines=b;weights=c');
+
+    expect(await records.get('1')).toMatchObject({
+      state: 'sending',
+      sentFingerprint: 'receiver=a;lines=b;weights=c',
+    });
+  });
+
+  it('keeps a failed order failed, with its reason, and the newest request fingerprint', async () => {
+    await records.markFailed('1', 'Order #1 cannot be shipped as it is: …');
+    await records.markSending('1', 'first');
+    await records.markSending('1', 'second');
+
+    expect(await records.get('1')).toMatchObject({
+      state: 'failed',
+      reason: 'Order #1 cannot be shipped as it is: …',
+      sentFingerprint: 'second',
+    });
+  });
+
+  it('leaves a registered order registered, and still notes what was sent', async () => {
+    await records.markRegistered('1', shipment);
+    await records.markSending('1', 'raced');
+
+    const record = await records.get('1');
+    expect(record).toMatchObject({ state: 'registered', sentFingerprint: 'raced' });
+    expect(record?.sentAt).toBeUndefined();
+  });
+});

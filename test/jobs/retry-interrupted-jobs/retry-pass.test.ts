@@ -142,8 +142,7 @@ describe('retrying jobs whose workers kept dying under them', () => {
     // The record as a run cut off mid-POST leaves it: the request left, no answer came (the
     // provider never got it here).
     const order = await s.storeClient.getOrder(ID);
-    await s.records.markSending(ID);
-    await s.records.recordSentFingerprint(
+    await s.records.markSending(
       ID,
       encodeFingerprint(shipmentFingerprint(order!, s.config.shipment)),
     );
