@@ -79,6 +79,7 @@ export async function writeOrderMarks(
         // it (read again after writing), so a late mark never puts an older status back. The
         // marks go in the same request as its first write.
         const followed = await writeShipmentStatus(orderId, deps, {
+          shipment,
           firstWrite: (metafields) =>
             deps.store.writeOrderMarks(orderId, { ...marks, setMetafields: metafields }),
         });

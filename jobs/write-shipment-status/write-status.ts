@@ -21,6 +21,8 @@ export interface StatusWriteOptions {
    * are status only.
    */
   firstWrite?: (metafields: MetafieldEntry[]) => Promise<void>;
+  /** The record as the caller just read it, so it is not read twice. */
+  shipment?: TrackedShipment;
 }
 
 /** Writes at most this often in one job: a shipment that keeps changing is caught next time. */
@@ -38,7 +40,7 @@ export async function writeShipmentStatus(
   deps: WriteStatusDeps,
   options: StatusWriteOptions = {},
 ): Promise<'written' | 'unknown'> {
-  let shipment = await deps.tracking.get(reference);
+  let shipment = options.shipment ?? (await deps.tracking.get(reference));
   if (!shipment) return 'unknown';
   for (let writes = 0; writes < MAX_WRITES; writes += 1) {
     const labels = await deps.tracking.labels();
