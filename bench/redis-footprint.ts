@@ -260,7 +260,7 @@ async function connectorThroughSyncCycle(
         // Bull Board mounted, as in production.
         adminPassword: randomUUID(),
       }),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'error',
       LOG_FORMAT: 'json',
       PARTNER_RATE_LIMIT: '1000000',
       // The first cycle runs at start; no second one while it is measured.
