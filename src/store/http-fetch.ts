@@ -111,8 +111,8 @@ function send(
             ? res.pipe(zlib.createInflate())
             : res;
       const chunks: Buffer[] = [];
+      // Also a connection closed mid-answer ("aborted", ECONNRESET).
       res.on('error', fail);
-      res.on('aborted', () => fail(new Error(`${url.host} closed the connection mid-answer`)));
       if (stream !== res) stream.on('error', fail);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
