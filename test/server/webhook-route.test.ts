@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { HMAC_FAILURE_STREAK_ALERT } from '../../src/records/webhook-verification.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
@@ -324,24 +325,21 @@ describe('POST /webhooks/shopify', () => {
 });
 
 describe('round trips to Redis per delivery', () => {
-  /** Commands sent to Redis under the intake's prefix while `work` runs (not those a script ran). */
+  /**
+   * Commands this process sends to Redis under the intake's prefix while `work` runs (each one a
+   * round trip; not those a script runs inside Redis). Counted where ioredis sends them, so other
+   * test files' traffic on the same Redis cannot disturb the count.
+   */
   async function commandsDuring(work: () => Promise<unknown>): Promise<string[]> {
-    const monitor = await intake.redis.monitor();
-    const seen: string[] = [];
-    monitor.on('monitor', (_time: string, args: string[], source: string) => {
-      if (source !== 'lua' && args.some((arg) => arg.includes(intake.prefix))) {
-        seen.push(args[0]!.toLowerCase());
-      }
-    });
+    const sent = vi.spyOn(Redis.prototype, 'sendCommand');
     try {
       await work();
-      // MONITOR lines trail the answers: a marker command sent last arrives last.
-      const marker = `${intake.prefix}:monitor-marker`;
-      await intake.redis.get(marker);
-      await waitFor(() => seen.includes('get'), { what: 'the marker to be monitored' });
-      return seen.slice(0, seen.lastIndexOf('get'));
+      return sent.mock.calls
+        .map(([command]) => command)
+        .filter((command) => command.args.some((arg) => String(arg).includes(intake.prefix)))
+        .map((command) => command.name.toLowerCase());
     } finally {
-      monitor.disconnect();
+      sent.mockRestore();
     }
   }
 
