@@ -11,6 +11,9 @@ export const HTTP_IDLE_TIMEOUT_MS = 60_000;
  */
 const KEEP_ALIVE_IDLE_MS = 4_000;
 
+/** Longest wait for a new connection to open, as undici's (10 s). */
+export const HTTP_CONNECT_TIMEOUT_MS = 10_000;
+
 const agents = {
   'http:': new http.Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }),
   'https:': new https.Agent({ keepAlive: true, timeout: KEEP_ALIVE_IDLE_MS }),
@@ -30,7 +33,13 @@ const NO_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  */
 export const httpFetch = createHttpFetch();
 
-export function createHttpFetch(idleTimeoutMs = HTTP_IDLE_TIMEOUT_MS): typeof fetch {
+export function createHttpFetch({
+  idleTimeoutMs = HTTP_IDLE_TIMEOUT_MS,
+  connectTimeoutMs = HTTP_CONNECT_TIMEOUT_MS,
+}: {
+  idleTimeoutMs?: number;
+  connectTimeoutMs?: number;
+} = {}): typeof fetch {
   return (input, init) => {
     const request = input instanceof Request ? input : undefined;
     const url = new URL(request ? request.url : String(input));
@@ -46,14 +55,10 @@ export function createHttpFetch(idleTimeoutMs = HTTP_IDLE_TIMEOUT_MS): typeof fe
       // Never sent by the Shopify library (a URL string, a string body); kept correct all the same.
       return globalThis.fetch(input, init);
     }
-    return send(
-      url,
-      init?.method ?? 'GET',
-      new Headers(init?.headers),
-      body,
-      init?.signal,
+    return send(url, init?.method ?? 'GET', new Headers(init?.headers), body, init?.signal, {
       idleTimeoutMs,
-    );
+      connectTimeoutMs,
+    });
   };
 }
 
@@ -63,7 +68,7 @@ function send(
   headers: Headers,
   body: string | URLSearchParams | null | undefined,
   signal: AbortSignal | null | undefined,
-  idleTimeoutMs: number,
+  { idleTimeoutMs, connectTimeoutMs }: { idleTimeoutMs: number; connectTimeoutMs: number },
 ): Promise<Response> {
   const payload = body === null || body === undefined ? undefined : Buffer.from(String(body));
   if (body instanceof URLSearchParams && !headers.has('content-type')) {
@@ -88,6 +93,19 @@ function send(
       req.destroy();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
+    // A new socket carries the agent's idle limit until it connects: the connect has its own.
+    req.once('socket', (socket) => {
+      if (!socket.connecting) return;
+      const connectTimedOut = () =>
+        req.destroy(new Error(`Could not connect to ${url.host} within ${connectTimeoutMs} ms`));
+      // Ahead of the request's own timeout listener, so the first error says what happened.
+      socket.prependOnceListener('timeout', connectTimedOut);
+      socket.setTimeout(connectTimeoutMs);
+      socket.once('connect', () => {
+        socket.off('timeout', connectTimedOut);
+        socket.setTimeout(idleTimeoutMs);
+      });
+    });
     req.setTimeout(idleTimeoutMs, () =>
       req.destroy(
         new Error(`No answer from ${url.host} for ${idleTimeoutMs} ms: request abandoned`),

@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpFetch, httpFetch } from '../../src/store/http-fetch.js';
@@ -21,8 +24,9 @@ function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolve) => server?.close(resolve));
+  if (!server) return;
+  server.closeAllConnections();
+  await new Promise((resolve) => server!.close(resolve));
   server = undefined;
 });
 
@@ -133,10 +137,48 @@ describe('httpFetch (the Admin API client fetch over node:http)', () => {
 
   it('gives up on a server that goes silent, after the idle timeout', async () => {
     const url = await serve(() => {}); // never answers
-    const failure = await createHttpFetch(50)(url).catch((error: unknown) => error);
+    const failure = await createHttpFetch({ idleTimeoutMs: 50 })(url).catch(
+      (error: unknown) => error,
+    );
 
     expect(failure).toBeInstanceOf(TypeError);
     expect(String((failure as TypeError).cause)).toContain('No answer from 127.0.0.1');
+  });
+
+  it('gives up on a connection that never opens, after the connect timeout', async () => {
+    // A listener whose process never accepts: once its accept queue is full, connects hang.
+    const listener = spawn(
+      process.execPath,
+      [
+        '-e',
+        `require('node:net').createServer().listen({ port: 0, host: '127.0.0.1', backlog: 1 }, function () {
+          process.stdout.write(String(this.address().port) + '\\n');
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+        });`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const [line] = (await once(listener.stdout!, 'data')) as [Buffer];
+      const port = Number(line.toString().trim());
+      const fillers = Array.from({ length: 8 }, () =>
+        connect(port, '127.0.0.1').on('error', () => {}),
+      );
+      try {
+        const failure = await createHttpFetch({ connectTimeoutMs: 200, idleTimeoutMs: 60_000 })(
+          `http://127.0.0.1:${port}/`,
+        ).catch((error: unknown) => error);
+
+        expect(failure).toBeInstanceOf(TypeError);
+        expect(String((failure as TypeError).cause)).toBe(
+          `Error: Could not connect to 127.0.0.1:${port} within 200 ms`,
+        );
+      } finally {
+        for (const socket of fillers) socket.destroy();
+      }
+    } finally {
+      listener.kill('SIGKILL');
+    }
   });
 
   it('stops when its signal aborts, with the signal reason as fetch does', async () => {
