@@ -195,6 +195,8 @@ async function registerWithSlot(
     status: shipment.status,
     createdAt: shipment.created_at,
   });
+  // Once recorded: a run cut off after this line is retried as "already registered".
+  await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   if (shipment.created_at) {
     const status = shipment.status ?? 'pending';
     await followShipment(orderId, shipment.order_number, status, shipment.created_at, deps);
@@ -206,11 +208,6 @@ async function registerWithSlot(
   );
   // What the order carries goes along, so the mark job writes only what it lacks, unread.
   await deps.markOrder(orderId, 'registered', marksSeenOn(order));
-  // One line for both (each line is a Redis round trip); a run cut off before it is retried, and
-  // its retry says "already registered".
-  await deps.step?.(
-    `POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}; mark-order queued: the order number goes onto the Shopify order`,
-  );
   return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
 }
 

@@ -344,7 +344,7 @@ describe('round trips to Redis per delivery', () => {
   }
 
   it('takes two for a new order (one script, one BullMQ add), one for a queued order or a duplicate', async () => {
-    // Scripts loaded once beforehand: a first use costs an EVAL after the NOSCRIPT.
+    // Scripts loaded once beforehand: a first use on a connection sends EVAL with the script.
     await postWebhook(intake.url, { topic: 'orders/create', body: orderBody({ id: '5550999' }) });
     const body = orderBody({ id: ORDER_ID });
     const delivery = { topic: 'orders/create', body, webhookId: 'wh-1', eventId: 'ev-1' };
