@@ -207,11 +207,9 @@ export class ShipmentTracking {
   async saveShopifySide(reference: string, side: ShopifySide): Promise<void> {
     const fields = fieldsOf(side);
     if (fields.length === 0) return;
-    await this.redis
-      .multi()
-      .hset(this.key(reference), ...fields)
-      .pexpire(this.key(reference), this.keepMs)
-      .exec();
+    // A script, not MULTI: ioredis builds every MULTI by copying each script defined on the
+    // connection (BullMQ's, dozens) onto it, which cost more than the commands themselves.
+    await this.redis.eval(SAVE_SHOPIFY_SIDE, 1, this.key(reference), this.keepMs, ...fields);
   }
 
   /** Removes Shopify-side fields (a blocked reason that no longer holds, say). */
@@ -401,6 +399,13 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 4))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+return 1
+`;
+
+// KEYS: shipment. ARGV: keepMs, fields…
+const SAVE_SHOPIFY_SIDE = `
+redis.call('HSET', KEYS[1], unpack(ARGV, 2))
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
 
