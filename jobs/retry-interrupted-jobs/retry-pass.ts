@@ -33,6 +33,9 @@ export const interruptedRetryState = z.object({
   interruptedRetries: z.number().int().nonnegative().catch(0),
 });
 
+/** What a staff replay writes: the job starts afresh, with this schedule's retries all left. */
+export const FRESH_INTERRUPTED_RETRIES = { interruptedRetries: 0 } as const;
+
 export interface InterruptedJobsSummary {
   /** Jobs BullMQ failed for interruptions when the pass began. */
   interrupted: number;

@@ -4,6 +4,8 @@ import { REPLAY_SOURCE } from '../../jobs/create-shipment/enqueue.js';
 import { createShipmentJob } from '../../jobs/create-shipment/job.js';
 import { registeredMarkJobId, retryFailedMark } from '../../jobs/mark-order/enqueue.js';
 import { markOrderJob } from '../../jobs/mark-order/job.js';
+import { FRESH_INTERRUPTED_RETRIES } from '../../jobs/retry-interrupted-jobs/retry-pass.js';
+import { retryFailedJob } from '../queue/failed-jobs.js';
 import type { SharedParts } from './parts.js';
 
 /** The queues a replay can name: every queue of the job catalog. */
@@ -147,12 +149,8 @@ async function replayOne(
     };
   }
   if (dryRun) return { ...base, outcome: 'retried' };
-  try {
-    await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-  } catch (error) {
-    // Retried by someone else a moment ago (the board, a second replay).
-    if ((await queue.getJobState(jobId)) === 'failed') throw error;
-    return { ...base, outcome: 'already_queued' };
-  }
-  return { ...base, outcome: 'retried' };
+  // A replay starts afresh, the retry-interrupted-jobs schedule's count included. False: retried
+  // by someone else a moment ago (the board, a second replay).
+  const retried = await retryFailedJob(job, FRESH_INTERRUPTED_RETRIES);
+  return { ...base, outcome: retried ? 'retried' : 'already_queued' };
 }

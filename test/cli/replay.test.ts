@@ -38,9 +38,16 @@ describe('connector replay', () => {
     );
     expect(await stack.queues.createShipment.getJobState(orderJobId(ORDER))).toBe('failed');
 
+    // Given up on by the retry-interrupted-jobs schedule as well: a replay starts afresh.
+    const failed = await stack.queues.createShipment.getJob(orderJobId(ORDER));
+    await failed!.updateData({ ...failed!.data, interruptedRetries: 3 });
+
     const done = await replayJobs(stack.parts, { queue: 'create-shipment' });
     expect(done).toMatchObject([{ outcome: 'retried' }]);
     await waitForJob(stack.queues.createShipment, orderJobId(ORDER), 'completed');
+    expect((await stack.queues.createShipment.getJob(orderJobId(ORDER)))?.data).toMatchObject({
+      interruptedRetries: 0,
+    });
     expect(await stack.records.isRegistered(ORDER)).toBe(true);
     // Sent once more, and the provider still holds one shipment for the order.
     expect(createRequests(stack.sandbox).length).toBe(postsBefore + 1);
@@ -86,7 +93,8 @@ describe('connector replay', () => {
     const stack = await stackFor({ workers: false });
     await addFailedJob(stack.queues.checkOrderEdit, stack.redis, {
       name: 'check-order-edit',
-      data: { orderId: ORDER },
+      // Retried 3 times by the retry-interrupted-jobs schedule, and cut off each time.
+      data: { orderId: ORDER, interruptedRetries: 3 },
       jobId: `check-edit-${ORDER}-1`,
     });
     const future = new Date(Date.now() + 3600_000);
@@ -99,6 +107,11 @@ describe('connector replay', () => {
       [{ jobId: `check-edit-${ORDER}-1`, outcome: 'retried' }],
     );
     expect(await stack.queues.checkOrderEdit.getJobState(`check-edit-${ORDER}-1`)).toBe('waiting');
+    // Replayed by staff, it starts afresh: the schedule may retry it again if it is cut off.
+    expect((await stack.queues.checkOrderEdit.getJob(`check-edit-${ORDER}-1`))?.data).toEqual({
+      orderId: ORDER,
+      interruptedRetries: 0,
+    });
     // Not failed any more: asked for by id, it is left as it is.
     expect(
       await replayJobs(stack.parts, { queue: 'check-order-edit', jobId: `check-edit-${ORDER}-1` }),
