@@ -30,12 +30,12 @@ export function withFetch<T>(fetchFn: FetchFunction, work: () => Promise<T>): Pr
  * `adminApiUrl` instead when one is set (keeping path and query), and everything else unchanged.
  */
 export function shopFetch(shop: string, adminApiUrl?: string): FetchFunction {
+  if (!adminApiUrl) return httpFetch;
   const shopOrigin = `https://${shop}`;
-  const target = adminApiUrl ? new URL(adminApiUrl) : undefined;
-  const basePath = target ? target.pathname.replace(/\/+$/, '') : '';
+  const target = new URL(adminApiUrl);
+  const basePath = target.pathname.replace(/\/+$/, '');
 
   return (input, init) => {
-    if (!target) return httpFetch(input, init);
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (url.origin !== shopOrigin) return httpFetch(input, init);
     const rewritten = `${target.origin}${basePath}${url.pathname}${url.search}`;

@@ -47,10 +47,7 @@ export function createHttpFetch({
     if (
       request ||
       (url.protocol !== 'http:' && url.protocol !== 'https:') ||
-      (body !== undefined &&
-        body !== null &&
-        typeof body !== 'string' &&
-        !(body instanceof URLSearchParams))
+      (body !== undefined && typeof body !== 'string' && !(body instanceof URLSearchParams))
     ) {
       // Never sent by the Shopify library (a URL string, a string body); kept correct all the same.
       return globalThis.fetch(input, init);
@@ -66,11 +63,11 @@ function send(
   url: URL,
   method: string,
   headers: Headers,
-  body: string | URLSearchParams | null | undefined,
+  body: string | URLSearchParams | undefined,
   signal: AbortSignal | null | undefined,
   { idleTimeoutMs, connectTimeoutMs }: { idleTimeoutMs: number; connectTimeoutMs: number },
 ): Promise<Response> {
-  const payload = body === null || body === undefined ? undefined : Buffer.from(String(body));
+  const payload = body === undefined ? undefined : Buffer.from(String(body));
   if (body instanceof URLSearchParams && !headers.has('content-type')) {
     headers.set('content-type', 'application/x-www-form-urlencoded;charset=UTF-8');
   }

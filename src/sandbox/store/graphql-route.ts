@@ -220,9 +220,8 @@ const MAX_CHECKED_DOCUMENTS = 1_000;
 function checkDocument(text: string): CheckedDocument {
   let checked = checkedDocuments.get(text);
   if (checked) return checked;
-  let document: DocumentNode;
   try {
-    document = parse(text);
+    const document = parse(text);
     checked = {
       document,
       validationErrors: validate(fakeAdminSchema, document).map((e) => e.toJSON()),
