@@ -132,6 +132,15 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     SCHEDULED
   }
 
+  enum DeliveryMethodType {
+    LOCAL
+    NONE
+    PICKUP_POINT
+    PICK_UP
+    RETAIL
+    SHIPPING
+  }
+
   enum FulfillmentOrderRequestStatus {
     ACCEPTED
     CANCELLATION_ACCEPTED
@@ -311,6 +320,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     title: String!
     quantity: Int!
     currentQuantity: Int!
+    unfulfilledQuantity: Int!
     requiresShipping: Boolean!
     product: Product
     variant: ProductVariant
@@ -367,6 +377,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     fulfillAt: DateTime
     updatedAt: DateTime!
     assignedLocation: FulfillmentOrderAssignedLocation!
+    deliveryMethod: DeliveryMethod
     supportedActions: [FulfillmentOrderSupportedAction!]!
     fulfillmentHolds: [FulfillmentHold!]!
     lineItems(first: Int, after: String): FulfillmentOrderLineItemConnection!
@@ -381,6 +392,18 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     id: ID!
     name: String!
     isFulfillmentService: Boolean!
+    fulfillmentService: FulfillmentService
+  }
+
+  type FulfillmentService {
+    id: ID!
+    serviceName: String!
+    handle: String!
+  }
+
+  type DeliveryMethod implements Node {
+    id: ID!
+    methodType: DeliveryMethodType!
   }
 
   type FulfillmentOrderSupportedAction {

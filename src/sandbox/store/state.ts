@@ -2,6 +2,7 @@ import { idFromGid } from './gid.js';
 import {
   type AppSetup,
   DEFAULT_LOCATION,
+  type FakeDeliveryMethod,
   type FakeFulfillmentOrder,
   type FakeLineItem,
   type FakeLocation,
@@ -151,7 +152,11 @@ export class FakeStoreState {
       metafields: data.metafields.map((m) => ({ id: this.newId(), ...m })),
       fulfillmentOrders: this.openFulfillmentOrders(
         data,
-        lineItems.map((item, i) => ({ item, location: data.lineItems[i]!.location })),
+        lineItems.map((item, i) => ({
+          item,
+          location: data.lineItems[i]!.location,
+          deliveryMethod: data.lineItems[i]!.deliveryMethod,
+        })),
         cancelled,
       ),
       fulfillments: [],
@@ -162,20 +167,23 @@ export class FakeStoreState {
   }
 
   /**
-   * Shopify opens one fulfillment order per location for the items that need shipping; the
+   * Shopify opens one fulfillment order per location and delivery method, digital lines
+   * included (in the fulfillment order of their location; alone, with no delivery method). The
    * input may start one on hold or scheduled.
    */
   private openFulfillmentOrders(
     data: ReturnType<typeof fakeOrderInputSchema.parse>,
-    placed: { item: FakeLineItem; location: string }[],
+    placed: { item: FakeLineItem; location: string; deliveryMethod: FakeDeliveryMethod }[],
     cancelled: boolean,
   ): FakeFulfillmentOrder[] {
-    const byLocation = new Map<string, FakeLineItem[]>();
-    for (const { item, location } of placed) {
-      if (!item.requiresShipping) continue;
-      byLocation.set(location, [...(byLocation.get(location) ?? []), item]);
+    const groups = new Map<string, { name: string; method: FakeDeliveryMethod; items: FakeLineItem[] }>();
+    for (const { item, location, deliveryMethod } of placed) {
+      const key = `${location}\u0000${deliveryMethod}`;
+      const group = groups.get(key) ?? { name: location, method: deliveryMethod, items: [] };
+      group.items.push(item);
+      groups.set(key, group);
     }
-    return [...byLocation].map(([name, items]) => {
+    return [...groups.values()].map(({ name, method, items }) => {
       const setting = data.fulfillmentOrders.find((fo) => fo.location === name);
       const status: FakeFulfillmentOrder['status'] = cancelled
         ? 'CLOSED'
@@ -184,10 +192,12 @@ export class FakeStoreState {
           : setting?.fulfillAt
             ? 'SCHEDULED'
             : 'OPEN';
+      const shipsNothing = items.every((item) => !item.requiresShipping);
       return {
         id: this.newId(),
         status,
         locationId: this.location(name).id,
+        deliveryMethod: shipsNothing && method === 'SHIPPING' ? 'NONE' : method,
         requestStatus: 'UNSUBMITTED',
         fulfillAt: setting?.fulfillAt ?? null,
         holds:
