@@ -60,7 +60,7 @@ describe('order reading against the fake store, fixtures', () => {
     ]);
   });
 
-  it('reads an order of 60 line items whole, 24 a page, and its fulfillment order's lines', async () => {
+  it("reads an order of 60 line items whole, 24 a page, and its fulfillment order's lines", async () => {
     const lineItems = Array.from({ length: 60 }, (_, i) => ({ title: `Item ${i + 1}` }));
     const { order: created } = await store.createOrder(
       { id: '5559060', lineItems },

@@ -167,9 +167,9 @@ export class FakeStoreState {
   }
 
   /**
-   * Shopify opens one fulfillment order per location and delivery method, digital lines
-   * included (in the fulfillment order of their location; alone, with no delivery method). The
-   * input may start one on hold or scheduled.
+   * Shopify opens one fulfillment order per location and delivery method for the items that
+   * need shipping; a digital line rides in the fulfillment order of its location (an order of
+   * digital lines only gets none). The input may start one on hold or scheduled.
    */
   private openFulfillmentOrders(
     data: ReturnType<typeof fakeOrderInputSchema.parse>,
@@ -183,7 +183,10 @@ export class FakeStoreState {
       group.items.push(item);
       groups.set(key, group);
     }
-    return [...groups.values()].map(({ name, method, items }) => {
+    const shipping = [...groups.values()].filter(({ items }) =>
+      items.some((item) => item.requiresShipping),
+    );
+    return shipping.map(({ name, method, items }) => {
       const setting = data.fulfillmentOrders.find((fo) => fo.location === name);
       const status: FakeFulfillmentOrder['status'] = cancelled
         ? 'CLOSED'
@@ -192,12 +195,11 @@ export class FakeStoreState {
           : setting?.fulfillAt
             ? 'SCHEDULED'
             : 'OPEN';
-      const shipsNothing = items.every((item) => !item.requiresShipping);
       return {
         id: this.newId(),
         status,
         locationId: this.location(name).id,
-        deliveryMethod: shipsNothing && method === 'SHIPPING' ? 'NONE' : method,
+        deliveryMethod: method,
         requestStatus: 'UNSUBMITTED',
         fulfillAt: setting?.fulfillAt ?? null,
         holds:
