@@ -148,9 +148,11 @@ async function registerWithSlot(
     });
   }
 
-  if (contents.leftOut.length > 0) {
-    // Product titles and quantities only: what staff need to see why the parcel is smaller.
-    const leftOut = describeLeftOut(contents.leftOut);
+  // Digital lines never ship, so only what a parcel might have held is noted: product titles
+  // and quantities, what staff need to see why the parcel is smaller than the order.
+  const physical = contents.leftOut.filter((units) => units.reason !== 'digital');
+  if (physical.length > 0) {
+    const leftOut = describeLeftOut(physical);
     await deps.step?.(`left out of the shipment: ${leftOut}`);
     deps.logger.info({ orderId, leftOut }, 'part of the order is not for the provider');
   }
