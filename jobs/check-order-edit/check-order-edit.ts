@@ -67,7 +67,9 @@ export async function checkOrderEdit(
   // Once the provider handed the parcel to its carrier, the connector's own fulfilment empties
   // what is left to ship: only a change of receiver still means something then.
   const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
-  const compared: readonly FingerprintPart[] = shipped ? ['receiver'] : ['receiver', 'lines', 'weights'];
+  const compared: readonly FingerprintPart[] = shipped
+    ? ['receiver']
+    : ['receiver', 'lines', 'weights'];
   const changes = changedParts(sent, current).filter((part) => compared.includes(part));
   if (changes.length === 0) return { outcome: 'unchanged' };
 

@@ -166,7 +166,9 @@ async function whatToFulfil(
 ): Promise<{ groups: ContentLine[][]; heldBack: HeldUnits[] }> {
   const order = await deps.store.getOrder(reference);
   if (!order) {
-    throw new JobRefusedError(`Order ${orderName} is no longer in Shopify, so it cannot be fulfilled.`);
+    throw new JobRefusedError(
+      `Order ${orderName} is no longer in Shopify, so it cannot be fulfilled.`,
+    );
   }
   const contents = shipmentContents(order, deps.settings.shipment.collectFromLocations);
   const asked = decodeSentUnits((await deps.records.get(reference))?.sentUnits);

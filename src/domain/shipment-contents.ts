@@ -89,15 +89,26 @@ export function shipmentContents(
       if (!OPEN.has(fo.status) && !HELD.has(fo.status)) {
         leave('closed', `is on a ${fo.status.toLowerCase()} fulfillment order`);
       } else if (fo.location.isFulfillmentService) {
-        leave('fulfillment_service', `is at ${fo.location.name} (a fulfillment service or another app)`);
+        leave(
+          'fulfillment_service',
+          `is at ${fo.location.name} (a fulfillment service or another app)`,
+        );
       } else if (!collects(collectFrom, fo.location)) {
-        leave('other_location', `is at ${fo.location.name}, which the provider does not collect from`);
+        leave(
+          'other_location',
+          `is at ${fo.location.name}, which the provider does not collect from`,
+        );
       } else if (!item.requiresShipping) {
         leave('digital', 'needs no shipping');
       } else if (!CARRIED.has(method)) {
         leave('not_delivered', METHOD_WORDS[method] ?? `has delivery method ${method}`);
       } else if (HELD.has(fo.status)) {
-        contents.held.push({ lineItemId: item.id, title: titleOf(item), quantity, why: heldWhy(fo) });
+        contents.held.push({
+          lineItemId: item.id,
+          title: titleOf(item),
+          quantity,
+          why: heldWhy(fo),
+        });
       } else {
         contents.lines.push({
           item,
@@ -124,7 +135,8 @@ export function shipmentContents(
     }
     // Units not fulfilled and on no fulfillment order the connector can see: a fulfillment
     // service's, whose fulfillment orders only read_third_party_fulfillment_orders shows.
-    const unseen = Math.min(item.quantity, item.unfulfilledQuantity) - (onVisibleOrders.get(item.id) ?? 0);
+    const unseen =
+      Math.min(item.quantity, item.unfulfilledQuantity) - (onVisibleOrders.get(item.id) ?? 0);
     if (unseen > 0) {
       contents.leftOut.push({
         title: titleOf(item),
@@ -151,7 +163,9 @@ export function shippedItems(contents: ShipmentContents): StoreLineItem[] {
 export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
   return leftOut
     .map((u) =>
-      u.of === undefined ? `${u.quantity} × ${u.title} ${u.why}` : `${u.quantity} of ${u.of} × ${u.title} ${u.why}`,
+      u.of === undefined
+        ? `${u.quantity} × ${u.title} ${u.why}`
+        : `${u.quantity} of ${u.of} × ${u.title} ${u.why}`,
     )
     .join('; ');
 }

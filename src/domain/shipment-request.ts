@@ -4,7 +4,11 @@ import type { StoreLineItem, StoreOrder } from './order.js';
 import { packParcels, toPackageLines, type UnitsToPack } from './packages.js';
 import { addProblem, mergeWithSchemaErrors, type Problems } from './problems.js';
 import { buildReceiver } from './receiver.js';
-import { type ShipmentContents, shipmentContents, shippedItems as itemsOf } from './shipment-contents.js';
+import {
+  type ShipmentContents,
+  shipmentContents,
+  shippedItems as itemsOf,
+} from './shipment-contents.js';
 import {
   type FieldErrors,
   fieldErrorsFrom,

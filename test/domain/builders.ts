@@ -51,7 +51,11 @@ export function aFulfillmentOrder(
   return {
     id: `gid://shopify/FulfillmentOrder/${nextItemId++}`,
     status: 'OPEN',
-    location: { id: 'gid://shopify/Location/1', name: 'Shop location', isFulfillmentService: false },
+    location: {
+      id: 'gid://shopify/Location/1',
+      name: 'Shop location',
+      isFulfillmentService: false,
+    },
     deliveryMethod: 'SHIPPING',
     holdReasons: [],
     fulfillAt: null,

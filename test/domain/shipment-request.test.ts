@@ -193,7 +193,9 @@ describe('buildShipmentRequest: missing data', () => {
     const errors = errorsFor(
       anOrder({ lineItems: [anItem({ requiresShipping: false }), anItem({ quantity: 0 })] }),
     );
-    expect(errors).toEqual({ packages: ['Nothing of the order is left for the provider to ship.'] });
+    expect(errors).toEqual({
+      packages: ['Nothing of the order is left for the provider to ship.'],
+    });
   });
 
   it('collects every problem at once', () => {

@@ -103,6 +103,8 @@ export interface ShipmentStackOptions {
   createJob?: Config['createJob'];
   /** Status sync settings over the tests' defaults. */
   sync?: Partial<Config['sync']>;
+  /** Shipment settings over the tests' defaults (e.g. the locations the provider collects from). */
+  shipment?: Partial<Config['shipment']>;
   /** Start the workers at once (default true); false to start them later with `startWorkers`. */
   workers?: boolean;
   concurrency?: WorkerOptions['concurrency'];
@@ -177,7 +179,7 @@ export async function startShipmentStack(
   });
 
   const config: StackConfig = {
-    shipment: SHIPMENT_SETTINGS,
+    shipment: { ...SHIPMENT_SETTINGS, ...options.shipment },
     eligibility: ELIGIBILITY,
     createJob: options.createJob ?? FAST_CREATE_JOB,
     interruptedJobs: { firstRetryDelayMs: 600_000 },

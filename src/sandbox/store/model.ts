@@ -309,6 +309,13 @@ export const fakeOrderChangeSchema = z.object({
   tags: z.array(z.string().trim().min(1)).optional(),
   note: z.string().nullable().optional(),
   test: z.boolean().optional(),
+  /**
+   * An order edit that removes units: each named line keeps `quantity` units (0 removes it).
+   * Shopify lowers the line's currentQuantity and takes the units off its fulfillment orders.
+   */
+  lineQuantities: z
+    .array(z.object({ title: z.string().min(1), quantity: z.number().int().nonnegative() }))
+    .optional(),
 });
 
 export type FakeOrderChange = z.input<typeof fakeOrderChangeSchema>;

@@ -176,7 +176,10 @@ export class FakeStoreState {
     placed: { item: FakeLineItem; location: string; deliveryMethod: FakeDeliveryMethod }[],
     cancelled: boolean,
   ): FakeFulfillmentOrder[] {
-    const groups = new Map<string, { name: string; method: FakeDeliveryMethod; items: FakeLineItem[] }>();
+    const groups = new Map<
+      string,
+      { name: string; method: FakeDeliveryMethod; items: FakeLineItem[] }
+    >();
     for (const { item, location, deliveryMethod } of placed) {
       const key = `${location}\u0000${deliveryMethod}`;
       const group = groups.get(key) ?? { name: location, method: deliveryMethod, items: [] };
@@ -238,6 +241,9 @@ export class FakeStoreState {
       }
       topic = 'orders/cancelled';
     }
+    for (const { title, quantity } of data.lineQuantities ?? []) {
+      removeUnits(order, title, quantity);
+    }
     if (data.tags) order.tags = [...new Set(data.tags)];
     if (data.note !== undefined) order.note = data.note;
     if (data.test !== undefined) order.test = data.test;
@@ -294,6 +300,27 @@ export class FakeStoreState {
     const highest = Math.max(5_550_000, ...[...this.orders.keys()].map(Number));
     return String(highest + 1);
   }
+}
+
+/** Order edit: the line titled `title` keeps `quantity` units; unfulfilled ones are taken off. */
+function removeUnits(order: FakeOrder, title: string, quantity: number): void {
+  const item = order.lineItems.find((line) => line.title === title);
+  if (!item) throw new Error(`Order ${order.id} has no line ${title}`);
+  if (quantity > item.currentQuantity) {
+    throw new Error(`An edit here only removes units; ${title} has ${item.currentQuantity}`);
+  }
+  let removed = item.currentQuantity - quantity;
+  for (const fo of order.fulfillmentOrders) {
+    for (const line of fo.lineItems) {
+      if (line.lineItemId !== item.id || removed === 0) continue;
+      const taken = Math.min(removed, line.remainingQuantity);
+      line.remainingQuantity -= taken;
+      line.totalQuantity -= taken;
+      removed -= taken;
+    }
+  }
+  if (removed > 0) throw new Error(`${title} has fewer unfulfilled units than the edit removes`);
+  item.currentQuantity = quantity;
 }
 
 /**

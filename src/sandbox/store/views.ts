@@ -42,7 +42,8 @@ export function orderView(state: FakeStoreState, order: FakeOrder) {
       ...order.shippingAddress,
       countryCodeV2: order.shippingAddress.countryCode,
     },
-    lineItems: (args: PageArgs) => indexConnection(
+    lineItems: (args: PageArgs) =>
+      indexConnection(
         order.lineItems.map((item) => lineItemView(order, item)),
         args,
       ),
@@ -201,7 +202,8 @@ function unfulfilledQuantity(order: FakeOrder, item: FakeLineItem): number {
   let left = 0;
   for (const fo of order.fulfillmentOrders) {
     if (['CLOSED', 'CANCELLED', 'INCOMPLETE'].includes(fo.status)) continue;
-    for (const line of fo.lineItems) if (line.lineItemId === item.id) left += line.remainingQuantity;
+    for (const line of fo.lineItems)
+      if (line.lineItemId === item.id) left += line.remainingQuantity;
   }
   return Math.min(left, item.currentQuantity);
 }
