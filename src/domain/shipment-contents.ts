@@ -198,13 +198,17 @@ export function decodeSentUnits(text: string | undefined | null): Map<string, nu
 }
 
 function collects(collectFrom: readonly string[], location: StoreFulfillmentOrder['location']) {
-  if (collectFrom.length === 0) return true;
-  const id = location.id ? numericId(location.id) : null;
-  return collectFrom.some((wanted) => {
-    const value = wanted.trim();
-    if (id !== null && numericId(value) === id) return true;
-    return value.toLowerCase() === location.name.trim().toLowerCase();
-  });
+  return collectFrom.length === 0 || collectFrom.some((wanted) => namesLocation(wanted, location));
+}
+
+/** Whether a COLLECT_FROM_LOCATIONS entry names this location: its id (numeric or gid) or name. */
+export function namesLocation(
+  entry: string,
+  location: { id: string | null; name: string },
+): boolean {
+  const value = entry.trim();
+  if (location.id && numericId(value) === numericId(location.id)) return true;
+  return value.toLowerCase() === location.name.trim().toLowerCase();
 }
 
 function heldWhy(fo: StoreFulfillmentOrder): string {

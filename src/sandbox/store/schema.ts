@@ -37,6 +37,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
       reverse: Boolean
     ): OrderConnection!
     currentAppInstallation: AppInstallation!
+    locations(first: Int, after: String, includeInactive: Boolean): LocationConnection!
     webhookSubscriptions(
       first: Int
       after: String
@@ -392,7 +393,13 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     id: ID!
     name: String!
     isFulfillmentService: Boolean!
+    isActive: Boolean!
     fulfillmentService: FulfillmentService
+  }
+
+  type LocationConnection {
+    nodes: [Location!]!
+    pageInfo: PageInfo!
   }
 
   type FulfillmentService {

@@ -184,6 +184,7 @@ export function locationView(location: FakeLocation) {
     id: gid('Location', location.id),
     name: location.name,
     isFulfillmentService: location.isFulfillmentService,
+    isActive: true,
     fulfillmentService: location.isFulfillmentService
       ? {
           id: gid('FulfillmentService', location.id),

@@ -50,6 +50,8 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ReportFulfillmentOrderProgress: 12,
   GetGrantedScopes: 2,
   GetShopIdentity: 1,
+  // 50 locations + 2
+  ListLocations: 52,
   // 2 + 50 subscriptions
   ListWebhookSubscriptions: 52,
   CreateWebhookSubscription: 12,
