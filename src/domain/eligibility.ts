@@ -37,10 +37,11 @@ export function checkEligibility(
   const checked = applyRules({ ...order, shipsSomething: true }, rules);
   if (!checked.eligible) return checked;
   if (contents.held.length > 0) {
-    const shipped = contents.lines.length > 0 ? ' (with the rest of the shipment)' : '';
+    // One shipment per order: what is open waits for what is held.
+    const what = contents.lines.length > 0 ? 'the whole shipment' : 'the shipment';
     return skip(
       'held',
-      `Waiting: ${describeHeld(contents.held)} in Shopify; the shipment${shipped} is registered once it is released.`,
+      `Waiting: ${describeHeld(contents.held)} in Shopify; ${what} is registered once it is released.`,
     );
   }
   if (contents.lines.length === 0) {
