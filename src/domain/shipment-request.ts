@@ -5,9 +5,9 @@ import { packParcels, toPackageLines, type UnitsToPack } from './packages.js';
 import { addProblem, mergeWithSchemaErrors, type Problems } from './problems.js';
 import { buildReceiver } from './receiver.js';
 import {
+  shippedItems as itemsOf,
   type ShipmentContents,
   shipmentContents,
-  shippedItems as itemsOf,
 } from './shipment-contents.js';
 import {
   type FieldErrors,

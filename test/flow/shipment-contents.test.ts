@@ -7,9 +7,9 @@ import type { FakeOrderInput } from '../../src/sandbox/store/index.js';
 import { buildServer } from '../../src/server/app.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import {
+  SHOP,
   type ShipmentStack,
   type ShipmentStackOptions,
-  SHOP,
   shipmentStacks,
   shipmentsWithReference,
   WEBHOOK_SECRET,

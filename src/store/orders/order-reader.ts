@@ -1,10 +1,10 @@
 import { parseOrderId, type StoreOrder } from '../../domain/order.js';
 import { StoreRequestError } from '../errors.js';
+import * as FD from '../fulfillments/documents.js';
+import * as FR from '../fulfillments/responses.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor } from '../transport/answers.js';
 import { orderGidOf } from '../transport/order-ids.js';
-import * as FD from '../fulfillments/documents.js';
-import * as FR from '../fulfillments/responses.js';
 import * as D from './documents.js';
 import {
   type FulfillmentOrderLineNode,
