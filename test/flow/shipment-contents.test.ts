@@ -85,8 +85,12 @@ async function settledAs(f: Flow, id: string, state: 'registered' | 'skipped') {
   );
 }
 
-/** The provider hands the parcel to the carrier, then delivers it; the connector follows. */
+/** The provider prepares the parcel, ships it, then delivers it; the connector follows. */
 async function shipAndDeliver(f: Flow, id: string) {
+  f.tick();
+  f.s.sandbox.advance(id, 'processing');
+  await runSync(f.s);
+  await settled(f.s);
   f.tick();
   f.s.sandbox.advance(id, 'shipped', { carrier: 'PostNord', trackingNumber: `TN${id}` });
   await runSync(f.s);
@@ -314,7 +318,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     );
   });
 
-  it('mixed pickup and shipping: only the shipped line, the pickup left open', async () => {
+  it('mixed pickup and shipping: only the shipped line, the pickup left open throughout', async () => {
     const f = await flow();
     const id = await place(f, {
       lineItems: [MUG, { title: 'Vase', deliveryMethod: 'PICK_UP' }],
