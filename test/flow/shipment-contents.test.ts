@@ -261,7 +261,8 @@ describe('what goes into a shipment, through the whole flow', () => {
           MUG,
         ],
       });
-      await shipsExactly(f, id, { 'Ceramic mug': 1 });
+      const made = await shipsExactly(f, id, { 'Ceramic mug': 1 });
+      expect(made).toHaveLength(1);
       expect(totalKg(packagesSent(f, id))).toBe(0.35);
       const service = f.s.store
         .order(id)!
