@@ -1,10 +1,12 @@
 import { ORDER_TAGS } from '../../src/domain/order-marks.js';
 import {
   type ContentLine,
+  collects,
   decodeSentUnits,
   describeHeld,
   type HeldUnits,
   shipmentContents,
+  shippedItems,
 } from '../../src/domain/shipment-contents.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { trackingFor } from '../../src/domain/tracking-company.js';
@@ -98,7 +100,7 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
     return 'tracking-updated';
   }
 
-  const { groups, heldBack } = await whatToFulfil(reference, order.name, deps);
+  const { groups, heldBack, asked } = await whatToFulfil(reference, order.name, deps);
   const created: { id: string }[] = [];
   for (const group of groups) {
     await deps.keepWriteLock();
@@ -134,8 +136,16 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
     await record(withNumber);
     return 'already-fulfilled';
   }
-  // Fulfilled without tracking (by staff, or a store that fulfils automatically): add ours.
-  const untracked = live.filter((f) => f.tracking.every((t) => !t.number));
+  // Fulfilled without tracking (by staff, or a store that fulfils automatically): add ours,
+  // but only to a fulfillment holding units the provider was asked to ship, at a location it
+  // collects from: never to a pickup, a digital line or another location's parcel.
+  const collectFrom = deps.settings.shipment.collectFromLocations;
+  const untracked = live.filter(
+    (f) =>
+      f.tracking.every((t) => !t.number) &&
+      collects(collectFrom, { id: f.locationId, name: f.locationName ?? '' }) &&
+      f.lineItems.some((line) => line.quantity > 0 && (asked?.get(line.lineItemId) ?? 0) > 0),
+  );
   if (untracked.length > 0) {
     for (const f of untracked) {
       await deps.keepWriteLock();
@@ -163,7 +173,7 @@ async function whatToFulfil(
   reference: string,
   orderName: string,
   deps: FulfilDeps,
-): Promise<{ groups: ContentLine[][]; heldBack: HeldUnits[] }> {
+): Promise<{ groups: ContentLine[][]; heldBack: HeldUnits[]; asked: Map<string, number> }> {
   const order = await deps.store.getOrder(reference);
   if (!order) {
     throw new JobRefusedError(
@@ -171,12 +181,15 @@ async function whatToFulfil(
     );
   }
   const contents = shipmentContents(order, deps.settings.shipment.collectFromLocations);
-  const asked = decodeSentUnits((await deps.records.get(reference))?.sentUnits);
+  const sent = decodeSentUnits((await deps.records.get(reference))?.sentUnits);
+  // Without kept units, what the provider ships is taken to be the contents as they are now.
+  const asked = sent ?? new Map(shippedItems(contents).map((item) => [item.id, item.quantity]));
+  const left = new Map(asked);
   const take = (lineItemId: string, quantity: number) => {
-    if (!asked) return quantity;
-    const left = asked.get(lineItemId) ?? 0;
-    const taken = Math.min(left, quantity);
-    asked.set(lineItemId, left - taken);
+    if (!sent) return quantity;
+    const rest = left.get(lineItemId) ?? 0;
+    const taken = Math.min(rest, quantity);
+    left.set(lineItemId, rest - taken);
     return taken;
   };
 
@@ -188,7 +201,7 @@ async function whatToFulfil(
     groups.set(key, [...(groups.get(key) ?? []), { ...line, quantity }]);
   }
   const heldBack = contents.held.filter((held) => take(held.lineItemId, held.quantity) > 0);
-  return { groups: [...groups.values()], heldBack };
+  return { groups: [...groups.values()], heldBack, asked };
 }
 
 function carries(fulfillment: FulfillmentState, number: string): boolean {

@@ -197,7 +197,11 @@ export function decodeSentUnits(text: string | undefined | null): Map<string, nu
   return units;
 }
 
-function collects(collectFrom: readonly string[], location: StoreFulfillmentOrder['location']) {
+/** Whether the provider collects from this location (COLLECT_FROM_LOCATIONS). */
+export function collects(
+  collectFrom: readonly string[],
+  location: { id: string | null; name: string },
+): boolean {
   return collectFrom.length === 0 || collectFrom.some((wanted) => namesLocation(wanted, location));
 }
 

@@ -331,6 +331,34 @@ describe('what goes into a shipment, through the whole flow', () => {
     expect(pickup?.status).toBe('OPEN');
   });
 
+  it("staff mark the parcel and a local pickup fulfilled without tracking: the carrier's number goes on the parcel's fulfillment only", async () => {
+    const f = await flow();
+    const id = await place(f, {
+      lineItems: [MUG, { title: 'Vase', deliveryMethod: 'PICK_UP' }],
+    });
+    await settledAs(f, id, 'registered');
+    for (const title of ['Vase', 'Ceramic mug']) {
+      await f.s.store.fulfil(id, { lines: [{ title, quantity: 1 }] }, { sendWebhook: false });
+    }
+
+    await shipAndDeliver(f, id);
+
+    const order = f.s.store.order(id)!;
+    const byTitle = (title: string) => {
+      const item = order.lineItems.find((l) => l.title === title)!;
+      const lines = order.fulfillmentOrders.flatMap((fo) => fo.lineItems);
+      return order.fulfillments.find((x) =>
+        x.lineItems.some(
+          (l) => lines.find((line) => line.id === l.fulfillmentOrderLineItemId)?.lineItemId === item.id,
+        ),
+      )!;
+    };
+    expect(byTitle('Ceramic mug').trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+    expect(byTitle('Vase').trackingInfo).toEqual([]);
+    expect(byTitle('Vase').displayStatus).not.toBe('DELIVERED');
+    expect(appFulfillments(f, id)).toEqual([]);
+  });
+
   it('a pickup point (a carrier delivery to a parcel shop) ships like any parcel', async () => {
     const f = await flow();
     const id = await place(f, { lineItems: [{ ...MUG, deliveryMethod: 'PICKUP_POINT' }] });

@@ -453,8 +453,20 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     totalQuantity: Int!
     location: Location
     trackingInfo(first: Int): [FulfillmentTrackingInfo!]!
+    fulfillmentLineItems(first: Int, after: String): FulfillmentLineItemConnection!
     events(first: Int, after: String): FulfillmentEventConnection!
     fulfillmentOrders(first: Int, after: String): FulfillmentOrderConnection!
+  }
+
+  type FulfillmentLineItem implements Node {
+    id: ID!
+    quantity: Int
+    lineItem: LineItem!
+  }
+
+  type FulfillmentLineItemConnection {
+    nodes: [FulfillmentLineItem!]!
+    pageInfo: PageInfo!
   }
 
   type FulfillmentEventConnection {

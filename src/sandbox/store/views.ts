@@ -158,6 +158,8 @@ export function fulfillmentView(state: FakeStoreState, order: FakeOrder, f: Fake
     location: locationView(state.locationById(f.locationId)),
     trackingInfo: ({ first }: { first?: number | null }) =>
       f.trackingInfo.slice(0, first ?? undefined),
+    fulfillmentLineItems: (args: PageArgs) =>
+      indexConnection(fulfillmentLineItems(order, f), args),
     events: (args: PageArgs) => indexConnection(f.events.map(fulfillmentEventView), args),
     fulfillmentOrders: (args: PageArgs) =>
       indexConnection(
@@ -167,6 +169,22 @@ export function fulfillmentView(state: FakeStoreState, order: FakeOrder, f: Fake
         args,
       ),
   };
+}
+
+/** Shopify keeps one FulfillmentLineItem per order line item a fulfillment covers. */
+function fulfillmentLineItems(order: FakeOrder, f: FakeFulfillment) {
+  const byItem = new Map<string, number>();
+  for (const { fulfillmentOrderLineItemId, quantity } of f.lineItems) {
+    const line = order.fulfillmentOrders
+      .flatMap((fo) => fo.lineItems)
+      .find((l) => l.id === fulfillmentOrderLineItemId);
+    if (line) byItem.set(line.lineItemId, (byItem.get(line.lineItemId) ?? 0) + quantity);
+  }
+  return [...byItem].map(([lineItemId, quantity]) => ({
+    id: gid('FulfillmentLineItem', `${f.id}${lineItemId}`),
+    quantity,
+    lineItem: lineItemView(order, order.lineItems.find((item) => item.id === lineItemId)!),
+  }));
 }
 
 export function fulfillmentEventView(e: FakeFulfillmentEvent) {

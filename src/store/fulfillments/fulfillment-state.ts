@@ -12,7 +12,7 @@ const FULFILLMENTS_FIRST_READ = 10;
 
 /**
  * The order's fulfillment orders and fulfillments, or null when the store has no such order
- * (or it was deleted while being read). One request for an ordinary order (requested cost 159);
+ * (or it was deleted while being read). One request for an ordinary order (requested cost 279);
  * more only for what the first one could not hold: see state-documents.ts.
  */
 export async function readFulfillmentState(
@@ -179,6 +179,11 @@ function toFulfillmentState(node: R.FulfillmentStateNode): FulfillmentState {
     createdAt: node.createdAt,
     deliveredAt: node.deliveredAt,
     locationId: node.location?.id ?? null,
+    locationName: node.location?.name ?? null,
+    lineItems: node.fulfillmentLineItems.nodes.map((line) => ({
+      lineItemId: line.lineItem.id,
+      quantity: line.quantity ?? 0,
+    })),
     tracking: node.trackingInfo,
   };
 }

@@ -6,7 +6,9 @@
  * fulfillmentHolds (1 each), and its first 10 lines' remainingQuantity (2 + 10). Only the first
  * 10 lines are read: enough to see whether something is left in nearly every order; the client
  * reads on (ReadFulfillmentOrderRemainingLines) only while every line read so far is done.
- * A fulfillment costs 7: itself, its location and up to 5 tracking entries.
+ * A fulfillment costs 19: itself, its location, up to 5 tracking entries and its first 5 lines
+ * with their line items (2 + 5 × 2): enough to tell whether it holds units the provider was
+ * asked to ship.
  */
 
 const FULFILLMENT_ORDER_STATE_FIELDS = /* GraphQL */ `
@@ -48,6 +50,15 @@ const FULFILLMENT_STATE_FIELDS = /* GraphQL */ `
     deliveredAt
     location {
       id
+      name
+    }
+    fulfillmentLineItems(first: 5) {
+      nodes {
+        quantity
+        lineItem {
+          id
+        }
+      }
     }
     trackingInfo(first: 5) {
       company
@@ -59,7 +70,7 @@ const FULFILLMENT_STATE_FIELDS = /* GraphQL */ `
 
 /**
  * One request for an ordinary order: 1 (order) + 2 + 5 × 17 (fulfillment orders) + 1 (count)
- * + 10 × 7 (fulfillments) = 159. More fulfillment orders page with
+ * + 10 × 19 (fulfillments) = 279. More fulfillment orders page with
  * ReadOrderFulfillmentOrders; more than 10 fulfillments (fulfillmentsCount says so) page with
  * ReadOrderFulfillments.
  */
@@ -111,7 +122,7 @@ export const READ_ORDER_FULFILLMENT_ORDERS = /* GraphQL */ `
 
 /**
  * Order.fulfillments is a plain list, not a connection: it pages by creation time instead
- * (`query: "created_at:>='…'"`), 25 at a time: 1 + 25 × 7 = 176.
+ * (`query: "created_at:>='…'"`), 25 at a time: 1 + 25 × 19 = 476.
  */
 export const READ_ORDER_FULFILLMENTS = /* GraphQL */ `
   query ReadOrderFulfillments($id: ID!, $query: String!) {

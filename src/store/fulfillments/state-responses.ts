@@ -32,7 +32,12 @@ const fulfillmentState = z.object({
   displayStatus: z.string().nullable(),
   createdAt: z.string(),
   deliveredAt: z.string().nullable(),
-  location: z.object({ id: z.string() }).nullable(),
+  location: z.object({ id: z.string(), name: z.string() }).nullable(),
+  fulfillmentLineItems: z.object({
+    nodes: z.array(
+      z.object({ quantity: z.number().int().nullable(), lineItem: z.object({ id: z.string() }) }),
+    ),
+  }),
   trackingInfo: z.array(
     z.object({
       company: z.string().nullable(),

@@ -81,6 +81,9 @@ export interface FulfillmentState {
   createdAt: string;
   deliveredAt: string | null;
   locationId: string | null;
+  locationName: string | null;
+  /** The order's lines it covers (LineItem gid), the first 5 only. */
+  lineItems: { lineItemId: string; quantity: number }[];
   /** Up to 5 entries. */
   tracking: { company: string | null; number: string | null; url: string | null }[];
 }

@@ -39,12 +39,12 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   CreateFulfillment: 22,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
-  // 1 (order) + 2 + 5 fulfillment orders × 17 + 1 (count) + 10 fulfillments × 7
-  ReadFulfillmentState: 159,
+  // 1 (order) + 2 + 5 fulfillment orders × 17 + 1 (count) + 10 fulfillments × 19
+  ReadFulfillmentState: 279,
   // 1 + 2 + 10 fulfillment orders × 17
   ReadOrderFulfillmentOrders: 173,
-  // 1 + 25 fulfillments × 7
-  ReadOrderFulfillments: 176,
+  // 1 + 25 fulfillments × 19
+  ReadOrderFulfillments: 476,
   // 1 + 2 + 100 lines × 1
   ReadFulfillmentOrderRemainingLines: 103,
   ReportFulfillmentOrderProgress: 12,
