@@ -150,13 +150,28 @@ export function shipmentContents(
 }
 
 /** The units to pack, one entry per line item (a line split across fulfillment orders summed). */
-export function shippedItems(contents: ShipmentContents): StoreLineItem[] {
+export function shippedItems(contents: {
+  lines: readonly { item: StoreLineItem; quantity: number }[];
+}): StoreLineItem[] {
   const byItem = new Map<string, StoreLineItem>();
   for (const { item, quantity } of contents.lines) {
     const seen = byItem.get(item.id);
     byItem.set(item.id, { ...item, quantity: (seen?.quantity ?? 0) + quantity });
   }
   return [...byItem.values()];
+}
+
+/**
+ * The units the shipment holds as far as the provider is concerned: those to ship now and those
+ * Shopify holds back (held or scheduled after registration, still the provider's to ship).
+ */
+export function unitsOfShipment(order: StoreOrder, contents: ShipmentContents): StoreLineItem[] {
+  const items = new Map(order.lineItems.map((item) => [item.id, item]));
+  const held = contents.held.flatMap(({ lineItemId, quantity }) => {
+    const item = items.get(lineItemId);
+    return item ? [{ item, quantity }] : [];
+  });
+  return shippedItems({ ...contents, lines: [...contents.lines, ...held] });
 }
 
 /** "2 of 3 × Blanket already fulfilled; 1 × E-book needs no shipping", for staff. */

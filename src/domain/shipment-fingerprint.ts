@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Config } from '../../config/index.js';
 import type { StoreOrder } from './order.js';
 import { buildReceiver } from './receiver.js';
-import { type ShipmentContents, shipmentContents, shippedItems } from './shipment-contents.js';
+import { type ShipmentContents, shipmentContents, unitsOfShipment } from './shipment-contents.js';
 import { clean, hasAnyTag } from './text.js';
 import { unitWeightMilligrams } from './weight.js';
 
@@ -21,8 +21,8 @@ export type ShipmentFingerprint = Readonly<Record<FingerprintPart, string>>;
  * (src/domain/shipment-request.ts) but before any setting is applied:
  * - receiver: name, company, phone and address, cleaned as they are sent (not the email, which is
  *   only sent when SEND_RECEIVER_EMAIL is on);
- * - lines: document or package, and the shipment's contents (shipment-contents.ts): product
- *   types and quantities;
+ * - lines: document or package, and the shipment's contents (shipment-contents.ts), held units
+ *   included: product types and quantities;
  * - weights: each shipped line's unit weight as Shopify has it.
  * Titles, default weights and boxes are left out, so renaming a product or changing a setting
  * does not read as an edit of the order.
@@ -33,7 +33,9 @@ export function shipmentFingerprint(
   contents: ShipmentContents = shipmentContents(order, settings.collectFromLocations),
 ): ShipmentFingerprint {
   const receiver = buildReceiver(order, false, new Map());
-  const shipped = shippedItems(contents);
+  // Units Shopify holds back are still the shipment's: a hold placed after registration is not
+  // an edit of what the provider ships.
+  const shipped = unitsOfShipment(order, contents);
   const type = (item: StoreOrder['lineItems'][number]) => clean(item.productType)?.toLowerCase();
   return {
     receiver: hashOf([

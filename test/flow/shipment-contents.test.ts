@@ -6,6 +6,7 @@ import { StoreHealth } from '../../src/records/store-health.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/index.js';
 import { buildServer } from '../../src/server/app.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
+import { allJobs } from '../helpers/intake.js';
 import {
   SHOP,
   type ShipmentStack,
@@ -241,6 +242,30 @@ describe('what goes into a shipment, through the whole flow', () => {
     await shipAndDeliver(f, id);
 
     expect(appFulfillments(f, id)).toEqual([{ 'Wool blanket': 1, 'Ceramic mug': 1 }]);
+  });
+
+  it('put on hold after registration: not an edit, the held units are still the shipment', async () => {
+    const f = await flow();
+    const id = await place(f, { lineItems: [{ ...BLANKET, quantity: 2 }, MUG] });
+    await settledAs(f, id, 'registered');
+    await settled(f.s);
+    const heldAt = Date.now();
+    const [fo] = f.s.store.order(id)!.fulfillmentOrders;
+    await f.s.store.holdFulfillmentOrder(fo!.id, {}, { webhookUrl: f.webhookUrl });
+
+    const checks = await waitUntil(
+      async () => {
+        const all = await allJobs(f.s.queues.checkOrderEdit);
+        const after = all.filter((job) => job.timestamp >= heldAt);
+        return after.length > 0 && all.every((job) => job.returnvalue) ? all : null;
+      },
+      { what: 'the edit check after the hold', timeoutMs: 20_000 },
+    );
+    expect(checks.map((job) => (job.returnvalue as { outcome: string }).outcome)).not.toContain(
+      'reported',
+    );
+    expect(f.s.store.order(id)!.tags).not.toContain('shipment-order-edited');
+    expect((await f.s.counters.read()).orders_edited_after_registration ?? 0).toBe(0);
   });
 
   it.each([
