@@ -6,12 +6,13 @@ import {
   describeChanges,
   encodeFingerprint,
   type FingerprintPart,
+  type ShipmentFingerprint,
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
-import type { OrderRecords } from '../../src/records/order-records.js';
+import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { StoreClient } from '../../src/store/types.js';
 import type { MarkOrder } from '../mark-order/payload.js';
@@ -72,7 +73,20 @@ export async function checkOrderEdit(
     : ['receiver', 'lines', 'weights'];
   const changes = changedParts(sent, current).filter((part) => compared.includes(part));
   if (changes.length === 0) return { outcome: 'unchanged' };
+  return reportEditAfterRegistration(orderId, record, current, changes, deps);
+}
 
+/**
+ * Reports a change of a registered order against what the provider holds, once per change: a
+ * log line, the counter, and the order's tag and note (unless already on it).
+ */
+export async function reportEditAfterRegistration(
+  orderId: string,
+  record: OrderRecord,
+  current: ShipmentFingerprint,
+  changes: FingerprintPart[],
+  deps: Pick<CheckOrderEditDeps, 'records' | 'counters' | 'logger' | 'markOrder'>,
+): Promise<EditCheck> {
   const fingerprint = encodeFingerprint(current);
   const reported = await deps.records.reportEdit(orderId, fingerprint, changes);
   if (reported) {

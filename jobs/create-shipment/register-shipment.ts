@@ -13,6 +13,8 @@ import {
 } from '../../src/domain/shipment-contents.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
 import {
+  changedParts,
+  decodeFingerprint,
   encodeFingerprint,
   type ShipmentFingerprint,
   shipmentFingerprint,
@@ -29,6 +31,7 @@ import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { OrderReader } from '../../src/store/types.js';
+import { reportEditAfterRegistration } from '../check-order-edit/check-order-edit.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 import { keepUnchangedRefusal, unchangedSinceFailure } from './unchanged-refusal.js';
@@ -212,11 +215,19 @@ async function registerWithSlot(
   }
 
   const { shipment } = result;
-  await deps.records.markRegistered(orderId, {
-    orderNumber: shipment.order_number,
-    status: shipment.status,
-    createdAt: shipment.created_at,
-  });
+  await deps.records.markRegistered(
+    orderId,
+    {
+      orderNumber: shipment.order_number,
+      status: shipment.status,
+      createdAt: shipment.created_at,
+    },
+    new Date(),
+    result.created
+      ? { fingerprint: encodeFingerprint(fingerprint), units: encodeSentUnits(contents) }
+      : undefined,
+  );
+  if (!result.created) await reportIfChangedSinceSent(orderId, fingerprint, deps);
   // Once recorded: a run cut off after this line is retried as "already registered".
   await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   if (shipment.created_at) {
@@ -297,6 +308,24 @@ async function settleIneligible(
     await deps.markOrder(orderId, 'cancelled_after_failure');
   }
   return skipped;
+}
+
+/**
+ * A 200 returns the shipment an earlier request made (its answer lost, or the record of it): the
+ * provider ships what that request held, kept with the record. An order changed since is an
+ * edit after registration, reported as the edit check does. Nothing kept (records lost): the
+ * order as sent now was kept instead, the best known.
+ */
+async function reportIfChangedSinceSent(
+  orderId: string,
+  current: ShipmentFingerprint,
+  deps: RegisterShipmentDeps,
+): Promise<void> {
+  const record = await deps.records.get(orderId);
+  const sent = decodeFingerprint(record?.sentFingerprint);
+  if (!record || !sent) return;
+  const changes = changedParts(sent, current);
+  if (changes.length > 0) await reportEditAfterRegistration(orderId, record, current, changes, deps);
 }
 
 /** Records and writes back a shipment the provider has for this order; its order number, or null. */

@@ -25,10 +25,14 @@ export interface OrderRecord {
   cancelledAfterRegistrationAt?: string;
   /** When a create request was last sent: the provider may hold a shipment we never heard of. */
   sentAt?: string;
-  /** Shipment fingerprint (src/domain/shipment-fingerprint.ts) of the last request sent. */
+  /**
+   * Shipment fingerprint (src/domain/shipment-fingerprint.ts) of what the provider holds: the
+   * request that made the shipment (201), else the first one sent since the provider last said
+   * it held none (a later send answered 200 returns the shipment that first one made).
+   */
   sentFingerprint?: string;
   /**
-   * The units the last request sent asked the provider to ship (src/domain/shipment-contents.ts
+   * The units that request asked the provider to ship (src/domain/shipment-contents.ts
    * encodeSentUnits): the fulfilment fulfils no more than these.
    */
   sentUnits?: string;
@@ -96,11 +100,16 @@ export class OrderRecords {
     return (await this.redis.hget(this.key(orderId), 'state')) === 'registered';
   }
 
-  /** Status and creation time are left out when the provider's answer did not give them legibly. */
+  /**
+   * Status and creation time are left out when the provider's answer did not give them legibly.
+   * `made`: the request that made the shipment (a 201), which replaces what was kept of earlier
+   * sends.
+   */
   async markRegistered(
     orderId: string,
     shipment: { orderNumber: string; status?: string; createdAt?: string },
     now = new Date(),
+    made?: { fingerprint: string; units: string },
   ): Promise<void> {
     const fields = {
       state: 'registered',
@@ -109,6 +118,7 @@ export class OrderRecords {
       orderNumber: shipment.orderNumber,
       ...(shipment.status ? { partnerStatus: shipment.status } : {}),
       ...(shipment.createdAt ? { partnerCreatedAt: shipment.createdAt } : {}),
+      ...(made ? { sentFingerprint: made.fingerprint, sentUnits: made.units } : {}),
     };
     // A script, not MULTI: ioredis builds every MULTI by copying each script defined on the
     // connection (BullMQ's, dozens) onto it, which cost more than the commands themselves.
@@ -147,8 +157,10 @@ export class OrderRecords {
   /**
    * Marks that a create request is about to leave, before its answer is known. A failed order
    * stays failed (with its reason) until an answer says otherwise, so retrying it does not look
-   * like a new failure. `fingerprint`: that of the request about to leave (the last one sent
-   * wins), kept in the same step.
+   * like a new failure. `fingerprint`, `sentUnits`: those of the request about to leave, kept in
+   * the same step unless an earlier send is kept: the provider, if it holds a shipment, holds
+   * the first request that reached it, and answers later ones with that shipment. A "no such
+   * shipment" answer (clearSent) forgets them.
    */
   async markSending(
     orderId: string,
@@ -168,8 +180,8 @@ export class OrderRecords {
   }
 
   /**
-   * Forgets the create request sent at `sentAt`, once the provider said it holds no shipment for
-   * the order: later sightings of an order that will not ship then cost no look-up. A request
+   * Forgets the create requests sent until `sentAt` (their time, fingerprint and units), once the
+   * provider said it holds no shipment for the order: later sightings of an order that will not ship then cost no look-up. A request
    * sent since (a newer `sentAt`) is kept.
    */
   async clearSent(orderId: string, sentAt: string): Promise<void> {
@@ -293,7 +305,9 @@ return 1
 `;
 
 const MARK_SENDING = `
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[3], 'sentUnits', ARGV[4]) end
+if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'sentFingerprint') == 0 then
+  redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[3], 'sentUnits', ARGV[4])
+end
 local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end
@@ -303,7 +317,9 @@ return 1
 `;
 
 const CLEAR_SENT = `
-if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then redis.call('HDEL', KEYS[1], 'sentAt') end
+if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then
+  redis.call('HDEL', KEYS[1], 'sentAt', 'sentFingerprint', 'sentUnits')
+end
 return 1
 `;
 

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
 import { decodeSentUnits } from '../../src/domain/shipment-contents.js';
 import type { PackageLine } from '../../src/domain/shipment-contract.js';
+import { PartnerServerError } from '../../src/partner/errors.js';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { StoreHealth } from '../../src/records/store-health.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/index.js';
@@ -8,6 +10,7 @@ import { buildServer } from '../../src/server/app.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import { allJobs } from '../helpers/intake.js';
 import {
+  FIXTURE,
   SHOP,
   type ShipmentStack,
   type ShipmentStackOptions,
@@ -484,5 +487,40 @@ describe('what goes into a shipment, through the whole flow', () => {
       [100, 25],
       [50, 25],
     ]);
+  });
+});
+
+describe('a create answered with the shipment an earlier request made', () => {
+  it('keeps what that request held, and flags the order changed since as an edit', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const deps = {
+      store: s.storeClient,
+      partner: s.partner,
+      records: s.records,
+      tracking: s.parts.tracking,
+      counters: s.counters,
+      settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
+      markOrder: s.parts.markOrder,
+      logger: s.logger,
+    };
+    // The provider makes the shipment, then answers 500: the connector cannot tell it exists.
+    s.sandbox.failNextCreates(1);
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
+    const first = await s.records.get(id);
+    await s.store.updateOrder(id, { lineQuantities: [{ title: 'Ceramic mug', quantity: 1 }] });
+
+    const outcome = await registerShipment(id, deps);
+
+    expect(outcome).toMatchObject({ outcome: 'registered', created: false });
+    // The provider holds the first request, with its 4 mugs.
+    const [shipment, ...more] = shipmentsWithReference(s.sandbox, id);
+    expect(more).toEqual([]);
+    expect(totalKg(shipment!.request.packages as PackageLine[])).toBe(3.8);
+    const record = await s.records.get(id);
+    expect(record?.sentUnits).toBe(first?.sentUnits);
+    expect(record?.sentFingerprint).toBe(first?.sentFingerprint);
+    expect(record?.editReportedChanges).toBe('lines');
+    expect((await s.counters.read()).orders_edited_after_registration).toBe(1);
   });
 });
