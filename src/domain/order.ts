@@ -54,6 +54,8 @@ export interface StoreFulfillmentOrder {
   location: { id: string | null; name: string; isFulfillmentService: boolean };
   /** deliveryMethod.methodType: SHIPPING, PICKUP_POINT, PICK_UP, LOCAL, RETAIL, NONE; null when unset. */
   deliveryMethod: string | null;
+  /** FulfillmentOrderAction values, e.g. CREATE_FULFILLMENT: what the app may do with it now. */
+  supportedActions: string[];
   /** fulfillmentHolds[].displayReason (ON_HOLD). */
   holdReasons: string[];
   /** When a SCHEDULED fulfillment order becomes ready. */

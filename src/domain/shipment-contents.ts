@@ -40,6 +40,7 @@ export type LeftOutReason =
   | 'not_visible'
   | 'digital'
   | 'not_delivered'
+  | 'not_fulfillable'
   | 'closed';
 
 export interface LeftOutUnits {
@@ -102,6 +103,10 @@ export function shipmentContents(
         leave('digital', 'needs no shipping');
       } else if (!CARRIED.has(method)) {
         leave('not_delivered', METHOD_WORDS[method] ?? `has delivery method ${method}`);
+      } else if (OPEN.has(fo.status) && !fo.supportedActions.includes('CREATE_FULFILLMENT')) {
+        // Shopify says the app cannot fulfil it (an open fulfillment order may offer nothing):
+        // the provider would ship units the connector could never mark as fulfilled.
+        leave('not_fulfillable', 'cannot be fulfilled by an app in Shopify now');
       } else if (HELD.has(fo.status)) {
         contents.held.push({
           lineItemId: item.id,

@@ -57,6 +57,7 @@ export function aFulfillmentOrder(
       isFulfillmentService: false,
     },
     deliveryMethod: 'SHIPPING',
+    supportedActions: ['CREATE_FULFILLMENT', 'REPORT_PROGRESS', 'HOLD', 'MOVE'],
     holdReasons: [],
     fulfillAt: null,
     lineItems: items.map((item) => ({

@@ -37,6 +37,20 @@ describe('shipmentContents', () => {
     expect(describeLeftOut(contents.leftOut)).toBe('2 of 3 × Blanket already fulfilled');
   });
 
+  it('leaves out an open fulfillment order Shopify does not let the app fulfil, saying so', () => {
+    const mug = anItem({ title: 'Mug' });
+    const order = anOrder({
+      lineItems: [mug],
+      fulfillmentOrders: [aFulfillmentOrder([mug], { supportedActions: [] })],
+    });
+    const contents = shipmentContents(order, []);
+    expect(contents.lines).toEqual([]);
+    expect(describeLeftOut(contents.leftOut)).toBe(
+      '1 × Mug cannot be fulfilled by an app in Shopify now',
+    );
+    expect(checkEligibility(order, someRules(), contents)).toMatchObject({ eligible: false });
+  });
+
   it("leaves out a fulfillment service's units, seen or not, and other locations when told", () => {
     const bench = anItem({ title: 'Bench', quantity: 3 });
     const mug = anItem({ title: 'Mug' });

@@ -126,6 +126,7 @@ export function orderNode(overrides: Record<string, unknown> = {}) {
           id: 'gid://shopify/FulfillmentOrder/21',
           status: 'OPEN',
           fulfillAt: null,
+          supportedActions: [{ action: 'CREATE_FULFILLMENT' }, { action: 'HOLD' }],
           assignedLocation: {
             name: 'Shop location',
             location: { id: 'gid://shopify/Location/31', isFulfillmentService: false },

@@ -215,6 +215,7 @@ describe('getOrder', () => {
             isFulfillmentService: false,
           },
           deliveryMethod: 'SHIPPING',
+          supportedActions: ['CREATE_FULFILLMENT', 'HOLD'],
           holdReasons: [],
           fulfillAt: null,
           lineItems: [

@@ -61,14 +61,17 @@ const FULFILLMENT_ORDERS_PAGE_SIZE = 4;
 const FULFILLMENT_ORDER_LINES_PAGE_SIZE = 24;
 
 /**
- * One fulfillment order: 55 points (itself, its assigned location and location, its delivery
- * method, its holds, and 24 lines × 2 + 2). What is left to ship, and where, lives here.
+ * One fulfillment order: 56 points (itself, its supported actions, its assigned location and
+ * location, its delivery method, its holds, and 24 lines × 2 + 2). What is left to ship, and where, lives here.
  */
 const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
   fragment OrderFulfillmentOrderFields on FulfillmentOrder {
     id
     status
     fulfillAt
+    supportedActions {
+      action
+    }
     assignedLocation {
       name
       location {
@@ -100,8 +103,8 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
 `;
 
 /**
- * Requested cost of one order: 372 (the order, its two marks, its address, the first page of
- * 24 line items × 6 + 2, and the first 4 fulfillment orders × 55 + 2). Shopify needs the whole
+ * Requested cost of one order: 376 (the order, its two marks, its address, the first page of
+ * 24 line items × 6 + 2, and the first 4 fulfillment orders × 56 + 2). Shopify needs the whole
  * requested cost in the bucket before it runs a query, so the first pages stay small; an order
  * with more reads the rest page by page (GetOrderLineItems, GetOrderFulfillmentOrders,
  * GetFulfillmentOrderLineItems), which only big orders pay for. shipmentError: whether an
@@ -181,7 +184,7 @@ export const GET_ORDER_LINE_ITEMS = /* GraphQL */ `
 `;
 
 /**
- * The next fulfillment orders of an order: 553 (the order, 10 × 55 + 2). updatedAt (free) tells
+ * The next fulfillment orders of an order: 563 (the order, 10 × 56 + 2). updatedAt (free) tells
  * the reader whether the order changed between pages. A fulfillment order's lines after its
  * first 24 are read with GetFulfillmentOrderLineItems (../fulfillments/documents.ts).
  */

@@ -75,6 +75,7 @@ const fulfillmentOrderNodeSchema = z.object({
   id: z.string(),
   status: z.string(),
   fulfillAt: z.string().nullable(),
+  supportedActions: z.array(z.object({ action: z.string() })),
   assignedLocation: z.object({
     name: z.string(),
     location: z.object({ id: z.string(), isFulfillmentService: z.boolean() }).nullable(),
@@ -170,6 +171,7 @@ function toStoreFulfillmentOrder({ node, lines }: FulfillmentOrderRead): StoreFu
       isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
     },
     deliveryMethod: node.deliveryMethod?.methodType ?? null,
+    supportedActions: node.supportedActions.map((a) => a.action),
     holdReasons: node.fulfillmentHolds.map((h) => h.displayReason),
     fulfillAt: node.fulfillAt,
     lineItems: lines.map(

@@ -12,11 +12,11 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ListOrdersUpdatedSince: 202,
   // the order, its two mark metafields, its address, the first 24 line items × 6 objects + 2,
   // and the first 4 fulfillment orders × (5 objects + 24 lines × 2 + 2) + 2
-  GetOrder: 372,
+  GetOrder: 376,
   // the order, the next 24 line items × 6 objects + 2 (only for an order with more than 24)
   GetOrderLineItems: 147,
-  // the order, the next 10 fulfillment orders × 55 + 2 (only for an order with more than 4)
-  GetOrderFulfillmentOrders: 553,
+  // the order, the next 10 fulfillment orders × 56 + 2 (only for an order with more than 4)
+  GetOrderFulfillmentOrders: 563,
   // one order × (the order) + 2
   FindOrderByName: 3,
   // nodes(ids:) of up to 100 orders: the list counts once here; Shopify charges about 1 per id
