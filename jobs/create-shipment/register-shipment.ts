@@ -9,6 +9,7 @@ import {
 import {
   describeLeftOut,
   encodeSentUnits,
+  recheckDue,
   shipmentContents,
 } from '../../src/domain/shipment-contents.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
@@ -148,6 +149,7 @@ async function registerWithSlot(
       record,
       slot,
       deps,
+      recheckAt: eligibility.code === 'held' ? recheckDue(contents.held, new Date()) : undefined,
     });
   }
 
@@ -285,7 +287,14 @@ async function settleIneligible(
     record,
     slot,
     deps,
-  }: { record: OrderRecord | null; slot: BudgetSlot | undefined; deps: RegisterShipmentDeps },
+    recheckAt,
+  }: {
+    record: OrderRecord | null;
+    slot: BudgetSlot | undefined;
+    deps: RegisterShipmentDeps;
+    /** A waiting order (held): when reconciliation reads it again. */
+    recheckAt?: Date | undefined;
+  },
 ): Promise<RegisterOutcome> {
   if (record?.sentAt || (order && carriesRegistrationMarks(order))) {
     // A create request left earlier and its answer never came back (a timeout, a crash), or the
@@ -302,6 +311,8 @@ async function settleIneligible(
     if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
   }
   const skipped = await skip(orderId, code, reason, deps);
+  if (recheckAt) await deps.records.markWaiting(orderId, recheckAt);
+  else await deps.records.stopWaiting(orderId);
   // A refused order that is then cancelled will never ship: its error marks are cleared once
   // (cancelling cannot be undone, so one mark job per order is enough).
   if (record?.state === 'failed' && code === 'cancelled') {

@@ -23,7 +23,12 @@ export interface ReconcileSummary {
   alreadyQueued: number;
   /** Cancelled after registration and flagged for staff already. */
   alreadyFlagged: number;
+  /** Waiting for Shopify to release what it holds, and queued to be read again. */
+  waitingRechecked: number;
 }
+
+/** Waiting orders read again per pass at most; the rest (re-scored later) come next pass. */
+export const WAITING_RECHECKS_PER_PASS = 100;
 
 /**
  * Pages every order updated since `since` and does for each what its webhook would have done.
@@ -47,7 +52,9 @@ export async function reconcileOrders(
     alreadyRegistered: 0,
     alreadyQueued: 0,
     alreadyFlagged: 0,
+    waitingRechecked: 0,
   };
+  const seen = new Set<string>();
   let cursor: string | undefined;
   do {
     const page = await deps.store.listOrdersUpdatedSince(since, cursor);
@@ -55,6 +62,7 @@ export async function reconcileOrders(
     for (const order of page.orders) {
       if (until && Date.parse(order.createdAt) > until.getTime()) continue;
       summary.seen++;
+      seen.add(order.id);
       const registered = await deps.records.isRegistered(order.id);
       if (!registered) {
         const eligibility = precheckEligibility(order, deps.eligibility);
@@ -76,6 +84,14 @@ export async function reconcileOrders(
     }
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
+
+  // An order waiting on a hold or a schedule: Shopify may release it without the order's
+  // updated_at moving, so it is read again here, once due, whether listed or not.
+  for (const orderId of await deps.records.dueWaiting(new Date(), WAITING_RECHECKS_PER_PASS)) {
+    if (seen.has(orderId)) continue;
+    const result = await acceptOrderEvent({ orderId, source, cancelled: false }, deps);
+    if (result === 'queued' || result === 'requeued') summary.waitingRechecked++;
+  }
   return summary;
 }
 

@@ -31,6 +31,8 @@ export interface HeldUnits {
   quantity: number;
   /** "on hold (Other)", "scheduled for 2030-01-01T09:00:00Z". */
   why: string;
+  /** When a scheduled fulfillment order opens (fulfillAt); null on hold (or unknown). */
+  until: string | null;
 }
 
 export type LeftOutReason =
@@ -113,6 +115,7 @@ export function shipmentContents(
           title: titleOf(item),
           quantity,
           why: heldWhy(fo),
+          until: fo.status === 'SCHEDULED' ? fo.fulfillAt : null,
         });
       } else {
         contents.lines.push({
@@ -188,6 +191,17 @@ export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
         : `${u.quantity} of ${u.of} × ${u.title} ${u.why}`,
     )
     .join('; ');
+}
+
+/**
+ * When a waiting order is worth reading again: at once (every reconciliation pass) while
+ * anything is on hold, which only staff or an app release; else when the first scheduled
+ * fulfillment order opens.
+ */
+export function recheckDue(held: readonly HeldUnits[], now: Date): Date {
+  const times = held.map((units) => (units.until ? Date.parse(units.until) : Number.NaN));
+  if (times.some((time) => Number.isNaN(time))) return now;
+  return new Date(Math.max(now.getTime(), Math.min(...times)));
 }
 
 /** "1 × Mug is on hold (Other)". */

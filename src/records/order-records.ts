@@ -90,6 +90,37 @@ export class OrderRecords {
     return `${this.prefix}:orders:registered`;
   }
 
+  /** Orders waiting for Shopify to release what it holds, scored by when to read them again. */
+  private get waitingIndex(): string {
+    return `${this.prefix}:orders:waiting`;
+  }
+
+  /**
+   * The order waits for Shopify to release units it holds (on hold, scheduled): reconciliation
+   * reads it again from `due` on, since a release changes nothing Shopify lists orders by.
+   * Entries not looked at for the skipped retention period are dropped.
+   */
+  async markWaiting(orderId: string, due: Date, now = new Date()): Promise<void> {
+    await this.redis.eval(
+      MARK_WAITING,
+      1,
+      this.waitingIndex,
+      orderId,
+      due.getTime(),
+      `(${now.getTime() - this.keepSkippedMs}`,
+    );
+  }
+
+  /** The order no longer waits (registered, skipped for another reason, failed). */
+  async stopWaiting(orderId: string): Promise<void> {
+    await this.redis.zrem(this.waitingIndex, orderId);
+  }
+
+  /** Waiting orders due for another look by `now`, the longest due first, at most `limit`. */
+  async dueWaiting(now: Date, limit: number): Promise<string[]> {
+    return this.redis.zrangebyscore(this.waitingIndex, '-inf', now.getTime(), 'LIMIT', 0, limit);
+  }
+
   async get(orderId: string): Promise<OrderRecord | null> {
     const raw = await this.redis.hgetall(this.key(orderId));
     if (!raw.state) return null;
@@ -124,9 +155,10 @@ export class OrderRecords {
     // connection (BullMQ's, dozens) onto it, which cost more than the commands themselves.
     await this.redis.eval(
       MARK_REGISTERED,
-      2,
+      3,
       this.key(orderId),
       this.registeredIndex,
+      this.waitingIndex,
       orderId,
       this.keepMs,
       now.getTime(),
@@ -147,6 +179,7 @@ export class OrderRecords {
 
   /** Records why registering failed, in words an admin can act on. */
   async markFailed(orderId: string, reason: string, now = new Date()) {
+    await this.stopWaiting(orderId);
     await this.setUnlessRegistered(orderId, this.keepMs, {
       state: 'failed',
       reason,
@@ -293,14 +326,22 @@ export class OrderRecords {
   }
 }
 
-// KEYS: record, registered index. ARGV: orderId, keepMs, nowMs, oldest score dropped, fields…
-// The index keeps the registrations of the retention period, like the records.
+// KEYS: record, registered index, waiting index. ARGV: orderId, keepMs, nowMs, oldest score
+// dropped, fields… The index keeps the registrations of the retention period, like the records.
 const MARK_REGISTERED = `
 redis.call('HDEL', KEYS[1], 'skipCode', 'reason')
 redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return 1
+`;
+
+// KEYS: waiting index. ARGV: orderId, due (ms), oldest score kept.
+const MARK_WAITING = `
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
 return 1
 `;
 

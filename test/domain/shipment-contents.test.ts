@@ -4,6 +4,7 @@ import {
   decodeSentUnits,
   describeLeftOut,
   encodeSentUnits,
+  recheckDue,
   shipmentContents,
   shippedItems,
 } from '../../src/domain/shipment-contents.js';
@@ -136,5 +137,24 @@ describe('shipmentContents', () => {
     expect(encodeSentUnits(contents)).toBe('77x2');
     expect(decodeSentUnits('77x2')).toEqual(new Map([['gid://shopify/LineItem/77', 2]]));
     expect(decodeSentUnits(undefined)).toBeNull();
+  });
+});
+
+describe('recheckDue', () => {
+  const now = new Date('2026-11-26T12:00:00Z');
+  const held = (until: string | null) => ({
+    lineItemId: 'gid://shopify/LineItem/1',
+    title: 'Mug',
+    quantity: 1,
+    why: 'is held',
+    until,
+  });
+
+  it('is now while anything is on hold, else the first scheduled date still ahead', () => {
+    expect(recheckDue([held('2030-01-01T09:00:00Z'), held(null)], now)).toEqual(now);
+    expect(recheckDue([held('2030-01-01T09:00:00Z'), held('2029-06-01T00:00:00Z')], now)).toEqual(
+      new Date('2029-06-01T00:00:00Z'),
+    );
+    expect(recheckDue([held('2020-01-01T00:00:00Z')], now)).toEqual(now);
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
+import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
 import { decodeSentUnits } from '../../src/domain/shipment-contents.js';
 import type { PackageLine } from '../../src/domain/shipment-contract.js';
 import { PartnerServerError } from '../../src/partner/errors.js';
@@ -446,9 +447,20 @@ describe('what goes into a shipment, through the whole flow', () => {
     );
     expect(record.skipCode).toBe('held');
 
+    const { updatedAt } = f.s.store.order(id)!;
     const [fo] = f.s.store.order(id)!.fulfillmentOrders;
-    await f.s.store.releaseHold(fo!.id, { webhookUrl: f.webhookUrl });
+    // Shopify announces a release on fulfillment_orders/hold_released (the connector takes no
+    // such webhook), and the order's updated_at need not move: the next pass reads it again.
+    await f.s.store.releaseHold(fo!.id, { sendWebhook: false });
+    expect(f.s.store.order(id)!.updatedAt).toBe(updatedAt);
+    const pass = await reconcileOrders(new Date(Date.parse(updatedAt) + 1000), 'reconcile', {
+      ...f.s.parts,
+      store: f.s.storeClient,
+      eligibility: f.s.config.eligibility,
+    });
+    expect(pass).toMatchObject({ seen: 0, waitingRechecked: 1 });
     await shipsExactly(f, id, { 'Ceramic mug': 1 });
+    expect(await f.s.records.dueWaiting(new Date(), 10)).toEqual([]);
   });
 
   it('scheduled: waits, saying until when', async () => {
@@ -458,6 +470,9 @@ describe('what goes into a shipment, through the whole flow', () => {
       fulfillmentOrders: [{ fulfillAt: '2030-01-01T09:00:00Z' }],
     });
     await skippedWith(f, id, /^Waiting: 1 × Ceramic mug is scheduled for 2030-01-01T09:00:00Z/);
+    // Read again by reconciliation once the schedule is due, not before.
+    expect(await f.s.records.dueWaiting(new Date(), 10)).toEqual([]);
+    expect(await f.s.records.dueWaiting(new Date('2030-01-01T09:00:00Z'), 10)).toEqual([id]);
   });
 
   it('a line without weight: the default weight', async () => {

@@ -149,8 +149,9 @@ export function releaseHold(state: FakeStoreState, id: string): Result<FakeFulfi
   fo.holds = [];
   const started = fo.lineItems.some((l) => l.remainingQuantity < l.totalQuantity);
   fo.status = started || fo.progressReports.length > 0 ? 'IN_PROGRESS' : 'OPEN';
+  // The order's updated_at is left as it was: Shopify documents no change of the order for a
+  // release, so a client must not count on one.
   order.fulfillmentStatus = orderFulfillmentStatus(order);
-  state.touch(order);
   return { ok: true, value: fo };
 }
 

@@ -5,6 +5,7 @@ import { controlRoutes } from './control-routes.js';
 import { CostBucket, type CostBucketOptions } from './cost-bucket.js';
 import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
+import { gid } from './gid.js';
 import {
   holdFulfillmentOrder,
   releaseHold as releaseFulfillmentHold,
@@ -100,6 +101,39 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     return first;
   }
 
+  /**
+   * A fulfillment order topic, to the apps subscribed to it (or the URL named): its payload is
+   * the fulfillment order's id and status, as in Shopify's webhook reference.
+   */
+  async function announceFulfillmentOrder(
+    topic: string,
+    fo: FakeFulfillmentOrder,
+    choice: WebhookChoice = {},
+  ) {
+    if (choice.sendWebhook === false) return undefined;
+    const urls = choice.webhookUrl
+      ? [choice.webhookUrl]
+      : state.app.webhookSubscriptions
+          .filter((s) => headerTopic(s.topic) === topic)
+          .map((s) => s.uri);
+    let first: WebhookDelivery | undefined;
+    for (const url of urls) {
+      const delivery = await deliverWebhook({
+        url,
+        topic,
+        shop: options.shop,
+        secret: options.webhookSecret,
+        apiVersion,
+        payload: {
+          fulfillment_order: { id: gid('FulfillmentOrder', fo.id), status: fo.status.toLowerCase() },
+        },
+      });
+      logger.info({ topic, status: delivery.status }, 'sent webhook');
+      first ??= delivery;
+    }
+    return first;
+  }
+
   /** A staff action's outcome, or its refusal as an error for the caller. */
   function unwrap<T>(result: Result<T>): T {
     if (!result.ok) throw new Error(result.userErrors.map((e) => e.message).join('; '));
@@ -149,7 +183,18 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     },
     async releaseHold(id, choice) {
       const fulfillmentOrder = unwrap(releaseFulfillmentHold(state, id));
-      return afterFulfillmentOrderChange(fulfillmentOrder, choice);
+      // Shopify announces a release as fulfillment_orders/hold_released, whose payload names the
+      // fulfillment order only; nothing documents an orders/updated for it.
+      const webhook = await announceFulfillmentOrder(
+        'fulfillment_orders/hold_released',
+        fulfillmentOrder,
+        choice,
+      );
+      return {
+        order: structuredClone(state.findFulfillmentOrder(gid('FulfillmentOrder', fulfillmentOrder.id))!.order),
+        fulfillmentOrder: structuredClone(fulfillmentOrder),
+        ...(webhook ? { webhook } : {}),
+      };
     },
     notifications: state.notifications,
     locations: () => structuredClone(state.locations),

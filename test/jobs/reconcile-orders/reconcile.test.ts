@@ -98,6 +98,7 @@ describe('reconcileOrders over the fake store', () => {
       alreadyRegistered: 1,
       alreadyQueued: 0,
       alreadyFlagged: 0,
+      waitingRechecked: 0,
     });
     // Two pages of at most 100, the second after the first's cursor.
     const listings = orderListings(fakeStore);
