@@ -336,7 +336,8 @@ async function reportIfChangedSinceSent(
   const sent = decodeFingerprint(record?.sentFingerprint);
   if (!record || !sent) return;
   const changes = changedParts(sent, current);
-  if (changes.length > 0) await reportEditAfterRegistration(orderId, record, current, changes, deps);
+  if (changes.length > 0)
+    await reportEditAfterRegistration(orderId, record, current, changes, deps);
 }
 
 /** Records and writes back a shipment the provider has for this order; its order number, or null. */

@@ -1,10 +1,10 @@
 import { ORDER_TAGS } from '../../src/domain/order-marks.js';
 import {
   type ContentLine,
-  collects,
   decodeSentUnits,
   describeHeld,
   type HeldUnits,
+  holdsSentUnits,
   shipmentContents,
   shippedItems,
 } from '../../src/domain/shipment-contents.js';
@@ -143,8 +143,7 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
   const untracked = live.filter(
     (f) =>
       f.tracking.every((t) => !t.number) &&
-      collects(collectFrom, { id: f.locationId, name: f.locationName ?? '' }) &&
-      f.lineItems.some((line) => line.quantity > 0 && (asked?.get(line.lineItemId) ?? 0) > 0),
+      holdsSentUnits(f, asked, collectFrom, shipment.createdAtMs),
   );
   if (untracked.length > 0) {
     for (const f of untracked) {

@@ -3,15 +3,21 @@ import { JOB_CATALOG } from '../../jobs/catalog.js';
 import { orderJobId } from '../../jobs/create-shipment/payload.js';
 import { numberKey, updateJobId } from '../../jobs/shipment-updates/updates.js';
 import { SYNC_PAGE_SIZE } from '../../jobs/sync-shipments/cycle.js';
-import { type EligibilityRules, precheckEligibility } from '../domain/eligibility.js';
+import {
+  checkEligibility,
+  type EligibilityRules,
+  precheckEligibility,
+} from '../domain/eligibility.js';
 import type { StoreOrderSummary } from '../domain/order.js';
 import { carriesRegistrationMarks } from '../domain/order-marks.js';
+import { decodeSentUnits, holdsSentUnits, shipmentContents } from '../domain/shipment-contents.js';
 import { isHandedToCarrier } from '../domain/shipment-progress.js';
 import type { PartnerApi } from '../partner/client.js';
 import { PartnerWaitError } from '../partner/errors.js';
 import type { ListItem } from '../partner/schemas.js';
+import type { OrderRecord } from '../records/order-records.js';
 import type { TrackedShipment } from '../records/shipment-tracking.js';
-import type { Fulfillments, OrderReader } from '../store/types.js';
+import type { FulfillmentState, Fulfillments, OrderReader } from '../store/types.js';
 import type { SharedParts } from './parts.js';
 
 /**
@@ -76,7 +82,7 @@ export interface DriftReport {
 export interface DriftDeps {
   parts: Pick<SharedParts, 'records' | 'tracking' | 'queueOf' | 'settings'>;
   partner: Pick<PartnerApi, 'listShipments'>;
-  store: Pick<OrderReader, 'listOrdersUpdatedSince' | 'findOrders'> &
+  store: Pick<OrderReader, 'listOrdersUpdatedSince' | 'findOrders' | 'getOrder'> &
     Pick<Fulfillments, 'readFulfillmentState'>;
 }
 
@@ -99,7 +105,10 @@ export async function driftReport(deps: DriftDeps, options: DriftOptions): Promi
     generatedAt: new Date(startedAt).toISOString(),
     olderThanMinutes: options.olderThanMinutes,
     lookbackFrom: lookbackFrom.toISOString(),
-    paidWithoutShipment: await paidWithoutShipment(deps, orders, listed, cutoffMs),
+    paidWithoutShipment: await paidWithoutShipment(deps, orders, listed, cutoffMs, {
+      left: options.maxFulfillmentReads,
+      requests,
+    }),
     shipmentsWithoutOrder: await shipmentsWithoutOrder(deps, orders, listed, requests),
     shippedNotFulfilled: await shippedNotFulfilled(deps, cutoffMs),
     fulfilledNotShipped: await fulfilledNotShipped(deps, options, cutoffMs, requests),
@@ -158,11 +167,44 @@ async function listOrders(
   return orders;
 }
 
+/** Skips decided from the shipment's contents: nothing for the provider, or waiting on Shopify. */
+const CONTENTS_SKIPS = new Set(['no_shipping', 'held']);
+
+/**
+ * Whether the order, as Shopify has it, holds nothing for the provider now (all pickup, another
+ * location's or a service's, held, nothing left): the answer the worker gives, from the same
+ * contents. The worker's own skip for that reason stands while the order has not changed since;
+ * else the order is read whole, as long as reads are left (`reads`); past them it counts as drift.
+ */
+async function shipsNothing(
+  deps: DriftDeps,
+  order: StoreOrderSummary,
+  record: OrderRecord | null,
+  reads: { left: number; requests: DriftReport['requests'] },
+): Promise<boolean> {
+  if (
+    record?.state === 'skipped' &&
+    CONTENTS_SKIPS.has(record.skipCode ?? '') &&
+    Date.parse(order.updatedAt) <= Date.parse(record.updatedAt)
+  ) {
+    return true;
+  }
+  if (reads.left <= 0) return false;
+  reads.left -= 1;
+  const whole = await deps.store.getOrder(order.id);
+  reads.requests.shopify += 1;
+  if (!whole) return false;
+  const { shipment, eligibility } = deps.parts.settings;
+  const contents = shipmentContents(whole, shipment.collectFromLocations);
+  return !checkEligibility(whole, eligibility, contents).eligible;
+}
+
 async function paidWithoutShipment(
   deps: DriftDeps,
   orders: Map<string, StoreOrderSummary>,
   listed: Map<string, ListItem>,
   cutoffMs: number,
+  reads: { left: number; requests: DriftReport['requests'] },
 ): Promise<DriftReport['paidWithoutShipment']> {
   const rules: EligibilityRules = deps.parts.settings.eligibility;
   const found: DriftReport['paidWithoutShipment']['orders'] = [];
@@ -173,6 +215,7 @@ async function paidWithoutShipment(
     if (listed.has(order.id) || carriesRegistrationMarks(order)) continue;
     const record = await deps.parts.records.get(order.id);
     if (record?.state === 'registered') continue;
+    if (await shipsNothing(deps, order, record, reads)) continue;
     const jobState = await createQueue.getJobState(orderJobId(order.id));
     found.push({
       orderId: order.id,
@@ -280,10 +323,16 @@ async function fulfilledNotShipped(
   candidates.sort((a, b) => a.createdAtMs - b.createdAtMs);
   const toCheck = candidates.slice(0, options.maxFulfillmentReads);
   const found: DriftReport['fulfilledNotShipped']['orders'] = [];
+  const collectFrom = deps.parts.settings.shipment.collectFromLocations;
   for (const s of toCheck) {
     const order = await deps.store.readFulfillmentState(s.reference);
     requests.shopify += 1;
-    if (order?.fulfillments.some((f) => f.status === 'SUCCESS')) {
+    // Only a fulfillment of the units the provider holds: a pickup, another location's parcel
+    // or staff's units left out of the shipment are not this shipment fulfilled.
+    const asked = decodeSentUnits((await deps.parts.records.get(s.reference))?.sentUnits);
+    const fulfilsShipment = (f: FulfillmentState) =>
+      f.status === 'SUCCESS' && (!asked || holdsSentUnits(f, asked, collectFrom, s.createdAtMs));
+    if (order?.fulfillments.some(fulfilsShipment)) {
       found.push({ orderId: s.reference, stage: s.stage, providerStatus: s.status });
     }
   }

@@ -239,6 +239,35 @@ export function collects(
   return collectFrom.length === 0 || collectFrom.some((wanted) => namesLocation(wanted, location));
 }
 
+/** A fulfillment in Shopify, as much of it as tells whose units it holds. */
+export interface FulfillmentUnits {
+  createdAt: string;
+  locationId: string | null;
+  locationName: string | null;
+  /** The order's lines it covers (LineItem gid). */
+  lineItems: readonly { lineItemId: string; quantity: number }[];
+}
+
+/**
+ * Whether a fulfillment holds units the provider was asked to ship (`asked`, by line item):
+ * made at or after `sinceMs` (the shipment's creation; staff's earlier ones are theirs), at a
+ * location the provider collects from, covering a line sent. Never a pickup's or another
+ * location's fulfillment, nor one for units left out of the shipment.
+ */
+export function holdsSentUnits(
+  fulfillment: FulfillmentUnits,
+  asked: ReadonlyMap<string, number>,
+  collectFrom: readonly string[],
+  sinceMs: number,
+): boolean {
+  const createdAtMs = Date.parse(fulfillment.createdAt);
+  return (
+    !(createdAtMs < sinceMs) &&
+    collects(collectFrom, { id: fulfillment.locationId, name: fulfillment.locationName ?? '' }) &&
+    fulfillment.lineItems.some((line) => line.quantity > 0 && (asked.get(line.lineItemId) ?? 0) > 0)
+  );
+}
+
 /** Whether a COLLECT_FROM_LOCATIONS entry names this location: its id (numeric or gid) or name. */
 export function namesLocation(
   entry: string,

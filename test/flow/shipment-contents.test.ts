@@ -378,7 +378,8 @@ describe('what goes into a shipment, through the whole flow', () => {
       const lines = order.fulfillmentOrders.flatMap((fo) => fo.lineItems);
       return order.fulfillments.find((x) =>
         x.lineItems.some(
-          (l) => lines.find((line) => line.id === l.fulfillmentOrderLineItemId)?.lineItemId === item.id,
+          (l) =>
+            lines.find((line) => line.id === l.fulfillmentOrderLineItemId)?.lineItemId === item.id,
         ),
       )!;
     };

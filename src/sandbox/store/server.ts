@@ -5,12 +5,12 @@ import { controlRoutes } from './control-routes.js';
 import { CostBucket, type CostBucketOptions } from './cost-bucket.js';
 import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
-import { gid } from './gid.js';
 import {
   holdFulfillmentOrder,
   releaseHold as releaseFulfillmentHold,
   staffFulfil,
 } from './fulfillment-orders.js';
+import { gid } from './gid.js';
 import { type FakeGraphqlRequest, graphqlRoute } from './graphql-route.js';
 import type { FakeFulfillmentOrder, FakeOrder, FakeOrderInput } from './model.js';
 import { createRootValue } from './resolvers.js';
@@ -125,7 +125,10 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
         secret: options.webhookSecret,
         apiVersion,
         payload: {
-          fulfillment_order: { id: gid('FulfillmentOrder', fo.id), status: fo.status.toLowerCase() },
+          fulfillment_order: {
+            id: gid('FulfillmentOrder', fo.id),
+            status: fo.status.toLowerCase(),
+          },
         },
       });
       logger.info({ topic, status: delivery.status }, 'sent webhook');
@@ -191,7 +194,9 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
         choice,
       );
       return {
-        order: structuredClone(state.findFulfillmentOrder(gid('FulfillmentOrder', fulfillmentOrder.id))!.order),
+        order: structuredClone(
+          state.findFulfillmentOrder(gid('FulfillmentOrder', fulfillmentOrder.id))!.order,
+        ),
         fulfillmentOrder: structuredClone(fulfillmentOrder),
         ...(webhook ? { webhook } : {}),
       };

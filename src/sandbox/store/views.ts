@@ -158,8 +158,7 @@ export function fulfillmentView(state: FakeStoreState, order: FakeOrder, f: Fake
     location: locationView(state.locationById(f.locationId)),
     trackingInfo: ({ first }: { first?: number | null }) =>
       f.trackingInfo.slice(0, first ?? undefined),
-    fulfillmentLineItems: (args: PageArgs) =>
-      indexConnection(fulfillmentLineItems(order, f), args),
+    fulfillmentLineItems: (args: PageArgs) => indexConnection(fulfillmentLineItems(order, f), args),
     events: (args: PageArgs) => indexConnection(f.events.map(fulfillmentEventView), args),
     fulfillmentOrders: (args: PageArgs) =>
       indexConnection(
