@@ -226,6 +226,10 @@ const variables = {
     schema: list.default([]),
     hint: "comma-separated Shopify location ids or names the provider collects parcels from; empty: every location of the merchant's own",
   },
+  SHIP_PICKUP_POINTS: {
+    schema: bool.default(false),
+    hint: "true to register pickup-point deliveries (parcel shops) to the order's shipping address; Shopify does not say reliably that it holds the pickup point's",
+  },
   DEFAULT_LENGTH_CM: {
     schema: z.coerce.number().positive().max(120).default(30),
     hint: 'box length, cm',
@@ -482,6 +486,7 @@ function buildConfig(env: Env) {
       contentDescription: v.CONTENT_DESCRIPTION,
       defaultWeightKg: v.DEFAULT_WEIGHT_KG,
       collectFromLocations: v.COLLECT_FROM_LOCATIONS,
+      shipPickupPoints: v.SHIP_PICKUP_POINTS,
       defaultBox: {
         lengthCm: v.DEFAULT_LENGTH_CM,
         widthCm: v.DEFAULT_WIDTH_CM,

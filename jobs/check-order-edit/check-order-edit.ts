@@ -53,7 +53,7 @@ export async function checkOrderEdit(
   const current = shipmentFingerprint(
     order,
     deps.settings.shipment,
-    shipmentContents(order, deps.settings.shipment.collectFromLocations),
+    shipmentContents(order, deps.settings.shipment),
   );
   const sent = decodeFingerprint(record.sentFingerprint);
   if (!sent) {

@@ -142,7 +142,7 @@ async function registerWithSlot(
     );
   }
   // What the provider is asked to ship: every step below works from this one answer.
-  const contents = shipmentContents(order, deps.settings.shipment.collectFromLocations);
+  const contents = shipmentContents(order, deps.settings.shipment);
   const eligibility = checkEligibility(order, deps.settings.eligibility, contents);
   if (!eligibility.eligible) {
     return settleIneligible(orderId, order, eligibility.code, eligibility.reason, {

@@ -179,7 +179,7 @@ async function whatToFulfil(
       `Order ${orderName} is no longer in Shopify, so it cannot be fulfilled.`,
     );
   }
-  const contents = shipmentContents(order, deps.settings.shipment.collectFromLocations);
+  const contents = shipmentContents(order, deps.settings.shipment);
   const sent = decodeSentUnits((await deps.records.get(reference))?.sentUnits);
   // Without kept units, what the provider ships is taken to be the contents as they are now.
   const asked = sent ?? new Map(shippedItems(contents).map((item) => [item.id, item.quantity]));

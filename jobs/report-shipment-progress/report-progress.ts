@@ -27,7 +27,7 @@ export async function reportShipmentProgress(
   if (shipment.progressReportedAt) return 'nothing-to-report';
   const storeOrder = await deps.store.getOrder(reference);
   const contents = storeOrder
-    ? shipmentContents(storeOrder, deps.settings.shipment.collectFromLocations)
+    ? shipmentContents(storeOrder, deps.settings.shipment)
     : { lines: [] };
   const shipping = new Set(contents.lines.map((line) => line.fulfillmentOrderId));
   const order = await deps.store.readFulfillmentState(reference);

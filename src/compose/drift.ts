@@ -195,7 +195,7 @@ async function shipsNothing(
   reads.requests.shopify += 1;
   if (!whole) return false;
   const { shipment, eligibility } = deps.parts.settings;
-  const contents = shipmentContents(whole, shipment.collectFromLocations);
+  const contents = shipmentContents(whole, shipment);
   return !checkEligibility(whole, eligibility, contents).eligible;
 }
 

@@ -55,12 +55,22 @@ export interface LeftOutUnits {
   why: string;
 }
 
-/** Delivery methods the provider carries: a parcel to an address, or to a parcel shop. */
-const CARRIED = new Set(['SHIPPING', 'PICKUP_POINT']);
+/**
+ * Where the provider is told to deliver. A pickup point (a parcel shop) only when the merchant
+ * says the order's shipping address is the pickup point's (SHIP_PICKUP_POINTS): the provider's
+ * API has no pickup-point field, and Shopify does not document that the address is the shop's.
+ */
+export interface ContentsSettings {
+  /** The locations the provider collects from, by id (numeric or gid) or name; empty: all own. */
+  collectFromLocations: readonly string[];
+  shipPickupPoints?: boolean;
+}
 const HELD = new Set(['ON_HOLD', 'SCHEDULED']);
 const OPEN = new Set(['OPEN', 'IN_PROGRESS']);
 
 const METHOD_WORDS: Record<string, string> = {
+  PICKUP_POINT:
+    'is for a pickup point, whose address Shopify does not give reliably (SHIP_PICKUP_POINTS=true ships it to the shipping address)',
   PICK_UP: 'is for local pickup',
   LOCAL: 'is for local delivery',
   RETAIL: 'was handed over in a shop',
@@ -68,13 +78,17 @@ const METHOD_WORDS: Record<string, string> = {
 };
 
 /**
- * The contents of an order's shipment. `collectFrom`: the locations the provider collects from,
- * by id (numeric or gid) or name; empty means every location of the merchant's own.
+ * The contents of an order's shipment. `settings`: the shipment settings, or just the locations
+ * the provider collects from.
  */
 export function shipmentContents(
   order: StoreOrder,
-  collectFrom: readonly string[],
+  settings: ContentsSettings | readonly string[],
 ): ShipmentContents {
+  const { collectFromLocations: collectFrom, shipPickupPoints = false } = Array.isArray(settings)
+    ? { collectFromLocations: settings as readonly string[] }
+    : (settings as ContentsSettings);
+  const carried = new Set(shipPickupPoints ? ['SHIPPING', 'PICKUP_POINT'] : ['SHIPPING']);
   const items = new Map(order.lineItems.map((item) => [item.id, item]));
   const contents: ShipmentContents = { lines: [], held: [], leftOut: [] };
   const onVisibleOrders = new Map<string, number>();
@@ -103,7 +117,7 @@ export function shipmentContents(
         );
       } else if (!item.requiresShipping) {
         leave('digital', 'needs no shipping');
-      } else if (!CARRIED.has(method)) {
+      } else if (!carried.has(method)) {
         leave('not_delivered', METHOD_WORDS[method] ?? `has delivery method ${method}`);
       } else if (OPEN.has(fo.status) && !fo.supportedActions.includes('CREATE_FULFILLMENT')) {
         // Shopify says the app cannot fulfil it (an open fulfillment order may offer nothing):

@@ -30,7 +30,7 @@ export type ShipmentFingerprint = Readonly<Record<FingerprintPart, string>>;
 export function shipmentFingerprint(
   order: StoreOrder,
   settings: Pick<Config['shipment'], 'documentTag' | 'collectFromLocations'>,
-  contents: ShipmentContents = shipmentContents(order, settings.collectFromLocations),
+  contents: ShipmentContents = shipmentContents(order, settings),
 ): ShipmentFingerprint {
   const receiver = buildReceiver(order, false, new Map());
   // Units Shopify holds back are still the shipment's: a hold placed after registration is not

@@ -36,7 +36,7 @@ export type MappingResult =
 export function buildShipmentRequest(
   order: StoreOrder,
   settings: ShipmentSettings,
-  contents: ShipmentContents = shipmentContents(order, settings.collectFromLocations),
+  contents: ShipmentContents = shipmentContents(order, settings),
 ): MappingResult {
   const problems: Problems = new Map();
   const orderType: OrderType = hasAnyTag(order.tags, [settings.documentTag])

@@ -117,6 +117,7 @@ export function someSettings(overrides: Partial<Config['shipment']> = {}): Confi
     defaultWeightKg: 0.5,
     defaultBox: { lengthCm: 30, widthCm: 20, heightCm: 10 },
     collectFromLocations: [],
+    shipPickupPoints: false,
     ...overrides,
   };
 }

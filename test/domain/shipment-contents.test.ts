@@ -79,7 +79,7 @@ describe('shipmentContents', () => {
     );
   });
 
-  it('ships SHIPPING and PICKUP_POINT only, never a digital line', () => {
+  it('ships SHIPPING only, and PICKUP_POINT when told, never a digital line', () => {
     const lines = ['SHIPPING', 'PICKUP_POINT', 'PICK_UP', 'LOCAL', 'RETAIL', 'NONE'].map((method) =>
       anItem({ title: method }),
     );
@@ -91,7 +91,12 @@ describe('shipmentContents', () => {
         aFulfillmentOrder([ebook]),
       ],
     });
-    expect(shipped(order)).toEqual([
+    expect(shipped(order)).toEqual([['SHIPPING', 1]]);
+    expect(describeLeftOut(shipmentContents(order, []).leftOut)).toContain(
+      '1 × PICKUP_POINT is for a pickup point, whose address Shopify does not give reliably',
+    );
+    const told = shipmentContents(order, { collectFromLocations: [], shipPickupPoints: true });
+    expect(shippedItems(told).map((i) => [i.title, i.quantity])).toEqual([
       ['SHIPPING', 1],
       ['PICKUP_POINT', 1],
     ]);

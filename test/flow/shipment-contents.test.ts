@@ -389,10 +389,33 @@ describe('what goes into a shipment, through the whole flow', () => {
     expect(appFulfillments(f, id)).toEqual([]);
   });
 
-  it('a pickup point (a carrier delivery to a parcel shop) ships like any parcel', async () => {
+  it('a pickup point (a carrier delivery to a parcel shop): skipped, saying why, by default', async () => {
     const f = await flow();
     const id = await place(f, { lineItems: [{ ...MUG, deliveryMethod: 'PICKUP_POINT' }] });
+    await skippedWith(
+      f,
+      id,
+      /^1 × Ceramic mug is for a pickup point, whose address Shopify does not give reliably \(SHIP_PICKUP_POINTS=true ships it to the shipping address\); nothing left/,
+    );
+  });
+
+  it('a pickup point with SHIP_PICKUP_POINTS: shipped to the shipping address', async () => {
+    const f = await flow({ shipment: { shipPickupPoints: true } });
+    const id = await place(f, {
+      shippingAddress: {
+        name: 'Pakkeshop 4021',
+        address1: 'Vesterbrogade 10',
+        zip: '1620',
+        city: 'København V',
+      },
+      lineItems: [{ ...MUG, deliveryMethod: 'PICKUP_POINT' }],
+    });
     await shipsExactly(f, id, { 'Ceramic mug': 1 });
+    const [shipment] = shipmentsWithReference(f.s.sandbox, id);
+    expect(shipment!.request.receiver).toMatchObject({
+      name: 'Pakkeshop 4021',
+      address: { street: 'Vesterbrogade 10', postal_code: '1620', city: 'København V' },
+    });
   });
 
   it('digital plus physical: the parcel only; the digital line is not fulfilled with it', async () => {

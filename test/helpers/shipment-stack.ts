@@ -79,6 +79,7 @@ export const SHIPMENT_SETTINGS: Config['shipment'] = {
   defaultWeightKg: 0.5,
   defaultBox: { lengthCm: 30, widthCm: 20, heightCm: 10 },
   collectFromLocations: [],
+  shipPickupPoints: false,
 };
 
 export const ELIGIBILITY: Config['eligibility'] = {
