@@ -106,7 +106,7 @@ async function shipAndDeliver(f: Flow, id: string) {
   await settled(f.s);
 }
 
-/** What the connector's create request asked the provider to ship, by line title. */
+/** The units the connector kept as sent (what its fulfilment is bounded by), by line title. */
 async function askedFor(f: Flow, id: string): Promise<Units> {
   const record = await f.s.records.get(id);
   const sent = decodeSentUnits(record?.sentUnits) ?? new Map<string, number>();
@@ -145,13 +145,44 @@ function appFulfillments(f: Flow, id: string): Units[] {
     });
 }
 
+const KG_PER: Record<string, number> = { GRAMS: 0.001, KILOGRAMS: 1 };
+
+/** What `units` weigh, by the fake store's unit weights (the default weight for none). */
+function weightOf(f: Flow, id: string, units: Units): number {
+  const order = f.s.store.order(id)!;
+  let kg = 0;
+  for (const [title, quantity] of Object.entries(units)) {
+    const { weight } = order.lineItems.find((item) => item.title === title)!;
+    const unitKg =
+      weight && weight.value > 0
+        ? weight.value * KG_PER[weight.unit]!
+        : f.s.config.shipment.defaultWeightKg;
+    kg += quantity * unitKg;
+  }
+  return Math.round(kg * 1000) / 1000;
+}
+
 /**
- * The whole flow for an order that ships: registered with exactly `units`, fulfilled with them
- * (one fulfillment per location), delivered; no fulfillment covers a unit it was not asked for.
+ * What the provider received: one create request, for `units` (by their weight, the request
+ * naming no lines) and the order's receiver.
+ */
+function providerReceived(f: Flow, id: string, units: Units) {
+  const [shipment, ...more] = shipmentsWithReference(f.s.sandbox, id);
+  expect(more).toEqual([]);
+  expect(totalKg(shipment!.request.packages as PackageLine[])).toBe(weightOf(f, id, units));
+  const address = f.s.store.order(id)!.shippingAddress;
+  expect(shipment!.request.receiver).toMatchObject({ name: address?.name });
+}
+
+/**
+ * The whole flow for an order that ships: registered with exactly `units`, the provider given
+ * those, fulfilled with them (one fulfillment per location), delivered; no fulfillment covers a
+ * unit it was not asked for.
  */
 async function shipsExactly(f: Flow, id: string, units: Units) {
   await settledAs(f, id, 'registered');
   expect(await askedFor(f, id)).toEqual(units);
+  providerReceived(f, id, units);
   await shipAndDeliver(f, id);
   const made = appFulfillments(f, id);
   const covered: Units = {};
@@ -233,6 +264,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     const id = await place(f, { lineItems: [{ ...BLANKET, quantity: 3 }, MUG] });
     await settledAs(f, id, 'registered');
     expect(await askedFor(f, id)).toEqual({ 'Wool blanket': 3, 'Ceramic mug': 1 });
+    providerReceived(f, id, { 'Wool blanket': 3, 'Ceramic mug': 1 });
     await f.s.store.fulfil(
       id,
       { lines: [{ title: 'Wool blanket', quantity: 2 }] },
