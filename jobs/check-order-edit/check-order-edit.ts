@@ -6,6 +6,7 @@ import {
   describeChanges,
   encodeFingerprint,
   type FingerprintPart,
+  isCurrentFingerprint,
   type ShipmentFingerprint,
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
@@ -68,11 +69,20 @@ export async function checkOrderEdit(
   // Once the provider handed the parcel to its carrier, the connector's own fulfilment empties
   // what is left to ship: only a change of receiver still means something then.
   const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
-  const compared: readonly FingerprintPart[] = shipped
-    ? ['receiver']
-    : ['receiver', 'lines', 'weights'];
+  // Kept before the lines and weights were counted from the shipment's contents: only its
+  // receiver compares, and the order as it is now becomes what later checks compare with.
+  const comparable = isCurrentFingerprint(record.sentFingerprint);
+  const compared: readonly FingerprintPart[] =
+    shipped || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
   const changes = changedParts(sent, current).filter((part) => compared.includes(part));
-  if (changes.length === 0) return { outcome: 'unchanged' };
+  if (!comparable) {
+    await deps.records.rebaseSentFingerprint(
+      orderId,
+      record.sentFingerprint ?? '',
+      encodeFingerprint(current),
+    );
+  }
+  if (changes.length === 0) return { outcome: comparable ? 'unchanged' : 'baseline_recorded' };
   return reportEditAfterRegistration(orderId, record, current, changes, deps);
 }
 

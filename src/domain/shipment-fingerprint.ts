@@ -68,9 +68,26 @@ export function changedParts(
   return FINGERPRINT_PARTS.filter((part) => before[part] !== after[part]);
 }
 
-/** How a fingerprint is stored: `receiver=…;lines=…;weights=…`. */
+/**
+ * Which way the parts are computed; stored with them. 2: lines and weights from the shipment's
+ * contents (fulfillment orders); 1 (stored without a version): every line requiring shipping.
+ */
+export const FINGERPRINT_VERSION = 2;
+
+/** How a fingerprint is stored: `v=2;receiver=…;lines=…;weights=…`. */
 export function encodeFingerprint(fingerprint: ShipmentFingerprint): string {
-  return FINGERPRINT_PARTS.map((part) => `${part}=${fingerprint[part]}`).join(';');
+  return [
+    `v=${FINGERPRINT_VERSION}`,
+    ...FINGERPRINT_PARTS.map((part) => `${part}=${fingerprint[part]}`),
+  ].join(';');
+}
+
+/**
+ * Whether a stored fingerprint was computed the way it is now. An older one's receiver still
+ * compares; its lines and weights do not.
+ */
+export function isCurrentFingerprint(text: string | undefined | null): boolean {
+  return /^v=(\d+);/.exec(text ?? '')?.[1] === String(FINGERPRINT_VERSION);
 }
 
 /** The stored form read back; null when absent or not a fingerprint. */

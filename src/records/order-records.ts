@@ -251,6 +251,16 @@ export class OrderRecords {
     return (await this.redis.hsetnx(this.key(orderId), 'sentFingerprint', fingerprint)) === 1;
   }
 
+  /**
+   * Replaces a sent fingerprint computed an older way (`before`) by the order as it is now; not
+   * if another write changed it meanwhile.
+   */
+  async rebaseSentFingerprint(orderId: string, before: string, now: string): Promise<boolean> {
+    return (
+      (await this.redis.eval(REBASE_SENT_FINGERPRINT, 1, this.key(orderId), before, now)) === 1
+    );
+  }
+
   /** The fingerprint the order failed with; none (unknown) removes an older one. */
   async recordFailedFingerprint(orderId: string, fingerprint: string | undefined): Promise<void> {
     await this.redis.eval(
@@ -361,6 +371,12 @@ const CLEAR_SENT = `
 if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then
   redis.call('HDEL', KEYS[1], 'sentAt', 'sentFingerprint', 'sentUnits')
 end
+return 1
+`;
+
+const REBASE_SENT_FINGERPRINT = `
+if redis.call('HGET', KEYS[1], 'sentFingerprint') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[2])
 return 1
 `;
 

@@ -18,7 +18,7 @@ describe('shipmentFingerprint', () => {
 
     expect(fingerprint()).toEqual(print);
     const stored = encodeFingerprint(print);
-    expect(stored).toMatch(/^receiver=[0-9a-f]{16};lines=[0-9a-f]{16};weights=[0-9a-f]{16}$/);
+    expect(stored).toMatch(/^v=2;receiver=[0-9a-f]{16};lines=[0-9a-f]{16};weights=[0-9a-f]{16}$/);
     for (const value of ['Ada', 'Lovelace', 'Nørregade', '1165', '+45', 'Sneaker', 'Shoes']) {
       expect(stored).not.toContain(value);
     }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { checkOrderEdit } from '../../jobs/check-order-edit/check-order-edit.js';
 import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
 import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
 import { decodeSentUnits } from '../../src/domain/shipment-contents.js';
@@ -593,5 +594,32 @@ describe('a create answered with the shipment an earlier request made', () => {
     expect(record?.sentFingerprint).toBe(first?.sentFingerprint);
     expect(record?.editReportedChanges).toBe('lines');
     expect((await s.counters.read()).orders_edited_after_registration).toBe(1);
+  });
+});
+
+describe('a fingerprint kept before the lines were counted from the shipment contents', () => {
+  it('is replaced once by the order as it is now, without flagging an edit', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const deps = {
+      store: s.storeClient,
+      partner: s.partner,
+      records: s.records,
+      tracking: s.parts.tracking,
+      counters: s.counters,
+      settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
+      markOrder: s.parts.markOrder,
+      logger: s.logger,
+    };
+    await registerShipment(id, deps);
+    // As stored before: no version, and lines that covered every line requiring shipping.
+    const kept = (await s.records.get(id))!.sentFingerprint!;
+    const old = kept.replace(/^v=\d+;/, '').replace(/lines=[0-9a-f]{16}/, 'lines=0123456789abcdef');
+    await s.redis.hset(`${s.prefix}:order:${id}`, 'sentFingerprint', old);
+
+    expect(await checkOrderEdit(id, deps)).toEqual({ outcome: 'baseline_recorded' });
+    expect((await s.records.get(id))?.sentFingerprint).toBe(kept);
+    expect(await checkOrderEdit(id, deps)).toEqual({ outcome: 'unchanged' });
+    expect((await s.counters.read()).orders_edited_after_registration ?? 0).toBe(0);
   });
 });

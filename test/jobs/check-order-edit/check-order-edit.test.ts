@@ -41,7 +41,7 @@ describe('checkOrderEdit', () => {
     });
 
     expect(await check(s)).toEqual({ outcome: 'baseline_recorded' });
-    expect((await s.records.get(ID))?.sentFingerprint).toMatch(/^receiver=[0-9a-f]{16};/);
+    expect((await s.records.get(ID))?.sentFingerprint).toMatch(/^v=2;receiver=[0-9a-f]{16};/);
     expect(await check(s)).toEqual({ outcome: 'unchanged' });
     expect(await allJobs(s.queues.markOrder)).toEqual([]);
   });
