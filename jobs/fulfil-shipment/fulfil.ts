@@ -6,6 +6,7 @@ import {
   type HeldUnits,
   holdsSentUnits,
   shipmentContents,
+  shipmentSentSinceMs,
   shippedItems,
 } from '../../src/domain/shipment-contents.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
@@ -100,7 +101,12 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
     return 'tracking-updated';
   }
 
-  const { groups, heldBack, asked } = await whatToFulfil(reference, order.name, deps);
+  const { groups, heldBack, asked, sentSinceMs } = await whatToFulfil(
+    reference,
+    order.name,
+    shipment,
+    deps,
+  );
   const created: { id: string }[] = [];
   for (const group of groups) {
     await deps.keepWriteLock();
@@ -141,9 +147,7 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
   // collects from: never to a pickup, a digital line or another location's parcel.
   const collectFrom = deps.settings.shipment.collectFromLocations;
   const untracked = live.filter(
-    (f) =>
-      f.tracking.every((t) => !t.number) &&
-      holdsSentUnits(f, asked, collectFrom, shipment.createdAtMs),
+    (f) => f.tracking.every((t) => !t.number) && holdsSentUnits(f, asked, collectFrom, sentSinceMs),
   );
   if (untracked.length > 0) {
     for (const f of untracked) {
@@ -171,8 +175,14 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
 async function whatToFulfil(
   reference: string,
   orderName: string,
+  shipment: TrackedShipment,
   deps: FulfilDeps,
-): Promise<{ groups: ContentLine[][]; heldBack: HeldUnits[]; asked: Map<string, number> }> {
+): Promise<{
+  groups: ContentLine[][];
+  heldBack: HeldUnits[];
+  asked: Map<string, number>;
+  sentSinceMs: number;
+}> {
   const order = await deps.store.getOrder(reference);
   if (!order) {
     throw new JobRefusedError(
@@ -180,7 +190,8 @@ async function whatToFulfil(
     );
   }
   const contents = shipmentContents(order, deps.settings.shipment);
-  const sent = decodeSentUnits((await deps.records.get(reference))?.sentUnits);
+  const record = await deps.records.get(reference);
+  const sent = decodeSentUnits(record?.sentUnits);
   // Without kept units, what the provider ships is taken to be the contents as they are now.
   const asked = sent ?? new Map(shippedItems(contents).map((item) => [item.id, item.quantity]));
   const left = new Map(asked);
@@ -200,7 +211,12 @@ async function whatToFulfil(
     groups.set(key, [...(groups.get(key) ?? []), { ...line, quantity }]);
   }
   const heldBack = contents.held.filter((held) => take(held.lineItemId, held.quantity) > 0);
-  return { groups: [...groups.values()], heldBack, asked };
+  return {
+    groups: [...groups.values()],
+    heldBack,
+    asked,
+    sentSinceMs: shipmentSentSinceMs(record, shipment.createdAtMs),
+  };
 }
 
 function carries(fulfillment: FulfillmentState, number: string): boolean {

@@ -10,7 +10,12 @@ import {
 } from '../domain/eligibility.js';
 import type { StoreOrderSummary } from '../domain/order.js';
 import { carriesRegistrationMarks } from '../domain/order-marks.js';
-import { decodeSentUnits, holdsSentUnits, shipmentContents } from '../domain/shipment-contents.js';
+import {
+  decodeSentUnits,
+  holdsSentUnits,
+  shipmentContents,
+  shipmentSentSinceMs,
+} from '../domain/shipment-contents.js';
 import { isHandedToCarrier } from '../domain/shipment-progress.js';
 import type { PartnerApi } from '../partner/client.js';
 import { PartnerWaitError } from '../partner/errors.js';
@@ -329,9 +334,11 @@ async function fulfilledNotShipped(
     requests.shopify += 1;
     // Only a fulfillment of the units the provider holds: a pickup, another location's parcel
     // or staff's units left out of the shipment are not this shipment fulfilled.
-    const asked = decodeSentUnits((await deps.parts.records.get(s.reference))?.sentUnits);
+    const record = await deps.parts.records.get(s.reference);
+    const asked = decodeSentUnits(record?.sentUnits);
+    const since = shipmentSentSinceMs(record, s.createdAtMs);
     const fulfilsShipment = (f: FulfillmentState) =>
-      f.status === 'SUCCESS' && (!asked || holdsSentUnits(f, asked, collectFrom, s.createdAtMs));
+      f.status === 'SUCCESS' && (!asked || holdsSentUnits(f, asked, collectFrom, since));
     if (order?.fulfillments.some(fulfilsShipment)) {
       found.push({ orderId: s.reference, stage: s.stage, providerStatus: s.status });
     }

@@ -274,12 +274,27 @@ export function holdsSentUnits(
   collectFrom: readonly string[],
   sinceMs: number,
 ): boolean {
+  // Shopify's times are whole seconds: one made in the same second counts as made since.
   const createdAtMs = Date.parse(fulfillment.createdAt);
   return (
-    !(createdAtMs < sinceMs) &&
+    !(createdAtMs < Math.floor(sinceMs / 1000) * 1000) &&
     collects(collectFrom, { id: fulfillment.locationId, name: fulfillment.locationName ?? '' }) &&
     fulfillment.lineItems.some((line) => line.quantity > 0 && (asked.get(line.lineItemId) ?? 0) > 0)
   );
+}
+
+/**
+ * From when a fulfillment may be the shipment's: when the connector sent the create request
+ * (its own clock, as Shopify's; the provider's may differ), else the shipment's creation.
+ */
+export function shipmentSentSinceMs(
+  record: { sentAt?: string | undefined; registeredAt?: string | undefined } | null,
+  createdAtMs: number,
+): number {
+  const times = [record?.sentAt, record?.registeredAt]
+    .map((time) => (time ? Date.parse(time) : Number.NaN))
+    .filter((time) => !Number.isNaN(time));
+  return times.length > 0 ? Math.min(...times) : createdAtMs;
 }
 
 /** Whether a COLLECT_FROM_LOCATIONS entry names this location: its id (numeric or gid) or name. */

@@ -422,6 +422,35 @@ describe('what goes into a shipment, through the whole flow', () => {
     expect(appFulfillments(f, id)).toEqual([]);
   });
 
+  it("staff's own untracked fulfillment from before registration never gets the carrier's number", async () => {
+    const f = await flow();
+    const id = await place(f, {
+      financialStatus: 'PENDING',
+      lineItems: [{ ...BLANKET, quantity: 3 }, MUG],
+    });
+    await skippedWith(f, id, /Financial status is pending/);
+    const staff = await f.s.store.fulfil(
+      id,
+      { lines: [{ title: 'Wool blanket', quantity: 2 }] },
+      { sendWebhook: false },
+    );
+    // Shopify's times are whole seconds: the payment comes in a later one.
+    const madeAt = Date.parse(staff.fulfillments[0]!.createdAt);
+    await waitUntil(() => Date.now() >= madeAt + 1000, { what: 'the next second' });
+    await f.s.store.updateOrder(id, { markPaid: true }, { webhookUrl: f.webhookUrl });
+    await settledAs(f, id, 'registered');
+    providerReceived(f, id, { 'Wool blanket': 1, 'Ceramic mug': 1 });
+    // Staff then mark the parcel's units fulfilled themselves, without tracking.
+    await f.s.store.fulfil(id, {}, { sendWebhook: false });
+
+    await shipAndDeliver(f, id);
+
+    const [before, after, ...more] = f.s.store.order(id)!.fulfillments;
+    expect(more).toEqual([]);
+    expect(before!.trackingInfo).toEqual([]);
+    expect(after!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+  });
+
   it('a pickup point (a carrier delivery to a parcel shop): skipped, saying why, by default', async () => {
     const f = await flow();
     const id = await place(f, { lineItems: [{ ...MUG, deliveryMethod: 'PICKUP_POINT' }] });
