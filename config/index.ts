@@ -300,6 +300,11 @@ const variables = {
     schema: positiveInt.max(256).default(4),
     hint: 'status, fulfilment and delivery writes to Shopify each process runs at a time, per kind',
   },
+
+  REDIS_ALLOW_EVICTION: {
+    schema: bool.default(false),
+    hint: 'true to run the workers although Redis may evict keys (maxmemory-policy other than noeviction): queued orders, records and write locks can then vanish',
+  },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -448,7 +453,7 @@ function buildConfig(env: Env) {
         : undefined,
     /** /metrics: the bearer token it asks for, or undefined when it is open. */
     metrics: { token: v.METRICS_TOKEN },
-    redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
+    redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX, allowEviction: v.REDIS_ALLOW_EVICTION },
     partner: partnerSettings(v),
     shopify,
     intake: {
@@ -544,7 +549,9 @@ export function loadRedisUrl(env: Env = process.env): string {
 }
 
 /** Where the records are (Redis and the key prefix): all that reading an order's state needs. */
-export function loadRecordsLocation(env: Env = process.env): Config['redis'] {
+export function loadRecordsLocation(
+  env: Env = process.env,
+): Pick<Config['redis'], 'url' | 'queuePrefix'> {
   const { values, problems } = parseVariables(env, ['REDIS_URL', 'QUEUE_PREFIX']);
   if (values.REDIS_URL && values.QUEUE_PREFIX) {
     problems.push(...clusterPrefixProblems(values.REDIS_URL, values.QUEUE_PREFIX));

@@ -8,7 +8,11 @@ import { ConnectorMetrics } from './metrics/registry.js';
 import { requestMetrics } from './metrics/request-metrics.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { createRedis } from './queue/redis.js';
-import { warnAboutRedisDurability } from './queue/redis-durability.js';
+import {
+  EVICTION_CHECK_INTERVAL_MS,
+  refuseEvictingRedis,
+  warnAboutRedisDurability,
+} from './queue/redis-durability.js';
 import { claimPartnerEnvironment } from './records/partner-environment.js';
 import { startWorkersThread, type WorkersThreadData } from './workers-thread.js';
 
@@ -40,6 +44,8 @@ export interface ServiceOptions {
   jobLock?: WorkerOptions['jobLock'];
   /** How often the schedulers are put back after Redis lost them; only tests change it. */
   scheduleRefreshMs?: number;
+  /** How often the workers read Redis's maxmemory-policy again; only tests change it. */
+  evictionCheckMs?: number;
 }
 
 export interface RunningService {
@@ -105,7 +111,11 @@ export async function startService(
   if (!options.isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
 
   // Before anything reads a record: they must belong to the configured partner environment.
+  // Workers do not start on a Redis that may evict their keys (checked once per process).
   try {
+    if (options.workers !== false && !options.isWorkersThread) {
+      await refuseEvictingRedis(workerRedis, logger, config.redis.allowEviction);
+    }
     await claimEnvironment(config, workerRedis, logger);
   } catch (error) {
     requestRedis.disconnect();
@@ -152,6 +162,7 @@ export async function startService(
       shutdownGraceMs: options.shutdownGraceMs,
       jobLock: options.jobLock,
       scheduleRefreshMs: options.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS,
+      evictionCheckMs: options.evictionCheckMs ?? EVICTION_CHECK_INTERVAL_MS,
     });
     closers.unshift(() => workers.close());
   }

@@ -1,6 +1,7 @@
 import type { LiveShipment, StoredOrderStatus } from '../compose/order-status.js';
 import { METAFIELD_NAMESPACE, ORDER_TAGS, STATUS_LABELS } from '../domain/order-marks.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
+import { evictionPauseMessage } from '../queue/redis-durability.js';
 import type { OrderRecord } from '../records/order-records.js';
 
 export interface OrderStatus extends StoredOrderStatus {
@@ -70,6 +71,11 @@ export function formatOrderStatus(status: OrderStatus): string {
     );
   }
   lines.push(formatPartnerQueues(status.partnerQueues));
+  if (status.evictionPause) {
+    lines.push(
+      `  PAUSED: ${evictionPauseMessage(status.evictionPause)} (checked every few minutes).`,
+    );
+  }
   return lines.join('\n');
 }
 

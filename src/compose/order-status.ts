@@ -7,6 +7,7 @@ import type { Logger } from '../log.js';
 import { PartnerNotFoundError } from '../partner/errors.js';
 import { type PartnerPause, readPartnerPause } from '../queue/partner-auth.js';
 import { scanKeys } from '../queue/redis.js';
+import { type EvictionPause, readEvictionPause } from '../queue/redis-durability.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
 import { ShipmentTracking, type TrackedShipment } from '../records/shipment-tracking.js';
 import { buildPartnerSide } from './clients.js';
@@ -39,6 +40,8 @@ export interface StoredOrderStatus {
   shipment: (TrackedShipment & { statusLabel?: string; newestStatusWritten: boolean }) | null;
   jobs: OrderJob[];
   partnerQueues: PartnerQueuesState;
+  /** Every queue's workers are paused: Redis runs with a policy that may evict keys. */
+  evictionPause: EvictionPause | null;
 }
 
 /**
@@ -78,6 +81,7 @@ export async function readStoredOrderStatus(
         tokenRefusedSince: pause?.reason === 'token_refused' ? pause.since : null,
         pause,
       },
+      evictionPause: await readEvictionPause(redis, prefix),
     };
   } finally {
     await Promise.all(queues.map(({ queue }) => queue.close()));

@@ -3,6 +3,7 @@ import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
 import { closeWorkers } from '../queue/close-workers.js';
+import { EvictionPolicyWatch } from '../queue/redis-durability.js';
 import { StoreHealth } from '../records/store-health.js';
 import { StoreAuthError } from '../store/errors.js';
 import { missingScopes } from '../store/setup/scopes.js';
@@ -26,6 +27,8 @@ export interface WorkerSideOptions {
   shutdownGraceMs: number | undefined;
   jobLock: WorkerOptions['jobLock'] | undefined;
   scheduleRefreshMs: number;
+  /** How often maxmemory-policy is read again (EVICTION_CHECK_INTERVAL_MS). */
+  evictionCheckMs: number;
 }
 
 /** How often a refused partner token is tried again, so a restored token resumes the queues. */
@@ -79,9 +82,21 @@ export async function startWorkerSide(
   const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
   probeTimer.unref();
 
+  // A Redis that starts evicting keys pauses the workers until it stops (checked at start too:
+  // a reason left by an earlier run is cleared once the policy is safe).
+  const evictionWatch = config.redis.allowEviction
+    ? undefined
+    : new EvictionPolicyWatch(redis, parts.prefix, workers, logger);
+  const checkEviction = () =>
+    evictionWatch?.check().catch((err) => logger.warn({ err }, 'Redis policy check failed'));
+  void checkEviction();
+  const evictionTimer = setInterval(checkEviction, options.evictionCheckMs);
+  evictionTimer.unref();
+
   return {
     async close() {
       clearInterval(probeTimer);
+      clearInterval(evictionTimer);
       stopSchedules();
       await closeWorkers(workers, options.shutdownGraceMs ?? 20_000, logger);
     },

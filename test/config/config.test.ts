@@ -50,7 +50,11 @@ describe('loadConfig', () => {
 
   it('applies the documented defaults', () => {
     const config = loadConfig(minimal);
-    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', queuePrefix: 'connector' });
+    expect(config.redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      queuePrefix: 'connector',
+      allowEviction: false,
+    });
     expect(config.partner.rateLimit).toBe(60);
     expect(config.partner.rateWindowMs).toBe(60_000);
     expect(config.partner.apiUrl).toBe('https://partner.example.com/api/v1');
@@ -187,6 +191,7 @@ describe('Redis Cluster settings', () => {
     expect(loadConfig({ ...minimal, ...cluster }).redis).toEqual({
       url: cluster.REDIS_URL,
       queuePrefix: '{connector}',
+      allowEviction: false,
     });
     expect(loadConfig({ ...minimal, REDIS_URL: 'rediss://h:6380' }).redis.queuePrefix).toBe(
       'connector',
