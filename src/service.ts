@@ -13,7 +13,7 @@ import {
   refuseEvictingRedis,
   warnAboutRedisDurability,
 } from './queue/redis-durability.js';
-import { claimPartnerEnvironment } from './records/partner-environment.js';
+import { claimPartnerEnvironment, type ShipmentReader } from './records/partner-environment.js';
 import { startWorkersThread, type WorkersThreadData } from './workers-thread.js';
 
 export interface ServiceOptions {
@@ -191,7 +191,29 @@ export async function startService(
 /** Records the partner environment at the first start; refuses another one later (throws). */
 async function claimEnvironment(config: Config, redis: Redis, logger: Logger): Promise<void> {
   const prefix = config.redis.queuePrefix;
-  const claim = await claimPartnerEnvironment(redis, prefix, config.partner);
+  // Loaded only for a new token: the partner client is not otherwise needed in this thread.
+  const readShipment: ShipmentReader = async (reference) =>
+    (await import('./compose/shipment-reader.js')).shipmentReader(
+      config.partner,
+      redis,
+      logger,
+    )(reference);
+  const claim = await claimPartnerEnvironment(
+    redis,
+    prefix,
+    config.partner,
+    new Date(),
+    readShipment,
+  );
+  if (claim.outcome === 'token_adopted') {
+    logger.info(
+      { prefix, partnerApiUrl: config.partner.apiUrl, checkedReference: claim.checkedReference },
+      claim.checkedReference
+        ? `new partner token: it reads shipment ${claim.checkedReference}, registered with the old one, so it is the same account; its records stay and the new token is adopted`
+        : 'new partner token for the same address, and no shipment registered yet under this QUEUE_PREFIX: the new token is adopted',
+    );
+    return;
+  }
   if (claim.outcome !== 'claimed') return;
   logger.info(
     { prefix, partnerApiUrl: config.partner.apiUrl },

@@ -33,11 +33,14 @@ export function registerEnvironmentCommand(program: Command): void {
           return;
         }
         const same = stored.fingerprint === environmentFingerprint(config.partner);
+        const sameAddress = stored.apiUrl === config.partner.apiUrl;
         console.log(`Records made through ${stored.apiUrl}, since ${stored.claimedAt}.`);
         console.log(
           same
             ? 'The configured address and token are the same: the connector starts.'
-            : `The configured environment (${config.partner.apiUrl}) is another one: the connector refuses to start. See \`connector environment forget --help\` and \`connector environment adopt-token --help\`.`,
+            : sameAddress
+              ? 'The configured token is another one for the same address: at start the connector reads one shipment registered here with it (one request from the budget). A 200 (or no shipment registered yet) proves the same account and the new token is adopted; a 404 means another account, and the connector refuses to start. See `connector environment adopt-token --help` for when that check cannot decide.'
+              : `The configured environment (${config.partner.apiUrl}) is another one: the connector refuses to start. See \`connector environment forget --help\` and \`connector environment adopt-token --help\`.`,
         );
       }),
     );
@@ -73,7 +76,7 @@ export function registerEnvironmentCommand(program: Command): void {
   environment
     .command('adopt-token')
     .description(
-      'the provider reissued the token of the same account: keep the records and accept the configured token (same PARTNER_API_URL only)',
+      'the provider reissued the token of the same account: keep the records and accept the configured token (same PARTNER_API_URL only). `connector start` does this by itself when the new token reads a shipment registered here; this is for when it cannot tell (the provider unreachable, or refusing the new token)',
     )
     .action(() =>
       withSharedParts(async (parts, config) => {

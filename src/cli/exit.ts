@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../../config/index.js';
+import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
   claimPartnerEnvironment,
@@ -53,7 +54,24 @@ export async function redisOrExit(url: string) {
  */
 export async function environmentOrExit(redis: Redis, config: Config): Promise<boolean> {
   try {
-    await claimPartnerEnvironment(redis, config.redis.queuePrefix, config.partner);
+    const claim = await claimPartnerEnvironment(
+      redis,
+      config.redis.queuePrefix,
+      config.partner,
+      new Date(),
+      // Loaded only for a new token: `connector start` needs no partner client in this thread.
+      async (reference) =>
+        (await import('../compose/shipment-reader.js')).shipmentReader(
+          config.partner,
+          redis,
+          createLogger({ level: 'warn' }),
+        )(reference),
+    );
+    if (claim.outcome === 'token_adopted') {
+      console.error(
+        `New partner token for ${config.partner.apiUrl}: ${claim.checkedReference ? `it reads shipment ${claim.checkedReference}, registered with the old one (same account)` : 'no shipment registered yet'}; adopted.`,
+      );
+    }
     return true;
   } catch (error) {
     if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;

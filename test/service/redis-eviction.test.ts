@@ -25,6 +25,11 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
+/** What /status says about the workers. */
+type WorkersStatus = StatusBody & {
+  workers: { status: string; pausedSince: string | null; problems: string[] };
+};
+
 async function privateRedis(policy: string) {
   const server = await startPrivateRedisServer(['--maxmemory-policy', policy]);
   closers.push(() => server.stop());
@@ -80,22 +85,19 @@ describe('workers on a Redis that may evict keys', () => {
       evictionCheckMs: 50,
     });
     closers.push(() => service.close());
-    const status = async () => (await fetch(`${service.url}/status`)).json() as Promise<StatusBody>;
-    expect(((await status()) as StatusBody & { workers: { status: string } }).workers.status).toBe(
-      'ok',
-    );
+    const status = async () =>
+      (await fetch(`${service.url}/status`)).json() as Promise<WorkersStatus>;
+    expect((await status()).workers.status).toBe('ok');
 
     await redis.redis.config('SET', 'maxmemory-policy', 'volatile-ttl');
 
-    const paused = await waitFor(
+    const paused = (await waitFor(
       async () => {
-        const body = (await status()) as StatusBody & {
-          workers: { status: string; problems: string[] };
-        };
+        const body = await status();
         return body.workers.status === 'redis_evicts' && body;
       },
       { what: 'the workers to pause' },
-    );
+    )) as WorkersStatus;
     expect(paused.workers.problems[0]).toMatch(
       /maxmemory-policy volatile-ttl.*workers are paused until it is noeviction again/,
     );
@@ -103,11 +105,9 @@ describe('workers on a Redis that may evict keys', () => {
 
     await redis.redis.config('SET', 'maxmemory-policy', 'noeviction');
 
-    await waitFor(
-      async () =>
-        ((await status()) as StatusBody & { workers: { status: string } }).workers.status === 'ok',
-      { what: 'the workers to resume' },
-    );
+    await waitFor(async () => (await status()).workers.status === 'ok', {
+      what: 'the workers to resume',
+    });
     expect(lines()).toContain('maxmemory-policy noeviction again: queue workers resumed');
   });
 });
