@@ -100,7 +100,7 @@ export function benchStoreClient(
   return createStoreClient({
     shop: BENCH_STORE.shop,
     auth: { kind: 'accessToken', accessToken: BENCH_STORE.accessToken },
-    apiVersion: '2026-07',
+    apiVersion: '2026-10',
     adminApiUrl,
     webhookSecret: BENCH_STORE.webhookSecret,
     logger,

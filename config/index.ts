@@ -153,8 +153,8 @@ const variables = {
   SHOPIFY_API_VERSION: {
     schema: z
       .string()
-      .regex(/^\d{4}-\d{2}$/, 'must look like 2026-07')
-      .default('2026-07'),
+      .regex(/^\d{4}-\d{2}$/, 'must look like 2026-10')
+      .default('2026-10'),
     hint: 'the Admin API version',
   },
   SHOPIFY_ADMIN_API_URL: {

@@ -31,7 +31,7 @@ async function connectorReachesFakeStore(output: string): Promise<void> {
   const client = createStoreClient({
     shop: setting('SHOPIFY_SHOP')!,
     auth: { kind: 'accessToken', accessToken: setting('SHOPIFY_ACCESS_TOKEN')! },
-    apiVersion: '2026-07',
+    apiVersion: '2026-10',
     adminApiUrl: setting('SHOPIFY_ADMIN_API_URL')!,
     webhookSecret: setting('SHOPIFY_WEBHOOK_SECRET')!,
     logger: silentLogger,

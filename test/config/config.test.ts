@@ -58,7 +58,7 @@ describe('loadConfig', () => {
     expect(config.partner.rateLimit).toBe(60);
     expect(config.partner.rateWindowMs).toBe(60_000);
     expect(config.partner.apiUrl).toBe('https://partner.example.com/api/v1');
-    expect(config.shopify.apiVersion).toBe('2026-07');
+    expect(config.shopify.apiVersion).toBe('2026-10');
     expect(config.intake.pollIntervalMs).toBe(300_000);
     expect(config.eligibility.financialStatuses).toEqual(['paid']);
     expect(config.shipment.sender.countryCode).toBe('DK');

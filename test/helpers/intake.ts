@@ -23,7 +23,7 @@ import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './shipment-stack.js';
 export const SHOP = 'intake-demo.myshopify.com';
 export const WEBHOOK_SECRET = 'whsec_intake_secret';
 export const ACCESS_TOKEN = 'shpat_intake_token';
-export const API_VERSION = '2026-07';
+export const API_VERSION = '2026-10';
 
 export const silentLogger = createLogger({ level: 'silent' });
 

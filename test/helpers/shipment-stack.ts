@@ -168,7 +168,7 @@ export async function startShipmentStack(
   const storeClient = createStoreClient({
     shop: SHOP,
     auth: { kind: 'accessToken', accessToken: STORE_TOKEN },
-    apiVersion: '2026-07',
+    apiVersion: '2026-10',
     adminApiUrl: store.url,
     webhookSecret: WEBHOOK_SECRET,
     logger,

@@ -1,6 +1,6 @@
 /**
  * The documents that read fulfillment orders and fulfil, track and follow shipments (API
- * 2026-07). Every export is one complete document, listed in ../documents.ts for the schema and
+ * 2026-10). Every export is one complete document, listed in ../documents.ts for the schema and
  * cost tests.
  */
 

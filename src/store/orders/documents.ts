@@ -1,5 +1,5 @@
 /**
- * The documents that read orders (API 2026-07). Every export is one complete document, listed in
+ * The documents that read orders (API 2026-10). Every export is one complete document, listed in
  * ../documents.ts for the schema and cost tests. A page of orders cannot carry line items: 50
  * orders with lineItems(first: 100) would cost 30,202 and be refused outright.
  */
