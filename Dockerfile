@@ -3,6 +3,7 @@
 # Configuration and secrets come from the environment at run time (env_file: .env), never from
 # the image: .dockerignore keeps .env out of the build context.
 
+# Node 22: the oldest Node the connector supports (package.json engines), and the one CI tests on.
 ARG NODE_IMAGE=node:22-slim
 
 # --- Production dependencies only --------------------------------------------------------------
