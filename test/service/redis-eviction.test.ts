@@ -65,6 +65,24 @@ describe('workers on a Redis that may evict keys', () => {
     expect(lines()).toMatch(/maxmemory-policy volatile-lru.*REDIS_ALLOW_EVICTION=true/);
   });
 
+  it('start, with a warning saying what to check by hand, where CONFIG is refused (managed Redis)', async () => {
+    const server = await startPrivateRedisServer([
+      '--maxmemory-policy',
+      'allkeys-lru',
+      '--rename-command',
+      'CONFIG',
+      '',
+    ]);
+    closers.push(() => server.stop());
+    const { env } = await serviceEnv(server.url);
+    const { logger, lines } = capturingLogger('info');
+
+    const service = await startService(loadConfig(env), { logger, http: false });
+    closers.push(() => service.close());
+
+    expect(lines()).toContain('could not read Redis maxmemory-policy (CONFIG GET refused');
+  });
+
   it('the intake alone (--no-workers) still starts, with the warning', async () => {
     const redis = await privateRedis('allkeys-lru');
     const { env } = await serviceEnv(redis.url);
