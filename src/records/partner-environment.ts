@@ -65,7 +65,7 @@ export class PartnerEnvironmentMismatchError extends Error {
     readonly stored: StoredEnvironment,
     readonly configuredUrl: string,
     /** What reading a shipment with the new token showed, or why it could not tell. */
-    readonly accountCheck?: string,
+    readonly accountCheck?: { undecided: boolean; detail: string },
   ) {
     const sameAddress = stored.apiUrl === configuredUrl;
     const choices = [
@@ -77,11 +77,14 @@ export class PartnerEnvironmentMismatchError extends Error {
         'if you know the provider only reissued the token of the same account: run `connector environment adopt-token` to keep the records',
       );
     }
+    const lead = accountCheck?.undecided
+      ? 'may hold the records of another partner account'
+      : 'holds the records of another partner environment or account';
     super(
-      `QUEUE_PREFIX=${prefix} holds the records of another partner environment or account: ` +
+      `QUEUE_PREFIX=${prefix} ${lead}: ` +
         `they were made through ${stored.apiUrl} (since ${stored.claimedAt}), and the connector is now configured with ` +
         (sameAddress ? 'the same address but another token' : configuredUrl) +
-        (accountCheck ? ` (${accountCheck})` : '') +
+        (accountCheck ? ` (${accountCheck.detail})` : '') +
         '. Orders registered there would count as registered here and never be sent, so the connector does not start. Choose one:\n' +
         choices.map((choice) => `  - ${choice}`).join(';\n') +
         '.',
@@ -151,20 +154,16 @@ export async function claimPartnerEnvironment(
       found = await readShipment(reference);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new PartnerEnvironmentMismatchError(
-        prefix,
-        stored,
-        apiUrl,
-        `whether it belongs to the same account could not be checked: reading shipment ${reference} with it failed (${reason}); the next start checks again`,
-      );
+      throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
+        undecided: true,
+        detail: `whether it belongs to the same account could not be checked: reading shipment ${reference} with it failed (${reason}); the next start checks again`,
+      });
     }
     if (found === 'not_found') {
-      throw new PartnerEnvironmentMismatchError(
-        prefix,
-        stored,
-        apiUrl,
-        `the provider answers 404 to it for shipment ${reference}, registered here with the old token: it belongs to another account`,
-      );
+      throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
+        undecided: false,
+        detail: `the provider answers 404 to it for shipment ${reference}, registered here with the old token: it belongs to another account`,
+      });
     }
   }
   await adoptReissuedToken(redis, prefix, environment, now);

@@ -155,6 +155,7 @@ describe('claimPartnerEnvironment', () => {
     );
 
     expect(error).toBeInstanceOf(PartnerEnvironmentMismatchError);
+    expect(error.message).toContain('may hold the records of another partner account');
     expect(error.message).toMatch(
       /could not be checked: reading shipment 5551234 with it failed \(.+\); the next start checks again/,
     );
