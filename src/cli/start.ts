@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../../config/index.js';
 import { createLogger, stdoutLogFormat } from '../log.js';
 import { PartnerEnvironmentMismatchError } from '../records/partner-environment.js';
 import { type RunningService, startService } from '../service.js';
@@ -50,7 +51,9 @@ export function registerStartCommand(program: Command): void {
           },
         });
       } catch (error) {
-        if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;
+        if (!(error instanceof PartnerEnvironmentMismatchError || error instanceof ConfigError)) {
+          throw error;
+        }
         console.error(error.message);
         process.exitCode = EXIT.config;
         return;

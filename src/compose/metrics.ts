@@ -11,9 +11,13 @@ import { registerQueueMetrics } from './queue-metrics.js';
  */
 export function registerSharedMetrics(
   metrics: ConnectorMetrics,
-  deps: { parts: Pick<SharedParts, 'queueOf' | 'redis' | 'counters'> } & PartnerMetricsDeps,
+  deps: {
+    parts: Pick<SharedParts, 'queueOf' | 'redis' | 'counters'>;
+    /** How long one reading of the queue metrics serves (default 0: every scrape reads). */
+    cacheMs?: number;
+  } & PartnerMetricsDeps,
 ): void {
-  registerQueueMetrics(metrics, deps.parts);
+  registerQueueMetrics(metrics, deps.parts, { cacheMs: deps.cacheMs });
   registerSharedCounters(metrics, deps.parts.counters);
   registerPartnerMetrics(metrics, deps);
 }
