@@ -13,7 +13,7 @@ import { StoreHealth } from '../../src/records/store-health.js';
 import { type FakeStore, startFakeStore } from '../../src/sandbox/store/index.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { webhookHeaders } from '../../src/sandbox/store/webhooks.js';
-import { buildServer } from '../../src/server/app.js';
+import { buildServer, type HttpTimeouts } from '../../src/server/app.js';
 import type { AdminLogin } from '../../src/server/board.js';
 import { type AdminClientOptions, createStoreClient } from '../../src/store/client.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
@@ -110,6 +110,8 @@ export async function startIntake(
     adminLogin?: AdminLogin;
     /** The server's logger (silent otherwise). */
     logger?: Logger;
+    /** The server's limits on slow clients (its defaults otherwise). */
+    timeouts?: HttpTimeouts;
   } = {},
 ): Promise<RunningIntake> {
   const prefix = uniquePrefix(options.name ?? 'intake');
@@ -129,12 +131,13 @@ export async function startIntake(
     redis,
     prefix,
     counters: parts.counters,
-    acceptDelivery: (event, deliveryId) => parts.acceptDelivery(event, deliveryId, redis),
+    acceptDelivery: (event, delivery) => parts.acceptDelivery(event, delivery, redis),
     budget,
     storeHealth: new StoreHealth(redis, prefix),
     logger: options.logger ?? silentLogger,
     board: { queues: Object.values(parts.queues), login: options.adminLogin },
     ...(options.answerWithinMs ? { answerWithinMs: options.answerWithinMs } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
