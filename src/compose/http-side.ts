@@ -9,6 +9,7 @@ import { buildServer } from '../server/app.js';
 import { createWebhookVerifier } from '../store/webhooks.js';
 import { buildPartnerBudget } from './budget.js';
 import { registerSharedMetrics } from './metrics.js';
+import { buildOrderLookup, lazyFindOrderByName } from './order-lookup.js';
 import type { SharedParts } from './parts.js';
 
 /**
@@ -47,7 +48,17 @@ export async function startHttpSide(
     storeHealth: new StoreHealth(redis, prefix),
     logger,
     // Every queue of the job catalog, its job schedulers included.
-    board: { queues: Object.values(parts.queues), login: config.admin },
+    board: {
+      queues: Object.values(parts.queues),
+      login: config.admin,
+      shop: config.shopify.shop,
+      lookup: buildOrderLookup({
+        redis,
+        prefix,
+        queues: Object.values(parts.queues),
+        findOrderByName: lazyFindOrderByName(config.shopify, logger),
+      }),
+    },
     metrics: { render: () => metrics.render(), token: config.metrics.token },
   });
   const url = await server.listen({ port: config.server.port, host: config.server.host });
