@@ -29,6 +29,25 @@ export function unchangedSinceFailure(
   return failed !== null && changedParts(failed, current).length === 0;
 }
 
+/**
+ * A staff retry or replay refused again with the order as it was when it was first refused (same
+ * fingerprint, same reason): the refusal, headed by one line that says the retry changed nothing.
+ * Null when the order had changed, or was not refused before.
+ */
+export function refusedAgainUnchanged(
+  before: OrderRecord | null,
+  after: OrderRecord | null,
+  refusal: JobRefusedError,
+): UnchangedRefusalError | null {
+  if (before?.state !== 'failed' || !before.failedFingerprint) return null;
+  if (after?.failedFingerprint !== before.failedFingerprint || after.reason !== before.reason) {
+    return null;
+  }
+  return new UnchangedRefusalError(
+    `Retried unchanged: the order is as it was when it was refused (${before.updatedAt}). Fix it in Shopify, then retry.\n${refusal.message}`,
+  );
+}
+
 export async function keepUnchangedRefusal(
   orderId: string,
   record: OrderRecord,
