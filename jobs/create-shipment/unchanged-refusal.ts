@@ -44,8 +44,13 @@ export function refusedAgainUnchanged(
     return null;
   }
   return new UnchangedRefusalError(
-    `Retried unchanged: the order is as it was when it was refused (${before.updatedAt}). Fix it in Shopify, then retry.\n${refusal.message}`,
+    `Retried unchanged: the order is as it was when it was refused (${minuteOf(before.updatedAt)}). Fix it in Shopify, then retry.\n${refusal.message}`,
   );
+}
+
+/** `2026-11-26T11:41:52.056Z` → `2026-11-26 11:41 UTC`. */
+function minuteOf(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 export async function keepUnchangedRefusal(

@@ -32,7 +32,7 @@ describe('a staff retry from the board of an order refused and not changed since
 
     const [note, ...reason] = again.failedReason.split('\n');
     expect(note).toBe(
-      `Retried unchanged: the order is as it was when it was refused (${record?.updatedAt}). Fix it in Shopify, then retry.`,
+      `Retried unchanged: the order is as it was when it was refused (${record?.updatedAt.slice(0, 10)} ${record?.updatedAt.slice(11, 16)} UTC). Fix it in Shopify, then retry.`,
     );
     expect(reason.join('\n')).toBe(first.failedReason);
     // Bull Board's Error tab shows the job's stack trace list: the last failure only.
