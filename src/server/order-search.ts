@@ -163,7 +163,8 @@ ${actions
   )
   .join('\n')}
 </tbody></table>`;
-  return `<h2>Order ${esc(title)}</h2><p>${shopify}</p>${jobs}${trail}`;
+  const story = `<p class="note">The order's whole story: <code>connector status "${esc(found.name ?? found.orderId)}"</code>; who changed what: <code>connector audit --order ${esc(found.orderId)}</code></p>`;
+  return `<h2>Order ${esc(title)}</h2><p>${shopify}</p>${jobs}${story}${trail}`;
 }
 
 function jobRow(job: FoundJob, boardPath: string): string {
