@@ -91,6 +91,13 @@ export function boardAuditHooks(deps: {
       const note = pending.get(context);
       if (!note || (result.status ?? 200) >= 400) return result;
       const count = await changedCount(note, result.body, context);
+      // An added job is known only once it exists.
+      const added = (result.body as { job?: { id?: unknown; data?: unknown } } | undefined)?.job;
+      if (note.action === 'add' && typeof added?.id === 'string') {
+        note.jobIds.push(added.id);
+        const orderId = orderIdOfJob(added);
+        if (orderId) note.orderIds.push(orderId);
+      }
       const action: StaffAction = {
         at: now(),
         who: loginUser(context.request.headers.authorization),

@@ -82,6 +82,17 @@ describe('Bull Board at /admin/queues', () => {
     expect(added.status).toBe(200);
     const jobs = await intake.queues.markOrder.getJobs(['waiting']);
     expect(jobs.map((job) => job.data)).toEqual([{ orderId: '42' }]);
+    // In the audit trail, with the job it added.
+    expect(await listStaffActions(intake.redis, intake.prefix)).toMatchObject([
+      {
+        who: 'ops',
+        action: 'add',
+        queue: 'mark-order',
+        jobIds: [jobs[0]!.id],
+        orderIds: ['42'],
+        count: 1,
+      },
+    ]);
   });
 
   it('read-only: shows the queues but refuses a retry', async () => {
