@@ -81,7 +81,7 @@ export function registerAuditCommand(program: Command): void {
       'only actions on this order: its id, gid or name (#1003 asks Shopify)',
     )
     .option('--since <date>', 'only actions since, YYYY-MM-DD (UTC) or ISO', parseDay)
-    .option('--limit <n>', 'at most this many (default 100)', parseLimit, 100)
+    .option('--limit <n>', 'at most this many', parseLimit, 100)
     .option('--json', 'print JSON')
     .action(async (opts: AuditOptions) => {
       const location = settingsOrExit(loadRecordsLocation, 'Reading the audit trail needs');

@@ -13,11 +13,18 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * own. A browser names the page's origin in `Origin` on every request other than GET; where a
  * browser leaves it out, `Sec-Fetch-Site` says whether the page was this site. Only the host is
  * compared: behind a proxy that ends TLS, the board sees http while the browser says https.
+ * The board's host is the `Host` the request was sent to, or the `X-Forwarded-Host` a proxy set
+ * (another site's page cannot add that header without a CORS preflight, which the board fails).
  * A client that sends neither (curl, a script) is no browser, so no other site is behind it.
  */
 export function crossSiteReason(request: FastifyRequest): string | null {
   if (READS.has(request.method)) return null;
   const host = request.headers.host;
+  const forwarded = request.headers['x-forwarded-host'];
+  const forwardedHost = (Array.isArray(forwarded) ? forwarded[0] : forwarded)
+    ?.split(',')[0]
+    ?.trim();
+  const ownHosts = [host, forwardedHost].flatMap((h) => (h ? [h.toLowerCase()] : []));
   const origin = request.headers.origin;
   if (origin !== undefined) {
     let originHost: string | null = null;
@@ -26,7 +33,7 @@ export function crossSiteReason(request: FastifyRequest): string | null {
     } catch {
       originHost = null;
     }
-    if (originHost && host && originHost === host.toLowerCase()) return null;
+    if (originHost && ownHosts.includes(originHost)) return null;
     return `its Origin (${origin.slice(0, 100)}) is not this board's (${host ?? 'no Host header'})`;
   }
   const site = request.headers['sec-fetch-site'];

@@ -272,7 +272,19 @@ describe('Bull Board hardening', () => {
       headers: { ...auth, 'sec-fetch-site': 'same-origin' },
     });
     expect(sameOrigin.status).toBe(200);
+    // Behind a proxy that sends the board its own Host, the browser's host is X-Forwarded-Host.
+    const proxied = await call('/admin/queues/api/queues/mark-order/pause', {
+      method: 'PUT',
+      headers: {
+        ...auth,
+        origin: 'https://admin.shop.example',
+        'x-forwarded-host': 'admin.shop.example',
+      },
+    });
+    expect(proxied.status).toBe(200);
+    await intake.queues.markOrder.resume();
     expect((await listStaffActions(intake.redis, intake.prefix)).map((a) => a.action)).toEqual([
+      'pause',
       'resume',
       'pause',
     ]);
