@@ -73,8 +73,9 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
         return;
       }
       const failures = throttle.fail(request.ip);
-      // The user name tried helps tell a typo from an attack; the password is never logged.
-      log.warn({ user: user.slice(0, 64), failures }, 'wrong Bull Board login refused');
+      // Whether the user name was right tells a mistyped password from a guess. Neither value is
+      // logged: a password typed into the user name field is a secret too.
+      log.warn({ rightUser: userOk, failures }, 'wrong Bull Board login refused');
       return new Error('Wrong user name or password');
     },
   });

@@ -319,7 +319,7 @@ describe('Bull Board hardening', () => {
 
     const logged = lines.filter((line) => line.includes('wrong Bull Board login'));
     expect(logged).toHaveLength(MAX_FAILURES);
-    expect(JSON.parse(logged.at(-1)!)).toMatchObject({ user: 'ops', failures: MAX_FAILURES });
+    expect(JSON.parse(logged.at(-1)!)).toMatchObject({ rightUser: true, failures: MAX_FAILURES });
     expect(lines.join('')).not.toContain(wrong);
 
     now += WINDOW_MS;
