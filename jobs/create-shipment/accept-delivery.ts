@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis';
 import { hmacStreakKey } from '../../src/records/webhook-verification.js';
 import type { QueueContext } from '../context.js';
 import { acceptOrderEvent, type OrderEvent, type OrderEventResult } from './accept-order-event.js';
+import { createShipmentJobName } from './enqueue.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
 
 /** Shopify retries a delivery for 4 hours; remember deliveries a good while longer. */
@@ -108,7 +109,7 @@ export async function acceptDelivery(
   if (verdict === 'add') {
     const data = createShipmentPayload.parse({ orderId: event.orderId, source: event.source });
     // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
-    await queue.add(CREATE_SHIPMENT_QUEUE, data, { jobId });
+    await queue.add(createShipmentJobName(event.orderId, event.orderName), data, { jobId });
     return 'queued';
   }
   const result = await acceptOrderEvent(event, deps);

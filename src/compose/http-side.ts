@@ -9,6 +9,7 @@ import { buildServer, type ServerDeps } from '../server/app.js';
 import { createWebhookVerifier } from '../store/webhooks.js';
 import { buildPartnerBudget } from './budget.js';
 import { registerSharedMetrics } from './metrics.js';
+import { buildOrderLookup, lazyFindOrderByName } from './order-lookup.js';
 import type { SharedParts } from './parts.js';
 
 /**
@@ -49,7 +50,17 @@ export async function startHttpSide(
     storeHealth: new StoreHealth(redis, prefix),
     logger,
     // Every queue of the job catalog, its job schedulers included.
-    board: { queues: Object.values(parts.queues), login: config.admin },
+    board: {
+      queues: Object.values(parts.queues),
+      login: config.admin,
+      shop: config.shopify.shop,
+      lookup: buildOrderLookup({
+        redis,
+        prefix,
+        queues: Object.values(parts.queues),
+        findOrderByName: lazyFindOrderByName(config.shopify, logger),
+      }),
+    },
     metrics: { render: () => metrics.render() },
     adminToken: config.metrics.token,
   };

@@ -1,7 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from '../log.js';
 import { requireBearerToken } from './admin-token.js';
-import { type AdminLogin, BOARD_PATH, type BoardDeps, boardRoutes } from './board.js';
+import { BOARD_PATH, type BoardDeps, boardRoutes } from './board.js';
 import { type HealthDeps, healthRoutes, statusRoutes } from './health-routes.js';
 import { type MetricsDeps, metricsRoutes } from './metrics-route.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
@@ -43,8 +43,10 @@ export const HTTP_TIMEOUTS: HttpTimeouts = {
 export type ServerDeps = WebhookRouteDeps &
   HealthDeps & {
     logger: Logger;
-    /** Bull Board: the queues to show, and its login (undefined: the board is not mounted). */
-    board: Pick<BoardDeps, 'queues'> & { login: AdminLogin | undefined };
+    /** Bull Board and the order search: what they show, and the login (undefined: not mounted). */
+    board:
+      | Omit<BoardDeps, 'logger' | 'redis' | 'prefix'>
+      | { queues: BoardDeps['queues']; login: undefined };
     /** Prometheus metrics at /metrics (undefined: not served). */
     metrics?: MetricsDeps;
     /** The bearer token /metrics and /status ask for (METRICS_TOKEN); undefined: none. */
@@ -91,9 +93,12 @@ async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void
     await statusRoutes(scope, deps);
     if (metrics) await metricsRoutes(scope, metrics);
   });
-  const { login, queues } = deps.board;
-  if (login) {
-    await app.register(async (scope) => boardRoutes(scope, { queues, login }));
+  const { board } = deps;
+  if (board.login) {
+    const { redis, prefix, logger } = deps;
+    await app.register(async (scope) =>
+      boardRoutes(scope, { ...board, login: board.login, redis, prefix, logger }),
+    );
   } else {
     deps.logger.info(
       `Bull Board is not mounted at ${BOARD_PATH}: no admin login is set. Set ADMIN_USER and ADMIN_PASSWORD (and ADMIN_READ_ONLY=true for a board without retries) to enable it.`,

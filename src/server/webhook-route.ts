@@ -23,6 +23,8 @@ const orderWebhookBody = z.object({
   id: z.union([z.number(), z.string()]).optional(),
   admin_graphql_api_id: z.string().optional(),
   cancelled_at: z.string().nullable().optional(),
+  /** The order's name (`#1003`), for its job's name on the board; anything odd is left out. */
+  name: z.string().max(40).optional().catch(undefined),
 });
 
 /** A sign of an order, handed to the intake (jobs/create-shipment/accept-order-event.ts). */
@@ -30,6 +32,7 @@ export interface OrderEvent {
   orderId: string;
   source: string;
   cancelled: boolean;
+  orderName?: string;
 }
 
 export interface WebhookRouteDeps {
@@ -126,7 +129,12 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
       // Also ends a streak of bad signatures and counts the delivery, in the same round trip.
       const result = await withTimeout(deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS, () =>
         deps.acceptDelivery(
-          { orderId, source: topic, cancelled: Boolean(body.cancelled_at) },
+          {
+            orderId,
+            source: topic,
+            cancelled: Boolean(body.cancelled_at),
+            ...(body.name ? { orderName: body.name } : {}),
+          },
           { id: deliveryId, bodyHash: bodyHash(topic, rawBody) },
         ),
       );
