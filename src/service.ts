@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config/index.js';
+import { adminSurfaceProblems, type Config, ConfigError } from '../config/index.js';
 import { buildSharedParts } from './compose/parts.js';
 import type { WorkerOptions } from './compose/workers.js';
 import type { Logger } from './log.js';
@@ -72,6 +72,10 @@ export async function startService(
   options: ServiceOptions,
 ): Promise<RunningService> {
   const { logger } = options;
+  if (options.http !== false) {
+    const problems = adminSurfaceProblems(config);
+    if (problems.length > 0) throw new ConfigError(problems);
+  }
   /** In this thread; with `workersThread`, they run in a thread of their own. */
   const runsWorkers = options.workers !== false && !options.workersThread;
   // Each side is loaded only where it runs; both start loading now, while Redis connects.

@@ -8,6 +8,8 @@ export interface OrderEvent {
   /** What saw it: a webhook topic, reconcile, backfill, replay. */
   source: string;
   cancelled: boolean;
+  /** The order's name (`#1003`) when the event carries it: its job is named after it. */
+  orderName?: string;
 }
 
 export type OrderEventResult = EnqueueResult | 'flagged_cancelled' | 'already_flagged';
@@ -30,5 +32,5 @@ export async function acceptOrderEvent(
     });
     return flagged === 'flagged' ? 'flagged_cancelled' : 'already_flagged';
   }
-  return enqueueOrder(deps, event.orderId, event.source);
+  return enqueueOrder(deps, event.orderId, event.source, event.orderName);
 }

@@ -65,7 +65,7 @@ export async function reconcileOrders(
         }
       }
       const result = await acceptOrderEvent(
-        { orderId: order.id, source, cancelled: order.cancelledAt !== null },
+        { orderId: order.id, source, cancelled: order.cancelledAt !== null, orderName: order.name },
         deps,
       );
       if (result === 'queued' || result === 'requeued') summary.queued++;

@@ -1,6 +1,7 @@
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { QueueContext } from '../context.js';
+import { orderJobName } from '../job-name.js';
 import {
   numberKey,
   SHIPMENT_UPDATE_QUEUES,
@@ -78,7 +79,9 @@ export async function queueShipmentUpdates(
     const jobId = updateJobId(update, payload);
     const existing = await queue.getJob(jobId);
     if (!existing) {
-      await queue.add(name, payload, { jobId });
+      await queue.add(orderJobName(name.replaceAll('-', ' '), payload.reference), payload, {
+        jobId,
+      });
       queued += 1;
     } else if (
       existing.finishedOn !== undefined &&

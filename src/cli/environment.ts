@@ -10,6 +10,7 @@ import {
   environmentFingerprint,
   readPartnerEnvironment,
 } from '../records/partner-environment.js';
+import { recordCliAction } from './audit.js';
 import { EXIT } from './exit.js';
 import { withSharedParts } from './with-parts.js';
 
@@ -62,6 +63,14 @@ export function registerEnvironmentCommand(program: Command): void {
         }
         try {
           const { deletedKeys } = await forgetEnvironment(parts);
+          // After the deletion (the trail was under the prefix too): who wiped it stays on record.
+          await recordCliAction(parts.redis, parts.prefix, {
+            action: 'environment forget',
+            jobIds: [],
+            orderIds: [],
+            count: deletedKeys,
+            detail: `${deletedKeys} keys deleted`,
+          });
           console.log(
             `Deleted ${deletedKeys} keys under QUEUE_PREFIX=${parts.prefix}. The next start records the configured partner environment; its first reconciliation looks back RECONCILE_FIRST_LOOKBACK_DAYS and sends the orders still open.`,
           );
@@ -82,6 +91,13 @@ export function registerEnvironmentCommand(program: Command): void {
       withSharedParts(async (parts, config) => {
         try {
           await adoptReissuedToken(parts.redis, parts.prefix, config.partner);
+          await recordCliAction(parts.redis, parts.prefix, {
+            action: 'environment adopt-token',
+            jobIds: [],
+            orderIds: [],
+            count: 0,
+            detail: `token of ${config.partner.apiUrl} adopted`,
+          });
           console.log(
             `The records under QUEUE_PREFIX=${parts.prefix} now go with the configured token of ${config.partner.apiUrl}.`,
           );

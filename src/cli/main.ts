@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   order: async () => (await import('./order.js')).registerOrderCommand,
   replay: async () => (await import('./replay.js')).registerReplayCommand,
   environment: async () => (await import('./environment.js')).registerEnvironmentCommand,
+  audit: async () => (await import('./audit.js')).registerAuditCommand,
   token: async () => (await import('./token.js')).registerTokenCommand,
   sandbox: async () => (await import('./sandbox.js')).registerSandboxCommand,
   'fake-store': async () => (await import('./fake-store.js')).registerFakeStoreCommand,

@@ -3,6 +3,7 @@ import { orderJobId, type SharedParts } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
 import type { OrderRecord } from '../records/order-records.js';
+import { recordCliAction } from './audit.js';
 import { EXIT, environmentOrExit } from './exit.js';
 import { withSharedParts } from './with-parts.js';
 
@@ -83,6 +84,15 @@ export function registerOrderCommand(program: Command): void {
         if (opts.replay && (await environmentOrExit(parts.redis, config))) {
           const result = await parts.enqueueOrder(orderId, 'replay');
           if (!opts.json) console.log(`Replay: ${result.replaceAll('_', ' ')}.`);
+          const queued = result === 'queued' || result === 'requeued';
+          await recordCliAction(parts.redis, parts.prefix, {
+            action: 'order --replay',
+            queue: 'create-shipment',
+            jobIds: queued ? [`order-${orderId}`] : [],
+            orderIds: [orderId],
+            count: queued ? 1 : 0,
+            detail: result.replaceAll('_', ' '),
+          });
         }
         const report = await reportOrder(orderId, parts);
         console.log(opts.json ? JSON.stringify(report, null, 2) : formatOrderReport(report));

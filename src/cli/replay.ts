@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
 import {
   type ReplayedJob,
   type ReplayRequest,
@@ -6,6 +7,7 @@ import {
   UnknownJobError,
   UnknownQueueError,
 } from '../compose/replay.js';
+import { recordCliAction } from './audit.js';
 import { parseDay } from './dates.js';
 import { EXIT, environmentOrExit } from './exit.js';
 import { withSharedParts } from './with-parts.js';
@@ -41,6 +43,25 @@ export function formatReplaySummary(jobs: ReplayedJob[], request: ReplayRequest)
     `${count('already_queued') + count('not_failed')} left as they were`,
   ];
   return `${request.dryRun ? 'Dry run, nothing changed: ' : ''}${jobs.length} job(s) in ${request.queue}: ${parts.join(', ')}.`;
+}
+
+/** The jobs a replay changed (retried, or the failed mark of a registered order), in the audit trail. */
+async function recordReplay(
+  parts: { redis: Redis; prefix: string },
+  request: ReplayRequest,
+  jobs: ReplayedJob[],
+): Promise<void> {
+  const changed = jobs.filter((job) => job.outcome === 'retried' || job.markRetried);
+  await recordCliAction(parts.redis, parts.prefix, {
+    action: 'replay',
+    queue: request.queue,
+    jobIds: changed.map((job) => job.jobId),
+    orderIds: changed.flatMap((job) => (job.orderId ? [job.orderId] : [])),
+    count: changed.length,
+    detail: request.jobId
+      ? `job ${request.jobId}`
+      : `every failed job${request.since ? ` since ${request.since.toISOString()}` : ''}`,
+  });
 }
 
 function firstLine(text: string): string {
@@ -89,6 +110,7 @@ export function registerReplayCommand(program: Command): void {
           const jobs = await replayJobs(parts, request);
           for (const job of jobs) console.log(formatReplayedJob(job, request.dryRun ?? false));
           console.log(formatReplaySummary(jobs, request));
+          if (!request.dryRun) await recordReplay(parts, request, jobs);
         } catch (error) {
           if (error instanceof UnknownQueueError) {
             console.error(error.message);

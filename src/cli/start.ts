@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../../config/index.js';
 import { createLogger, stdoutLogFormat } from '../log.js';
 import { EvictionPolicyError } from '../queue/redis-durability.js';
 import { PartnerEnvironmentMismatchError } from '../records/partner-environment.js';
@@ -52,8 +53,11 @@ export function registerStartCommand(program: Command): void {
         });
       } catch (error) {
         if (
-          !(error instanceof PartnerEnvironmentMismatchError) &&
-          !(error instanceof EvictionPolicyError)
+          !(
+            error instanceof PartnerEnvironmentMismatchError ||
+            error instanceof EvictionPolicyError ||
+            error instanceof ConfigError
+          )
         ) {
           throw error;
         }

@@ -35,10 +35,15 @@ export interface SharedParts extends QueueContext {
   /** The queue of each job in the catalog. */
   readonly queues: Readonly<Record<JobKey, Queue>>;
   /**
-   * A webhook delivery about an order: once per delivery id, then as `acceptOrderEvent`. `redis`:
-   * a fail-fast connection for its first step, so that a Redis that is down means 503 at once.
+   * A webhook delivery about an order: once per delivery id and per topic and body, then as
+   * `acceptOrderEvent`. `redis`: a fail-fast connection for its first step, so that a Redis that
+   * is down means 503 at once.
    */
-  acceptDelivery(event: OrderEvent, deliveryId: string, redis?: Redis): Promise<DeliveryResult>;
+  acceptDelivery(
+    event: OrderEvent,
+    delivery: { id: string; bodyHash: string },
+    redis?: Redis,
+  ): Promise<DeliveryResult>;
   /** What any sign of an order (webhook, reconciliation, backfill) leads to. */
   acceptOrderEvent(event: OrderEvent): Promise<OrderEventResult>;
   /** Queues an order for registration, unless it is registered or already queued. */
@@ -89,8 +94,8 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
   return {
     ...context,
     queues,
-    acceptDelivery: (event, deliveryId, client = redis) =>
-      acceptDelivery(event, deliveryId, { ...context, redis: client }),
+    acceptDelivery: (event, delivery, client = redis) =>
+      acceptDelivery(event, delivery, { ...context, redis: client }),
     acceptOrderEvent: (event) => acceptOrderEvent(event, context),
     enqueueOrder: (orderId, source) => enqueueOrder(context, orderId, source),
     markOrder: (orderId, kind) => enqueueMarkOrder(context, orderId, kind),

@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadDotEnv, variableNames } from '../../config/index.js';
+import {
+  adminSurfaceProblems,
+  ConfigError,
+  loadConfig,
+  loadDotEnv,
+  variableNames,
+} from '../../config/index.js';
 import { jobConcurrency } from '../../src/compose/workers.js';
 
 const minimal = {
@@ -28,6 +34,46 @@ function problemsOf(env: Record<string, string | undefined>): string[] {
   }
   throw new Error('expected a ConfigError');
 }
+
+describe('the admin surface: /metrics, /status and Bull Board', () => {
+  it('gets a listener of its own with ADMIN_PORT, on loopback unless ADMIN_HOST says otherwise', () => {
+    expect(loadConfig(minimal).adminListener).toBeUndefined();
+    expect(loadConfig({ ...minimal, ADMIN_PORT: '3001' }).adminListener).toEqual({
+      port: 3001,
+      host: '127.0.0.1',
+    });
+    expect(
+      loadConfig({ ...minimal, ADMIN_PORT: '3001', ADMIN_HOST: '0.0.0.0' }).adminListener,
+    ).toEqual({ port: 3001, host: '0.0.0.0' });
+    expect(problemsOf({ ...minimal, ADMIN_HOST: '0.0.0.0' })).toEqual([
+      'ADMIN_HOST needs ADMIN_PORT: the admin listener opens only on a port of its own',
+    ]);
+    expect(problemsOf({ ...minimal, PORT: '3000', ADMIN_PORT: '3000' })[0]).toMatch(
+      /^ADMIN_PORT must differ from PORT \(3000\)/,
+    );
+  });
+
+  it('may share a webhook port bound beyond loopback only behind METRICS_TOKEN', () => {
+    const shared = loadConfig({ ...minimal, HOST: '0.0.0.0' });
+    const [problem] = adminSurfaceProblems(shared);
+    expect(problem).toMatch(/^HOST 0\.0\.0\.0 opens \/metrics and \/status to anyone/);
+    for (const remedy of ['ADMIN_PORT', 'METRICS_TOKEN', 'HOST to 127.0.0.1']) {
+      expect(problem).toContain(remedy);
+    }
+    // The default HOST is 0.0.0.0: a bare configuration needs one of the three.
+    expect(adminSurfaceProblems(loadConfig(minimal))).toHaveLength(1);
+
+    const fine = [
+      { HOST: '127.0.0.1' },
+      { HOST: '::1' },
+      { HOST: 'localhost' },
+      { HOST: '0.0.0.0', METRICS_TOKEN: 'a-token-of-16-chars-or-more' },
+      { HOST: '0.0.0.0', ADMIN_PORT: '3001' },
+    ];
+    for (const env of fine)
+      expect(adminSurfaceProblems(loadConfig({ ...minimal, ...env }))).toEqual([]);
+  });
+});
 
 describe('loadConfig', () => {
   it('opens Bull Board only with both admin settings, read-only on request', () => {
