@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { encodeEntry, pushEntryLua, TIMELINE_KEEP_MS } from '../../src/records/order-timeline.js';
 import { hmacStreakKey } from '../../src/records/webhook-verification.js';
 import type { QueueContext } from '../context.js';
 import { acceptOrderEvent, type OrderEvent, type OrderEventResult } from './accept-order-event.js';
@@ -17,13 +18,14 @@ const EVENT_RUN_TTL_S = 7 * 24 * 3600;
  * asked for by an event, then added through BullMQ by the caller). A registered order, or one
  * whose job has finished, takes the general path (acceptOrderEvent): 'general'.
  *
- * The delivery is marked seen here. For an order still to be added the mark says "queued": it
+ * The delivery is noted on the order's timeline here (the general path notes it in
+ * acceptOrderEvent). The delivery is marked seen here. For an order still to be added the mark says "queued": it
  * counts as seen only while the job exists, so a delivery whose add failed (answered 503) is
  * taken as new when Shopify sends it again.
  */
 const INTAKE_SCRIPT = `
-local seen, record, rerun, eventRun, job, active, completed, failed, counters, streak =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
+local seen, record, rerun, eventRun, job, active, completed, failed, counters, streak, timeline =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
 local jobId, seenTtl, rerunTtl, eventRunTtl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 redis.call('DEL', streak)
@@ -39,6 +41,7 @@ if redis.call('EXISTS', job) == 1 then
     return 'general'
   end
   if redis.call('LPOS', active, jobId) then redis.call('SET', rerun, '1', 'EX', rerunTtl) end
+  ${pushEntryLua('timeline', 'ARGV[5]', 'ARGV[6]')}
   redis.call('SET', seen, '1', 'EX', seenTtl)
   redis.call('HINCRBY', counters, 'webhooks_accepted', 1)
   return 'already_queued'
@@ -46,6 +49,7 @@ end
 redis.call('SET', eventRun, '1', 'EX', eventRunTtl)
 redis.call('SET', seen, 'q', 'EX', seenTtl)
 redis.call('HINCRBY', counters, 'webhooks_accepted', 1)
+${pushEntryLua('timeline', 'ARGV[5]', 'ARGV[6]')}
 return 'add'
 `;
 
@@ -65,10 +69,13 @@ export type DeliveryResult = OrderEventResult | 'duplicate';
 export async function acceptDelivery(
   event: OrderEvent,
   deliveryId: string,
-  deps: Pick<QueueContext, 'queueOf' | 'records' | 'counters' | 'logger' | 'redis' | 'prefix'>,
+  deps: Pick<
+    QueueContext,
+    'queueOf' | 'records' | 'counters' | 'logger' | 'redis' | 'prefix' | 'timeline'
+  >,
 ): Promise<DeliveryResult> {
   if (!('connectorIntake' in deps.redis)) {
-    deps.redis.defineCommand('connectorIntake', { numberOfKeys: 10, lua: INTAKE_SCRIPT });
+    deps.redis.defineCommand('connectorIntake', { numberOfKeys: 11, lua: INTAKE_SCRIPT });
   }
   const redis = deps.redis as IntakeRedis;
   const queue = deps.queueOf({ queue: CREATE_SHIPMENT_QUEUE });
@@ -86,10 +93,13 @@ export async function acceptDelivery(
     queue.toKey('failed'),
     deps.counters.key,
     hmacStreakKey(deps.prefix),
+    deps.timeline.key(event.orderId),
     jobId,
     SEEN_TTL_S,
     RERUN_TTL_S,
     EVENT_RUN_TTL_S,
+    encodeEntry({ at: Date.now(), kind: 'event', source: event.source }),
+    TIMELINE_KEEP_MS,
   );
   if (verdict === 'duplicate' || verdict === 'already_queued') return verdict;
   if (verdict === 'add') {

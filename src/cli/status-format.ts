@@ -1,7 +1,10 @@
 import type { LiveShipment, StoredOrderStatus } from '../compose/order-status.js';
+import type { TimelineEntry } from '../compose/order-timeline.js';
 import { METAFIELD_NAMESPACE, ORDER_TAGS, STATUS_LABELS } from '../domain/order-marks.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
+import { isHandedToCarrier } from '../domain/shipment-progress.js';
 import type { OrderRecord } from '../records/order-records.js';
+import { fulfilledInShopify } from '../records/shipment-tracking.js';
 
 export interface OrderStatus extends StoredOrderStatus {
   /** The order's name, when it was found by it. */
@@ -70,7 +73,52 @@ export function formatOrderStatus(status: OrderStatus): string {
     );
   }
   lines.push(formatPartnerQueues(status.partnerQueues));
+  lines.push(...formatTimeline(status.timeline));
   return lines.join('\n');
+}
+
+/** The order's story, one line per entry (job log lines indented under their run). */
+export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
+  const lines = ['  Timeline (oldest first, times in UTC):'];
+  if (timeline.length === 0) lines.push('    nothing recorded for it');
+  for (const entry of timeline) {
+    const at = entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+    lines.push(`    ${at}  ${indent(describeEntry(entry))}`);
+    if (entry.kind === 'job-run')
+      for (const log of entry.logs) lines.push(`        ${indent(log)}`);
+  }
+  return lines;
+}
+
+export function describeEntry(entry: TimelineEntry): string {
+  switch (entry.kind) {
+    case 'event':
+      return entry.source.includes('/')
+        ? `webhook ${entry.source}`
+        : `seen by ${entry.source.replaceAll('-', ' ')}`;
+    case 'provider-request':
+      return `provider: ${entry.method} ${entry.path} → ${entry.status ?? 'no answer'}`;
+    case 'provider-status':
+      return `provider status: ${entry.status}`;
+    case 'shopify-write':
+      return `Shopify: ${entry.write}`;
+    case 'job-queued':
+      return `job ${entry.queue}/${entry.jobId} queued`;
+    case 'job-run': {
+      const attempts = `${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`;
+      const how =
+        entry.state === 'completed'
+          ? `completed${entry.outcome ? `: ${entry.outcome.replaceAll('_', ' ')}` : ''}`
+          : entry.state === 'failed'
+            ? `failed: ${entry.reason ?? 'no reason kept'}`
+            : entry.reason
+              ? `${entry.state} (last attempt failed: ${entry.reason})`
+              : entry.state;
+      return `job ${entry.queue}/${entry.jobId} ${how} (${attempts})`;
+    }
+    case 'staff-action':
+      return `staff: ${entry.action}${entry.queue ? ` in ${entry.queue}` : ''}, ${entry.count} job${entry.count === 1 ? '' : 's'} (${entry.who}, ${entry.via})`;
+  }
 }
 
 /** The status sync's view: what the provider last said, and what Shopify has been given. */
@@ -104,9 +152,14 @@ function shopifySide(s: NonNullable<StoredOrderStatus['shipment']>): string[] {
         : 'no status written yet',
   ];
   if (s.progressReportedAt) has.push(`in progress reported ${s.progressReportedAt}`);
-  if (s.fulfilledNumber) has.push(`fulfilled with tracking number ${s.fulfilledNumber}`);
-  else if (s.stage === 'shipped' || s.stage === 'delivered') has.push('not fulfilled yet');
-  if (s.deliveryRecordedAt) has.push(`delivered recorded ${s.deliveryRecordedAt}`);
+  const fulfilled = fulfilledInShopify(s);
+  if (fulfilled) has.push(`fulfilled with tracking number ${s.fulfilledNumber}`);
+  else if (s.trackingNumber && s.unfulfillableNumber === s.trackingNumber)
+    has.push(
+      'no fulfillment: nothing of the order was left to fulfil (its fulfillment orders are closed or cancelled)',
+    );
+  else if (isHandedToCarrier(s.stage)) has.push('not fulfilled yet');
+  if (fulfilled && s.deliveryRecordedAt) has.push(`delivered recorded ${s.deliveryRecordedAt}`);
   if (s.cancelFlaggedAt)
     has.push(
       `cancelled at the provider flagged ${s.cancelFlaggedAt} (tag ${ORDER_TAGS.cancelledAtProvider})`,

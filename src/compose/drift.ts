@@ -231,7 +231,9 @@ async function shippedNotFulfilled(
       const failed = failedJobs.get(s.reference);
       // Behind: Shopify lacks the fulfilment with this number, for longer than the sync's lag.
       const behind =
-        (!s.trackingNumber || s.fulfilledNumber !== s.trackingNumber) && s.updatedAtMs <= cutoffMs;
+        (!s.trackingNumber ||
+          (s.fulfilledNumber !== s.trackingNumber && s.unfulfillableNumber !== s.trackingNumber)) &&
+        s.updatedAtMs <= cutoffMs;
       if (!failed && !behind) continue;
       found.push({
         orderId: s.reference,

@@ -17,6 +17,7 @@ import type { Logger } from '../log.js';
 import { Counters } from '../metrics/counters.js';
 import { PartnerAuthGuard } from '../queue/partner-auth.js';
 import { OrderRecords } from '../records/order-records.js';
+import { OrderTimeline } from '../records/order-timeline.js';
 import { ShipmentTracking } from '../records/shipment-tracking.js';
 
 /** The create-shipment job id of an order, for commands that look its job up. */
@@ -82,6 +83,7 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
     logger,
     records: new OrderRecords(redis, prefix, settings.records),
     tracking: new ShipmentTracking(redis, prefix, settings.sync),
+    timeline: new OrderTimeline(redis, prefix),
     counters: new Counters(redis, prefix),
     authGuard: new PartnerAuthGuard(redis, prefix, partnerQueues, logger),
     queueOf,
