@@ -3,7 +3,9 @@ import { type Config, ConfigError, loadConfig } from '../../config/index.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
   claimPartnerEnvironment,
+  environmentFingerprint,
   PartnerEnvironmentMismatchError,
+  readPartnerEnvironment,
 } from '../records/partner-environment.js';
 
 /**
@@ -51,9 +53,22 @@ export async function redisOrExit(url: string) {
  * True when the records under the prefix belong to the configured partner environment (recording
  * it if none is yet); false after printing why not and what to do.
  */
-export async function environmentOrExit(redis: Redis, config: Config): Promise<boolean> {
+export async function environmentOrExit(
+  redis: Redis,
+  config: Config,
+  /** Check only, recording nothing (a dry run): the same verdict the real run would get. */
+  options: { dryRun?: boolean } = {},
+): Promise<boolean> {
+  const prefix = config.redis.queuePrefix;
   try {
-    await claimPartnerEnvironment(redis, config.redis.queuePrefix, config.partner);
+    if (!options.dryRun) await claimPartnerEnvironment(redis, prefix, config.partner);
+    else {
+      const stored = await readPartnerEnvironment(redis, prefix);
+      if (stored && stored.fingerprint !== environmentFingerprint(config.partner)) {
+        const url = config.partner.apiUrl.replace(/\/\/[^@/]*@/, '//');
+        throw new PartnerEnvironmentMismatchError(prefix, stored, url);
+      }
+    }
     return true;
   } catch (error) {
     if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;
