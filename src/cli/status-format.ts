@@ -14,12 +14,23 @@ export interface OrderStatus extends StoredOrderStatus {
 }
 
 /** The record's states in the README's words (its failure table says "refused"). */
-const STATE_WORDS: Record<OrderRecord['state'], string> = {
+const STATE_WORD: Record<OrderRecord['state'], string> = {
   registered: 'registered',
   failed: 'refused',
+  skipped: 'skipped',
+  sending: 'sending',
+};
+
+const STATE_WORDS: Record<OrderRecord['state'], string> = {
+  ...STATE_WORD,
   skipped: 'skipped (not eligible)',
   sending: 'sending (a create request left; its answer is not recorded yet)',
 };
+
+/** A record's state (or `not seen`) in one word, as status says it: drift uses the same. */
+export function stateWord(state: string): string {
+  return STATE_WORD[state as OrderRecord['state']] ?? state;
+}
 
 export function stateInWords(record: OrderRecord | null): string {
   return record ? STATE_WORDS[record.state] : 'not seen (the connector has no record of it)';

@@ -8,7 +8,7 @@ import { PartnerNotFoundError } from '../partner/errors.js';
 import { type PartnerPause, readPartnerPause } from '../queue/partner-auth.js';
 import { scanKeys } from '../queue/redis.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
-import { OrderTimeline, TIMELINE_LIMIT } from '../records/order-timeline.js';
+import { OrderTimeline } from '../records/order-timeline.js';
 import { ShipmentTracking, type TrackedShipment } from '../records/shipment-tracking.js';
 import { buildPartnerSide } from './clients.js';
 import {
