@@ -76,6 +76,8 @@ export function formatOrderStatus(status: OrderStatus): string {
   lines.push(...formatLive(status.live));
   const error = lastError(status);
   lines.push(error ? `  Last error: ${indent(error)}` : '  Last error: none');
+  const todo = whatToDo(status);
+  if (todo) lines.push(`  What to do: ${todo}`);
   lines.push('  Jobs:');
   if (status.jobs.length === 0) lines.push('    none kept for it in any queue');
   for (const job of status.jobs) {
@@ -130,6 +132,24 @@ export function describeEntry(entry: TimelineEntry): string {
     case 'staff-action':
       return `staff: ${entry.action}${entry.queue ? ` in ${entry.queue}` : ''}, ${entry.count} job${entry.count === 1 ? '' : 's'} (${entry.who}, ${entry.via})`;
   }
+}
+
+/** The next step for staff, where the record says there is one (the README's failure table). */
+function whatToDo(status: OrderStatus): string | undefined {
+  const r = status.record;
+  const id = status.orderId;
+  if (!r) {
+    return status.jobs.length > 0
+      ? undefined
+      : `nothing yet, if the order is new (webhooks and the reconciliation pass bring it in); to send it now: connector order ${id} --replay`;
+  }
+  if (r.state === 'failed') {
+    return `fix the order in Shopify (the change brings it back by itself), or send it as it is: connector order ${id} --replay`;
+  }
+  if (r.state === 'sending') {
+    return 'nothing: the job asks the provider whether the shipment exists before it sends again';
+  }
+  return undefined;
 }
 
 /** The status sync's view: what the provider last said, and what Shopify has been given. */

@@ -9,7 +9,7 @@ import {
   type OrderEventResult,
 } from '../../jobs/create-shipment/accept-order-event.js';
 import { type EnqueueResult, enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
-import { orderJobId } from '../../jobs/create-shipment/payload.js';
+import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../../jobs/create-shipment/payload.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import { enqueueMarkOrder } from '../../jobs/mark-order/enqueue.js';
 import type { MarkOrder } from '../../jobs/mark-order/payload.js';
@@ -21,7 +21,7 @@ import { OrderTimeline } from '../records/order-timeline.js';
 import { ShipmentTracking } from '../records/shipment-tracking.js';
 
 /** The create-shipment job id of an order, for commands that look its job up. */
-export { orderJobId };
+export { CREATE_SHIPMENT_QUEUE, orderJobId };
 
 export interface SharedPartsOptions {
   /** One connection for all of them: a worker connection, or a fail-fast one for request paths. */
