@@ -96,7 +96,8 @@ export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
   if (timeline.length === 0) lines.push('    nothing recorded for it');
   for (const entry of timeline) {
     const at = entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-    lines.push(`    ${at}  ${indent(describeEntry(entry))}`);
+    // Further lines of an entry (a failure reason) and a run's log lines go under it.
+    lines.push(`    ${at}  ${describeEntry(entry).trimEnd().replaceAll('\n', '\n        ')}`);
     if (entry.kind === 'job-run')
       for (const log of entry.logs) lines.push(`        ${indent(log)}`);
   }
@@ -119,15 +120,12 @@ export function describeEntry(entry: TimelineEntry): string {
       return `job ${entry.queue}/${entry.jobId} queued`;
     case 'job-run': {
       const attempts = `${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`;
-      const how =
-        entry.state === 'completed'
-          ? `completed${entry.outcome ? `: ${entry.outcome.replaceAll('_', ' ')}` : ''}`
-          : entry.state === 'failed'
-            ? `failed: ${entry.reason ?? 'no reason kept'}`
-            : entry.reason
-              ? `${entry.state} (last attempt failed: ${entry.reason})`
-              : entry.state;
-      return `job ${entry.queue}/${entry.jobId} ${how} (${attempts})`;
+      const job = `job ${entry.queue}/${entry.jobId}`;
+      if (entry.state === 'completed')
+        return `${job} completed (${attempts})${entry.outcome ? `: ${entry.outcome.replaceAll(/[_-]/g, ' ')}` : ''}`;
+      if (entry.state === 'failed')
+        return `${job} failed (${attempts}): ${entry.reason ?? 'no reason kept'}`;
+      return `${job} ${entry.state} (${attempts})${entry.reason ? `; the last attempt failed: ${entry.reason}` : ''}`;
     }
     case 'staff-action':
       return `staff: ${entry.action}${entry.queue ? ` in ${entry.queue}` : ''}, ${entry.count} job${entry.count === 1 ? '' : 's'} (${entry.who}, ${entry.via})`;
