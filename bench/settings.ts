@@ -7,6 +7,7 @@ import type { Config } from '../config/index.js';
 import type { JobSettings } from '../jobs/context.js';
 import { buildPartnerSide, type PartnerSide } from '../src/compose/clients.js';
 import type { Logger } from '../src/log.js';
+import type { PartnerRequestOutcome } from '../src/partner/client.js';
 import { type AdminClientOptions, createStoreClient } from '../src/store/index.js';
 import type { StoreClient } from '../src/store/types.js';
 
@@ -69,6 +70,8 @@ export function benchPartnerSide(
   prefix: string,
   logger: Logger,
   overrides: Partial<Config['partner']> = {},
+  /** Told how each request ended (as the service notes them on the order's timeline). */
+  onRequest?: (outcome: PartnerRequestOutcome) => void,
 ): PartnerSide {
   const settings: Config['partner'] = {
     apiUrl,
@@ -81,7 +84,7 @@ export function benchPartnerSide(
     timeoutMs: 10_000,
     ...overrides,
   };
-  return buildPartnerSide(settings, redis, logger, `${prefix}:partner-budget`);
+  return buildPartnerSide(settings, redis, logger, `${prefix}:partner-budget`, onRequest);
 }
 
 /** The benchmarks' shop in the local fake store (nothing here is a real credential). */

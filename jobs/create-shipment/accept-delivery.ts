@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { encodeEntry, pushEntryLua, TIMELINE_KEEP_MS } from '../../src/records/order-timeline.js';
 import { hmacStreakKey } from '../../src/records/webhook-verification.js';
 import type { QueueContext } from '../context.js';
 import { acceptOrderEvent, type OrderEvent, type OrderEventResult } from './accept-order-event.js';
@@ -14,18 +15,20 @@ const EVENT_RUN_TTL_S = 7 * 24 * 3600;
 
 /**
  * The common cases of a webhook delivery in one step: a delivery seen before (by its id, or by
- * its topic and body under another id: 'repeated'), an order whose job
- * waits or runs (a running one is asked for one more look), an order with no job yet (noted as
- * asked for by an event, then added through BullMQ by the caller). A registered order, or one
- * whose job has finished, takes the general path (acceptOrderEvent): 'general'.
+ * its topic and body under another id: 'repeated'), an order whose job waits or runs (a running
+ * one is asked for one more look), an order with no job yet (noted as asked for by an event, then
+ * added through BullMQ by the caller). A registered order, or one whose job has finished, takes
+ * the general path (acceptOrderEvent): 'general'.
  *
- * The delivery is marked seen here. For an order still to be added the mark says "queued": it
+ * The delivery is noted on the order's timeline here (the general path notes it in
+ * acceptOrderEvent) and marked seen. For an order still to be added the mark says "queued": it
  * counts as seen only while the job exists, so a delivery whose add failed (answered 503) is
  * taken as new when Shopify sends it again.
  */
 const INTAKE_SCRIPT = `
-local seen, record, rerun, eventRun, job, active, completed, failed, counters, streak, body =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
+local seen, record, rerun, eventRun, job, active, completed, failed, counters, streak, body, timeline =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11],
+  KEYS[12]
 local jobId, seenTtl, rerunTtl, eventRunTtl = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 redis.call('DEL', streak)
@@ -46,6 +49,7 @@ if redis.call('EXISTS', job) == 1 then
     return 'general'
   end
   if redis.call('LPOS', active, jobId) then redis.call('SET', rerun, '1', 'EX', rerunTtl) end
+  ${pushEntryLua('timeline', 'ARGV[5]', 'ARGV[6]')}
   redis.call('SET', seen, '1', 'EX', seenTtl)
   redis.call('SET', body, '1', 'EX', seenTtl)
   redis.call('HINCRBY', counters, 'webhooks_accepted', 1)
@@ -55,6 +59,7 @@ redis.call('SET', eventRun, '1', 'EX', eventRunTtl)
 redis.call('SET', seen, 'q', 'EX', seenTtl)
 redis.call('SET', body, 'q', 'EX', seenTtl)
 redis.call('HINCRBY', counters, 'webhooks_accepted', 1)
+${pushEntryLua('timeline', 'ARGV[5]', 'ARGV[6]')}
 return 'add'
 `;
 
@@ -75,10 +80,13 @@ export type DeliveryResult = OrderEventResult | 'duplicate' | 'repeated';
 export async function acceptDelivery(
   event: OrderEvent,
   delivery: { id: string; bodyHash: string },
-  deps: Pick<QueueContext, 'queueOf' | 'records' | 'counters' | 'logger' | 'redis' | 'prefix'>,
+  deps: Pick<
+    QueueContext,
+    'queueOf' | 'records' | 'counters' | 'logger' | 'redis' | 'prefix' | 'timeline'
+  >,
 ): Promise<DeliveryResult> {
   if (!('connectorIntake' in deps.redis)) {
-    deps.redis.defineCommand('connectorIntake', { numberOfKeys: 11, lua: INTAKE_SCRIPT });
+    deps.redis.defineCommand('connectorIntake', { numberOfKeys: 12, lua: INTAKE_SCRIPT });
   }
   const redis = deps.redis as IntakeRedis;
   const queue = deps.queueOf({ queue: CREATE_SHIPMENT_QUEUE });
@@ -98,10 +106,13 @@ export async function acceptDelivery(
     deps.counters.key,
     hmacStreakKey(deps.prefix),
     bodyKey,
+    deps.timeline.key(event.orderId),
     jobId,
     SEEN_TTL_S,
     RERUN_TTL_S,
     EVENT_RUN_TTL_S,
+    encodeEntry({ at: Date.now(), kind: 'event', source: event.source }),
+    TIMELINE_KEEP_MS,
   );
   if (verdict === 'duplicate' || verdict === 'repeated' || verdict === 'already_queued') {
     return verdict;

@@ -14,7 +14,10 @@ export interface OrderEvent {
 
 export type OrderEventResult = EnqueueResult | 'flagged_cancelled' | 'already_flagged';
 
-export type OrderEventDeps = Pick<QueueContext, 'queueOf' | 'records' | 'counters' | 'logger'>;
+export type OrderEventDeps = Pick<
+  QueueContext,
+  'queueOf' | 'records' | 'counters' | 'logger' | 'timeline'
+>;
 
 /**
  * What any sign of an order (a webhook, a reconciliation page, a backfill) leads to: a cancelled
@@ -25,6 +28,7 @@ export async function acceptOrderEvent(
   event: OrderEvent,
   deps: OrderEventDeps,
 ): Promise<OrderEventResult> {
+  await deps.timeline.note(event.orderId, { at: Date.now(), kind: 'event', source: event.source });
   if (event.cancelled && (await deps.records.isRegistered(event.orderId))) {
     const flagged = await handleCancelledAfterRegistration(event.orderId, {
       ...deps,

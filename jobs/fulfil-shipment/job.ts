@@ -38,6 +38,7 @@ export const fulfilShipmentJob = defineShipmentUpdateJob({
     if (shipment) await queueShipmentUpdates(ctx, shipment);
     return outcome;
   },
+  wrote: ['fulfilled', 'tracking-updated', 'tracking-added'],
   log: {
     fulfilled: 'Fulfilled with the tracking, one fulfillment per location.',
     'already-fulfilled': 'A fulfillment already carries this tracking number: nothing written.',

@@ -59,6 +59,7 @@ export async function reconcileOrders(
       if (!registered) {
         const eligibility = precheckEligibility(order, deps.eligibility);
         if (!eligibility.eligible && !(await needsWorker(order, deps))) {
+          await deps.timeline.note(order.id, { at: Date.now(), kind: 'event', source });
           await deps.records.markSkipped(order.id, eligibility.code, eligibility.reason);
           summary.skipped++;
           continue;

@@ -5,6 +5,7 @@ import { recordDelivery } from './record-delivery.js';
 export const recordDeliveryJob = defineShipmentUpdateJob({
   update: 'delivery',
   write: (reference, ctx, logger) => recordDelivery(reference, { ...ctx, logger }),
+  wrote: ['recorded'],
   log: {
     recorded: 'Delivered event added to the fulfillment.',
     'already-recorded': 'The fulfillment already shows delivered: nothing written.',

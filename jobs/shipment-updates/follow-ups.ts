@@ -29,7 +29,12 @@ export function pendingUpdates(
     updates.push({ update: 'progress', payload: { reference } });
   }
   const number = shipment.trackingNumber;
-  if (isHandedToCarrier(shipment.stage) && number && shipment.fulfilledNumber !== number) {
+  if (
+    isHandedToCarrier(shipment.stage) &&
+    number &&
+    shipment.fulfilledNumber !== number &&
+    shipment.unfulfillableNumber !== number
+  ) {
     updates.push({ update: 'fulfil', payload: { reference, version: numberKey(number) } });
   }
   // After the fulfilment: the delivered event goes on the fulfillment that carries the number.

@@ -17,7 +17,7 @@ export function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
   const name = `${job.queue}/${job.jobId}${job.orderId ? ` (order ${job.orderId})` : ''}`;
   switch (job.outcome) {
     case 'retried':
-      return `${name}: ${dryRun ? 'would retry' : 'retried'}${job.failedReason ? ` (it failed: ${firstLine(job.failedReason)})` : ''}`;
+      return `${name}: ${dryRun ? 'would retry' : 'retried'}${job.failedReason ? `; it failed: ${indented(job.failedReason)}` : ''}`;
     case 'already_registered':
       return `${name}: the order is registered at the provider: ${dryRun ? 'would not send' : 'not sent'} again${
         job.markRetried
@@ -64,8 +64,9 @@ async function recordReplay(
   });
 }
 
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
+/** The whole reason, its further lines indented under the job's line. */
+function indented(text: string): string {
+  return text.trimEnd().replaceAll('\n', '\n    ');
 }
 
 interface ReplayOptions {
@@ -106,7 +107,9 @@ export function registerReplayCommand(program: Command): void {
       await withSharedParts(async (parts, config) => {
         try {
           // A replay may send orders to the provider: only into the environment of these records.
-          if (!request.dryRun && !(await environmentOrExit(parts.redis, config))) return;
+          // A dry run checks the same, recording nothing.
+          const dryRun = request.dryRun ?? false;
+          if (!(await environmentOrExit(parts.redis, config, { dryRun }))) return;
           const jobs = await replayJobs(parts, request);
           for (const job of jobs) console.log(formatReplayedJob(job, request.dryRun ?? false));
           console.log(formatReplaySummary(jobs, request));

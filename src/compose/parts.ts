@@ -9,7 +9,7 @@ import {
   type OrderEventResult,
 } from '../../jobs/create-shipment/accept-order-event.js';
 import { type EnqueueResult, enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
-import { orderJobId } from '../../jobs/create-shipment/payload.js';
+import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../../jobs/create-shipment/payload.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import { enqueueMarkOrder } from '../../jobs/mark-order/enqueue.js';
 import type { MarkOrder } from '../../jobs/mark-order/payload.js';
@@ -17,10 +17,11 @@ import type { Logger } from '../log.js';
 import { Counters } from '../metrics/counters.js';
 import { PartnerAuthGuard } from '../queue/partner-auth.js';
 import { OrderRecords } from '../records/order-records.js';
+import { OrderTimeline } from '../records/order-timeline.js';
 import { ShipmentTracking } from '../records/shipment-tracking.js';
 
 /** The create-shipment job id of an order, for commands that look its job up. */
-export { orderJobId };
+export { CREATE_SHIPMENT_QUEUE, orderJobId };
 
 export interface SharedPartsOptions {
   /** One connection for all of them: a worker connection, or a fail-fast one for request paths. */
@@ -87,6 +88,7 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
     logger,
     records: new OrderRecords(redis, prefix, settings.records),
     tracking: new ShipmentTracking(redis, prefix, settings.sync),
+    timeline: new OrderTimeline(redis, prefix),
     counters: new Counters(redis, prefix),
     authGuard: new PartnerAuthGuard(redis, prefix, partnerQueues, logger),
     queueOf,

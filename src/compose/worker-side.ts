@@ -8,7 +8,7 @@ import { StoreHealth } from '../records/store-health.js';
 import { StoreAuthError } from '../store/errors.js';
 import { missingScopes } from '../store/setup/scopes.js';
 import type { StoreSetup } from '../store/setup/types.js';
-import { buildPartnerSide, buildStoreClient } from './clients.js';
+import { buildPartnerSide, buildStoreClient, noteRequestsOnTimeline } from './clients.js';
 import type { SharedParts } from './parts.js';
 import { jobConcurrency, keepSchedules, startWorkers, type WorkerOptions } from './workers.js';
 
@@ -49,13 +49,11 @@ export async function startWorkerSide(
   );
   // In the background: Shopify being slow must not hold up the start.
   void checkShopifyAccess(store, logger);
-  const { partner } = buildPartnerSide(
-    config.partner,
-    redis,
-    logger,
-    undefined,
-    requests.partnerRequest,
-  );
+  const onTimeline = noteRequestsOnTimeline(parts.timeline, logger);
+  const { partner } = buildPartnerSide(config.partner, redis, logger, undefined, (outcome) => {
+    requests.partnerRequest(outcome);
+    onTimeline(outcome);
+  });
 
   const workers = startWorkers(
     { ...parts, store, partner },

@@ -6,8 +6,9 @@ import { randomBytes } from 'node:crypto';
  * only exist inside the local fake store and partner sandbox this process starts.
  */
 export const DEMO_SHOP = 'demo-shop.myshopify.com';
-export const DEMO_STORE_TOKEN = 'shpat_demo_local_only';
-export const DEMO_WEBHOOK_SECRET = 'demo-webhook-secret-local-only';
+/** The same as `connector fake-store`'s defaults and the Docker sandbox profile's (README). */
+export const DEMO_STORE_TOKEN = 'shpat_sandbox_local_only';
+export const DEMO_WEBHOOK_SECRET = 'sandbox-webhook-secret-local-only';
 export const DEMO_ACCOUNT_EMAIL = 'demo@sandbox.local';
 export const DEMO_HOST = '127.0.0.1';
 

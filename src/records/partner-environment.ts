@@ -126,17 +126,21 @@ export async function claimPartnerEnvironment(
   now = new Date(),
   /** Without it, another token for the same address is refused like another address. */
   readShipment?: ShipmentReader,
+  /** Decide only, recording nothing: the verdict a real claim would get (a dry run). */
+  dryRun = false,
 ): Promise<ClaimOutcome> {
   const fingerprint = environmentFingerprint(environment);
   const apiUrl = displayUrl(environment.apiUrl);
-  const existing = (await redis.eval(
-    CLAIM,
-    1,
-    environmentKey(prefix),
-    fingerprint,
-    apiUrl,
-    now.toISOString(),
-  )) as [string, string, string] | null;
+  const existing = dryRun
+    ? await readStoredTriple(redis, prefix)
+    : ((await redis.eval(
+        CLAIM,
+        1,
+        environmentKey(prefix),
+        fingerprint,
+        apiUrl,
+        now.toISOString(),
+      )) as [string, string, string] | null);
   if (!existing) {
     const earlierRegistrations = await redis.zcard(`${prefix}:orders:registered`);
     return { outcome: 'claimed', earlierRegistrations };
@@ -166,8 +170,16 @@ export async function claimPartnerEnvironment(
       });
     }
   }
-  await adoptReissuedToken(redis, prefix, environment, now);
+  if (!dryRun) await adoptReissuedToken(redis, prefix, environment, now);
   return { outcome: 'token_adopted', checkedReference: reference };
+}
+
+async function readStoredTriple(
+  redis: Redis,
+  prefix: string,
+): Promise<[string, string, string] | null> {
+  const stored = await readPartnerEnvironment(redis, prefix);
+  return stored ? [stored.fingerprint, stored.apiUrl, stored.claimedAt] : null;
 }
 
 /** How many of the newest registrations are tried for one whose record is still there. */

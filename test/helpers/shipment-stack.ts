@@ -4,7 +4,11 @@ import type { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
 import type { Config } from '../../config/index.js';
 import type { JobContext, JobSettings } from '../../jobs/context.js';
-import { buildPartnerSide, type PartnerSide } from '../../src/compose/clients.js';
+import {
+  buildPartnerSide,
+  noteRequestsOnTimeline,
+  type PartnerSide,
+} from '../../src/compose/clients.js';
 import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { startWorkers, type WorkerOptions } from '../../src/compose/workers.js';
 import { createLogger, type Logger } from '../../src/log.js';
@@ -202,6 +206,7 @@ export async function startShipmentStack(
       redis,
       logger,
       `${prefix}:partner-budget`,
+      noteRequestsOnTimeline(parts.timeline, logger),
     );
 
   let side = partnerFor(DEMO_TOKEN);
