@@ -188,10 +188,10 @@ describe('connector replay (child process)', () => {
     expect(run.code).toBe(0);
   }, 30_000);
 
-  it('refuses a dry run as it refuses the real run when the records belong to another token', async () => {
+  it('refuses a dry run as it refuses the real run when the records belong to another environment', async () => {
     const other = uniquePrefix('replay-cli-other');
     await claimPartnerEnvironment(redis, other, {
-      apiUrl: 'http://127.0.0.1:9/api/v1',
+      apiUrl: 'http://127.0.0.1:8/api/v1',
       token: 'sbx_another_token',
     });
     try {
@@ -203,7 +203,7 @@ describe('connector replay (child process)', () => {
         expect(run.stderr).toContain(
           `QUEUE_PREFIX=${other} holds the records of another partner environment or account`,
         );
-        expect(run.stderr).toContain('connector environment adopt-token');
+        expect(run.stderr).toContain('connector environment forget --yes');
         expect(run.code).toBe(78);
       }
     } finally {
