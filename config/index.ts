@@ -170,8 +170,8 @@ const variables = {
     hint: 'optional origin every Admin API request goes to instead of https://{shop}',
   },
   SHOPIFY_RESERVE_SHARE: {
-    schema: z.coerce.number().min(0).max(0.9).default(0.2),
-    hint: "share of the shop's Admin API bucket (points and refill) left to the merchant's other apps, 0 to 0.9",
+    schema: z.coerce.number().min(0).max(0.9).default(0),
+    hint: "share of the shop's Admin API bucket (points and refill) the connector leaves unused, as headroom for the merchant's own scripts on the same app, 0 to 0.9",
   },
 
   ORDER_POLL_INTERVAL_MS: {
