@@ -67,7 +67,8 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     expect(s.store.notifications.filter((n) => n.orderId === id)).toHaveLength(1);
     expect(metafield(s.store, id, 'status')).toBe('shipped');
     expect(metafield(s.store, id, 'tracking_number')).toBe('70701234567');
-    expect(shopifyWrites(s, firstWrites)).toEqual(['metafieldsSet', 'fulfillmentCreate']);
+    // The status metafields go in the fulfilment's own request.
+    expect(shopifyWrites(s, firstWrites)).toEqual(['fulfillmentCreate', 'metafieldsSet']);
 
     // Nothing changed: the same list page, no detail read, no Shopify write.
     const quiet = Date.now();
@@ -80,8 +81,14 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     tick(3_600_000);
     const delivered = s.sandbox.advance(id, 'delivered');
     const later = Date.now();
+    const requestsBefore = s.store.requests.length;
     await runSync(s);
     await settled(s);
+    // One Shopify request: the event on the fulfillment the fulfilment recorded, unread, and the
+    // status metafields with it.
+    expect(s.store.requests.slice(requestsBefore).map((r) => r.operationName)).toEqual([
+      'CreateFulfillmentEventWithStatus',
+    ]);
     // The number is known: delivery comes from the list alone.
     expect(partnerCalls(s, later)).toEqual({ list: 1, detail: 0, create: 0 });
     const after = liveFulfillments(s, id);
