@@ -1,3 +1,4 @@
+import type { Job, Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import {
@@ -7,6 +8,7 @@ import {
   type ShipmentStackOptions,
   shipmentStacks,
   waitForJob,
+  waitUntil,
 } from '../helpers/shipment-stack.js';
 import {
   partnerCalls,
@@ -35,6 +37,19 @@ async function register(s: ShipmentStack, id: string = FIXTURE.paidCopenhagen) {
   await s.parts.enqueueOrder(id, 'orders/paid');
   await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
   await settled(s);
+}
+
+/** The one job of `queue` waiting out its backoff after a failed attempt. */
+async function waitUntilDelayed(queue: Queue) {
+  let delayed: Job[] = [];
+  await waitUntil(
+    async () => {
+      delayed = await queue.getDelayed();
+      return delayed.length === 1;
+    },
+    { what: 'the job to wait for its retry' },
+  );
+  return delayed[0]!;
 }
 
 const liveFulfillments = (s: ShipmentStack, id: string) =>
@@ -98,6 +113,33 @@ describe('the status sync writes what the provider did back to Shopify', () => {
       ['DELIVERED', Date.parse(delivered.updated_at)],
     ]);
     expect(metafield(s.store, id, 'status')).toBe('delivered');
+  });
+
+  it('adds no second delivered event when the first one’s answer was lost', async () => {
+    const { s, tick } = await stackWithClock();
+    const id = FIXTURE.paidCopenhagen;
+    await register(s, id);
+    tick();
+    s.sandbox.advance(id, 'shipped', { carrier: 'Bring', trackingNumber: '70701234567' });
+    await runSync(s);
+    await settled(s);
+
+    tick(3_600_000);
+    s.sandbox.advance(id, 'delivered');
+    // Shopify adds the event and sets the status, and the answer never arrives.
+    s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentEventCreate' });
+    await runSync(s);
+    const queue = s.queues.recordDelivery;
+    const job = await waitUntilDelayed(queue);
+    await job.promote();
+    await settled(s);
+
+    const [fulfillment, ...more] = liveFulfillments(s, id);
+    expect(more).toEqual([]);
+    // The retry read the order, found the fulfillment delivered, and left it alone.
+    expect(fulfillment!.events.map((e) => e.status)).toEqual(['DELIVERED']);
+    expect(metafield(s.store, id, 'status')).toBe('delivered');
+    expect((await queue.getJob(job.id!))?.returnvalue).toEqual({ outcome: 'already-recorded' });
   });
 
   it('costs ceil(M/200) list requests a cycle, reads in detail only the newly shipped, and adopts what it has no record of', async () => {
