@@ -164,5 +164,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `Partner: ${per(life.partner.requests)} requests per order (lower bound ${per(life.partner.lowerBound)})`,
   );
   for (const [kind, n] of life.partner.byKind) console.log(`  ${kind}: ${n}`);
+
+  // Which limit binds a store on the standard plan (100 points a second), by the figures above.
+  const pointsPerOrder = life.shopify.actual / life.orders;
+  const partnerPerOrder = life.partner.requests / life.orders;
+  console.log(
+    '\n| provider limit | Shopify bound (orders/s) | provider bound (orders/s) | binding limit |',
+  );
+  console.log('|---|---|---|---|');
+  for (const perMinute of [60, 600]) {
+    const shopify = 100 / pointsPerOrder;
+    const partner = perMinute / 60 / partnerPerOrder;
+    console.log(
+      `| ${perMinute}/min | ${shopify.toFixed(2)} | ${partner.toFixed(2)} | ${shopify < partner ? 'Shopify' : 'provider'} |`,
+    );
+  }
   process.exit(0);
 }
