@@ -5,7 +5,8 @@
  * through the connector's own jobs and sync cycles (one cycle after registration with nothing
  * new, then one a stage) against the local partner sandbox and fake store with real Redis.
  *
- *   npm run bench:life   (also part of `npm run bench`)    BENCH_ORDERS=100
+ *   npm run bench:life   (also part of `npm run bench`)
+ *   BENCH_ORDERS=100 BENCH_REPORT_PROGRESS=false (progress reports off)
  */
 
 import { randomUUID } from 'node:crypto';
@@ -18,7 +19,7 @@ import { startWorkers } from '../src/compose/workers.js';
 import { createLogger } from '../src/log.js';
 import type { StoreRequestOutcome } from '../src/store/index.js';
 import { dropKeys, startBenchSandbox, startBenchStore, startLocalRedis } from './rig.js';
-import { benchJobSettings, benchPartnerSide, benchStoreClient } from './settings.js';
+import { benchJobSettings, benchPartnerSide, benchStoreClient, SYNC_SETTINGS } from './settings.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100);
 const STAGES = ['processing', 'shipped', 'delivered'] as const;
@@ -41,7 +42,14 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
   const prefix = `bench-life-${randomUUID().slice(0, 8)}`;
   const sandbox = await startBenchSandbox();
   const store = await startBenchStore({ orders: [] });
-  const parts = buildSharedParts({ redis, prefix, settings: benchJobSettings(), logger });
+  const parts = buildSharedParts({
+    redis,
+    prefix,
+    settings: benchJobSettings({
+      sync: { ...SYNC_SETTINGS, reportProgress: process.env.BENCH_REPORT_PROGRESS !== 'false' },
+    }),
+    logger,
+  });
   const { partner } = benchPartnerSide(sandbox.url, redis, prefix, logger);
   const seen: StoreRequestOutcome[] = [];
   const storeClient = benchStoreClient(store.url, logger, {
