@@ -1,6 +1,13 @@
+import { Worker } from 'bullmq';
 import { describe, expect, it } from 'vitest';
-import { pendingUpdates, statusVersion } from '../../../jobs/shipment-updates/follow-ups.js';
+import {
+  pendingUpdates,
+  queueShipmentUpdates,
+  statusVersion,
+} from '../../../jobs/shipment-updates/follow-ups.js';
+import { updateJobId } from '../../../jobs/shipment-updates/updates.js';
 import type { TrackedShipment } from '../../../src/records/shipment-tracking.js';
+import { shipmentStacks, waitUntil } from '../../helpers/shipment-stack.js';
 
 const base: TrackedShipment = {
   reference: '1001',
@@ -53,5 +60,52 @@ describe('pendingUpdates: one request per change, the status riding along', () =
       updatedAtMs: Date.parse('2026-11-27T09:00:00Z'),
     });
     expect(kinds(delivered)).toEqual(['delivery']);
+  });
+});
+
+describe('queueShipmentUpdates when the write carrying the status failed', () => {
+  const start = shipmentStacks();
+
+  it('queues the status on its own, so staff still see it', async () => {
+    const s = await start({ workers: false });
+    const reference = '5550001';
+    await s.context.tracking.track(reference, {
+      orderNumber: '#1001',
+      status: 'delivered',
+      updatedAt: '2026-11-26T11:00:00Z',
+      updatedAtMs: Date.parse('2026-11-26T11:00:00Z'),
+      stage: 'delivered',
+      createdAtMs: Date.parse('2026-11-26T10:00:00Z'),
+    });
+    await s.context.tracking.saveShopifySide(reference, { fulfilledNumber: 'TN1' });
+    const shipment = (await s.context.tracking.get(reference))!;
+    const withNumber = { ...shipment, trackingNumber: 'TN1', fulfilledNumber: 'TN1' };
+    expect(kinds(withNumber)).toEqual(['delivery']);
+
+    // The delivered event's job failed for good (a Shopify refusal, say).
+    const queue = s.queues.recordDelivery;
+    await queue.add(
+      'record-delivery',
+      { reference },
+      {
+        jobId: updateJobId('delivery', { reference }),
+        attempts: 1,
+      },
+    );
+    const worker = new Worker(
+      queue.name,
+      async () => {
+        throw new Error('refused');
+      },
+      { connection: s.redis, prefix: queue.opts.prefix },
+    );
+    await waitUntil(async () => (await queue.getFailedCount()) === 1, { what: 'the job to fail' });
+    await worker.close();
+
+    await queueShipmentUpdates(s.context, withNumber);
+    const status = await s.queues.writeShipmentStatus.getJob(
+      updateJobId('status', { reference, version: statusVersion(withNumber) }),
+    );
+    expect(status).toBeDefined();
   });
 });
