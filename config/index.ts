@@ -412,7 +412,7 @@ function shopifySettings(v: Values<(typeof SHOPIFY_VARIABLES)[number]>, problems
     webhookSecret: webhookSecret as string,
     apiVersion: v.SHOPIFY_API_VERSION,
     adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
-    /** Share of the bucket the connector leaves to other apps (see shared-bucket.ts). */
+    /** Share of the bucket the connector leaves unused, headroom for the merchant's own scripts. */
     reserveShare: v.SHOPIFY_RESERVE_SHARE,
   };
 }
