@@ -170,8 +170,8 @@ const variables = {
     hint: 'optional origin every Admin API request goes to instead of https://{shop}',
   },
   SHOPIFY_RESERVE_SHARE: {
-    schema: z.coerce.number().min(0).max(0.9).default(0.2),
-    hint: "share of the shop's Admin API bucket (points and refill) left to the merchant's other apps, 0 to 0.9",
+    schema: z.coerce.number().min(0).max(0.9).default(0),
+    hint: "share of the shop's Admin API bucket (points and refill) the connector leaves unused, as headroom for the merchant's own scripts on the same app, 0 to 0.9",
   },
 
   ORDER_POLL_INTERVAL_MS: {
@@ -417,7 +417,7 @@ function shopifySettings(v: Values<(typeof SHOPIFY_VARIABLES)[number]>, problems
     webhookSecret: webhookSecret as string,
     apiVersion: v.SHOPIFY_API_VERSION,
     adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
-    /** Share of the bucket the connector leaves to other apps (see shared-bucket.ts). */
+    /** Share of the bucket the connector leaves unused, headroom for the merchant's own scripts. */
     reserveShare: v.SHOPIFY_RESERVE_SHARE,
   };
 }

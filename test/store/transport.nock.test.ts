@@ -83,18 +83,25 @@ describe('throttling', () => {
 });
 
 describe('throttling with the bucket shared by every process', () => {
-  /** The shared bucket on real Redis, its clock stopped: no refill happens while the test runs. */
-  async function withBucket(test: (bucket: SharedStoreBucket) => Promise<void>) {
+  /**
+   * The shared bucket on real Redis, its clock moved only by the client's sleeps: what refills
+   * is what the waits logged allow.
+   */
+  async function withBucket(
+    test: (bucket: SharedStoreBucket, clock: { now: number }) => Promise<void>,
+  ) {
     const redis = testRedis();
     const prefix = uniquePrefix('throttle-log');
+    const clock = { now: 1_000_000 };
     try {
       await test(
         new SharedStoreBucket(redis, {
           prefix,
           shop: 'demo.myshopify.com',
           reserveShare: 0.2,
-          clock: () => 1_000_000,
+          clock: () => clock.now,
         }),
+        clock,
       );
     } finally {
       await dropKeys(redis, prefix);
@@ -109,13 +116,20 @@ describe('throttling with the bucket shared by every process', () => {
       .filter((line) => line.msg.startsWith('Shopify throttled the request'));
 
   it('logs the wait it makes: the shared bucket’s, told Shopify’s empty bucket, not Shopify’s own figure', async () => {
-    await withBucket(async (bucket) => {
+    await withBucket(async (bucket, clock) => {
       const { waits, sleep } = recordingSleep();
       const { logger, lines } = capturingLogger('info');
       answer(throttledBody({ requested: 150, available: 0, restoreRate: 100 }));
       answer({ data: { order: orderNode() } });
 
-      await testClient({ sleep, logger, bucket }).getOrder('5551234');
+      await testClient({
+        sleep: async (ms) => {
+          clock.now += ms;
+          await sleep(ms);
+        },
+        logger,
+        bucket,
+      }).getOrder('5551234');
 
       // Shopify alone would ask GetOrder's 150 points / 100 a second = 1,500 ms. The
       // connector's share (80 %) waits until the reserve (400 of 2,000) and the 150 points are

@@ -34,8 +34,11 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   // the order and two metafields
   GetOrderMarks: 3,
   CreateFulfillment: 22,
+  CreateFulfillmentWithStatus: 33,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
+  // two mutations: the event, and the order's status metafields
+  CreateFulfillmentEventWithStatus: 23,
   // 1 (order) + 2 + 5 fulfillment orders × 17 + 1 (count) + 10 fulfillments × 7
   ReadFulfillmentState: 159,
   // 1 + 2 + 10 fulfillment orders × 17
@@ -45,6 +48,7 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   // 1 + 2 + 100 lines × 1
   ReadFulfillmentOrderRemainingLines: 103,
   ReportFulfillmentOrderProgress: 12,
+  ReportFulfillmentOrderProgressWithStatus: 23,
   GetGrantedScopes: 2,
   GetShopIdentity: 1,
   // 2 + 50 subscriptions
