@@ -57,7 +57,7 @@ const LINE_ITEM_FIELDS = /* GraphQL */ `
 `;
 
 // Fulfillment orders in GetOrder, and lines per fulfillment order: most orders have one or two.
-const FULFILLMENT_ORDERS_PAGE_SIZE = 4;
+const FULFILLMENT_ORDERS_PAGE_SIZE = 2;
 const FULFILLMENT_ORDER_LINES_PAGE_SIZE = 24;
 
 /**
@@ -100,8 +100,8 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
 `;
 
 /**
- * Requested cost of one order: 372 (the order, its two marks, its address, the first page of
- * 24 line items × 6 + 2, and the first 4 fulfillment orders × 55 + 2). Shopify needs the whole
+ * Requested cost of one order: 262 (the order, its two marks, its address, the first page of
+ * 24 line items × 6 + 2, and the first 2 fulfillment orders × 55 + 2). Shopify needs the whole
  * requested cost in the bucket before it runs a query, so the first pages stay small; an order
  * with more reads the rest page by page (GetOrderLineItems, GetOrderFulfillmentOrders,
  * GetFulfillmentOrderLineItems), which only big orders pay for. shipmentError: whether an

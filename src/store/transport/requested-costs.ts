@@ -11,11 +11,11 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   // 100 orders × (the order and its order-number metafield) + 2
   ListOrdersUpdatedSince: 202,
   // the order, its two mark metafields, its address, the first 24 line items × 6 objects + 2,
-  // and the first 4 fulfillment orders × (5 objects + 24 lines × 2 + 2) + 2
-  GetOrder: 372,
+  // and the first 2 fulfillment orders × (5 objects + 24 lines × 2 + 2) + 2
+  GetOrder: 262,
   // the order, the next 24 line items × 6 objects + 2 (only for an order with more than 24)
   GetOrderLineItems: 147,
-  // the order, the next 10 fulfillment orders × 55 + 2 (only for an order with more than 4)
+  // the order, the next 10 fulfillment orders × 55 + 2 (only for an order with more than 2)
   GetOrderFulfillmentOrders: 553,
   // one order × (the order) + 2
   FindOrderByName: 3,
