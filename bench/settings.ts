@@ -28,6 +28,7 @@ export const SHIPMENT_SETTINGS: Config['shipment'] = {
   contentDescription: undefined,
   defaultWeightKg: 0.5,
   defaultBox: { lengthCm: 30, widthCm: 20, heightCm: 10 },
+  collectFromLocations: [],
 };
 
 export const SYNC_SETTINGS: Config['sync'] = {

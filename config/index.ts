@@ -230,6 +230,10 @@ const variables = {
     schema: z.coerce.number().min(0.1).max(30).default(0.5),
     hint: 'weight used for a line item without one, in kg',
   },
+  COLLECT_FROM_LOCATIONS: {
+    schema: list.default([]),
+    hint: "comma-separated Shopify location ids or names the provider collects parcels from; empty: every location of the merchant's own",
+  },
   DEFAULT_LENGTH_CM: {
     schema: z.coerce.number().positive().max(120).default(30),
     hint: 'box length, cm',
@@ -509,6 +513,7 @@ function buildConfig(env: Env) {
       documentTag: v.DOCUMENT_TAG,
       contentDescription: v.CONTENT_DESCRIPTION,
       defaultWeightKg: v.DEFAULT_WEIGHT_KG,
+      collectFromLocations: v.COLLECT_FROM_LOCATIONS,
       defaultBox: {
         lengthCm: v.DEFAULT_LENGTH_CM,
         widthCm: v.DEFAULT_WIDTH_CM,

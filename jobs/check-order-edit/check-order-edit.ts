@@ -1,20 +1,25 @@
 import type { Config } from '../../config/index.js';
+import { shipmentContents } from '../../src/domain/shipment-contents.js';
 import {
   changedParts,
   decodeFingerprint,
   describeChanges,
   encodeFingerprint,
+  type FingerprintPart,
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
+import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
+import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { StoreClient } from '../../src/store/types.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 
 export interface CheckOrderEditDeps {
   store: Pick<StoreClient, 'getOrder'>;
   records: OrderRecords;
+  tracking: Pick<ShipmentTracking, 'get'>;
   counters: Counters;
   settings: Pick<Config, 'shipment'>;
   markOrder: MarkOrder;
@@ -44,7 +49,11 @@ export async function checkOrderEdit(
   if (!order) return { outcome: 'not_found' };
   if (order.cancelledAt) return { outcome: 'cancelled' };
 
-  const current = shipmentFingerprint(order, deps.settings.shipment);
+  const current = shipmentFingerprint(
+    order,
+    deps.settings.shipment,
+    shipmentContents(order, deps.settings.shipment.collectFromLocations),
+  );
   const sent = decodeFingerprint(record.sentFingerprint);
   if (!sent) {
     // Registered before fingerprints were kept: what it is now is the best we know of it.
@@ -55,7 +64,13 @@ export async function checkOrderEdit(
     );
     return { outcome: 'baseline_recorded' };
   }
-  const changes = changedParts(sent, current);
+  // Once the provider handed the parcel to its carrier, the connector's own fulfilment empties
+  // what is left to ship: only a change of receiver still means something then.
+  const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
+  const compared: readonly FingerprintPart[] = shipped
+    ? ['receiver']
+    : ['receiver', 'lines', 'weights'];
+  const changes = changedParts(sent, current).filter((part) => compared.includes(part));
   if (changes.length === 0) return { outcome: 'unchanged' };
 
   const fingerprint = encodeFingerprint(current);

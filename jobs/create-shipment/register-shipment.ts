@@ -6,6 +6,11 @@ import {
   marksSeenOn,
   type OrderMarksSeen,
 } from '../../src/domain/order-marks.js';
+import {
+  describeLeftOut,
+  encodeSentUnits,
+  shipmentContents,
+} from '../../src/domain/shipment-contents.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
 import {
   encodeFingerprint,
@@ -133,7 +138,9 @@ async function registerWithSlot(
       },
     );
   }
-  const eligibility = checkEligibility(order, deps.settings.eligibility);
+  // What the provider is asked to ship: every step below works from this one answer.
+  const contents = shipmentContents(order, deps.settings.shipment.collectFromLocations);
+  const eligibility = checkEligibility(order, deps.settings.eligibility, contents);
   if (!eligibility.eligible) {
     return settleIneligible(orderId, order, eligibility.code, eligibility.reason, {
       record,
@@ -142,7 +149,15 @@ async function registerWithSlot(
     });
   }
 
-  const fingerprint = shipmentFingerprint(order, deps.settings.shipment);
+  // Digital lines never ship, so only what a parcel might have held is noted: product titles
+  // and quantities, what staff need to see why the parcel is smaller than the order.
+  const physical = contents.leftOut.filter((units) => units.reason !== 'digital');
+  if (physical.length > 0) {
+    const leftOut = describeLeftOut(physical);
+    await deps.step?.(`left out of the shipment: ${leftOut}`);
+    deps.logger.info({ orderId, leftOut }, 'part of the order is not for the provider');
+  }
+  const fingerprint = shipmentFingerprint(order, deps.settings.shipment, contents);
   if (run.fromEvent && unchangedSinceFailure(record, fingerprint)) {
     if (record.sentAt) {
       // Given up on after a request left whose answer never came: the provider may have made
@@ -154,7 +169,7 @@ async function registerWithSlot(
     throw await keepUnchangedRefusal(orderId, record, deps);
   }
 
-  const mapped = buildShipmentRequest(order, deps.settings.shipment);
+  const mapped = buildShipmentRequest(order, deps.settings.shipment, contents);
   if (!mapped.ok) {
     throw await refuse(
       orderId,
@@ -172,7 +187,14 @@ async function registerWithSlot(
       // Only a request that actually leaves may have made a shipment we never hear of; one the
       // budget held back has not, and must not cost a look-up later.
       // The fingerprint of what left goes with it: a give-up is judged against it later.
-      onSending: () => deps.records.markSending(orderId, encodeFingerprint(fingerprint)),
+      // So are the units it asks for: the fulfilment fulfils no others.
+      onSending: () =>
+        deps.records.markSending(
+          orderId,
+          encodeFingerprint(fingerprint),
+          new Date(),
+          encodeSentUnits(contents),
+        ),
     });
   } catch (error) {
     if (error instanceof PartnerValidationError) {

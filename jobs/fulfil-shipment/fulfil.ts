@@ -1,14 +1,22 @@
 import { ORDER_TAGS } from '../../src/domain/order-marks.js';
+import {
+  type ContentLine,
+  decodeSentUnits,
+  describeHeld,
+  type HeldUnits,
+  shipmentContents,
+} from '../../src/domain/shipment-contents.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { trackingFor } from '../../src/domain/tracking-company.js';
 import type { Logger } from '../../src/log.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
+import type { OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type {
-  FulfillmentOrderState,
   FulfillmentState,
   Fulfillments,
   OrderMarks,
+  OrderReader,
 } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
 
@@ -17,9 +25,12 @@ export interface FulfilDeps {
     Fulfillments,
     'readFulfillmentState' | 'createFulfillment' | 'updateFulfillmentTracking'
   > &
-    Pick<OrderMarks, 'addOrderTags' | 'appendOrderNote'>;
+    Pick<OrderMarks, 'addOrderTags' | 'appendOrderNote'> &
+    Pick<OrderReader, 'getOrder'>;
   tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide' | 'clearShopifySide'>;
-  settings: Pick<JobSettings, 'sync'>;
+  /** The units the provider was asked to ship (sentUnits). */
+  records: Pick<OrderRecords, 'get'>;
+  settings: Pick<JobSettings, 'sync' | 'shipment'>;
   logger: Logger;
   /**
    * Called before each Shopify write: throws once this run no longer holds the order's write
@@ -41,16 +52,14 @@ export type FulfilOutcome =
   | 'nothing-to-fulfil'
   | 'stale';
 
-/** Fulfillment order statuses the connector may fulfil. */
-const FULFILLABLE = new Set(['OPEN', 'IN_PROGRESS']);
-/** Held back in Shopify by someone: the connector never releases what it did not hold. */
-const HELD_BACK = new Set(['ON_HOLD', 'SCHEDULED']);
-
 /**
  * Fulfils the order of a shipment the provider handed to its carrier, with the tracking in the
- * same call (one email to the customer), one fulfillment per location. Shopify has no
- * idempotency key for fulfillments, so the order's fulfillments are read first: a number already
- * on one, or nothing left to fulfil, ends the job, which makes a retry after a lost answer safe.
+ * same call (one email to the customer), one fulfillment per location. Only the units the
+ * provider was asked to ship are fulfilled, and only while still left in Shopify: never a unit
+ * staff fulfilled, another app ships, or that was added after registration; never a digital
+ * line or a pickup. Shopify has no idempotency key for fulfillments, so the order's
+ * fulfillments are read first: a number already on one, or nothing left to fulfil, ends the
+ * job, which makes a retry after a lost answer safe.
  */
 export async function fulfilShipment(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
   const shipment = await deps.tracking.get(reference);
@@ -89,13 +98,17 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
     return 'tracking-updated';
   }
 
-  const ours = order.fulfillmentOrders.filter(isOurs);
+  const { groups, heldBack } = await whatToFulfil(reference, order.name, deps);
   const created: { id: string }[] = [];
-  for (const group of byLocation(ours.filter((fo) => FULFILLABLE.has(fo.status)))) {
+  for (const group of groups) {
     await deps.keepWriteLock();
     const fulfillment = await deps.store.createFulfillment({
       orderId: reference,
-      fulfillmentOrderIds: group.map((fo) => fo.id),
+      lineItems: group.map((line) => ({
+        fulfillmentOrderId: line.fulfillmentOrderId,
+        fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
+        quantity: line.quantity,
+      })),
       tracking,
       notifyCustomer,
     });
@@ -104,14 +117,12 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
     await deps.tracking.saveShopifySide(reference, { fulfillmentIds: ids(shipment, created) });
   }
 
-  const heldBack = ours.filter((fo) => HELD_BACK.has(fo.status) && fo.hasRemainingLines);
-  if (heldBack.length > 0) await reportHeldBack(shipment, heldBack, deps);
-
   if (heldBack.length > 0) {
+    await reportHeldBack(shipment, heldBack, deps);
     // Failed, to be replayed once released: the replay fulfils what is left and nothing twice.
     const part = created.length > 0 ? 'The rest of the order was fulfilled; this part' : 'It';
     throw new JobRefusedError(
-      `Order ${order.name} is ${describeHeldBack(heldBack)} in Shopify. ${part} was not fulfilled: the connector does not release holds it did not place. Release it in Shopify, then replay this job.`,
+      `Order ${order.name}: ${describeHeld(heldBack)} in Shopify. ${part} was not fulfilled: the connector does not release holds it did not place. Release it in Shopify, then replay this job.`,
     );
   }
   const withNumber = live.filter((f) => carries(f, number));
@@ -142,21 +153,43 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
   return 'nothing-to-fulfil';
 }
 
-/** The merchant's own: fulfillable by this app, not a fulfillment service's or another app's. */
-function isOurs(fo: FulfillmentOrderState): boolean {
-  if (fo.location.isFulfillmentService) return false;
-  if (HELD_BACK.has(fo.status)) return true;
-  return fo.hasRemainingLines && fo.supportedActions.includes('CREATE_FULFILLMENT');
-}
-
-/** Shopify takes the fulfillment orders of one location per fulfillmentCreate. */
-function byLocation(fulfillmentOrders: FulfillmentOrderState[]): FulfillmentOrderState[][] {
-  const groups = new Map<string, FulfillmentOrderState[]>();
-  for (const fo of fulfillmentOrders) {
-    const key = fo.location.id ?? `name:${fo.location.name}`;
-    groups.set(key, [...(groups.get(key) ?? []), fo]);
+/**
+ * The units to fulfil now, one group per location (Shopify takes one location per
+ * fulfillmentCreate): the shipment's contents as Shopify has them now, at most the units the
+ * provider was asked to ship. A shipment registered before those were kept (or adopted from the
+ * provider) is fulfilled with its contents as they are now. `heldBack`: asked-for units Shopify
+ * now holds back (put on hold after registration).
+ */
+async function whatToFulfil(
+  reference: string,
+  orderName: string,
+  deps: FulfilDeps,
+): Promise<{ groups: ContentLine[][]; heldBack: HeldUnits[] }> {
+  const order = await deps.store.getOrder(reference);
+  if (!order) {
+    throw new JobRefusedError(
+      `Order ${orderName} is no longer in Shopify, so it cannot be fulfilled.`,
+    );
   }
-  return [...groups.values()];
+  const contents = shipmentContents(order, deps.settings.shipment.collectFromLocations);
+  const asked = decodeSentUnits((await deps.records.get(reference))?.sentUnits);
+  const take = (lineItemId: string, quantity: number) => {
+    if (!asked) return quantity;
+    const left = asked.get(lineItemId) ?? 0;
+    const taken = Math.min(left, quantity);
+    asked.set(lineItemId, left - taken);
+    return taken;
+  };
+
+  const groups = new Map<string, ContentLine[]>();
+  for (const line of contents.lines) {
+    const quantity = take(line.item.id, line.quantity);
+    if (quantity === 0) continue;
+    const key = line.location.id ?? `name:${line.location.name}`;
+    groups.set(key, [...(groups.get(key) ?? []), { ...line, quantity }]);
+  }
+  const heldBack = contents.held.filter((held) => take(held.lineItemId, held.quantity) > 0);
+  return { groups: [...groups.values()], heldBack };
 }
 
 function carries(fulfillment: FulfillmentState, number: string): boolean {
@@ -168,29 +201,19 @@ function ids(shipment: TrackedShipment, created: { id: string }[]): string {
   return [...new Set([...before, ...created.map((f) => f.id)])].join(',');
 }
 
-function describeHeldBack(heldBack: FulfillmentOrderState[]): string {
-  return heldBack
-    .map((fo) =>
-      fo.status === 'ON_HOLD'
-        ? `on hold${fo.holdReasons.length ? ` (${fo.holdReasons.join('; ')})` : ''}`
-        : `scheduled${fo.fulfillAt ? ` for ${fo.fulfillAt}` : ''}`,
-    )
-    .join(' and ');
-}
-
 /** Tells staff on the order, once per reason, that the provider shipped what Shopify holds. */
 async function reportHeldBack(
   shipment: TrackedShipment,
-  heldBack: FulfillmentOrderState[],
+  heldBack: HeldUnits[],
   deps: FulfilDeps,
 ): Promise<void> {
-  const reason = describeHeldBack(heldBack);
+  const reason = describeHeld(heldBack);
   if (shipment.fulfilBlockedReason === reason) return;
   await deps.keepWriteLock();
   await deps.store.addOrderTags(shipment.reference, [ORDER_TAGS.notFulfilled]);
   await deps.store.appendOrderNote(
     shipment.reference,
-    `The provider shipped ${shipment.orderNumber} (tracking ${shipment.trackingNumber}), but part of the order is ${reason} in Shopify and was not fulfilled. Release it, then replay the fulfil-shipment job in the connector's board (Bull Board).`,
+    `The provider shipped ${shipment.orderNumber} (tracking ${shipment.trackingNumber}), but part of the order is held back in Shopify (${reason}) and was not fulfilled. Release it, then replay the fulfil-shipment job in the connector's board (Bull Board).`,
   );
   await deps.tracking.saveShopifySide(shipment.reference, { fulfilBlockedReason: reason });
 }

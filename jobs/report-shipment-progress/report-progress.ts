@@ -1,20 +1,25 @@
+import { shipmentContents } from '../../src/domain/shipment-contents.js';
 import type { Logger } from '../../src/log.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
-import type { Fulfillments, OrderMarks } from '../../src/store/types.js';
+import type { Fulfillments, OrderMarks, OrderReader } from '../../src/store/types.js';
+import type { JobSettings } from '../context.js';
 import { statusVersion } from '../shipment-updates/follow-ups.js';
 import { writeShipmentStatus } from '../write-shipment-status/write-status.js';
 
 export interface ReportProgressDeps {
   store: Pick<Fulfillments, 'readFulfillmentState' | 'reportFulfillmentOrderProgress'> &
-    Pick<OrderMarks, 'setOrderMetafields'>;
+    Pick<OrderMarks, 'setOrderMetafields'> &
+    Pick<OrderReader, 'getOrder'>;
   tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
+  settings: Pick<JobSettings, 'shipment'>;
   logger: Logger;
 }
 
 /**
- * The provider started on the shipment: the order's merchant-managed fulfillment orders are
- * reported in progress, so staff see it in Shopify, and the order's status metafields (the sync
- * leaves them to this job) go in the same request as the first report. Only OPEN ones are
+ * The provider started on the shipment: the fulfillment orders that hold the shipment's
+ * contents (never a pickup's, another location's or a service's) are reported in progress, so
+ * staff see it in Shopify, and the order's status metafields (the sync leaves them to this job)
+ * go in the same request as the first report. Only OPEN ones are
  * reported: one already in progress needs nothing, which also makes a retry harmless.
  */
 export async function reportShipmentProgress(
@@ -31,10 +36,16 @@ export async function reportShipmentProgress(
     await writeStatusIfBehind(shipment, deps);
     return 'nothing-to-report';
   }
+  const storeOrder = await deps.store.getOrder(reference);
+  const contents = storeOrder
+    ? shipmentContents(storeOrder, deps.settings.shipment.collectFromLocations)
+    : { lines: [] };
+  const shipping = new Set(contents.lines.map((line) => line.fulfillmentOrderId));
   const order = await deps.store.readFulfillmentState(reference);
   const open = (order?.fulfillmentOrders ?? []).filter(
     (fo) =>
       fo.status === 'OPEN' &&
+      shipping.has(fo.id) &&
       !fo.location.isFulfillmentService &&
       fo.supportedActions.includes('REPORT_PROGRESS'),
   );

@@ -9,6 +9,7 @@ import { StoreAuthError } from '../store/errors.js';
 import { missingScopes } from '../store/setup/scopes.js';
 import type { StoreSetup } from '../store/setup/types.js';
 import { buildPartnerSide, buildStoreClient, noteRequestsOnTimeline } from './clients.js';
+import { checkCollectionLocations } from './collection-locations.js';
 import type { SharedParts } from './parts.js';
 import { jobConcurrency, keepSchedules, startWorkers, type WorkerOptions } from './workers.js';
 
@@ -49,6 +50,7 @@ export async function startWorkerSide(
   );
   // In the background: Shopify being slow must not hold up the start.
   void checkShopifyAccess(store, logger);
+  void checkCollectionLocations(store, config.shipment.collectFromLocations, logger);
   const onTimeline = noteRequestsOnTimeline(parts.timeline, logger);
   const { partner } = buildPartnerSide(config.partner, redis, logger, undefined, (outcome) => {
     requests.partnerRequest(outcome);

@@ -72,3 +72,58 @@ export const HICCUP_ORDER: FakeOrderInput = {
     },
   ],
 };
+
+/**
+ * Three blankets and a mug, placed unpaid; staff fulfil two blankets with their own tracking
+ * before payment arrives. Only one blanket and the mug are left for the provider.
+ */
+export const PARTLY_FULFILLED_ORDER: FakeOrderInput = {
+  email: 'karen.holm@example.dk',
+  financialStatus: 'PENDING',
+  shippingAddress: {
+    name: 'Karen Holm',
+    phone: '+4522334455',
+    address1: 'Vestergade 8',
+    city: 'Odense C',
+    zip: '5000',
+    countryCode: 'DK',
+  },
+  lineItems: [
+    {
+      title: 'Wool blanket',
+      quantity: 3,
+      productType: 'Textiles',
+      weight: { value: 800, unit: 'GRAMS' },
+    },
+    { title: 'Ceramic mug', productType: 'Homeware', weight: { value: 350, unit: 'GRAMS' } },
+  ],
+};
+
+/** What staff fulfilled of PARTLY_FULFILLED_ORDER before it was paid. */
+export const STAFF_FULFILLED = {
+  lines: [{ title: 'Wool blanket', quantity: 2 }],
+  tracking: { company: 'GLS', number: 'GLS-58120037' },
+};
+
+/** Garden benches another app's warehouse (a fulfillment service) ships, and a mug. */
+export const FULFILLMENT_SERVICE_ORDER: FakeOrderInput = {
+  email: 'mads.berg@example.dk',
+  shippingAddress: {
+    name: 'Mads Berg',
+    phone: '+4526778899',
+    address1: 'Søndergade 21',
+    city: 'Vejle',
+    zip: '7100',
+    countryCode: 'DK',
+  },
+  lineItems: [
+    {
+      title: 'Garden bench',
+      quantity: 3,
+      location: "Another app's warehouse",
+      productType: 'Furniture',
+      weight: { value: 2, unit: 'KILOGRAMS' },
+    },
+    { title: 'Ceramic mug', productType: 'Homeware', weight: { value: 350, unit: 'GRAMS' } },
+  ],
+};

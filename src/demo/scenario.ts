@@ -3,7 +3,14 @@ import { backfillOrders } from '../compose/backfill.js';
 import { orderJobId } from '../compose/parts.js';
 import { describeOrder } from './describe-order.js';
 import { orderLine } from './format.js';
-import { FIXTURE_IDS, HICCUP_ORDER, NEW_ORDERS } from './orders.js';
+import {
+  FIXTURE_IDS,
+  FULFILLMENT_SERVICE_ORDER,
+  HICCUP_ORDER,
+  NEW_ORDERS,
+  PARTLY_FULFILLED_ORDER,
+  STAFF_FULFILLED,
+} from './orders.js';
 import { followProvider } from './provider-progress.js';
 import { AUTO_ADVANCE_MS, DEMO_SYNC_INTERVAL_MS } from './settings.js';
 import type { DemoStack } from './stack.js';
@@ -16,6 +23,9 @@ export interface ScenarioContext {
   /** Ctrl-C: stop waiting and let the caller clean up. */
   signal: AbortSignal;
 }
+
+/** How the create job's log says what the shipment left out (register-shipment.ts). */
+const LEFT_OUT = 'left out of the shipment: ';
 
 /** How long one step may take before the demo gives up and says what it was waiting for. */
 const STEP_TIMEOUT_MS = 30_000;
@@ -128,6 +138,35 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
       Boolean(ctx.watcher.record(cancelId)?.cancelledAfterRegistrationAt) &&
       ctx.watcher.settled(cancelId),
   );
+
+  print(
+    "\n   c) Part of an order is not always the provider's to ship. Staff fulfilled 2 of 3 blankets (with their\n" +
+      "   own GLS tracking) before payment arrived; another order has garden benches that another app's\n" +
+      "   warehouse (a fulfillment service) ships. Only what is left at the merchant's own locations goes\n" +
+      '   to the provider, and the fulfilment after shipping covers just those units.',
+  );
+  const partly = await stack.store.createOrder(PARTLY_FULFILLED_ORDER, webhook);
+  const partlyId = partly.order.id;
+  print(orderLine(partly.order.name, 'new order', describeOrder(partly.order)));
+  await stack.store.fulfil(partlyId, STAFF_FULFILLED, { sendWebhook: false });
+  print(orderLine(partly.order.name, 'staff', '2 × Wool blanket fulfilled by staff (GLS)'));
+  await stack.store.updateOrder(partlyId, { markPaid: true }, webhook);
+  const service = await stack.store.createOrder(FULFILLMENT_SERVICE_ORDER, webhook);
+  const serviceId = service.order.id;
+  print(orderLine(service.order.name, 'new order', describeOrder(service.order)));
+  for (const [id, name] of [
+    [partlyId, partly.order.name],
+    [serviceId, service.order.name],
+  ] as const) {
+    await waitFor(
+      ctx,
+      `${name} to be registered`,
+      () => ctx.watcher.record(id)?.state === 'registered' && ctx.watcher.settled(id),
+    );
+    const { logs } = await stack.parts.queues.createShipment.getJobLogs(orderJobId(id));
+    const leftOut = logs.find((line) => line.startsWith(LEFT_OUT));
+    print(orderLine(name, 'left out', leftOut ? leftOut.slice(LEFT_OUT.length) : 'nothing'));
+  }
 
   heading(
     `5. Meanwhile at the provider: the sandbox moves every shipment one step every ${AUTO_ADVANCE_MS / 1000} s\n` +

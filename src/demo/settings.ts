@@ -12,8 +12,12 @@ export const DEMO_WEBHOOK_SECRET = 'sandbox-webhook-secret-local-only';
 export const DEMO_ACCOUNT_EMAIL = 'demo@sandbox.local';
 export const DEMO_HOST = '127.0.0.1';
 
-/** Fast enough that every shipment is delivered within the run, slow enough to follow. */
-export const AUTO_ADVANCE_MS = 1_500;
+/**
+ * Fast enough that every shipment is delivered within the run, slow enough to follow: slower
+ * than the status sync, so the sync sees every step (shipped before delivered) and Shopify shows
+ * each one.
+ */
+export const AUTO_ADVANCE_MS = 2_500;
 
 /** A fresh prefix per run, so the demo never reads or deletes another connector's keys. */
 export function demoPrefix(): string {
@@ -26,7 +30,7 @@ export function demoAdminPassword(): string {
   return randomBytes(9).toString('base64url');
 }
 
-/** The status sync's pace in the demo: it follows the sandbox, whose shipments move every 1.5 s. */
+/** The status sync's pace in the demo: faster than the sandbox's shipments move (AUTO_ADVANCE_MS). */
 export const DEMO_SYNC_INTERVAL_MS = 2_000;
 
 export interface DemoEnvInput {
@@ -75,5 +79,7 @@ export function demoEnv(input: DemoEnvInput): Record<string, string> {
     SENDER_CITY: 'Odense SØ',
     SENDER_POSTAL_CODE: '5220',
     SENDER_COUNTRY_CODE: 'DK',
+    // The provider collects from both of the fake store's own locations.
+    COLLECT_FROM_LOCATIONS: 'Shop location,Aarhus warehouse',
   };
 }

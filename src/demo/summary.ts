@@ -46,7 +46,9 @@ function detail(
       : '';
     parts.push(`at the provider now ${shipment.status}${tracking}`);
   }
-  const fulfillment = order.fulfillments.find((f) => f.status === 'SUCCESS');
+  // The connector's own, where staff fulfilled part of the order too.
+  const live = order.fulfillments.filter((f) => f.status === 'SUCCESS');
+  const fulfillment = live.find((f) => f.createdBy === 'app') ?? live[0];
   if (fulfillment) {
     const shown = fulfillment.displayStatus === 'DELIVERED' ? 'delivered' : 'fulfilled';
     parts.push(`in Shopify ${shown} (${fulfillment.trackingInfo[0]?.company ?? 'no tracking'})`);

@@ -1,6 +1,11 @@
 import type { Config } from '../../config/index.js';
 import type { StoreOrder, StoreOrderHeader, StoreOrderSummary } from './order.js';
-import { isShipped } from './packages.js';
+import {
+  describeHeld,
+  describeLeftOut,
+  type ShipmentContents,
+  shipmentContents,
+} from './shipment-contents.js';
 import { hasAnyTag, normaliseTag } from './text.js';
 
 export type EligibilityRules = Config['eligibility'];
@@ -11,17 +16,39 @@ export type SkipCode =
   | 'fulfilled'
   | 'not_paid'
   | 'no_shipping'
+  | 'held'
   | 'tag_excluded'
   | 'tag_not_included';
 
 export type Eligibility = { eligible: true } | { eligible: false; reason: string; code: SkipCode };
 
 /**
- * Whether an order should become a shipment: the full check, on the whole order, made by the
- * worker right before registering. Reasons are safe to show an admin.
+ * Whether an order should become a shipment: the full check, on the whole order and its
+ * shipment's contents, made by the worker right before registering. Reasons are safe to show an
+ * admin. An order with nothing left for the provider is skipped, saying what was left out and
+ * why; one whose contents Shopify holds back (on hold, scheduled) waits, and is looked at again
+ * when the order changes.
  */
-export function checkEligibility(order: StoreOrder, rules: EligibilityRules): Eligibility {
-  return applyRules({ ...order, shipsSomething: order.lineItems.some(isShipped) }, rules);
+export function checkEligibility(
+  order: StoreOrder,
+  rules: EligibilityRules,
+  contents: ShipmentContents = shipmentContents(order, []),
+): Eligibility {
+  const checked = applyRules({ ...order, shipsSomething: true }, rules);
+  if (!checked.eligible) return checked;
+  if (contents.held.length > 0) {
+    // One shipment per order: what is open waits for what is held.
+    const what = contents.lines.length > 0 ? 'the whole shipment' : 'the shipment';
+    return skip(
+      'held',
+      `Waiting: ${describeHeld(contents.held)} in Shopify; ${what} is registered once it is released.`,
+    );
+  }
+  if (contents.lines.length === 0) {
+    const why = contents.leftOut.length > 0 ? `${describeLeftOut(contents.leftOut)}; ` : '';
+    return skip('no_shipping', `${why}nothing left for the provider to ship.`);
+  }
+  return checked;
 }
 
 /**

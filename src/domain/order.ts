@@ -17,13 +17,48 @@ export interface StoreAddress {
 }
 
 export interface StoreLineItem {
+  /** LineItem gid: what fulfillment order lines point at. */
+  id: string;
   title: string;
   /** Quantity still on the order after removals (currentQuantity). */
   quantity: number;
+  /** Units not fulfilled yet, wherever they are (unfulfilledQuantity). */
+  unfulfilledQuantity: number;
   requiresShipping: boolean;
   productType: string | null;
   /** Weight of one unit, or null when the variant has none. */
   weight: { value: number; unit: WeightUnit } | null;
+}
+
+/** A fulfillment order line: units of one line item assigned to one fulfillment order. */
+export interface StoreFulfillmentOrderLine {
+  /** FulfillmentOrderLineItem gid: what fulfillmentCreate takes. */
+  id: string;
+  /** The order's LineItem gid. */
+  lineItemId: string;
+  totalQuantity: number;
+  /** Units of this line still to fulfil from this fulfillment order. */
+  remainingQuantity: number;
+}
+
+/**
+ * Where and how a group of the order's units is to be fulfilled (Shopify's FulfillmentOrder):
+ * what is left to ship lives here, not on the line items.
+ */
+export interface StoreFulfillmentOrder {
+  /** FulfillmentOrder gid. */
+  id: string;
+  /** OPEN, IN_PROGRESS, ON_HOLD, SCHEDULED, CLOSED, CANCELLED, INCOMPLETE (kept as string). */
+  status: string;
+  /** assignedLocation; id null when the location was deleted since. */
+  location: { id: string | null; name: string; isFulfillmentService: boolean };
+  /** deliveryMethod.methodType: SHIPPING, PICKUP_POINT, PICK_UP, LOCAL, RETAIL, NONE; null when unset. */
+  deliveryMethod: string | null;
+  /** fulfillmentHolds[].displayReason (ON_HOLD). */
+  holdReasons: string[];
+  /** When a SCHEDULED fulfillment order becomes ready. */
+  fulfillAt: string | null;
+  lineItems: StoreFulfillmentOrderLine[];
 }
 
 /** What every read of an order carries: all the order-level eligibility rules look at. */
@@ -70,6 +105,11 @@ export interface StoreOrder extends StoreOrderHeader {
   shippingAddress: StoreAddress | null;
   /** Every line item of the order, however many pages Shopify gave them in. */
   lineItems: StoreLineItem[];
+  /**
+   * Every fulfillment order the connector's scopes let it see (a fulfillment service's only with
+   * read_third_party_fulfillment_orders), with all their lines.
+   */
+  fulfillmentOrders: StoreFulfillmentOrder[];
 }
 
 const ORDER_GID_PREFIX = 'gid://shopify/Order/';

@@ -1,12 +1,6 @@
-import type { StoreLineItem } from './order.js';
 import type { PackageLine } from './shipment-contract.js';
 import { LIMITS } from './shipment-contract.js';
 import { kilogramsToMilligrams, milligramsToKilograms } from './weight.js';
-
-/** A line item goes into packages when it needs shipping and some of it is still ordered. */
-export function isShipped(item: StoreLineItem): boolean {
-  return item.requiresShipping && Number.isInteger(item.quantity) && item.quantity > 0;
-}
 
 /** Identical units of one line item, ready to pack. */
 export interface UnitsToPack {

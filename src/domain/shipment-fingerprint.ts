@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../config/index.js';
 import type { StoreOrder } from './order.js';
-import { isShipped } from './packages.js';
 import { buildReceiver } from './receiver.js';
+import { type ShipmentContents, shipmentContents, shippedItems } from './shipment-contents.js';
 import { clean, hasAnyTag } from './text.js';
 import { unitWeightMilligrams } from './weight.js';
 
@@ -21,17 +21,19 @@ export type ShipmentFingerprint = Readonly<Record<FingerprintPart, string>>;
  * (src/domain/shipment-request.ts) but before any setting is applied:
  * - receiver: name, company, phone and address, cleaned as they are sent (not the email, which is
  *   only sent when SEND_RECEIVER_EMAIL is on);
- * - lines: document or package, and the shipped lines' product types and quantities;
+ * - lines: document or package, and the shipment's contents (shipment-contents.ts): product
+ *   types and quantities;
  * - weights: each shipped line's unit weight as Shopify has it.
  * Titles, default weights and boxes are left out, so renaming a product or changing a setting
  * does not read as an edit of the order.
  */
 export function shipmentFingerprint(
   order: StoreOrder,
-  settings: Pick<Config['shipment'], 'documentTag'>,
+  settings: Pick<Config['shipment'], 'documentTag' | 'collectFromLocations'>,
+  contents: ShipmentContents = shipmentContents(order, settings.collectFromLocations),
 ): ShipmentFingerprint {
   const receiver = buildReceiver(order, false, new Map());
-  const shipped = order.lineItems.filter(isShipped);
+  const shipped = shippedItems(contents);
   const type = (item: StoreOrder['lineItems'][number]) => clean(item.productType)?.toLowerCase();
   return {
     receiver: hashOf([

@@ -1,9 +1,14 @@
 import type { Config } from '../../config/index.js';
 import { describeContents } from './content-description.js';
 import type { StoreLineItem, StoreOrder } from './order.js';
-import { isShipped, packParcels, toPackageLines, type UnitsToPack } from './packages.js';
+import { packParcels, toPackageLines, type UnitsToPack } from './packages.js';
 import { addProblem, mergeWithSchemaErrors, type Problems } from './problems.js';
 import { buildReceiver } from './receiver.js';
+import {
+  shippedItems as itemsOf,
+  type ShipmentContents,
+  shipmentContents,
+} from './shipment-contents.js';
 import {
   type FieldErrors,
   fieldErrorsFrom,
@@ -23,16 +28,21 @@ export type MappingResult =
   | { ok: false; errors: FieldErrors };
 
 /**
- * Maps a store order to a Partner API create request, or lists every reason it cannot be sent.
+ * Maps a store order to a Partner API create request, or lists every reason it cannot be sent:
+ * its packages hold the shipment's contents (shipment-contents.ts), nothing else of the order.
  * The result has passed the same schema the API's bounds are written in, so a request that
  * leaves here is not refused for a field we could have checked.
  */
-export function buildShipmentRequest(order: StoreOrder, settings: ShipmentSettings): MappingResult {
+export function buildShipmentRequest(
+  order: StoreOrder,
+  settings: ShipmentSettings,
+  contents: ShipmentContents = shipmentContents(order, settings.collectFromLocations),
+): MappingResult {
   const problems: Problems = new Map();
   const orderType: OrderType = hasAnyTag(order.tags, [settings.documentTag])
     ? 'document'
     : 'package';
-  const shippedItems = order.lineItems.filter(isShipped);
+  const shippedItems = itemsOf(contents);
 
   const draft = {
     reference: order.id,
@@ -82,7 +92,7 @@ function buildPackages(
   problems: Problems,
 ): PackageLine[] {
   if (shippedItems.length === 0) {
-    addProblem(problems, 'packages', 'The order has no line items that require shipping.');
+    addProblem(problems, 'packages', 'Nothing of the order is left for the provider to ship.');
     return [];
   }
 

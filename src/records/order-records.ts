@@ -27,6 +27,11 @@ export interface OrderRecord {
   sentAt?: string;
   /** Shipment fingerprint (src/domain/shipment-fingerprint.ts) of the last request sent. */
   sentFingerprint?: string;
+  /**
+   * The units the last request sent asked the provider to ship (src/domain/shipment-contents.ts
+   * encodeSentUnits): the fulfilment fulfils no more than these.
+   */
+  sentUnits?: string;
   /** Shipment fingerprint of the order as it was when it failed (refused or given up on). */
   failedFingerprint?: string;
   /** The edit after registration last reported to staff: its fingerprint, parts and time. */
@@ -145,7 +150,12 @@ export class OrderRecords {
    * like a new failure. `fingerprint`: that of the request about to leave (the last one sent
    * wins), kept in the same step.
    */
-  async markSending(orderId: string, fingerprint?: string, now = new Date()): Promise<void> {
+  async markSending(
+    orderId: string,
+    fingerprint?: string,
+    now = new Date(),
+    sentUnits = '',
+  ): Promise<void> {
     await this.redis.eval(
       MARK_SENDING,
       1,
@@ -153,6 +163,7 @@ export class OrderRecords {
       now.toISOString(),
       this.keepMs,
       fingerprint ?? '',
+      sentUnits,
     );
   }
 
@@ -282,7 +293,7 @@ return 1
 `;
 
 const MARK_SENDING = `
-if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[3]) end
+if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[3], 'sentUnits', ARGV[4]) end
 local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end

@@ -127,8 +127,11 @@ describe('connector demo', () => {
     expect(output).toMatch(/\+ fulfillment delivered, tracking PostNord DK \d+/);
     expect(output).toMatch(/#1001\s+5550001\s+registered\s+PS-\d{6}, .*in Shopify delivered/);
     expect(output).toMatch(
-      /In Shopify, 5 orders were fulfilled with the carrier's tracking and 5 marked delivered/,
+      /In Shopify, 7 orders were fulfilled with the carrier's tracking and 7 marked delivered/,
     );
+    // What a shipment leaves out, said for the two orders that show it.
+    expect(output).toMatch(/#1012\s+left out\s+2 of 3 × Wool blanket already fulfilled/);
+    expect(output).toMatch(/#1013\s+left out\s+3 × Garden bench is on a fulfillment order/);
 
     // Service logs come through readably, never as raw JSON.
     expect(output).not.toMatch(/^\{"level"/m);

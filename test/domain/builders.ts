@@ -1,6 +1,7 @@
 import type { Config } from '../../config/index.js';
 import type {
   StoreAddress,
+  StoreFulfillmentOrder,
   StoreLineItem,
   StoreOrder,
   WeightUnit,
@@ -22,13 +23,48 @@ export function anAddress(overrides: Partial<StoreAddress> = {}): StoreAddress {
   };
 }
 
+let nextItemId = 1;
+
+/** A line item; nothing of it fulfilled unless `unfulfilledQuantity` says otherwise. */
 export function anItem(overrides: Partial<StoreLineItem> = {}): StoreLineItem {
+  const quantity = overrides.quantity ?? 1;
   return {
+    id: `gid://shopify/LineItem/${nextItemId++}`,
     title: 'Sneaker',
-    quantity: 1,
+    quantity,
+    unfulfilledQuantity: quantity,
     requiresShipping: true,
     productType: 'Shoes',
     weight: { value: 1, unit: 'KILOGRAMS' },
+    ...overrides,
+  };
+}
+
+/**
+ * An open fulfillment order for shipping from the merchant's "Shop location", holding what is
+ * unfulfilled of these items.
+ */
+export function aFulfillmentOrder(
+  items: readonly StoreLineItem[],
+  overrides: Partial<StoreFulfillmentOrder> = {},
+): StoreFulfillmentOrder {
+  return {
+    id: `gid://shopify/FulfillmentOrder/${nextItemId++}`,
+    status: 'OPEN',
+    location: {
+      id: 'gid://shopify/Location/1',
+      name: 'Shop location',
+      isFulfillmentService: false,
+    },
+    deliveryMethod: 'SHIPPING',
+    holdReasons: [],
+    fulfillAt: null,
+    lineItems: items.map((item) => ({
+      id: `gid://shopify/FulfillmentOrderLineItem/${nextItemId++}`,
+      lineItemId: item.id,
+      totalQuantity: item.quantity,
+      remainingQuantity: item.unfulfilledQuantity,
+    })),
     ...overrides,
   };
 }
@@ -38,7 +74,9 @@ export function units(count: number, value: number, unit: WeightUnit = 'KILOGRAM
   return anItem({ quantity: count, weight: { value, unit } });
 }
 
+/** An order whose items are all on one open shipping fulfillment order unless said otherwise. */
 export function anOrder(overrides: Partial<StoreOrder> = {}): StoreOrder {
+  const lineItems = overrides.lineItems ?? [anItem()];
   return {
     id: '5551234',
     name: '#1001',
@@ -54,7 +92,8 @@ export function anOrder(overrides: Partial<StoreOrder> = {}): StoreOrder {
     phone: null,
     shipmentError: false,
     shippingAddress: anAddress(),
-    lineItems: [anItem()],
+    lineItems,
+    fulfillmentOrders: [aFulfillmentOrder(lineItems)],
     ...overrides,
   };
 }
@@ -76,6 +115,7 @@ export function someSettings(overrides: Partial<Config['shipment']> = {}): Confi
     contentDescription: undefined,
     defaultWeightKg: 0.5,
     defaultBox: { lengthCm: 30, widthCm: 20, heightCm: 10 },
+    collectFromLocations: [],
     ...overrides,
   };
 }

@@ -57,7 +57,7 @@ describe('checkEligibility', () => {
     expect(checkEligibility(nothingToShip, someRules())).toEqual({
       eligible: false,
       code: 'no_shipping',
-      reason: 'Order has no line items that require shipping.',
+      reason: '1 × Sneaker needs no shipping; nothing left for the provider to ship.',
     });
     const oneToShip = anOrder({ lineItems: [anItem({ requiresShipping: false }), anItem()] });
     expect(checkEligibility(oneToShip, someRules())).toEqual(eligible);

@@ -8,7 +8,7 @@ import {
 } from '../../src/domain/shipment-fingerprint.js';
 import { anAddress, anItem, anOrder } from './builders.js';
 
-const SETTINGS = { documentTag: 'document' };
+const SETTINGS = { documentTag: 'document', collectFromLocations: [] };
 const fingerprint = (overrides: Parameters<typeof anOrder>[0] = {}) =>
   shipmentFingerprint(anOrder(overrides), SETTINGS);
 

@@ -115,11 +115,11 @@ describe('buildShipmentRequest: the request', () => {
   });
 
   it('never carries prices, even when the order object has them', () => {
+    const priced = { ...anItem(), unitPrice: '49.50', total_price: '99.00' };
     const withPrices = {
-      ...anOrder(),
+      ...anOrder({ lineItems: [priced] }),
       totalPrice: '99.00',
       pricing: { total: 99 },
-      lineItems: [{ ...anItem(), unitPrice: '49.50', total_price: '99.00' }],
     } as unknown as StoreOrder;
     expect(JSON.stringify(requestFor(withPrices))).not.toMatch(/price|pricing|99/i);
   });
@@ -193,7 +193,9 @@ describe('buildShipmentRequest: missing data', () => {
     const errors = errorsFor(
       anOrder({ lineItems: [anItem({ requiresShipping: false }), anItem({ quantity: 0 })] }),
     );
-    expect(errors).toEqual({ packages: ['The order has no line items that require shipping.'] });
+    expect(errors).toEqual({
+      packages: ['Nothing of the order is left for the provider to ship.'],
+    });
   });
 
   it('collects every problem at once', () => {

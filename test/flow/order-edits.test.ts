@@ -4,7 +4,7 @@ import { EDIT_CHECK_DELAY_MS } from '../../jobs/check-order-edit/enqueue.js';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
 import { allJobs } from '../helpers/intake.js';
-import { editOrderInShopify } from '../helpers/order-edits.js';
+import { changeQuantity, editOrderInShopify } from '../helpers/order-edits.js';
 import {
   createRequests,
   FIXTURE,
@@ -113,7 +113,7 @@ describe('an order edited after its shipment was registered', () => {
     const s = await start();
     await registered(s, ID);
     await editOrderInShopify(s.store, STORE_TOKEN, ID, (order) => {
-      order.lineItems.nodes[0]!.currentQuantity += 1;
+      changeQuantity(order, 0, 1);
     });
     await s.parts.enqueueOrder(ID, 'orders/updated');
     expect(await checksDone(s, 1)).toEqual(['reported']);
@@ -124,7 +124,7 @@ describe('an order edited after its shipment was registered', () => {
     nock.cleanAll();
     await editOrderInShopify(s.store, STORE_TOKEN, ID, (order) => {
       const [line] = order.lineItems.nodes;
-      line!.currentQuantity += 1;
+      changeQuantity(order, 0, 1);
       line!.variant.inventoryItem.measurement.weight.value *= 2;
     });
     await s.parts.enqueueOrder(ID, 'orders/updated');

@@ -8,10 +8,37 @@ export interface OrderNode {
   shippingAddress: { zip: string | null; address1: string | null } & Record<string, unknown>;
   lineItems: {
     nodes: ({
+      id: string;
       currentQuantity: number;
+      unfulfilledQuantity: number;
       variant: { inventoryItem: { measurement: { weight: { unit: string; value: number } } } };
     } & Record<string, unknown>)[];
   };
+  fulfillmentOrders: {
+    nodes: {
+      lineItems: {
+        nodes: { totalQuantity: number; remainingQuantity: number; lineItem: { id: string } }[];
+      };
+    }[];
+  };
+}
+
+/**
+ * Adds (or, negative, removes) units of the order's `index`th line as an order edit does: on the
+ * line item and on the fulfillment order line that holds it.
+ */
+export function changeQuantity(order: OrderNode, index: number, delta: number): void {
+  const item = order.lineItems.nodes[index]!;
+  item.currentQuantity += delta;
+  item.unfulfilledQuantity += delta;
+  for (const fo of order.fulfillmentOrders.nodes) {
+    const line = fo.lineItems.nodes.find((l) => l.lineItem.id === item.id);
+    if (line) {
+      line.totalQuantity += delta;
+      line.remainingQuantity += delta;
+      return;
+    }
+  }
 }
 
 /**

@@ -82,6 +82,7 @@ export const SHIPMENT_SETTINGS: Config['shipment'] = {
   contentDescription: undefined,
   defaultWeightKg: 0.5,
   defaultBox: { lengthCm: 30, widthCm: 20, heightCm: 10 },
+  collectFromLocations: [],
 };
 
 export const ELIGIBILITY: Config['eligibility'] = {
@@ -106,6 +107,8 @@ export interface ShipmentStackOptions {
   createJob?: Config['createJob'];
   /** Status sync settings over the tests' defaults. */
   sync?: Partial<Config['sync']>;
+  /** Shipment settings over the tests' defaults (e.g. the locations the provider collects from). */
+  shipment?: Partial<Config['shipment']>;
   /** Start the workers at once (default true); false to start them later with `startWorkers`. */
   workers?: boolean;
   concurrency?: WorkerOptions['concurrency'];
@@ -180,7 +183,7 @@ export async function startShipmentStack(
   });
 
   const config: StackConfig = {
-    shipment: SHIPMENT_SETTINGS,
+    shipment: { ...SHIPMENT_SETTINGS, ...options.shipment },
     eligibility: ELIGIBILITY,
     createJob: options.createJob ?? FAST_CREATE_JOB,
     interruptedJobs: { firstRetryDelayMs: 600_000 },

@@ -77,7 +77,7 @@ describe('/metrics', () => {
     ).toBe(1);
     expect(after.value('connector_partner_budget_sent_total')).toBe(1);
     expect(after.value('connector_partner_budget_remaining')).toBe(59);
-    // The fake store asks GetOrder's requested cost (150: 24 line items) up front, and charges in
+    // The fake store asks GetOrder's requested cost (262: 24 line items, 2 fulfillment orders) up front, and charges in
     // the end only what it returned.
     const gets = after.value('connector_shopify_requests_total', {
       operation: 'GetOrder',
@@ -86,12 +86,12 @@ describe('/metrics', () => {
     expect(gets).toBeGreaterThanOrEqual(2);
     expect(
       after.value('connector_shopify_query_cost_requested_total', { operation: 'GetOrder' }),
-    ).toBe(150 * (gets ?? 0));
+    ).toBe(262 * (gets ?? 0));
     const actual = after.value('connector_shopify_query_cost_actual_total', {
       operation: 'GetOrder',
     });
     expect(actual).toBeGreaterThan(0);
-    expect(actual).toBeLessThan(150 * (gets ?? 0));
+    expect(actual).toBeLessThan(262 * (gets ?? 0));
     expect(after.value('connector_shopify_cost_maximum_points')).toBe(2000);
   });
 
@@ -134,7 +134,7 @@ describe('/metrics', () => {
       0.06,
     );
     // Only the query that ran is charged.
-    expect(scrape.value('connector_shopify_query_cost_requested_total', getOrder)).toBe(150);
+    expect(scrape.value('connector_shopify_query_cost_requested_total', getOrder)).toBe(262);
     expect(scrape.value('connector_shopify_cost_available_points')).toBe(1990);
   });
 

@@ -98,8 +98,10 @@ export function orderNode(overrides: Record<string, unknown> = {}) {
     lineItems: {
       nodes: [
         {
+          id: 'gid://shopify/LineItem/11',
           title: 'Wool blanket',
           currentQuantity: 2,
+          unfulfilledQuantity: 2,
           requiresShipping: true,
           product: { productType: 'Textiles' },
           variant: {
@@ -107,14 +109,49 @@ export function orderNode(overrides: Record<string, unknown> = {}) {
           },
         },
         {
+          id: 'gid://shopify/LineItem/12',
           title: 'Gift card',
           currentQuantity: 1,
+          unfulfilledQuantity: 1,
           requiresShipping: false,
           product: { productType: '' },
           variant: { inventoryItem: { measurement: { weight: { unit: 'GRAMS', value: 0 } } } },
         },
       ],
       pageInfo: { hasNextPage: false, endCursor: 'li-2' },
+    },
+    fulfillmentOrders: {
+      nodes: [
+        {
+          id: 'gid://shopify/FulfillmentOrder/21',
+          status: 'OPEN',
+          fulfillAt: null,
+          assignedLocation: {
+            name: 'Shop location',
+            location: { id: 'gid://shopify/Location/31', isFulfillmentService: false },
+          },
+          deliveryMethod: { methodType: 'SHIPPING' },
+          fulfillmentHolds: [],
+          lineItems: {
+            nodes: [
+              {
+                id: 'gid://shopify/FulfillmentOrderLineItem/41',
+                totalQuantity: 2,
+                remainingQuantity: 2,
+                lineItem: { id: 'gid://shopify/LineItem/11' },
+              },
+              {
+                id: 'gid://shopify/FulfillmentOrderLineItem/42',
+                totalQuantity: 1,
+                remainingQuantity: 1,
+                lineItem: { id: 'gid://shopify/LineItem/12' },
+              },
+            ],
+            pageInfo: { hasNextPage: false, endCursor: 'fl-2' },
+          },
+        },
+      ],
+      pageInfo: { hasNextPage: false, endCursor: 'fo-1' },
     },
     ...overrides,
   };

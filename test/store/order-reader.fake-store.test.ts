@@ -30,23 +30,29 @@ describe('order reading against the fake store, fixtures', () => {
     });
     expect(order?.lineItems).toEqual([
       {
+        id: expect.stringMatching(/^gid:\/\/shopify\/LineItem\//),
         title: 'Wool blanket, grey',
         quantity: 2,
+        unfulfilledQuantity: 2,
         requiresShipping: true,
         productType: 'Textiles',
         weight: { value: 1200, unit: 'GRAMS' },
       },
       {
+        id: expect.stringMatching(/^gid:\/\/shopify\/LineItem\//),
         title: 'Ceramic mug',
         quantity: 4,
+        unfulfilledQuantity: 4,
         requiresShipping: true,
         productType: 'Homeware',
         weight: { value: 350, unit: 'GRAMS' },
       },
       // No weight set: the store reports 0 g, the client says "unknown".
       {
+        id: expect.stringMatching(/^gid:\/\/shopify\/LineItem\//),
         title: 'Gift card',
         quantity: 1,
+        unfulfilledQuantity: 1,
         requiresShipping: false,
         productType: 'Gift card',
         weight: null,
@@ -54,7 +60,7 @@ describe('order reading against the fake store, fixtures', () => {
     ]);
   });
 
-  it('reads an order of 60 line items whole, 24 a page, in three requests', async () => {
+  it("reads an order of 60 line items whole, 24 a page, and its fulfillment order's lines", async () => {
     const lineItems = Array.from({ length: 60 }, (_, i) => ({ title: `Item ${i + 1}` }));
     const { order: created } = await store.createOrder(
       { id: '5559060', lineItems },
@@ -70,7 +76,12 @@ describe('order reading against the fake store, fixtures', () => {
       'GetOrder',
       'GetOrderLineItems',
       'GetOrderLineItems',
+      'GetFulfillmentOrderLineItems',
     ]);
+    const [fulfillmentOrder] = order?.fulfillmentOrders ?? [];
+    expect(fulfillmentOrder?.lineItems.map((line) => line.remainingQuantity)).toEqual(
+      lineItems.map(() => 1),
+    );
   });
 
   it('finds an order by its name, with or without the #, and nothing for a name no order has', async () => {

@@ -186,19 +186,51 @@ describe('getOrder', () => {
       },
       lineItems: [
         {
+          id: 'gid://shopify/LineItem/11',
           title: 'Wool blanket',
           quantity: 2,
+          unfulfilledQuantity: 2,
           requiresShipping: true,
           productType: 'Textiles',
           weight: { value: 1200, unit: 'GRAMS' },
         },
         // Zero weight and an empty product type mean "not set".
         {
+          id: 'gid://shopify/LineItem/12',
           title: 'Gift card',
           quantity: 1,
+          unfulfilledQuantity: 1,
           requiresShipping: false,
           productType: null,
           weight: null,
+        },
+      ],
+      fulfillmentOrders: [
+        {
+          id: 'gid://shopify/FulfillmentOrder/21',
+          status: 'OPEN',
+          location: {
+            id: 'gid://shopify/Location/31',
+            name: 'Shop location',
+            isFulfillmentService: false,
+          },
+          deliveryMethod: 'SHIPPING',
+          holdReasons: [],
+          fulfillAt: null,
+          lineItems: [
+            {
+              id: 'gid://shopify/FulfillmentOrderLineItem/41',
+              lineItemId: 'gid://shopify/LineItem/11',
+              totalQuantity: 2,
+              remainingQuantity: 2,
+            },
+            {
+              id: 'gid://shopify/FulfillmentOrderLineItem/42',
+              lineItemId: 'gid://shopify/LineItem/12',
+              totalQuantity: 1,
+              remainingQuantity: 1,
+            },
+          ],
         },
       ],
     });

@@ -51,6 +51,7 @@ describe('the store client', () => {
       'grantedScopes',
       'listOrderMetafieldDefinitions',
       'listWebhookSubscriptions',
+      'merchantLocations',
       'shopIdentity',
       'updateWebhookSubscription',
     ]);

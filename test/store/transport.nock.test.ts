@@ -119,7 +119,7 @@ describe('throttling with the bucket shared by every process', () => {
     await withBucket(async (bucket, clock) => {
       const { waits, sleep } = recordingSleep();
       const { logger, lines } = capturingLogger('info');
-      answer(throttledBody({ requested: 150, available: 0, restoreRate: 100 }));
+      answer(throttledBody({ requested: 262, available: 0, restoreRate: 100 }));
       answer({ data: { order: orderNode() } });
 
       await testClient({
@@ -131,11 +131,11 @@ describe('throttling with the bucket shared by every process', () => {
         bucket,
       }).getOrder('5551234');
 
-      // Shopify alone would ask GetOrder's 150 points / 100 a second = 1,500 ms. The
-      // connector's share (80 %) waits until the reserve (400 of 2,000) and the 150 points are
-      // back at 80 a second: 6,875 ms, slept once, and that is the figure logged.
-      expect(waits).toEqual([6_875]);
-      expect(logged(lines()).map((line) => line.waitMs)).toEqual([6_875]);
+      // Shopify alone would ask GetOrder's 262 points / 100 a second = 2,620 ms. The
+      // connector's share (80 %) waits until the reserve (400 of 2,000) and the 262 points are
+      // back at 80 a second: 8,275 ms, slept once, and that is the figure logged.
+      expect(waits).toEqual([8_275]);
+      expect(logged(lines()).map((line) => line.waitMs)).toEqual([8_275]);
     });
   });
 
@@ -143,19 +143,19 @@ describe('throttling with the bucket shared by every process', () => {
     await withBucket(async (bucket) => {
       const { waits, sleep } = recordingSleep();
       const { logger, lines } = capturingLogger('info');
-      answer(throttledBody({ requested: 150, available: 0, restoreRate: 100 }));
+      answer(throttledBody({ requested: 262, available: 0, restoreRate: 100 }));
 
       const error = await testClient({ sleep, logger, bucket, maxBudgetWaitMs: 5_000 })
         .getOrder('5551234')
         .catch((e) => e);
 
       expect(error).toBeInstanceOf(StoreBudgetWaitError);
-      expect(error.waitMs).toBe(6_875);
+      expect(error.waitMs).toBe(8_275);
       expect(waits).toEqual([]);
       expect(logged(lines())).toMatchObject([
         {
           msg: 'Shopify throttled the request; the job goes back to its queue for the wait',
-          waitMs: 6_875,
+          waitMs: 8_275,
         },
       ]);
     });

@@ -176,19 +176,41 @@ export function staffFulfil(
     byLocation.set(location.id, [...(byLocation.get(location.id) ?? []), fo]);
   }
   if (byLocation.size === 0) return refused(`Order ${orderId} has nothing staff can fulfil`);
-  const fulfillments = [...byLocation.values()].map((fos) =>
-    applyFulfillment(
-      state,
-      order,
-      fos.flatMap((fo) =>
-        fo.lineItems
-          .filter((line) => line.remainingQuantity > 0)
-          .map((line) => ({ line, quantity: line.remainingQuantity })),
-      ),
-      fos,
-      { tracking: options.tracking ?? null, notifyCustomer: options.notifyCustomer, by: 'staff' },
+  // Units still to take, by line title, when staff fulfil only some of the order.
+  const wanted = options.lines && new Map(options.lines.map((l) => [l.title, l.quantity]));
+  const take = (lineItemId: string, remaining: number) => {
+    if (!wanted) return remaining;
+    const title = order.lineItems.find((item) => item.id === lineItemId)?.title ?? '';
+    const quantity = Math.min(wanted.get(title) ?? 0, remaining);
+    wanted.set(title, (wanted.get(title) ?? 0) - quantity);
+    return quantity;
+  };
+  const plans = [...byLocation.values()].map((fos) => ({
+    fos,
+    plan: fos.flatMap((fo) =>
+      fo.lineItems
+        .map((line) => ({ line, quantity: take(line.lineItemId, line.remainingQuantity) }))
+        .filter(({ quantity }) => quantity > 0),
     ),
-  );
+  }));
+  if (wanted && [...wanted.values()].some((left) => left > 0)) {
+    return refused(`Order ${orderId} has fewer units left to fulfil than staff asked for`);
+  }
+  const fulfillments = plans
+    .filter(({ plan }) => plan.length > 0)
+    .map(({ fos, plan }) =>
+      applyFulfillment(
+        state,
+        order,
+        plan,
+        fos.filter((fo) => plan.some(({ line }) => fo.lineItems.includes(line))),
+        {
+          tracking: options.tracking ?? null,
+          notifyCustomer: options.notifyCustomer,
+          by: 'staff',
+        },
+      ),
+    );
   return { ok: true, value: { order, fulfillments } };
 }
 

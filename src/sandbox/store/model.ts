@@ -109,10 +109,24 @@ export interface FakeFulfillmentHold {
   heldByApp: boolean;
 }
 
+/** DeliveryMethodType: how a fulfillment order's units reach the customer. */
+export const DELIVERY_METHOD_TYPES = [
+  'SHIPPING',
+  'PICKUP_POINT',
+  'PICK_UP',
+  'LOCAL',
+  'RETAIL',
+  'NONE',
+] as const;
+
+export type FakeDeliveryMethod = (typeof DELIVERY_METHOD_TYPES)[number];
+
 export interface FakeFulfillmentOrder {
   id: string;
   status: (typeof FULFILLMENT_ORDER_STATUSES)[number];
   locationId: string;
+  /** Shopify opens one fulfillment order per location and delivery method. */
+  deliveryMethod: FakeDeliveryMethod;
   /** UNSUBMITTED for merchant locations; fulfillment services move it on. */
   requestStatus: string;
   /** When a SCHEDULED fulfillment order becomes ready. */
@@ -198,6 +212,8 @@ const lineItemInput = z.object({
   location: z.string().min(1).default(DEFAULT_LOCATION),
   quantity: z.number().int().positive().default(1),
   requiresShipping: z.boolean().default(true),
+  /** How the customer chose to get the line: shipped (default), picked up, delivered locally… */
+  deliveryMethod: upper(DELIVERY_METHOD_TYPES).default('SHIPPING'),
   productType: z.string().default('Homeware'),
   sku: z.string().nullable().default(null),
   /** null: the variant has no weight set (Shopify then reports 0 g). */
@@ -225,6 +241,11 @@ export const staffFulfilSchema = z.object({
   notifyCustomer: z.boolean().default(false),
   /** Only this location's fulfillment orders; all fulfillable merchant ones otherwise. */
   location: z.string().min(1).optional(),
+  /** Only these units (by line title); everything left otherwise. */
+  lines: z
+    .array(z.object({ title: z.string().min(1), quantity: z.number().int().positive() }))
+    .min(1)
+    .optional(),
 });
 
 export type FakeStaffFulfil = z.input<typeof staffFulfilSchema>;
@@ -288,6 +309,13 @@ export const fakeOrderChangeSchema = z.object({
   tags: z.array(z.string().trim().min(1)).optional(),
   note: z.string().nullable().optional(),
   test: z.boolean().optional(),
+  /**
+   * An order edit that removes units: each named line keeps `quantity` units (0 removes it).
+   * Shopify lowers the line's currentQuantity and takes the units off its fulfillment orders.
+   */
+  lineQuantities: z
+    .array(z.object({ title: z.string().min(1), quantity: z.number().int().nonnegative() }))
+    .optional(),
 });
 
 export type FakeOrderChange = z.input<typeof fakeOrderChangeSchema>;

@@ -28,6 +28,7 @@ import {
   fulfillmentEventView,
   fulfillmentOrderView,
   fulfillmentView,
+  locationView,
   metafieldDefinitionView,
   metafieldView,
   orderView as orderViewOf,
@@ -83,6 +84,9 @@ function rootResolvers(state: FakeStoreState, shop: { name: string; domain: stri
     }),
 
     shop: () => ({ id: gid('Shop', '1'), name: shop.name, myshopifyDomain: shop.domain }),
+
+    // Every location is active here.
+    locations: (args: PageArgs) => indexConnection(state.locations.map(locationView), args),
 
     webhookSubscriptions: (
       args: PageArgs & { topics?: string[] | null; uri?: string | null; format?: string | null },

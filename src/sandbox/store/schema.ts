@@ -37,6 +37,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
       reverse: Boolean
     ): OrderConnection!
     currentAppInstallation: AppInstallation!
+    locations(first: Int, after: String, includeInactive: Boolean): LocationConnection!
     webhookSubscriptions(
       first: Int
       after: String
@@ -130,6 +131,15 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     ON_HOLD
     OPEN
     SCHEDULED
+  }
+
+  enum DeliveryMethodType {
+    LOCAL
+    NONE
+    PICKUP_POINT
+    PICK_UP
+    RETAIL
+    SHIPPING
   }
 
   enum FulfillmentOrderRequestStatus {
@@ -311,6 +321,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     title: String!
     quantity: Int!
     currentQuantity: Int!
+    unfulfilledQuantity: Int!
     requiresShipping: Boolean!
     product: Product
     variant: ProductVariant
@@ -367,6 +378,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     fulfillAt: DateTime
     updatedAt: DateTime!
     assignedLocation: FulfillmentOrderAssignedLocation!
+    deliveryMethod: DeliveryMethod
     supportedActions: [FulfillmentOrderSupportedAction!]!
     fulfillmentHolds: [FulfillmentHold!]!
     lineItems(first: Int, after: String): FulfillmentOrderLineItemConnection!
@@ -381,6 +393,24 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     id: ID!
     name: String!
     isFulfillmentService: Boolean!
+    isActive: Boolean!
+    fulfillmentService: FulfillmentService
+  }
+
+  type LocationConnection {
+    nodes: [Location!]!
+    pageInfo: PageInfo!
+  }
+
+  type FulfillmentService {
+    id: ID!
+    serviceName: String!
+    handle: String!
+  }
+
+  type DeliveryMethod implements Node {
+    id: ID!
+    methodType: DeliveryMethodType!
   }
 
   type FulfillmentOrderSupportedAction {

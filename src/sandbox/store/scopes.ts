@@ -10,6 +10,7 @@ import type { FakeLocation } from './model.js';
 export const REQUIRED_SCOPES: Record<string, string[]> = {
   order: ['read_orders'],
   orders: ['read_orders'],
+  locations: ['read_locations'],
   metafieldsSet: ['write_orders'],
   metafieldsDelete: ['write_orders'],
   tagsAdd: ['write_orders'],

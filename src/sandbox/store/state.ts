@@ -2,6 +2,7 @@ import { idFromGid } from './gid.js';
 import {
   type AppSetup,
   DEFAULT_LOCATION,
+  type FakeDeliveryMethod,
   type FakeFulfillmentOrder,
   type FakeLineItem,
   type FakeLocation,
@@ -151,7 +152,11 @@ export class FakeStoreState {
       metafields: data.metafields.map((m) => ({ id: this.newId(), ...m })),
       fulfillmentOrders: this.openFulfillmentOrders(
         data,
-        lineItems.map((item, i) => ({ item, location: data.lineItems[i]!.location })),
+        lineItems.map((item, i) => ({
+          item,
+          location: data.lineItems[i]!.location,
+          deliveryMethod: data.lineItems[i]!.deliveryMethod,
+        })),
         cancelled,
       ),
       fulfillments: [],
@@ -162,20 +167,29 @@ export class FakeStoreState {
   }
 
   /**
-   * Shopify opens one fulfillment order per location for the items that need shipping; the
-   * input may start one on hold or scheduled.
+   * Shopify opens one fulfillment order per location and delivery method for the items that
+   * need shipping; a digital line rides in the fulfillment order of its location (an order of
+   * digital lines only gets none). The input may start one on hold or scheduled.
    */
   private openFulfillmentOrders(
     data: ReturnType<typeof fakeOrderInputSchema.parse>,
-    placed: { item: FakeLineItem; location: string }[],
+    placed: { item: FakeLineItem; location: string; deliveryMethod: FakeDeliveryMethod }[],
     cancelled: boolean,
   ): FakeFulfillmentOrder[] {
-    const byLocation = new Map<string, FakeLineItem[]>();
-    for (const { item, location } of placed) {
-      if (!item.requiresShipping) continue;
-      byLocation.set(location, [...(byLocation.get(location) ?? []), item]);
+    const groups = new Map<
+      string,
+      { name: string; method: FakeDeliveryMethod; items: FakeLineItem[] }
+    >();
+    for (const { item, location, deliveryMethod } of placed) {
+      const key = `${location}\u0000${deliveryMethod}`;
+      const group = groups.get(key) ?? { name: location, method: deliveryMethod, items: [] };
+      group.items.push(item);
+      groups.set(key, group);
     }
-    return [...byLocation].map(([name, items]) => {
+    const shipping = [...groups.values()].filter(({ items }) =>
+      items.some((item) => item.requiresShipping),
+    );
+    return shipping.map(({ name, method, items }) => {
       const setting = data.fulfillmentOrders.find((fo) => fo.location === name);
       const status: FakeFulfillmentOrder['status'] = cancelled
         ? 'CLOSED'
@@ -188,6 +202,7 @@ export class FakeStoreState {
         id: this.newId(),
         status,
         locationId: this.location(name).id,
+        deliveryMethod: method,
         requestStatus: 'UNSUBMITTED',
         fulfillAt: setting?.fulfillAt ?? null,
         holds:
@@ -225,6 +240,9 @@ export class FakeStoreState {
         }
       }
       topic = 'orders/cancelled';
+    }
+    for (const { title, quantity } of data.lineQuantities ?? []) {
+      removeUnits(order, title, quantity);
     }
     if (data.tags) order.tags = [...new Set(data.tags)];
     if (data.note !== undefined) order.note = data.note;
@@ -282,6 +300,27 @@ export class FakeStoreState {
     const highest = Math.max(5_550_000, ...[...this.orders.keys()].map(Number));
     return String(highest + 1);
   }
+}
+
+/** Order edit: the line titled `title` keeps `quantity` units; unfulfilled ones are taken off. */
+function removeUnits(order: FakeOrder, title: string, quantity: number): void {
+  const item = order.lineItems.find((line) => line.title === title);
+  if (!item) throw new Error(`Order ${order.id} has no line ${title}`);
+  if (quantity > item.currentQuantity) {
+    throw new Error(`An edit here only removes units; ${title} has ${item.currentQuantity}`);
+  }
+  let removed = item.currentQuantity - quantity;
+  for (const fo of order.fulfillmentOrders) {
+    for (const line of fo.lineItems) {
+      if (line.lineItemId !== item.id || removed === 0) continue;
+      const taken = Math.min(removed, line.remainingQuantity);
+      line.remainingQuantity -= taken;
+      line.totalQuantity -= taken;
+      removed -= taken;
+    }
+  }
+  if (removed > 0) throw new Error(`${title} has fewer unfulfilled units than the edit removes`);
+  item.currentQuantity = quantity;
 }
 
 /**

@@ -42,7 +42,11 @@ export function orderView(state: FakeStoreState, order: FakeOrder) {
       ...order.shippingAddress,
       countryCodeV2: order.shippingAddress.countryCode,
     },
-    lineItems: (args: PageArgs) => indexConnection(order.lineItems.map(lineItemView), args),
+    lineItems: (args: PageArgs) =>
+      indexConnection(
+        order.lineItems.map((item) => lineItemView(order, item)),
+        args,
+      ),
     fulfillmentOrders: (args: PageArgs) =>
       indexConnection(
         order.fulfillmentOrders
@@ -84,6 +88,7 @@ export function fulfillmentOrderView(
     fulfillAt: fo.fulfillAt,
     updatedAt: order.updatedAt,
     assignedLocation: { name: location.name, location: locationView(location) },
+    deliveryMethod: { id: gid('DeliveryMethod', fo.id), methodType: fo.deliveryMethod },
     supportedActions: supportedActions(state, fo).map((action) => ({ action })),
     fulfillmentHolds: fo.holds.map((hold) => ({
       id: gid('FulfillmentHold', hold.id),
@@ -98,20 +103,21 @@ export function fulfillmentOrderView(
           id: gid('FulfillmentOrderLineItem', line.id),
           totalQuantity: line.totalQuantity,
           remainingQuantity: line.remainingQuantity,
-          lineItem: lineItemView(order.lineItems.find((l) => l.id === line.lineItemId)!),
+          lineItem: lineItemView(order, order.lineItems.find((l) => l.id === line.lineItemId)!),
         })),
         args,
       ),
   };
 }
 
-export function lineItemView(item: FakeLineItem) {
+export function lineItemView(order: FakeOrder, item: FakeLineItem) {
   const product = { id: gid('Product', item.id), productType: item.productType };
   return {
     id: gid('LineItem', item.id),
     title: item.title,
     quantity: item.quantity,
     currentQuantity: item.currentQuantity,
+    unfulfilledQuantity: unfulfilledQuantity(order, item),
     requiresShipping: item.requiresShipping,
     product,
     variant: {
@@ -178,7 +184,29 @@ export function locationView(location: FakeLocation) {
     id: gid('Location', location.id),
     name: location.name,
     isFulfillmentService: location.isFulfillmentService,
+    isActive: true,
+    fulfillmentService: location.isFulfillmentService
+      ? {
+          id: gid('FulfillmentService', location.id),
+          serviceName: location.name,
+          handle: location.name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+        }
+      : null,
   };
+}
+
+/**
+ * LineItem.unfulfilledQuantity: the units still to fulfil across every fulfillment order that
+ * can still be fulfilled, a fulfillment service's included (whatever the app's scopes).
+ */
+function unfulfilledQuantity(order: FakeOrder, item: FakeLineItem): number {
+  let left = 0;
+  for (const fo of order.fulfillmentOrders) {
+    if (['CLOSED', 'CANCELLED', 'INCOMPLETE'].includes(fo.status)) continue;
+    for (const line of fo.lineItems)
+      if (line.lineItemId === item.id) left += line.remainingQuantity;
+  }
+  return Math.min(left, item.currentQuantity);
 }
 
 /** How the admin words each hold reason (FulfillmentHold.displayReason). */

@@ -35,8 +35,10 @@ const LINE_ITEMS_PAGE_SIZE = 24;
  */
 const LINE_ITEM_FIELDS = /* GraphQL */ `
   fragment LineItemFields on LineItem {
+    id
     title
     currentQuantity
+    unfulfilledQuantity
     requiresShipping
     product {
       productType
@@ -54,12 +56,56 @@ const LINE_ITEM_FIELDS = /* GraphQL */ `
   }
 `;
 
+// Fulfillment orders in GetOrder, and lines per fulfillment order: most orders have one or two.
+const FULFILLMENT_ORDERS_PAGE_SIZE = 2;
+const FULFILLMENT_ORDER_LINES_PAGE_SIZE = 24;
+
 /**
- * Requested cost of one order: 150 (the order, its two marks, its address, and the first page of
- * 24 line items × 6 + 2). Shopify needs the whole requested cost in the bucket before it runs a
- * query, so the first page stays small; an order with more items reads the rest page by page
- * (GetOrderLineItems), which only big orders pay for. shipmentError: whether an earlier
- * refusal's reason is on the order, so its registration mark knows what to clear.
+ * One fulfillment order: 55 points (itself, its assigned location and location, its delivery
+ * method, its holds, and 24 lines × 2 + 2). What is left to ship, and where, lives here.
+ */
+const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
+  fragment OrderFulfillmentOrderFields on FulfillmentOrder {
+    id
+    status
+    fulfillAt
+    assignedLocation {
+      name
+      location {
+        id
+        isFulfillmentService
+      }
+    }
+    deliveryMethod {
+      methodType
+    }
+    fulfillmentHolds {
+      displayReason
+    }
+    lineItems(first: ${FULFILLMENT_ORDER_LINES_PAGE_SIZE}) {
+      nodes {
+        id
+        totalQuantity
+        remainingQuantity
+        lineItem {
+          id
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+/**
+ * Requested cost of one order: 262 (the order, its two marks, its address, the first page of
+ * 24 line items × 6 + 2, and the first 2 fulfillment orders × 55 + 2). Shopify needs the whole
+ * requested cost in the bucket before it runs a query, so the first pages stay small; an order
+ * with more reads the rest page by page (GetOrderLineItems, GetOrderFulfillmentOrders,
+ * GetFulfillmentOrderLineItems), which only big orders pay for. shipmentError: whether an
+ * earlier refusal's reason is on the order, so its registration mark knows what to clear.
  */
 const STORE_ORDER_FIELDS = /* GraphQL */ `
   fragment StoreOrderFields on Order {
@@ -88,9 +134,19 @@ const STORE_ORDER_FIELDS = /* GraphQL */ `
         endCursor
       }
     }
+    fulfillmentOrders(first: ${FULFILLMENT_ORDERS_PAGE_SIZE}) {
+      nodes {
+        ...OrderFulfillmentOrderFields
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
   }
   ${ORDER_HEADER_FIELDS}
   ${LINE_ITEM_FIELDS}
+  ${FULFILLMENT_ORDER_FIELDS}
 `;
 
 export const GET_ORDER = /* GraphQL */ `
@@ -122,6 +178,29 @@ export const GET_ORDER_LINE_ITEMS = /* GraphQL */ `
     }
   }
   ${LINE_ITEM_FIELDS}
+`;
+
+/**
+ * The next fulfillment orders of an order: 553 (the order, 10 × 55 + 2). updatedAt (free) tells
+ * the reader whether the order changed between pages. A fulfillment order's lines after its
+ * first 24 are read with GetFulfillmentOrderLineItems (../fulfillments/documents.ts).
+ */
+export const GET_ORDER_FULFILLMENT_ORDERS = /* GraphQL */ `
+  query GetOrderFulfillmentOrders($id: ID!, $after: String!) {
+    order(id: $id) {
+      updatedAt
+      fulfillmentOrders(first: 10, after: $after) {
+        nodes {
+          ...OrderFulfillmentOrderFields
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+  ${FULFILLMENT_ORDER_FIELDS}
 `;
 
 /**

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
   parseOrderId,
+  type StoreFulfillmentOrder,
+  type StoreFulfillmentOrderLine,
   type StoreLineItem,
   type StoreOrder,
   type StoreOrderHeader,
@@ -27,8 +29,10 @@ export const orderSummaryNodeSchema = orderHeaderSchema.extend({ requiresShippin
 
 /** The `LineItemFields` fragment (documents.ts) as Shopify answers it. */
 const lineItemNodeSchema = z.object({
+  id: z.string(),
   title: z.string(),
   currentQuantity: z.number().int(),
+  unfulfilledQuantity: z.number().int(),
   requiresShipping: z.boolean(),
   product: z.object({ productType: z.string().nullable() }).nullable(),
   variant: z
@@ -53,6 +57,39 @@ export const lineItemsPageSchema = z.object({
   pageInfo,
 });
 
+/** One page of a fulfillment order's lines, as GetOrder and GetFulfillmentOrderLineItems give it. */
+export const fulfillmentOrderLinesPageSchema = z.object({
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      totalQuantity: z.number().int(),
+      remainingQuantity: z.number().int(),
+      lineItem: z.object({ id: z.string() }),
+    }),
+  ),
+  pageInfo,
+});
+
+/** The `OrderFulfillmentOrderFields` fragment (documents.ts) as Shopify answers it. */
+const fulfillmentOrderNodeSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  fulfillAt: z.string().nullable(),
+  assignedLocation: z.object({
+    name: z.string(),
+    location: z.object({ id: z.string(), isFulfillmentService: z.boolean() }).nullable(),
+  }),
+  deliveryMethod: z.object({ methodType: z.string() }).nullable(),
+  fulfillmentHolds: z.array(z.object({ displayReason: z.string() })),
+  lineItems: fulfillmentOrderLinesPageSchema,
+});
+
+/** One page of an order's fulfillment orders. */
+export const fulfillmentOrdersPageSchema = z.object({
+  nodes: z.array(fulfillmentOrderNodeSchema),
+  pageInfo,
+});
+
 /** The `StoreOrderFields` fragment (documents.ts) as Shopify answers it: the first page of items. */
 export const orderNodeSchema = orderHeaderSchema.extend({
   email: z.string().nullable(),
@@ -71,8 +108,13 @@ export const orderNodeSchema = orderHeaderSchema.extend({
     })
     .nullable(),
   lineItems: lineItemsPageSchema,
+  fulfillmentOrders: fulfillmentOrdersPageSchema,
 });
 
+export type FulfillmentOrderNode = z.infer<typeof fulfillmentOrderNodeSchema>;
+export type FulfillmentOrderLineNode = z.infer<
+  typeof fulfillmentOrderLinesPageSchema
+>['nodes'][number];
 export type LineItemNode = z.infer<typeof lineItemNodeSchema>;
 export type OrderNode = z.infer<typeof orderNodeSchema>;
 export type OrderSummaryNode = z.infer<typeof orderSummaryNodeSchema>;
@@ -82,8 +124,21 @@ export function toStoreOrderSummary(node: OrderSummaryNode): StoreOrderSummary {
   return { ...toHeader(node), requiresShipping: node.requiresShipping };
 }
 
-/** Maps one GraphQL order, with all its line items (every page), to the connector's StoreOrder. */
-export function toStoreOrder(node: OrderNode, lineItems: readonly LineItemNode[]): StoreOrder {
+/** A fulfillment order read whole: the node and every page of its lines. */
+export interface FulfillmentOrderRead {
+  node: FulfillmentOrderNode;
+  lines: readonly FulfillmentOrderLineNode[];
+}
+
+/**
+ * Maps one GraphQL order, with all its line items and fulfillment orders (every page), to the
+ * connector's StoreOrder.
+ */
+export function toStoreOrder(
+  node: OrderNode,
+  lineItems: readonly LineItemNode[],
+  fulfillmentOrders: readonly FulfillmentOrderRead[],
+): StoreOrder {
   const address = node.shippingAddress;
   return {
     ...toHeader(node),
@@ -101,14 +156,40 @@ export function toStoreOrder(node: OrderNode, lineItems: readonly LineItemNode[]
       countryCode: address.countryCodeV2,
     },
     lineItems: lineItems.map(toStoreLineItem),
+    fulfillmentOrders: fulfillmentOrders.map(toStoreFulfillmentOrder),
+  };
+}
+
+function toStoreFulfillmentOrder({ node, lines }: FulfillmentOrderRead): StoreFulfillmentOrder {
+  return {
+    id: node.id,
+    status: node.status,
+    location: {
+      id: node.assignedLocation.location?.id ?? null,
+      name: node.assignedLocation.name,
+      isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
+    },
+    deliveryMethod: node.deliveryMethod?.methodType ?? null,
+    holdReasons: node.fulfillmentHolds.map((h) => h.displayReason),
+    fulfillAt: node.fulfillAt,
+    lineItems: lines.map(
+      (line): StoreFulfillmentOrderLine => ({
+        id: line.id,
+        lineItemId: line.lineItem.id,
+        totalQuantity: line.totalQuantity,
+        remainingQuantity: line.remainingQuantity,
+      }),
+    ),
   };
 }
 
 function toStoreLineItem(item: LineItemNode): StoreLineItem {
   const weight = item.variant?.inventoryItem.measurement.weight ?? null;
   return {
+    id: item.id,
     title: item.title,
     quantity: item.currentQuantity,
+    unfulfilledQuantity: item.unfulfilledQuantity,
     requiresShipping: item.requiresShipping,
     // An empty product type means "none set" in the admin.
     productType: item.product?.productType || null,

@@ -1,10 +1,18 @@
 import { parseOrderId, type StoreOrder } from '../../domain/order.js';
 import { StoreRequestError } from '../errors.js';
+import * as FD from '../fulfillments/documents.js';
+import * as FR from '../fulfillments/responses.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor } from '../transport/answers.js';
 import { orderGidOf } from '../transport/order-ids.js';
 import * as D from './documents.js';
-import { type OrderNode, toStoreOrder, toStoreOrderSummary } from './order-mapper.js';
+import {
+  type FulfillmentOrderLineNode,
+  type FulfillmentOrderRead,
+  type OrderNode,
+  toStoreOrder,
+  toStoreOrderSummary,
+} from './order-mapper.js';
 import * as R from './responses.js';
 import type { OrderReader } from './types.js';
 
@@ -80,10 +88,10 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
 }
 
 /**
- * The order with every line item: further pages are read only when Shopify says there are more.
- * A shipment cannot be amended once registered, so a partial order would be worse than none: an
- * order that changes between pages is read again by the job's retry, and one with more items
- * than the connector reads is refused.
+ * The order with every line item and fulfillment order: further pages are read only when Shopify
+ * says there are more. A shipment cannot be amended once registered, so a partial order would be
+ * worse than none: an order that changes between pages is read again by the job's retry, and one
+ * with more items than the connector reads is refused.
  */
 async function wholeOrder(
   transport: StoreTransport,
@@ -91,6 +99,14 @@ async function wholeOrder(
   node: OrderNode,
 ): Promise<StoreOrder | null> {
   const operation = 'GetOrderLineItems';
+  const changed = (updatedAt: string, what: string) => {
+    if (updatedAt !== node.updatedAt) {
+      throw new StoreRequestError(
+        `Order ${node.name} changed while its ${what} were read; it is read again`,
+        { operation, retryable: true },
+      );
+    }
+  };
   const items = [...node.lineItems.nodes];
   let page = node.lineItems.pageInfo;
   while (page.hasNextPage) {
@@ -107,16 +123,65 @@ async function wholeOrder(
     });
     // Deleted while being read: as if it had not been found.
     if (!data.order) return null;
-    if (data.order.updatedAt !== node.updatedAt) {
-      throw new StoreRequestError(
-        `Order ${node.name} changed while its line items were read; it is read again`,
-        { operation, retryable: true },
-      );
-    }
+    changed(data.order.updatedAt, 'line items');
     items.push(...data.order.lineItems.nodes);
     page = data.order.lineItems.pageInfo;
   }
-  return toStoreOrder(node, items);
+
+  const fulfillmentOrders = [...node.fulfillmentOrders.nodes];
+  let foPage = node.fulfillmentOrders.pageInfo;
+  while (foPage.hasNextPage) {
+    const foOperation = 'GetOrderFulfillmentOrders';
+    const data = await transport.send(
+      foOperation,
+      D.GET_ORDER_FULFILLMENT_ORDERS,
+      R.getOrderFulfillmentOrdersData,
+      { id: gid, after: nextCursor(foPage, foOperation) },
+    );
+    if (!data.order) return null;
+    changed(data.order.updatedAt, 'fulfillment orders');
+    fulfillmentOrders.push(...data.order.fulfillmentOrders.nodes);
+    foPage = data.order.fulfillmentOrders.pageInfo;
+  }
+  const read: FulfillmentOrderRead[] = [];
+  for (const fo of fulfillmentOrders) {
+    read.push({ node: fo, lines: await allFulfillmentOrderLines(transport, fo) });
+  }
+  return toStoreOrder(node, items, read);
+}
+
+/** A fulfillment order's lines: the first page as given, and every further page fetched. */
+async function allFulfillmentOrderLines(
+  transport: StoreTransport,
+  fo: FulfillmentOrderRead['node'],
+): Promise<FulfillmentOrderLineNode[]> {
+  const operation = 'GetFulfillmentOrderLineItems';
+  const lines = [...fo.lineItems.nodes];
+  let after = nextCursor(fo.lineItems.pageInfo, operation);
+  while (after) {
+    if (lines.length >= MAX_ORDER_LINE_ITEMS) {
+      throw new StoreRequestError(
+        `A fulfillment order has more than ${MAX_ORDER_LINE_ITEMS} lines, more than the connector reads; register its shipment by hand.`,
+        { operation: 'GetOrder' },
+      );
+    }
+    const more = await transport.send(
+      operation,
+      FD.GET_FULFILLMENT_ORDER_LINE_ITEMS,
+      FR.getFulfillmentOrderLineItemsData,
+      { id: fo.id, after },
+    );
+    // Gone between two requests (e.g. the order was edited): its lines cannot be trusted.
+    if (!more.fulfillmentOrder) {
+      throw new StoreRequestError(
+        `Fulfillment order ${fo.id} disappeared while its lines were read; the order is read again`,
+        { operation, retryable: true },
+      );
+    }
+    lines.push(...more.fulfillmentOrder.lineItems.nodes);
+    after = nextCursor(more.fulfillmentOrder.lineItems.pageInfo, operation);
+  }
+  return lines;
 }
 
 /** `1003` and `#1003` both name order #1003. */

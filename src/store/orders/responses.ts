@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { pageInfo } from '../transport/answers.js';
-import { lineItemsPageSchema, orderNodeSchema, orderSummaryNodeSchema } from './order-mapper.js';
+import {
+  fulfillmentOrdersPageSchema,
+  lineItemsPageSchema,
+  orderNodeSchema,
+  orderSummaryNodeSchema,
+} from './order-mapper.js';
 
 /** The `data` of each document in documents.ts, as far as the order reader reads it. */
 
@@ -8,6 +13,12 @@ export const getOrderData = z.object({ order: orderNodeSchema.nullable() });
 
 export const getOrderLineItemsData = z.object({
   order: z.object({ updatedAt: z.string(), lineItems: lineItemsPageSchema }).nullable(),
+});
+
+export const getOrderFulfillmentOrdersData = z.object({
+  order: z
+    .object({ updatedAt: z.string(), fulfillmentOrders: fulfillmentOrdersPageSchema })
+    .nullable(),
 });
 
 export const listOrdersData = z.object({

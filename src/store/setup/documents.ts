@@ -25,6 +25,26 @@ export const GET_SHOP_IDENTITY = /* GraphQL */ `
 `;
 
 /**
+ * The store's active locations, 50 a page: 2 + 50 = 52. Which of them are the merchant's own
+ * tells whether COLLECT_FROM_LOCATIONS needs setting.
+ */
+export const LIST_LOCATIONS = /* GraphQL */ `
+  query ListLocations($after: String) {
+    locations(first: 50, after: $after) {
+      nodes {
+        id
+        name
+        isFulfillmentService
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`;
+
+/**
  * 50 subscriptions a page: 2 + 50 = 52. `uri` replaces the deprecated `callbackUrl` (and
  * `endpoint`) and also holds Pub/Sub and EventBridge addresses.
  */

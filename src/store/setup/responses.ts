@@ -11,6 +11,15 @@ export const shopIdentityData = z.object({
   shop: z.object({ name: z.string(), myshopifyDomain: z.string() }),
 });
 
+export const listLocationsData = z.object({
+  locations: z.object({
+    nodes: z.array(
+      z.object({ id: z.string(), name: z.string(), isFulfillmentService: z.boolean() }),
+    ),
+    pageInfo,
+  }),
+});
+
 export const listWebhookSubscriptionsData = z.object({
   webhookSubscriptions: z.object({
     nodes: z.array(z.object({ id: z.string(), topic: z.string(), uri: z.string() })),

@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor, required } from '../transport/answers.js';
 import { throwOnUserErrors } from '../transport/graphql-request.js';
@@ -25,6 +26,21 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
         {},
       );
       return data.shop;
+    },
+
+    async merchantLocations() {
+      const operation = 'ListLocations';
+      const locations: { id: string; name: string }[] = [];
+      let after: string | null = null;
+      do {
+        const data: { locations: z.output<typeof R.listLocationsData>['locations'] } =
+          await transport.send(operation, D.LIST_LOCATIONS, R.listLocationsData, { after });
+        for (const l of data.locations.nodes) {
+          if (!l.isFulfillmentService) locations.push({ id: l.id, name: l.name });
+        }
+        after = nextCursor(data.locations.pageInfo, operation);
+      } while (after);
+      return locations;
     },
 
     async listWebhookSubscriptions(topics) {

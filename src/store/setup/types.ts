@@ -4,6 +4,8 @@ export interface StoreSetup {
   grantedScopes(): Promise<string[]>;
   /** shop { name myshopifyDomain } : a cheap check that the token works. */
   shopIdentity(): Promise<{ name: string; myshopifyDomain: string }>;
+  /** The store's active locations that are the merchant's own (not a fulfillment service's). */
+  merchantLocations(): Promise<{ id: string; name: string }[]>;
   /** Webhook subscriptions for these topics (e.g. ORDERS_CREATE): id, topic, uri. */
   listWebhookSubscriptions(topics: string[]): Promise<{ id: string; topic: string; uri: string }[]>;
   createWebhookSubscription(topic: string, uri: string): Promise<{ id: string }>;

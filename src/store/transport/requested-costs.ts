@@ -10,10 +10,13 @@
 export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   // 100 orders × (the order and its order-number metafield) + 2
   ListOrdersUpdatedSince: 202,
-  // the order, its two mark metafields, its address, the first 24 line items × 6 objects + 2
-  GetOrder: 150,
+  // the order, its two mark metafields, its address, the first 24 line items × 6 objects + 2,
+  // and the first 2 fulfillment orders × (5 objects + 24 lines × 2 + 2) + 2
+  GetOrder: 262,
   // the order, the next 24 line items × 6 objects + 2 (only for an order with more than 24)
   GetOrderLineItems: 147,
+  // the order, the next 10 fulfillment orders × 55 + 2 (only for an order with more than 2)
+  GetOrderFulfillmentOrders: 553,
   // one order × (the order) + 2
   FindOrderByName: 3,
   // nodes(ids:) of up to 100 orders: the list counts once here; Shopify charges about 1 per id
@@ -51,6 +54,8 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ReportFulfillmentOrderProgressWithStatus: 23,
   GetGrantedScopes: 2,
   GetShopIdentity: 1,
+  // 50 locations + 2
+  ListLocations: 52,
   // 2 + 50 subscriptions
   ListWebhookSubscriptions: 52,
   CreateWebhookSubscription: 12,

@@ -1,0 +1,36 @@
+import { namesLocation } from '../domain/shipment-contents.js';
+import type { Logger } from '../log.js';
+import type { StoreSetup } from '../store/setup/types.js';
+
+/**
+ * At start: which of the store's own locations the provider collects from. Left unset on a
+ * store with several, every one of them ships, which is worth one warning; an entry naming no
+ * location of the store's own ships nothing, which is worth one too.
+ */
+export async function checkCollectionLocations(
+  store: Pick<StoreSetup, 'merchantLocations'>,
+  collectFrom: readonly string[],
+  logger: Logger,
+): Promise<void> {
+  let locations: { id: string; name: string }[];
+  try {
+    locations = await store.merchantLocations();
+  } catch (error) {
+    logger.warn({ err: error }, 'could not list the store locations at start');
+    return;
+  }
+  if (collectFrom.length === 0) {
+    if (locations.length > 1) {
+      logger.warn(
+        `The store has ${locations.length} locations of its own (${locations.map((l) => l.name).join(', ')}), and the provider is asked to ship what is left at every one of them: set COLLECT_FROM_LOCATIONS to the ones it collects from`,
+      );
+    }
+    return;
+  }
+  const unknown = collectFrom.filter((entry) => !locations.some((l) => namesLocation(entry, l)));
+  if (unknown.length > 0) {
+    logger.warn(
+      `COLLECT_FROM_LOCATIONS names ${unknown.join(', ')}, which is no location of the store's own (${locations.map((l) => l.name).join(', ')}): nothing is shipped from it`,
+    );
+  }
+}

@@ -1,0 +1,225 @@
+import type { StoreFulfillmentOrder, StoreLineItem, StoreOrder } from './order.js';
+import { clean } from './text.js';
+
+/**
+ * What the connector ships for an order: the one answer every step uses (the shipment request,
+ * eligibility, the fingerprint and edit check, the fulfilment). Made from Shopify's fulfillment
+ * orders, never from line item quantities, so units already fulfilled, units another app or a
+ * fulfillment service ships, pickups and digital lines never reach the provider.
+ */
+export interface ShipmentContents {
+  /** Units the provider is asked to ship now, one entry per fulfillment order line. */
+  lines: ContentLine[];
+  /** Units the provider would ship but Shopify holds back (on hold, scheduled): the order waits. */
+  held: HeldUnits[];
+  /** Units of the order the provider does not ship, and why. */
+  leftOut: LeftOutUnits[];
+}
+
+export interface ContentLine {
+  item: StoreLineItem;
+  quantity: number;
+  fulfillmentOrderId: string;
+  fulfillmentOrderLineItemId: string;
+  location: StoreFulfillmentOrder['location'];
+}
+
+export interface HeldUnits {
+  /** LineItem gid. */
+  lineItemId: string;
+  title: string;
+  quantity: number;
+  /** "on hold (Other)", "scheduled for 2030-01-01T09:00:00Z". */
+  why: string;
+}
+
+export type LeftOutReason =
+  | 'fulfilled'
+  | 'fulfillment_service'
+  | 'other_location'
+  | 'not_visible'
+  | 'digital'
+  | 'not_delivered'
+  | 'closed';
+
+export interface LeftOutUnits {
+  title: string;
+  quantity: number;
+  reason: LeftOutReason;
+  /** Of how many units of the line (for units already fulfilled). */
+  of?: number;
+  /** What staff read after the title, e.g. "is at Another app's warehouse (…)". */
+  why: string;
+}
+
+/** Delivery methods the provider carries: a parcel to an address, or to a parcel shop. */
+const CARRIED = new Set(['SHIPPING', 'PICKUP_POINT']);
+const HELD = new Set(['ON_HOLD', 'SCHEDULED']);
+const OPEN = new Set(['OPEN', 'IN_PROGRESS']);
+
+const METHOD_WORDS: Record<string, string> = {
+  PICK_UP: 'is for local pickup',
+  LOCAL: 'is for local delivery',
+  RETAIL: 'was handed over in a shop',
+  NONE: 'needs no delivery',
+};
+
+/**
+ * The contents of an order's shipment. `collectFrom`: the locations the provider collects from,
+ * by id (numeric or gid) or name; empty means every location of the merchant's own.
+ */
+export function shipmentContents(
+  order: StoreOrder,
+  collectFrom: readonly string[],
+): ShipmentContents {
+  const items = new Map(order.lineItems.map((item) => [item.id, item]));
+  const contents: ShipmentContents = { lines: [], held: [], leftOut: [] };
+  const onVisibleOrders = new Map<string, number>();
+
+  for (const fo of order.fulfillmentOrders) {
+    const method = fo.deliveryMethod ?? 'SHIPPING';
+    for (const line of fo.lineItems) {
+      const item = items.get(line.lineItemId);
+      if (!item || line.remainingQuantity <= 0) continue;
+      const quantity = line.remainingQuantity;
+      onVisibleOrders.set(item.id, (onVisibleOrders.get(item.id) ?? 0) + quantity);
+      const leave = (reason: LeftOutReason, why: string) =>
+        contents.leftOut.push({ title: titleOf(item), quantity, reason, why });
+
+      if (!OPEN.has(fo.status) && !HELD.has(fo.status)) {
+        leave('closed', `is on a ${fo.status.toLowerCase()} fulfillment order`);
+      } else if (fo.location.isFulfillmentService) {
+        leave(
+          'fulfillment_service',
+          `is at ${fo.location.name} (a fulfillment service or another app)`,
+        );
+      } else if (!collects(collectFrom, fo.location)) {
+        leave(
+          'other_location',
+          `is at ${fo.location.name}, which the provider does not collect from`,
+        );
+      } else if (!item.requiresShipping) {
+        leave('digital', 'needs no shipping');
+      } else if (!CARRIED.has(method)) {
+        leave('not_delivered', METHOD_WORDS[method] ?? `has delivery method ${method}`);
+      } else if (HELD.has(fo.status)) {
+        contents.held.push({
+          lineItemId: item.id,
+          title: titleOf(item),
+          quantity,
+          why: heldWhy(fo),
+        });
+      } else {
+        contents.lines.push({
+          item,
+          quantity,
+          fulfillmentOrderId: fo.id,
+          fulfillmentOrderLineItemId: line.id,
+          location: fo.location,
+        });
+      }
+    }
+  }
+
+  for (const item of order.lineItems) {
+    if (!item.requiresShipping) continue;
+    const fulfilled = item.quantity - item.unfulfilledQuantity;
+    if (fulfilled > 0) {
+      contents.leftOut.push({
+        title: titleOf(item),
+        quantity: fulfilled,
+        reason: 'fulfilled',
+        of: item.quantity,
+        why: 'already fulfilled',
+      });
+    }
+    // Units not fulfilled and on no fulfillment order the connector can see: a fulfillment
+    // service's, whose fulfillment orders only read_third_party_fulfillment_orders shows.
+    const unseen =
+      Math.min(item.quantity, item.unfulfilledQuantity) - (onVisibleOrders.get(item.id) ?? 0);
+    if (unseen > 0) {
+      contents.leftOut.push({
+        title: titleOf(item),
+        quantity: unseen,
+        reason: 'not_visible',
+        why: 'is on a fulfillment order the connector cannot see (a fulfillment service or another app)',
+      });
+    }
+  }
+  return contents;
+}
+
+/** The units to pack, one entry per line item (a line split across fulfillment orders summed). */
+export function shippedItems(contents: ShipmentContents): StoreLineItem[] {
+  const byItem = new Map<string, StoreLineItem>();
+  for (const { item, quantity } of contents.lines) {
+    const seen = byItem.get(item.id);
+    byItem.set(item.id, { ...item, quantity: (seen?.quantity ?? 0) + quantity });
+  }
+  return [...byItem.values()];
+}
+
+/** "2 of 3 × Blanket already fulfilled; 1 × E-book needs no shipping", for staff. */
+export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
+  return leftOut
+    .map((u) =>
+      u.of === undefined
+        ? `${u.quantity} × ${u.title} ${u.why}`
+        : `${u.quantity} of ${u.of} × ${u.title} ${u.why}`,
+    )
+    .join('; ');
+}
+
+/** "1 × Mug is on hold (Other)". */
+export function describeHeld(held: readonly HeldUnits[]): string {
+  return held.map((u) => `${u.quantity} × ${u.title} ${u.why}`).join('; ');
+}
+
+/**
+ * The units sent, as kept with the order's record: `lineItemId×quantity,…` (numeric line item
+ * ids). The fulfilment fulfils at most these, so it never fulfils a unit the provider was not
+ * asked to ship.
+ */
+export function encodeSentUnits(contents: ShipmentContents): string {
+  return shippedItems(contents)
+    .map((item) => `${numericId(item.id)}x${item.quantity}`)
+    .join(',');
+}
+
+/** The stored units read back, by line item gid; null when none were kept. */
+export function decodeSentUnits(text: string | undefined | null): Map<string, number> | null {
+  if (text === undefined || text === null) return null;
+  const units = new Map<string, number>();
+  for (const entry of text.split(',')) {
+    const match = /^(\d+)x(\d+)$/.exec(entry);
+    if (match) units.set(`gid://shopify/LineItem/${match[1]}`, Number(match[2]));
+  }
+  return units;
+}
+
+function collects(collectFrom: readonly string[], location: StoreFulfillmentOrder['location']) {
+  return collectFrom.length === 0 || collectFrom.some((wanted) => namesLocation(wanted, location));
+}
+
+/** Whether a COLLECT_FROM_LOCATIONS entry names this location: its id (numeric or gid) or name. */
+export function namesLocation(
+  entry: string,
+  location: { id: string | null; name: string },
+): boolean {
+  const value = entry.trim();
+  if (location.id && numericId(value) === numericId(location.id)) return true;
+  return value.toLowerCase() === location.name.trim().toLowerCase();
+}
+
+function heldWhy(fo: StoreFulfillmentOrder): string {
+  if (fo.status === 'SCHEDULED') return `is scheduled${fo.fulfillAt ? ` for ${fo.fulfillAt}` : ''}`;
+  return `is on hold${fo.holdReasons.length ? ` (${fo.holdReasons.join('; ')})` : ''}`;
+}
+
+function titleOf(item: StoreLineItem): string {
+  return clean(item.title) ?? 'untitled';
+}
+
+function numericId(value: string): string {
+  return value.slice(value.lastIndexOf('/') + 1);
+}
