@@ -72,11 +72,14 @@ export const fulfilShipmentJob = defineShipmentUpdateJob({
       }
     };
     const status = statusAlongside(reference, { ...ctx, logger });
+    // The store's other methods stay as they are, wherever they are defined (prototype included).
+    const store: typeof ctx.store = Object.create(ctx.store);
+    store.createFulfillment = status.createFulfillment;
     let outcome: Awaited<ReturnType<typeof fulfilShipment>>;
     try {
       outcome = await fulfilShipment(reference, {
         ...ctx,
-        store: { ...ctx.store, createFulfillment: status.createFulfillment },
+        store,
         logger,
         keepWriteLock,
       });
