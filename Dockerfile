@@ -3,6 +3,7 @@
 # Configuration and secrets come from the environment at run time (env_file: .env), never from
 # the image: .dockerignore keeps .env out of the build context.
 
+# Node 22: the oldest Node the connector supports (package.json engines), and the one CI tests on.
 ARG NODE_IMAGE=node:22-slim
 
 # --- Production dependencies only --------------------------------------------------------------
@@ -35,11 +36,11 @@ COPY --from=build /app/dist ./dist
 # The node image's unprivileged user; the app needs to write nothing on disk.
 USER node
 EXPOSE 3000
-# Healthy means Redis answers and the partner queues are not paused for a refused token or a wrong
-# PARTNER_API_URL (/status/partner, src/server/health-routes.ts). Load balancers use /readyz
-# instead, which is about webhook intake only.
+# Healthy means the connector can take webhooks (/readyz: Redis answers). A refused partner token
+# does not make it unhealthy: a proxy that routes only to healthy containers would then turn
+# Shopify's webhooks away. Alert on /status/partner instead (src/server/health-routes.ts).
 # Worker-only containers (`start --no-http`) serve no HTTP: compose disables this check for them.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/status/partner').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"]
 # `start` closes gracefully on SIGTERM: active jobs finish, then Redis connections close.
 CMD ["node", "dist/src/cli/main.js", "start"]

@@ -14,7 +14,7 @@
  *
  *   npm run bench:footprint     (also part of `npm run bench`)
  *
- * BENCH_FOOTPRINT_PART=start measures `connector start` alone (threaded, then --one-thread),
+ * BENCH_FOOTPRINT_PART=orders measures part 1 alone; BENCH_FOOTPRINT_PART=start measures `connector start` alone (threaded, then --one-thread),
  * BENCH_FOOTPRINT_RUNS times each, alternately: the peak RSS is noisy, one run says little.
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,11 +28,13 @@ import { JOB_CATALOG } from '../jobs/catalog.js';
 import { orderJobId } from '../jobs/create-shipment/job.js';
 import type { AnyJobDefinition } from '../jobs/job-definition.js';
 import { runSyncCycle } from '../jobs/sync-shipments/cycle.js';
+import { noteRequestsOnTimeline } from '../src/compose/clients.js';
 import { buildSharedParts } from '../src/compose/parts.js';
 import { startWorkers } from '../src/compose/workers.js';
 import { freePort } from '../src/demo/free-port.js';
 import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET, demoEnv } from '../src/demo/settings.js';
 import { createLogger } from '../src/log.js';
+import { TIMELINE_DAYS } from '../src/records/order-timeline.js';
 import { startFakeStore } from '../src/sandbox/store/index.js';
 import {
   dropKeys,
@@ -47,6 +49,7 @@ const local = await startLocalRedis();
 const ORDERS = Number(process.env.BENCH_FOOTPRINT_ORDERS ?? 1_000);
 const TRACKED = Number(process.env.BENCH_FOOTPRINT_TRACKED ?? 100_000);
 const START_ONLY = process.env.BENCH_FOOTPRINT_PART === 'start';
+const ORDERS_ONLY = process.env.BENCH_FOOTPRINT_PART === 'orders';
 const RUNS = Number(process.env.BENCH_FOOTPRINT_RUNS ?? 1);
 const logger = createLogger({ level: 'silent' });
 const settings = benchJobSettings();
@@ -76,6 +79,7 @@ async function weigh(redis: Redis, prefix: string) {
 function groupOf(rest: string): string {
   if (/^order:\d+$/.test(rest)) return 'order record';
   if (/^order:\d+:/.test(rest)) return 'order notes (rerun, event-run)';
+  if (/^timeline:\d+$/.test(rest)) return 'order timeline';
   if (/^shipment:[^:]+$/.test(rest)) return 'shipment record';
   if (/^shipment:/.test(rest)) return 'shipment locks';
   const [queue, second, third] = rest.split(':');
@@ -109,7 +113,14 @@ async function perOrder(n: number) {
   const sandbox = await startBenchSandbox();
   const store = await startBenchStore({ orders: [] });
   const parts = buildSharedParts({ redis, prefix, settings, logger });
-  const { partner } = benchPartnerSide(sandbox.url, redis, prefix, logger);
+  const { partner } = benchPartnerSide(
+    sandbox.url,
+    redis,
+    prefix,
+    logger,
+    {},
+    noteRequestsOnTimeline(parts.timeline, logger),
+  );
   const storeClient = benchStoreClient(store.url, logger);
   const context = { ...parts, store: storeClient, partner };
   const ids = Array.from({ length: n }, (_, i) => String(20_000_000 + i));
@@ -118,7 +129,10 @@ async function perOrder(n: number) {
   const q = parts.queues;
   const all = Object.values(q) as Queue[];
 
-  for (const id of ids) await parts.enqueueOrder(id, 'orders/paid');
+  // As the webhook's general path and reconciliation take an order: noted on its timeline.
+  for (const id of ids) {
+    await parts.acceptOrderEvent({ orderId: id, source: 'orders/paid', cancelled: false });
+  }
   await until('registration', async () => {
     const done = await q.createShipment.getJobCounts('completed', 'failed');
     return done.completed! + done.failed! >= n && (await idle(all));
@@ -313,6 +327,7 @@ function reportPerOrder(groups: Awaited<ReturnType<typeof perOrder>>): void {
   function lifeDays(group: string): number | undefined {
     if (group === 'order record' || group === 'orders:registered') return recordDays;
     if (group.startsWith('order notes')) return 7;
+    if (group === 'order timeline') return TIMELINE_DAYS;
     if (group.startsWith('shipment') || group.startsWith('sync:open')) return shipmentDays;
     const queue = /^(\S+) (job|job logs|completed index)$/.exec(group)?.[1];
     return queue ? jobDays.get(queue) : undefined;
@@ -349,6 +364,12 @@ function reportPerOrder(groups: Awaited<ReturnType<typeof perOrder>>): void {
       `(a shipment record is kept ${shipmentDays} days, an order record ${recordDays}, completed jobs ` +
       `${[...new Set(jobDays.values())].join(' or ')} days).\n`,
   );
+  const timeline = groups.get('order timeline');
+  console.log(
+    `Order timeline (what connector status shows beyond BullMQ and the records): ${
+      timeline ? (timeline.bytes / timeline.keys).toFixed(0) : 0
+    } bytes per order for the whole flow above (kept ${TIMELINE_DAYS} days after its last entry).\n`,
+  );
 }
 
 console.log(`Redis footprint, ${new Date().toISOString().slice(0, 10)}`);
@@ -357,6 +378,7 @@ const redisInfo = await new Redis(local.url).info('server');
 console.log(`Redis ${/redis_version:(\S+)/.exec(redisInfo)?.[1]}\n`);
 
 if (!START_ONLY) reportPerOrder(await perOrder(ORDERS));
+if (ORDERS_ONLY) process.exit(0);
 
 const scale = await syncAtScale(TRACKED);
 console.log(`2. A quiet sync cycle over ${TRACKED} followed shipments:\n`);

@@ -7,6 +7,7 @@ import type { Config } from '../config/index.js';
 import type { JobSettings } from '../jobs/context.js';
 import { buildPartnerSide, type PartnerSide } from '../src/compose/clients.js';
 import type { Logger } from '../src/log.js';
+import type { PartnerRequestOutcome } from '../src/partner/client.js';
 import { type AdminClientOptions, createStoreClient } from '../src/store/index.js';
 import type { StoreClient } from '../src/store/types.js';
 
@@ -71,6 +72,8 @@ export function benchPartnerSide(
   prefix: string,
   logger: Logger,
   overrides: Partial<Config['partner']> = {},
+  /** Told how each request ended (as the service notes them on the order's timeline). */
+  onRequest?: (outcome: PartnerRequestOutcome) => void,
 ): PartnerSide {
   const settings: Config['partner'] = {
     apiUrl,
@@ -83,7 +86,7 @@ export function benchPartnerSide(
     timeoutMs: 10_000,
     ...overrides,
   };
-  return buildPartnerSide(settings, redis, logger, `${prefix}:partner-budget`);
+  return buildPartnerSide(settings, redis, logger, `${prefix}:partner-budget`, onRequest);
 }
 
 /** The benchmarks' shop in the local fake store (nothing here is a real credential). */
@@ -102,7 +105,7 @@ export function benchStoreClient(
   return createStoreClient({
     shop: BENCH_STORE.shop,
     auth: { kind: 'accessToken', accessToken: BENCH_STORE.accessToken },
-    apiVersion: '2026-07',
+    apiVersion: '2026-10',
     adminApiUrl,
     webhookSecret: BENCH_STORE.webhookSecret,
     logger,

@@ -293,7 +293,7 @@ async function webhookBurst() {
           topic: 'orders/create',
           shop: DEMO_SHOP,
           secret: DEMO_WEBHOOK_SECRET,
-          apiVersion: '2026-07',
+          apiVersion: '2026-10',
           body,
         }),
       };

@@ -77,7 +77,15 @@ const variables = {
 
   METRICS_TOKEN: {
     schema: z.string().min(16, 'must be at least 16 characters').optional(),
-    hint: 'bearer token Prometheus must send for /metrics, at least 16 characters (unset: /metrics is open)',
+    hint: 'bearer token /metrics and /status ask for, at least 16 characters (required when they share a PORT bound beyond loopback)',
+  },
+  ADMIN_PORT: {
+    schema: positiveInt.max(65535).optional(),
+    hint: 'a port of its own for /metrics, /status and Bull Board, off the webhook PORT (unset: they share PORT)',
+  },
+  ADMIN_HOST: {
+    schema: nonEmpty.optional(),
+    hint: 'the address the ADMIN_PORT listener binds (default 127.0.0.1: this machine only)',
   },
 
   REDIS_URL: {
@@ -153,8 +161,8 @@ const variables = {
   SHOPIFY_API_VERSION: {
     schema: z
       .string()
-      .regex(/^\d{4}-\d{2}$/, 'must look like 2026-07')
-      .default('2026-07'),
+      .regex(/^\d{4}-\d{2}$/, 'must look like 2026-10')
+      .default('2026-10'),
     hint: 'the Admin API version',
   },
   SHOPIFY_ADMIN_API_URL: {
@@ -162,8 +170,8 @@ const variables = {
     hint: 'optional origin every Admin API request goes to instead of https://{shop}',
   },
   SHOPIFY_RESERVE_SHARE: {
-    schema: z.coerce.number().min(0).max(0.9).default(0.2),
-    hint: "share of the shop's Admin API bucket (points and refill) left to the merchant's other apps, 0 to 0.9",
+    schema: z.coerce.number().min(0).max(0.9).default(0),
+    hint: "share of the shop's Admin API bucket (points and refill) the connector leaves unused, as headroom for the merchant's own scripts on the same app, 0 to 0.9",
   },
 
   ORDER_POLL_INTERVAL_MS: {
@@ -308,6 +316,11 @@ const variables = {
     schema: positiveInt.max(256).default(4),
     hint: 'status, fulfilment and delivery writes to Shopify each process runs at a time, per kind',
   },
+
+  REDIS_ALLOW_EVICTION: {
+    schema: bool.default(false),
+    hint: 'true to run the workers although Redis may evict keys (maxmemory-policy other than noeviction): queued orders, records and write locks can then vanish',
+  },
 } as const;
 
 export type VariableName = keyof typeof variables;
@@ -412,7 +425,7 @@ function shopifySettings(v: Values<(typeof SHOPIFY_VARIABLES)[number]>, problems
     webhookSecret: webhookSecret as string,
     apiVersion: v.SHOPIFY_API_VERSION,
     adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
-    /** Share of the bucket the connector leaves to other apps (see shared-bucket.ts). */
+    /** Share of the bucket the connector leaves unused, headroom for the merchant's own scripts. */
     reserveShare: v.SHOPIFY_RESERVE_SHARE,
   };
 }
@@ -443,20 +456,39 @@ function buildConfig(env: Env) {
 
   problems.push(...clusterPrefixProblems(v.REDIS_URL, v.QUEUE_PREFIX));
 
+  if (v.ADMIN_HOST && v.ADMIN_PORT === undefined) {
+    problems.push(
+      'ADMIN_HOST needs ADMIN_PORT: the admin listener opens only on a port of its own',
+    );
+  }
+  if (v.ADMIN_PORT !== undefined && v.ADMIN_PORT === v.PORT) {
+    problems.push(
+      `ADMIN_PORT must differ from PORT (${v.PORT}): leave it unset to serve /metrics, /status and Bull Board on PORT`,
+    );
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
     logLevel: v.LOG_LEVEL,
     /** `publicUrl`: where Shopify reaches the connector (webhooks), if set. */
     server: { port: v.PORT, host: v.HOST, publicUrl: v.PUBLIC_URL },
+    /**
+     * The listener of /metrics, /status and Bull Board when they are kept off the webhook port;
+     * undefined: they share it.
+     */
+    adminListener:
+      v.ADMIN_PORT === undefined
+        ? undefined
+        : { port: v.ADMIN_PORT, host: v.ADMIN_HOST ?? LOOPBACK_HOST },
     /** Bull Board's login; undefined when not configured (the board is then not mounted). */
     admin:
       v.ADMIN_USER && v.ADMIN_PASSWORD
         ? { user: v.ADMIN_USER, password: v.ADMIN_PASSWORD, readOnly: v.ADMIN_READ_ONLY }
         : undefined,
-    /** /metrics: the bearer token it asks for, or undefined when it is open. */
+    /** The bearer token /metrics and /status ask for, or undefined when they are open. */
     metrics: { token: v.METRICS_TOKEN },
-    redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
+    redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX, allowEviction: v.REDIS_ALLOW_EVICTION },
     partner: partnerSettings(v),
     shopify,
     intake: {
@@ -516,6 +548,27 @@ function buildConfig(env: Env) {
 
 export type Config = Readonly<ReturnType<typeof buildConfig>>;
 
+const LOOPBACK_HOST = '127.0.0.1';
+
+/** An address only this machine reaches: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackHost(host: string): boolean {
+  return /^127(\.\d{1,3}){3}$/.test(host) || ['::1', '[::1]', 'localhost'].includes(host);
+}
+
+/**
+ * What stops the HTTP side from starting: /metrics and /status on the webhook port, bound beyond
+ * loopback, with no token to ask for. They tell anyone the queues' states, the partner budget and
+ * Shopify's error texts.
+ */
+export function adminSurfaceProblems(config: Config): string[] {
+  if (config.adminListener || config.metrics.token || isLoopbackHost(config.server.host)) {
+    return [];
+  }
+  return [
+    `HOST ${config.server.host} opens /metrics and /status to anyone who reaches PORT ${config.server.port}, the webhook port. Set ADMIN_PORT to serve them (and Bull Board) on a listener of their own (on 127.0.0.1 unless ADMIN_HOST says otherwise), or set METRICS_TOKEN (at least 16 characters) for them to ask for, or bind HOST to 127.0.0.1 behind a proxy`,
+  ];
+}
+
 /** Parses the service configuration; throws one ConfigError listing every problem. */
 export function loadConfig(env: Env = process.env): Config {
   return deepFreeze(buildConfig(env));
@@ -554,7 +607,9 @@ export function loadRedisUrl(env: Env = process.env): string {
 }
 
 /** Where the records are (Redis and the key prefix): all that reading an order's state needs. */
-export function loadRecordsLocation(env: Env = process.env): Config['redis'] {
+export function loadRecordsLocation(
+  env: Env = process.env,
+): Pick<Config['redis'], 'url' | 'queuePrefix'> {
   const { values, problems } = parseVariables(env, ['REDIS_URL', 'QUEUE_PREFIX']);
   if (values.REDIS_URL && values.QUEUE_PREFIX) {
     problems.push(...clusterPrefixProblems(values.REDIS_URL, values.QUEUE_PREFIX));

@@ -6,6 +6,7 @@ import type { Counters } from '../src/metrics/counters.js';
 import type { PartnerApi } from '../src/partner/client.js';
 import type { PartnerAuthGuard } from '../src/queue/partner-auth.js';
 import type { OrderRecords } from '../src/records/order-records.js';
+import type { OrderTimeline } from '../src/records/order-timeline.js';
 import type { ShipmentTracking } from '../src/records/shipment-tracking.js';
 import type { StoreClient } from '../src/store/types.js';
 
@@ -24,6 +25,8 @@ export interface QueueContext {
   readonly records: OrderRecords;
   /** What the status sync knows of each shipment, and what Shopify has been given. */
   readonly tracking: ShipmentTracking;
+  /** What happened to each order that neither BullMQ nor the records keep (connector status). */
+  readonly timeline: OrderTimeline;
   readonly counters: Counters;
   readonly authGuard: PartnerAuthGuard;
   readonly logger: Logger;

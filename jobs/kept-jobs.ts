@@ -11,4 +11,7 @@ const DAY_S = 24 * 3600;
 export const KEPT_JOBS = {
   removeOnComplete: { age: DAY_S, count: 10_000 },
   removeOnFail: { age: 30 * DAY_S },
+  // Bull Board's Error tab shows every failure kept: a retried job would show its reason once
+  // per run. The last one is what stands; each run's steps are in its Logs tab.
+  stackTraceLimit: 1,
 } as const;

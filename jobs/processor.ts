@@ -25,6 +25,8 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
       throw new UnrecoverableError(`Malformed job payload: ${parsed.error.message}`);
     }
     const payload = parsed.data;
+    if (ranBefore(job))
+      await job.log(`── run at ${new Date().toISOString()}, attempt ${job.attemptsMade + 1} ──`);
     return runWithFailurePolicy(job, () => work(payload, job), {
       queue,
       authGuard: context.authGuard,
@@ -46,6 +48,17 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
       throw error;
     }
   };
+}
+
+/**
+ * Whether the job ran before (a retry, a replay, a run cut off): its Logs tab then gets a line
+ * that starts this run, so each run's steps read apart. A first run writes none. (A retry that
+ * resets the attempts keeps the earlier failure's stack.)
+ */
+function ranBefore(job: Job): boolean {
+  return (
+    job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 || (job.stacktrace?.length ?? 0) > 0
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Caches Shopify's Admin GraphQL schema (introspection JSON, API 2026-07) at
-// .cache/shopify/admin_2026-07.json.gz for offline validation of our documents.
+// Caches Shopify's Admin GraphQL schema (introspection JSON, API 2026-10) at
+// .cache/shopify/admin_2026-10.json.gz for offline validation of our documents.
 // The schema ships inside the npm package @shopify/dev-mcp; we `npm pack` it and extract the one
 // file we need. Installing the package would pull in the Shopify CLI, so we never do.
 import { spawnSync } from 'node:child_process';
@@ -20,9 +20,9 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 
 const PACKAGE = '@shopify/dev-mcp@1.16.0';
-const FILE_IN_TARBALL = 'package/dist/data/admin_2026-07.json.gz';
+const FILE_IN_TARBALL = 'package/dist/data/admin_2026-10.json.gz';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SCHEMA_CACHE = join(root, '.cache', 'shopify', 'admin_2026-07.json.gz');
+const SCHEMA_CACHE = join(root, '.cache', 'shopify', 'admin_2026-10.json.gz');
 
 function run(command, args) {
   const result = spawnSync(command, args, {

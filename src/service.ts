@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import type { Config } from '../config/index.js';
+import { adminSurfaceProblems, type Config, ConfigError } from '../config/index.js';
 import { buildSharedParts } from './compose/parts.js';
 import type { WorkerOptions } from './compose/workers.js';
 import type { Logger } from './log.js';
@@ -8,8 +8,12 @@ import { ConnectorMetrics } from './metrics/registry.js';
 import { requestMetrics } from './metrics/request-metrics.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { createRedis } from './queue/redis.js';
-import { warnAboutRedisDurability } from './queue/redis-durability.js';
-import { claimPartnerEnvironment } from './records/partner-environment.js';
+import {
+  EVICTION_CHECK_INTERVAL_MS,
+  refuseEvictingRedis,
+  warnAboutRedisDurability,
+} from './queue/redis-durability.js';
+import { claimPartnerEnvironment, type ShipmentReader } from './records/partner-environment.js';
 import { startWorkersThread, type WorkersThreadData } from './workers-thread.js';
 
 export interface ServiceOptions {
@@ -40,6 +44,8 @@ export interface ServiceOptions {
   jobLock?: WorkerOptions['jobLock'];
   /** How often the schedulers are put back after Redis lost them; only tests change it. */
   scheduleRefreshMs?: number;
+  /** How often the workers read Redis's maxmemory-policy again; only tests change it. */
+  evictionCheckMs?: number;
 }
 
 export interface RunningService {
@@ -66,6 +72,10 @@ export async function startService(
   options: ServiceOptions,
 ): Promise<RunningService> {
   const { logger } = options;
+  if (options.http !== false) {
+    const problems = adminSurfaceProblems(config);
+    if (problems.length > 0) throw new ConfigError(problems);
+  }
   /** In this thread; with `workersThread`, they run in a thread of their own. */
   const runsWorkers = options.workers !== false && !options.workersThread;
   // Each side is loaded only where it runs; both start loading now, while Redis connects.
@@ -105,7 +115,11 @@ export async function startService(
   if (!options.isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
 
   // Before anything reads a record: they must belong to the configured partner environment.
+  // Workers do not start on a Redis that may evict their keys (checked once per process).
   try {
+    if (options.workers !== false && !options.isWorkersThread) {
+      await refuseEvictingRedis(workerRedis, logger, config.redis.allowEviction);
+    }
     await claimEnvironment(config, workerRedis, logger);
   } catch (error) {
     requestRedis.disconnect();
@@ -152,6 +166,7 @@ export async function startService(
       shutdownGraceMs: options.shutdownGraceMs,
       jobLock: options.jobLock,
       scheduleRefreshMs: options.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS,
+      evictionCheckMs: options.evictionCheckMs ?? EVICTION_CHECK_INTERVAL_MS,
     });
     closers.unshift(() => workers.close());
   }
@@ -180,7 +195,29 @@ export async function startService(
 /** Records the partner environment at the first start; refuses another one later (throws). */
 async function claimEnvironment(config: Config, redis: Redis, logger: Logger): Promise<void> {
   const prefix = config.redis.queuePrefix;
-  const claim = await claimPartnerEnvironment(redis, prefix, config.partner);
+  // Loaded only for a new token: the partner client is not otherwise needed in this thread.
+  const readShipment: ShipmentReader = async (reference) =>
+    (await import('./compose/shipment-reader.js')).shipmentReader(
+      config.partner,
+      redis,
+      logger,
+    )(reference);
+  const claim = await claimPartnerEnvironment(
+    redis,
+    prefix,
+    config.partner,
+    new Date(),
+    readShipment,
+  );
+  if (claim.outcome === 'token_adopted') {
+    logger.info(
+      { prefix, partnerApiUrl: config.partner.apiUrl, checkedReference: claim.checkedReference },
+      claim.checkedReference
+        ? `new partner token: it reads shipment ${claim.checkedReference}, registered with the old one, so it is the same account; its records stay and the new token is adopted`
+        : 'new partner token for the same address, and no shipment registered yet under this QUEUE_PREFIX: the new token is adopted',
+    );
+    return;
+  }
   if (claim.outcome !== 'claimed') return;
   logger.info(
     { prefix, partnerApiUrl: config.partner.apiUrl },

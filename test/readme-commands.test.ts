@@ -31,7 +31,7 @@ async function connectorReachesFakeStore(output: string): Promise<void> {
   const client = createStoreClient({
     shop: setting('SHOPIFY_SHOP')!,
     auth: { kind: 'accessToken', accessToken: setting('SHOPIFY_ACCESS_TOKEN')! },
-    apiVersion: '2026-07',
+    apiVersion: '2026-10',
     adminApiUrl: setting('SHOPIFY_ADMIN_API_URL')!,
     webhookSecret: setting('SHOPIFY_WEBHOOK_SECRET')!,
     logger: silentLogger,
@@ -48,27 +48,27 @@ const README_COMMANDS: Record<string, Plan> = {
     covered: 'the built CLI starting',
     by: 'test/deploy/dockerfile.test.ts',
   },
-  'node dist/src/cli/main.js drift': {
+  'npm run connector -- drift': {
     covered: 'the drift report',
     by: 'test/cli/drift.test.ts',
   },
-  'node dist/src/cli/main.js drift --json --older-than-minutes 60': {
+  'npm run connector -- drift --json --older-than-minutes 60': {
     covered: 'the drift report as JSON, with an age threshold',
     by: 'test/cli/drift.test.ts',
   },
-  'node dist/src/cli/main.js setup': {
+  'npm run connector -- setup': {
     covered: 'preparing the Shopify side',
     by: 'test/cli/setup.test.ts',
   },
-  'node dist/src/cli/main.js setup --dry-run': {
+  'npm run connector -- setup --dry-run': {
     covered: 'what setup would do, changing nothing',
     by: 'test/cli/setup.test.ts',
   },
-  'node dist/src/cli/main.js order 5551234': {
+  'npm run connector -- order 5551234': {
     covered: 'reading one order',
     by: 'test/cli/order.test.ts',
   },
-  'node dist/src/cli/main.js order 5551234 --replay': {
+  'npm run connector -- order 5551234 --replay': {
     covered: 'replaying one order',
     by: 'test/cli/order.test.ts',
   },
@@ -84,8 +84,17 @@ const README_COMMANDS: Record<string, Plan> = {
     covered: 'adopting a token',
     by: 'test/records/partner-environment.test.ts',
   },
-  'node dist/src/cli/main.js token --email you@example.com --url https://partner.example.com/api/v1':
-    { skip: 'asks the real provider; test/cli/token.test.ts runs it against the sandbox' },
+  'npm run connector -- token --email you@example.com --url https://partner.example.com/api/v1': {
+    skip: 'asks the real provider; test/cli/token.test.ts runs it against the sandbox',
+  },
+  'npm run demo -- --keep-running': {
+    covered: 'the demo left running, and the CLI pointed at it',
+    by: 'test/cli/demo.test.ts',
+  },
+  'npm run connector -- --env-file .connector-demo.env status "#1003"': {
+    covered: 'the CLI with the settings file the demo writes',
+    by: 'test/cli/demo.test.ts',
+  },
   'npm run sandbox -- --port 4010': { run: 'server', ready: /PARTNER_API_URL=\S+/ },
   'npm run connector -- fake-store --port 4020': {
     run: 'server',

@@ -1,4 +1,5 @@
 import type { QueueContext } from '../context.js';
+import { orderJobName } from '../job-name.js';
 import { checkOrderEditJob } from './job.js';
 
 /**
@@ -15,9 +16,11 @@ export const EDIT_CHECK_DELAY_MS = 2_000;
 export async function enqueueEditCheck(
   deps: Pick<QueueContext, 'queueOf'>,
   orderId: string,
+  orderName?: string,
 ): Promise<void> {
   const data = checkOrderEditJob.payload.parse({ orderId });
-  await deps.queueOf(checkOrderEditJob).add(checkOrderEditJob.queue, data, {
+  const name = orderJobName('check for edits', orderId, orderName);
+  await deps.queueOf(checkOrderEditJob).add(name, data, {
     jobId: checkOrderEditJob.jobId(data),
     delay: EDIT_CHECK_DELAY_MS,
     deduplication: { id: `check-edit-${orderId}`, keepLastIfActive: true },

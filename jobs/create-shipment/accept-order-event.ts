@@ -8,11 +8,16 @@ export interface OrderEvent {
   /** What saw it: a webhook topic, reconcile, backfill, replay. */
   source: string;
   cancelled: boolean;
+  /** The order's name (`#1003`) when the event carries it: its job is named after it. */
+  orderName?: string;
 }
 
 export type OrderEventResult = EnqueueResult | 'flagged_cancelled' | 'already_flagged';
 
-export type OrderEventDeps = Pick<QueueContext, 'queueOf' | 'records' | 'counters' | 'logger'>;
+export type OrderEventDeps = Pick<
+  QueueContext,
+  'queueOf' | 'records' | 'counters' | 'logger' | 'timeline'
+>;
 
 /**
  * What any sign of an order (a webhook, a reconciliation page, a backfill) leads to: a cancelled
@@ -23,6 +28,7 @@ export async function acceptOrderEvent(
   event: OrderEvent,
   deps: OrderEventDeps,
 ): Promise<OrderEventResult> {
+  await deps.timeline.note(event.orderId, { at: Date.now(), kind: 'event', source: event.source });
   if (event.cancelled && (await deps.records.isRegistered(event.orderId))) {
     const flagged = await handleCancelledAfterRegistration(event.orderId, {
       ...deps,
@@ -30,5 +36,5 @@ export async function acceptOrderEvent(
     });
     return flagged === 'flagged' ? 'flagged_cancelled' : 'already_flagged';
   }
-  return enqueueOrder(deps, event.orderId, event.source);
+  return enqueueOrder(deps, event.orderId, event.source, event.orderName);
 }

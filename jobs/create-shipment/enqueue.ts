@@ -1,5 +1,6 @@
 import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
+import { orderJobName } from '../job-name.js';
 import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
 import { FRESH_INTERRUPTED_RETRIES } from '../retry-interrupted-jobs/retry-pass.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
@@ -22,12 +23,14 @@ export async function enqueueOrder(
   deps: Deps,
   orderId: string,
   source: string,
+  /** The order's name (`#1003`), if the caller has it, for the job's name. */
+  orderName?: string,
 ): Promise<EnqueueResult> {
   if (await deps.records.isRegistered(orderId)) {
     // What is left to do for a registered order: a mark on Shopify that gave up, and a look at
     // whether the order was edited since its shipment was sent.
     await retryFailedMark(deps, registeredMarkJobId(orderId));
-    await enqueueEditCheck(deps, orderId);
+    await enqueueEditCheck(deps, orderId, orderName);
     return 'already_registered';
   }
   const data = createShipmentPayload.parse({ orderId, source });
@@ -63,7 +66,7 @@ export async function enqueueOrder(
       await deps.records.requestRerun(orderId);
       if ((await queue.getJobState(jobId)) === 'active') return 'already_queued';
       if (!(await deps.records.takeRerun(orderId))) return 'already_queued';
-      return enqueueOrder(deps, orderId, source);
+      return enqueueOrder(deps, orderId, source, orderName);
     }
     if (state !== 'completed' && state !== 'unknown') return 'already_queued';
     // Completed without a registration (skipped): this event may have made it eligible.
@@ -77,8 +80,13 @@ export async function enqueueOrder(
   }
   await noteWhoAsked(deps, orderId, source);
   // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
-  await queue.add(CREATE_SHIPMENT_QUEUE, data, { jobId });
+  await queue.add(createShipmentJobName(orderId, orderName), data, { jobId });
   return existing ? 'requeued' : 'queued';
+}
+
+/** `#1003 create shipment`, or `order 5550003 create shipment` without the name. */
+export function createShipmentJobName(orderId: string, orderName?: string): string {
+  return orderJobName('create shipment', orderId, orderName);
 }
 
 async function hasLiveJob(deps: Deps, jobId: string): Promise<boolean> {

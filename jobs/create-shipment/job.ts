@@ -9,6 +9,7 @@ import { queueLateRerun } from './enqueue.js';
 import { registerLookingAgain } from './look-again.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
 import { type RegisterShipmentDeps, recordFailure } from './register-shipment.js';
+import { refusedAgainUnchanged } from './unchanged-refusal.js';
 
 /** Store order → POST /shipments, with the order id as the provider's idempotency key. */
 export const createShipmentJob = defineJob({
@@ -29,9 +30,14 @@ export const createShipmentJob = defineJob({
       // Whether an order event (not a replay) started this run: an unchanged refusal is not
       // sent again for one.
       const fromEvent = await ctx.records.takeEventRun(orderId);
+      // A staff run of a refused order: whether it changed anything is told in the job.
+      const before = fromEvent ? null : await ctx.records.get(orderId);
       try {
         return await registerLookingAgain(orderId, registerDeps(ctx, job), { fromEvent });
       } catch (error) {
+        if (before && error instanceof JobRefusedError) {
+          throw refusedAgainUnchanged(before, await ctx.records.get(orderId), error) ?? error;
+        }
         // The job runs again (a retry, a wait, a pause): that run was asked for by the same event.
         if (fromEvent && !(error instanceof JobRefusedError))
           await ctx.records.noteEventRun(orderId);

@@ -25,6 +25,7 @@ import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipme
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
 import type { BudgetSlot, PartnerApi } from '../../src/partner/client.js';
+import { creationFromHistory } from '../../src/partner/create-answer.js';
 import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
 import type { TrackingRecord } from '../../src/partner/schemas.js';
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
@@ -234,7 +235,9 @@ async function registerWithSlot(
   await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   if (shipment.created_at) {
     const status = shipment.status ?? 'pending';
-    await followShipment(orderId, shipment.order_number, status, shipment.created_at, deps);
+    await followShipment(orderId, shipment.order_number, status, shipment.created_at, deps, {
+      orderCreatedAt: order.createdAt,
+    });
   }
   await deps.counters.increment('shipments_registered');
   deps.logger.info(
@@ -256,13 +259,19 @@ async function followShipment(
   status: string,
   createdAt: string,
   deps: RegisterShipmentDeps,
-  options: { updatedAt?: string } = {},
+  options: { updatedAt?: string; orderCreatedAt?: string } = {},
 ): Promise<void> {
   const updatedAt = options.updatedAt ?? createdAt;
-  const createdAtMs = parsePartnerTimestamp(createdAt)?.getTime();
+  const providerCreatedAtMs = parsePartnerTimestamp(createdAt)?.getTime();
   const updatedAtMs = parsePartnerTimestamp(updatedAt)?.getTime();
   // An answer without a legible time is followed once the sync lists it.
-  if (createdAtMs === undefined || updatedAtMs === undefined) return;
+  if (providerCreatedAtMs === undefined || updatedAtMs === undefined) return;
+  // The sync lists from the oldest open shipment's creation on: never later than the order's
+  // own creation, which no shipment for it can precede, whatever the provider's clock says.
+  const orderCreatedAtMs = options.orderCreatedAt ? Date.parse(options.orderCreatedAt) : Number.NaN;
+  const createdAtMs = Number.isFinite(orderCreatedAtMs)
+    ? Math.min(providerCreatedAtMs, orderCreatedAtMs)
+    : providerCreatedAtMs;
   // A shipment the provider had already (a retry after a lost answer, a record lost) may have
   // moved on since it was created. Followed from its creation, so the sync sees what it did
   // meanwhile as a change: reads its tracking, fulfils it. Recorded as shipped, it never would.
@@ -354,7 +363,7 @@ async function findShipmentAtProvider(
     if (error instanceof PartnerNotFoundError) return null;
     throw error;
   }
-  const createdAt = shipment.history[0]?.occurred_at ?? shipment.updated_at;
+  const createdAt = creationFromHistory(shipment);
   await deps.records.markRegistered(orderId, {
     orderNumber: shipment.order_number,
     status: shipment.status,
@@ -362,6 +371,7 @@ async function findShipmentAtProvider(
   });
   await followShipment(orderId, shipment.order_number, shipment.status, createdAt, deps, {
     updatedAt: shipment.updated_at,
+    ...(order ? { orderCreatedAt: order.createdAt } : {}),
   });
   await deps.counters.increment('shipments_registered');
   deps.logger.warn(

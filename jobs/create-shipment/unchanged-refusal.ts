@@ -29,6 +29,30 @@ export function unchangedSinceFailure(
   return failed !== null && changedParts(failed, current).length === 0;
 }
 
+/**
+ * A staff retry or replay refused again with the order as it was when it was first refused (same
+ * fingerprint, same reason): the refusal, headed by one line that says the retry changed nothing.
+ * Null when the order had changed, or was not refused before.
+ */
+export function refusedAgainUnchanged(
+  before: OrderRecord | null,
+  after: OrderRecord | null,
+  refusal: JobRefusedError,
+): UnchangedRefusalError | null {
+  if (before?.state !== 'failed' || !before.failedFingerprint) return null;
+  if (after?.failedFingerprint !== before.failedFingerprint || after.reason !== before.reason) {
+    return null;
+  }
+  return new UnchangedRefusalError(
+    `Retried unchanged: the order is as it was when it was refused (${minuteOf(before.updatedAt)}). Fix it in Shopify, then retry.\n${refusal.message}`,
+  );
+}
+
+/** `2026-11-26T11:41:52.056Z` → `2026-11-26 11:41 UTC`. */
+function minuteOf(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
 export async function keepUnchangedRefusal(
   orderId: string,
   record: OrderRecord,

@@ -5,6 +5,7 @@ import { flagCancelledShipment } from './flag-cancelled.js';
 export const flagCancelledShipmentJob = defineShipmentUpdateJob({
   update: 'cancelled',
   write: (reference, ctx) => flagCancelledShipment(reference, ctx),
+  wrote: ['flagged'],
   log: {
     flagged: 'Order tagged and noted for staff.',
     stale: 'The shipment is not cancelled: nothing written.',

@@ -161,7 +161,8 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
     { reference, fulfillmentOrders: order.fulfillmentOrders.map((fo) => fo.status) },
     'nothing left for the merchant to fulfil; the shipment is recorded without a fulfillment',
   );
-  await record([]);
+  // Not `fulfilledNumber`: no fulfillment carries the number, and none is to be told delivered.
+  await deps.tracking.saveShopifySide(reference, { unfulfillableNumber: number });
   return 'nothing-to-fulfil';
 }
 

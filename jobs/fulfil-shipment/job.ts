@@ -1,6 +1,50 @@
+import type {
+  CreateFulfillmentInput,
+  FulfillmentSummary,
+  Fulfillments,
+} from '../../src/store/types.js';
 import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
-import { queueShipmentUpdates } from '../shipment-updates/follow-ups.js';
+import { queueShipmentUpdates, statusVersion } from '../shipment-updates/follow-ups.js';
+import {
+  type WriteStatusDeps,
+  writeShipmentStatus,
+} from '../write-shipment-status/write-status.js';
 import { fulfilShipment } from './fulfil.js';
+
+/**
+ * The order's status metafields (the sync leaves them to this job) go in the same request as
+ * the first fulfillment created; when the run creates none, on their own after it, if behind.
+ */
+function statusAlongside(reference: string, deps: WriteStatusDeps & { store: Fulfillments }) {
+  let sent = false;
+  return {
+    async createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary> {
+      const shipment = sent ? null : await deps.tracking.get(reference);
+      sent = true;
+      if (!shipment || shipment.writtenStatus === statusVersion(shipment)) {
+        return deps.store.createFulfillment(input);
+      }
+      let created: FulfillmentSummary | undefined;
+      await writeShipmentStatus(reference, deps, {
+        shipment,
+        firstWrite: async (metafields) => {
+          created = await deps.store.createFulfillment({
+            ...input,
+            orderStatus: { orderId: reference, metafields },
+          });
+        },
+      });
+      return created!;
+    },
+    async writeIfNotSent(): Promise<void> {
+      if (sent) return;
+      const shipment = await deps.tracking.get(reference);
+      if (shipment && shipment.writtenStatus !== statusVersion(shipment)) {
+        await writeShipmentStatus(reference, deps, { shipment });
+      }
+    },
+  };
+}
 
 /** Longer than a fulfilment takes, Shopify's throttling waits included. */
 const WRITE_LOCK_MS = 120_000;
@@ -27,17 +71,28 @@ export const fulfilShipmentJob = defineShipmentUpdateJob({
         );
       }
     };
+    const status = statusAlongside(reference, { ...ctx, logger });
+    // The store's other methods stay as they are, wherever they are defined (prototype included).
+    const store: typeof ctx.store = Object.create(ctx.store);
+    store.createFulfillment = status.createFulfillment;
     let outcome: Awaited<ReturnType<typeof fulfilShipment>>;
     try {
-      outcome = await fulfilShipment(reference, { ...ctx, logger, keepWriteLock });
+      outcome = await fulfilShipment(reference, {
+        ...ctx,
+        store,
+        logger,
+        keepWriteLock,
+      });
     } finally {
       await ctx.tracking.releaseWriteLock(reference, holder);
     }
+    await status.writeIfNotSent();
     // Delivered already? The delivered event can follow now that the fulfillment exists.
     const shipment = await ctx.tracking.get(reference);
     if (shipment) await queueShipmentUpdates(ctx, shipment);
     return outcome;
   },
+  wrote: ['fulfilled', 'tracking-updated', 'tracking-added'],
   log: {
     fulfilled: 'Fulfilled with the tracking, one fulfillment per location.',
     'already-fulfilled': 'A fulfillment already carries this tracking number: nothing written.',

@@ -1,5 +1,6 @@
 import type { OrderMarksSeen } from '../../src/domain/order-marks.js';
 import type { QueueContext } from '../context.js';
+import { orderJobName } from '../job-name.js';
 import { markOrderJob } from './job.js';
 import { type MarkOrderKind, markOrderPayload } from './payload.js';
 
@@ -20,7 +21,8 @@ export async function enqueueMarkOrder(
   const jobId = markOrderJob.jobId(data);
   if (kind !== 'failed' && (await retryFailedMark(deps, jobId))) return;
   // If the job exists in any other state, BullMQ ignores this add: one mark job per order.
-  await deps.queueOf(markOrderJob).add(kind, data, { jobId });
+  const name = orderJobName(`mark ${kind.replaceAll('_', ' ')}`, orderId);
+  await deps.queueOf(markOrderJob).add(name, data, { jobId });
 }
 
 /** The job id of an order's registration mark. */

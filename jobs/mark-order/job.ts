@@ -28,7 +28,12 @@ export const markOrderJob = defineJob({
     (ctx) =>
     async ({ orderId, kind, seen }, job) => {
       const logger = ctx.logger.child({ module: 'mark-order', jobId: job.id });
-      return { outcome: await writeOrderMarks(orderId, kind, { ...ctx, logger }, seen) };
+      const outcome = await writeOrderMarks(orderId, kind, { ...ctx, logger }, seen);
+      if (outcome === 'written') {
+        const write = `order marks: ${kind.replaceAll('_', ' ')}`;
+        await ctx.timeline.note(orderId, { at: Date.now(), kind: 'shopify-write', write });
+      }
+      return { outcome };
     },
   // The order stays unmarked until this is retried: by the retry-failed-marks schedule, or by the
   // next sign of the order (enqueue.ts), unless Shopify refused the write itself.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { CLOCK_SKEW_WARN_MS, redisTime } from '../../src/queue/redis-time.js';
 import type { QueueContext } from '../context.js';
 import { type ReconcileDeps, type ReconcileSummary, reconcileOrders } from './reconcile.js';
 
@@ -7,13 +8,18 @@ const DAY_MS = 24 * 3600_000;
 export interface ReconcilePassDeps
   extends Pick<QueueContext, 'redis' | 'prefix' | 'settings'>,
     ReconcileDeps {
+  /** The time the watermark is taken from: Redis's clock (TIME) unless a test drives it. */
+  serverTime?: () => Promise<Date>;
+  /** This machine's clock, only compared with the server's. */
   now?: () => Date;
 }
 
 /**
  * One reconciliation pass. The watermark is when the last complete pass started; each pass looks
  * back `pollOverlapMs` before it, because Shopify's updated_at search is not instant. Runs from
- * several processes (or a slow pass meeting the next) are kept apart by a lock.
+ * several processes (or a slow pass meeting the next) are kept apart by a lock. The start time
+ * is Redis's, not this machine's: a worker whose clock runs fast would otherwise store a
+ * watermark in the future, and every later pass would ask Shopify for orders updated after it.
  */
 export async function reconcilePass(
   deps: ReconcilePassDeps,
@@ -21,6 +27,7 @@ export async function reconcilePass(
   const { pollIntervalMs, pollOverlapMs, firstLookbackDays } = deps.settings.intake;
   const watermarkKey = `${deps.prefix}:reconcile:watermark`;
   const lockKey = `${deps.prefix}:reconcile:lock`;
+  const serverTime = deps.serverTime ?? (() => redisTime(deps.redis));
   const now = deps.now ?? (() => new Date());
 
   const lockId = randomUUID();
@@ -29,7 +36,14 @@ export async function reconcilePass(
     return { outcome: 'already_running' };
   }
   try {
-    const started = now();
+    const started = await serverTime();
+    const skewMs = now().getTime() - started.getTime();
+    if (Math.abs(skewMs) > CLOCK_SKEW_WARN_MS) {
+      deps.logger.warn(
+        { skewSeconds: Math.round(skewMs / 1000) },
+        `this machine's clock is ${Math.round(Math.abs(skewMs) / 1000)} s ${skewMs > 0 ? 'ahead of' : 'behind'} Redis's: reconciliation goes by Redis's time, but fix the clock (NTP), as log times and timestamps written from here are off by as much`,
+      );
+    }
     const watermark = await deps.redis.get(watermarkKey);
     // No watermark: the first start, or Redis lost its data (and with it every queued, retrying
     // and failed job). Looking back far enough finds the orders those jobs held; re-sending one

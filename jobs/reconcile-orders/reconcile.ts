@@ -67,13 +67,14 @@ export async function reconcileOrders(
       if (!registered) {
         const eligibility = precheckEligibility(order, deps.eligibility);
         if (!eligibility.eligible && !(await needsWorker(order, deps))) {
+          await deps.timeline.note(order.id, { at: Date.now(), kind: 'event', source });
           await deps.records.markSkipped(order.id, eligibility.code, eligibility.reason);
           summary.skipped++;
           continue;
         }
       }
       const result = await acceptOrderEvent(
-        { orderId: order.id, source, cancelled: order.cancelledAt !== null },
+        { orderId: order.id, source, cancelled: order.cancelledAt !== null, orderName: order.name },
         deps,
       );
       if (result === 'queued' || result === 'requeued') summary.queued++;

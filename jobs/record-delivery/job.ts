@@ -4,7 +4,14 @@ import { recordDelivery } from './record-delivery.js';
 /** Delivered at the provider: a DELIVERED fulfillment event in Shopify. */
 export const recordDeliveryJob = defineShipmentUpdateJob({
   update: 'delivery',
-  write: (reference, ctx, logger) => recordDelivery(reference, { ...ctx, logger }),
+  write: (reference, ctx, logger, job) =>
+    recordDelivery(
+      reference,
+      { ...ctx, logger },
+      // A run cut off mid-way comes back with more attempts started than made.
+      { retry: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 },
+    ),
+  wrote: ['recorded'],
   log: {
     recorded: 'Delivered event added to the fulfillment.',
     'already-recorded': 'The fulfillment already shows delivered: nothing written.',

@@ -1,48 +1,99 @@
 import type { Logger } from '../../src/log.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
-import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
-import type { Fulfillments } from '../../src/store/types.js';
+import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import type { Fulfillments, OrderMarks } from '../../src/store/types.js';
+import { statusVersion } from '../shipment-updates/follow-ups.js';
+import { writeShipmentStatus } from '../write-shipment-status/write-status.js';
 
 export interface RecordDeliveryDeps {
-  store: Pick<Fulfillments, 'readFulfillmentState' | 'createFulfillmentEvent'>;
-  tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide'>;
+  store: Pick<Fulfillments, 'readFulfillmentState' | 'createFulfillmentEvent'> &
+    Pick<OrderMarks, 'setOrderMetafields'>;
+  tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
   logger: Logger;
+}
+
+export interface RecordDeliveryOptions {
+  /**
+   * A later attempt: an earlier one may have added the event and lost the answer, so the
+   * order's fulfillments are read first and one already shown delivered is left alone. A first
+   * attempt goes by the fulfillments the fulfilment recorded, unread.
+   */
+  retry?: boolean;
 }
 
 /**
  * Delivered at the provider: a DELIVERED event on each fulfillment that carries the shipment's
- * number, at the time the provider reports. A fulfillment already shown delivered is left alone,
- * so a retry after a lost answer adds no second event.
+ * number, at the time the provider reports, and the order's status metafields (the sync leaves
+ * them to this job) in the same request as the first event.
  */
 export async function recordDelivery(
   reference: string,
   deps: RecordDeliveryDeps,
+  options: RecordDeliveryOptions = {},
 ): Promise<'recorded' | 'already-recorded' | 'no-fulfillment' | 'stale'> {
   const shipment = await deps.tracking.get(reference);
-  if (shipment?.stage !== 'delivered' || !shipment.trackingNumber) return 'stale';
-  if (shipment.deliveryRecordedAt) return 'already-recorded';
-  const order = await deps.store.readFulfillmentState(reference);
-  if (!order) {
-    throw new JobRefusedError(
-      `Order ${reference} is no longer in Shopify, so the delivery of shipment ${shipment.orderNumber} cannot be recorded on it.`,
-    );
-  }
+  if (!shipment) return 'stale';
   const number = shipment.trackingNumber;
-  const ours = order.fulfillments.filter(
-    (f) => f.status === 'SUCCESS' && f.tracking.some((t) => t.number === number),
-  );
-  let written = 0;
-  for (const fulfillment of ours) {
-    if (fulfillment.displayStatus === 'DELIVERED') continue;
-    await deps.store.createFulfillmentEvent(fulfillment.id, 'DELIVERED', {
-      ...(shipment.deliveredAt ? { happenedAt: shipment.deliveredAt } : {}),
-    });
-    written += 1;
+  if (shipment.stage !== 'delivered' || !number) {
+    await writeStatusIfBehind(shipment, deps);
+    return 'stale';
   }
+  if (shipment.deliveryRecordedAt) {
+    await writeStatusIfBehind(shipment, deps);
+    return 'already-recorded';
+  }
+  const kept =
+    shipment.fulfilledNumber === number && shipment.fulfillmentIds !== undefined
+      ? shipment.fulfillmentIds.split(',').filter(Boolean)
+      : undefined;
+  let ours: string[];
+  let toMark: string[];
+  if (kept && !options.retry) {
+    ours = kept;
+    toMark = kept;
+  } else {
+    const order = await deps.store.readFulfillmentState(reference);
+    if (!order) {
+      throw new JobRefusedError(
+        `Order ${reference} is no longer in Shopify, so the delivery of shipment ${shipment.orderNumber} cannot be recorded on it.`,
+      );
+    }
+    const carrying = order.fulfillments.filter(
+      (f) => f.status === 'SUCCESS' && f.tracking.some((t) => t.number === number),
+    );
+    ours = carrying.map((f) => f.id);
+    toMark = carrying.filter((f) => f.displayStatus !== 'DELIVERED').map((f) => f.id);
+  }
+
+  const event = shipment.deliveredAt ? { happenedAt: shipment.deliveredAt } : {};
+  let [first, ...rest] = toMark;
+  if (first && shipment.writtenStatus !== statusVersion(shipment)) {
+    const id = first;
+    await writeShipmentStatus(reference, deps, {
+      shipment,
+      firstWrite: async (metafields) => {
+        await deps.store.createFulfillmentEvent(id, 'DELIVERED', {
+          ...event,
+          orderStatus: { orderId: reference, metafields },
+        });
+      },
+    });
+    first = undefined;
+  }
+  for (const id of first ? [first, ...rest] : rest) {
+    await deps.store.createFulfillmentEvent(id, 'DELIVERED', event);
+  }
+  if (toMark.length === 0) await writeStatusIfBehind(shipment, deps);
   await deps.tracking.saveShopifySide(reference, { deliveryRecordedAt: new Date().toISOString() });
   if (ours.length === 0) {
     deps.logger.info({ reference }, 'delivered, but no fulfillment carries its number');
     return 'no-fulfillment';
   }
-  return written > 0 ? 'recorded' : 'already-recorded';
+  return toMark.length > 0 ? 'recorded' : 'already-recorded';
+}
+
+/** The status metafields, when the order does not show the newest yet. */
+async function writeStatusIfBehind(shipment: TrackedShipment, deps: RecordDeliveryDeps) {
+  if (shipment.writtenStatus === statusVersion(shipment)) return;
+  await writeShipmentStatus(shipment.reference, deps, { shipment });
 }

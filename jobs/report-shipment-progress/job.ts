@@ -5,6 +5,7 @@ import { reportShipmentProgress } from './report-progress.js';
 export const reportShipmentProgressJob = defineShipmentUpdateJob({
   update: 'progress',
   write: (reference, ctx, logger) => reportShipmentProgress(reference, { ...ctx, logger }),
+  wrote: ['reported'],
   log: {
     reported: 'Fulfillment orders reported in progress.',
     'nothing-to-report': 'No open fulfillment order of the merchant to report on.',

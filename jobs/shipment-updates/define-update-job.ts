@@ -20,6 +20,8 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
   write(reference: string, ctx: JobContext, logger: Logger, job: Job): Promise<Outcome>;
   /** Each outcome as a line in the job's log, for the board. */
   log: Record<Outcome, string>;
+  /** The outcomes that wrote to Shopify: each is noted on the order's timeline. */
+  wrote: readonly NoInfer<Outcome>[];
 }) {
   const queue = SHIPMENT_UPDATE_QUEUES[spec.update];
   return defineJob({
@@ -35,6 +37,13 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
         const logger = ctx.logger.child({ module: queue, jobId: job.id });
         const outcome = await spec.write(reference, ctx, logger, job);
         await job.log(spec.log[outcome]);
+        if (spec.wrote.includes(outcome)) {
+          await ctx.timeline.note(reference, {
+            at: Date.now(),
+            kind: 'shopify-write',
+            write: `${spec.update}: ${outcome}`,
+          });
+        }
         return { outcome };
       },
   });

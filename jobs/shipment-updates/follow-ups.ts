@@ -1,6 +1,7 @@
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { QueueContext } from '../context.js';
+import { orderJobName } from '../job-name.js';
 import {
   numberKey,
   SHIPMENT_UPDATE_QUEUES,
@@ -9,26 +10,50 @@ import {
   updateJobId,
 } from './updates.js';
 
+/** Writes that set the order's status metafields in their own request, when behind. */
+const CARRIES_STATUS: ReadonlySet<ShipmentUpdate> = new Set(['progress', 'fulfil', 'delivery']);
+
+type PendingUpdate = { update: ShipmentUpdate; payload: ShipmentUpdatePayload };
+
 /**
  * The Shopify writes a shipment still needs, each with its job id. The id names what is written
  * (the status of that instant, that tracking number), so a write queued twice runs once, and a
  * new status or number gets a job of its own. Nothing is asked of a shipment whose Shopify side
- * is already in line: a sync that finds nothing new writes nothing.
+ * is already in line: a sync that finds nothing new writes nothing. A progress report, a
+ * fulfilment or a delivered event carries the status metafields in its own request: with one of
+ * them due, the status has no write of its own (`status` is returned apart, for when that write
+ * fails).
  */
 export function pendingUpdates(
   shipment: TrackedShipment,
   settings: { reportProgress: boolean },
-): { update: ShipmentUpdate; payload: ShipmentUpdatePayload }[] {
+): PendingUpdate[] {
+  const { updates, status } = plannedUpdates(shipment, settings);
+  return status && !updates.some((u) => CARRIES_STATUS.has(u.update))
+    ? [status, ...updates]
+    : updates;
+}
+
+function plannedUpdates(
+  shipment: TrackedShipment,
+  settings: { reportProgress: boolean },
+): { updates: PendingUpdate[]; status?: PendingUpdate } {
   const reference = shipment.reference;
-  const updates: { update: ShipmentUpdate; payload: ShipmentUpdatePayload }[] = [];
-  if (shipment.writtenStatus !== statusVersion(shipment)) {
-    updates.push({ update: 'status', payload: { reference, version: statusVersion(shipment) } });
-  }
+  const updates: PendingUpdate[] = [];
+  const status: PendingUpdate | undefined =
+    shipment.writtenStatus !== statusVersion(shipment)
+      ? { update: 'status', payload: { reference, version: statusVersion(shipment) } }
+      : undefined;
   if (settings.reportProgress && shipment.stage === 'processing' && !shipment.progressReportedAt) {
     updates.push({ update: 'progress', payload: { reference } });
   }
   const number = shipment.trackingNumber;
-  if (isHandedToCarrier(shipment.stage) && number && shipment.fulfilledNumber !== number) {
+  if (
+    isHandedToCarrier(shipment.stage) &&
+    number &&
+    shipment.fulfilledNumber !== number &&
+    shipment.unfulfillableNumber !== number
+  ) {
     updates.push({ update: 'fulfil', payload: { reference, version: numberKey(number) } });
   }
   // After the fulfilment: the delivered event goes on the fulfillment that carries the number.
@@ -43,7 +68,7 @@ export function pendingUpdates(
   if (shipment.stage === 'cancelled' && !shipment.cancelFlaggedAt) {
     updates.push({ update: 'cancelled', payload: { reference } });
   }
-  return updates;
+  return status ? { updates, status } : { updates };
 }
 
 /**
@@ -72,22 +97,31 @@ export async function queueShipmentUpdates(
   now = Date.now(),
 ): Promise<number> {
   let queued = 0;
-  for (const { update, payload } of pendingUpdates(shipment, ctx.settings.sync)) {
+  const updates = pendingUpdates(shipment, ctx.settings.sync);
+  const { status } = plannedUpdates(shipment, ctx.settings.sync);
+  const statusCarried = status !== undefined && !updates.includes(status);
+  let carrierFailed = false;
+  const queueOne = async ({ update, payload }: PendingUpdate) => {
     const name = SHIPMENT_UPDATE_QUEUES[update];
     const queue = ctx.queueOf({ queue: name });
     const jobId = updateJobId(update, payload);
     const existing = await queue.getJob(jobId);
     if (!existing) {
-      await queue.add(name, payload, { jobId });
+      await queue.add(orderJobName(name.replaceAll('-', ' '), payload.reference), payload, {
+        jobId,
+      });
       queued += 1;
-    } else if (
-      existing.finishedOn !== undefined &&
-      now - existing.finishedOn >= RETRY_FAILED_UPDATE_AFTER_MS &&
-      (await existing.getState()) === 'failed'
-    ) {
+      return;
+    }
+    if (existing.finishedOn === undefined || (await existing.getState()) !== 'failed') return;
+    if (CARRIES_STATUS.has(update)) carrierFailed = true;
+    if (now - existing.finishedOn >= RETRY_FAILED_UPDATE_AFTER_MS) {
       await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
       queued += 1;
     }
-  }
+  };
+  for (const update of updates) await queueOne(update);
+  // The write that was to carry the status failed: the status goes on its own meanwhile.
+  if (statusCarried && carrierFailed) await queueOne(status);
   return queued;
 }

@@ -5,5 +5,6 @@ import { writeShipmentStatus } from './write-status.js';
 export const writeShipmentStatusJob = defineShipmentUpdateJob({
   update: 'status',
   write: (reference, ctx, logger) => writeShipmentStatus(reference, { ...ctx, logger }),
+  wrote: ['written'],
   log: { written: 'Status written to the order.', unknown: 'No shipment is followed.' },
 });

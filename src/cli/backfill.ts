@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { backfillOrders, describeBackfill } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
+import { recordCliAction } from './audit.js';
 import { parseDay, parseUntil } from './dates.js';
 import { environmentOrExit } from './exit.js';
 import { withSharedParts } from './with-parts.js';
@@ -26,6 +27,13 @@ export function registerBackfillCommand(program: Command): void {
             opts.until,
           );
           console.log(`Backfill done: ${describeBackfill(summary)}`);
+          await recordCliAction(parts.redis, parts.prefix, {
+            action: 'backfill',
+            jobIds: [],
+            orderIds: [],
+            count: summary.queued,
+            detail: `orders since ${opts.since.toISOString()}${opts.until ? ` until ${opts.until.toISOString()}` : ''}`,
+          });
         },
         { configuredLogLevel: true },
       );

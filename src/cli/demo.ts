@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError, loadRedisUrl } from '../../config/index.js';
+import { DEMO_SETTINGS_FILE, demoCliSettings, writeDemoSettings } from '../demo/cli-settings.js';
 import {
   type LocalRedis,
   localRedis,
@@ -84,6 +85,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   let stack: DemoStack | undefined;
   let watcher: OrderWatcher | undefined;
   let code = 0;
+  let removeSettings: (() => void) | undefined;
   try {
     stack = await startDemoStack({ redisUrl, print });
     printHeader(stack, redis, configuredUrl);
@@ -96,6 +98,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
 
     if (options.keepRunning) {
       printAddresses(stack);
+      removeSettings = printCliSettings(stack);
       await new Promise<void>((resolve) => {
         if (interrupt.signal.aborted) resolve();
         interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
@@ -112,6 +115,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
       code = 1;
     }
   } finally {
+    removeSettings?.();
     await watcher?.stop();
     if (stack) {
       try {
@@ -195,7 +199,7 @@ function printAddresses(stack: DemoStack): void {
   const origin = new URL(stack.webhookUrl).origin;
   const control = stack.sandbox.controlUrl;
   print('\nStill running (--keep-running). Ctrl-C stops everything and removes the Redis keys.');
-  print(`   Partner API      ${stack.sandbox.url}  (Authorization: Bearer sbx_demo_token)`);
+  print(`   Partner API      ${stack.sandbox.url}  (Authorization: Bearer ${stack.partnerToken})`);
   print(`   Sandbox control  ${control}  (docs/sandbox.md)`);
   print(`   Fake store       ${stack.store.url}  (GET /_fake/orders, GET /_fake/mutations)`);
   print(`   Webhooks         ${stack.webhookUrl}`);
@@ -207,5 +211,37 @@ function printAddresses(stack: DemoStack): void {
   print(
     `   curl -s -X POST ${stack.store.url}/_fake/orders -H 'content-type: application/json' -d '{"order":{}}'`,
   );
-  print(`   curl -s ${stack.sandbox.url}/shipments -H 'authorization: Bearer sbx_demo_token'`);
+  print(
+    `   curl -s ${stack.sandbox.url}/shipments -H 'authorization: Bearer ${stack.partnerToken}'`,
+  );
+}
+
+/** The settings that point the CLI at this demo, printed and written to a file it can read. */
+function printCliSettings(stack: DemoStack): () => void {
+  const settings = demoCliSettings(stack.env);
+  let remove: () => void = () => {};
+  let written = '';
+  try {
+    remove = writeDemoSettings(settings);
+    written = ` (written to ${DEMO_SETTINGS_FILE}, removed when the demo stops)`;
+  } catch (error) {
+    written = ` (could not write ${DEMO_SETTINGS_FILE}: ${error instanceof Error ? error.message : String(error)})`;
+  }
+  const shown = [
+    'REDIS_URL',
+    'QUEUE_PREFIX',
+    'PARTNER_API_URL',
+    'PARTNER_API_TOKEN',
+    'SHOPIFY_SHOP',
+    'SHOPIFY_ACCESS_TOKEN',
+    'SHOPIFY_ADMIN_API_URL',
+  ];
+  print(`\nThe connector's CLI, pointed at this demo${written}:`);
+  for (const name of shown) if (settings[name]) print(`   ${name}=${settings[name]}`);
+  print('From another terminal in this directory, e.g.:');
+  const cli = `npm run connector -- --env-file ${DEMO_SETTINGS_FILE}`;
+  print(`   ${cli} status "#1003"      # its timeline and what to do`);
+  print(`   ${cli} drift`);
+  print(`   ${cli} replay --queue create-shipment --failed --dry-run`);
+  return remove;
 }

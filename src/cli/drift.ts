@@ -4,6 +4,7 @@ import { type DriftReport, driftReport } from '../compose/drift.js';
 import { PartnerError } from '../partner/errors.js';
 import { StoreError } from '../store/errors.js';
 import { EXIT } from './exit.js';
+import { stateWord } from './status-format.js';
 import { withSharedParts } from './with-parts.js';
 
 const LIST = 20;
@@ -21,7 +22,9 @@ export function formatDrift(r: DriftReport): string {
     `${mark(r.paidWithoutShipment.count)} Paid orders with no shipment: ${r.paidWithoutShipment.count} (of ${r.paidWithoutShipment.ordersRead} orders read)`,
   ];
   for (const o of r.paidWithoutShipment.orders.slice(0, LIST)) {
-    lines.push(`    ${o.orderId} (${o.name}): ${o.state}${o.job ? `, job ${o.job}` : ', no job'}`);
+    lines.push(
+      `    ${o.orderId} (${o.name}): ${stateWord(o.state)}${o.job ? `, job ${o.job}` : ', no job'}`,
+    );
   }
   lines.push(
     `${mark(r.shipmentsWithoutOrder.count)} Shipments at the provider with no order in this store: ${r.shipmentsWithoutOrder.count}`,
@@ -50,11 +53,26 @@ export function formatDrift(r: DriftReport): string {
     r.shipmentsWithoutOrder.count +
     r.shippedNotFulfilled.count +
     f.count;
+  const younger = r.paidWithoutShipment.youngerLeftOut;
+  const verdict =
+    total > 0
+      ? `${plural(total, 'difference')} found.`
+      : younger > 0
+        ? `No drift older than ${plural(r.olderThanMinutes, 'minute')}.`
+        : 'No drift found.';
+  const lag =
+    younger > 0
+      ? ` ${plural(younger, 'paid order')} younger than that ${younger === 1 ? 'has' : 'have'} no shipment yet (on ${younger === 1 ? 'its' : 'their'} way, not counted; --older-than-minutes 0 lists ${younger === 1 ? 'it' : 'them'}).`
+      : '';
   lines.push(
     '',
-    `${total === 0 ? 'No drift found.' : `${total} difference(s) found.`} Requests: ${r.requests.provider} to the provider (list pages, ${r.requests.shipmentsListed} shipments listed, from the shared budget at sync priority), ${r.requests.shopify} Shopify reads.`,
+    `${verdict}${lag} Requests: ${plural(r.requests.provider, 'request')} to the provider (list pages, ${plural(r.requests.shipmentsListed, 'shipment')} listed, from the shared budget at sync priority), ${plural(r.requests.shopify, 'Shopify read')}.`,
   );
   return lines.join('\n');
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function positiveInt(name: string, min = 0) {

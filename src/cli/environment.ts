@@ -10,6 +10,7 @@ import {
   environmentFingerprint,
   readPartnerEnvironment,
 } from '../records/partner-environment.js';
+import { recordCliAction } from './audit.js';
 import { EXIT } from './exit.js';
 import { withSharedParts } from './with-parts.js';
 
@@ -33,11 +34,14 @@ export function registerEnvironmentCommand(program: Command): void {
           return;
         }
         const same = stored.fingerprint === environmentFingerprint(config.partner);
+        const sameAddress = stored.apiUrl === config.partner.apiUrl;
         console.log(`Records made through ${stored.apiUrl}, since ${stored.claimedAt}.`);
         console.log(
           same
             ? 'The configured address and token are the same: the connector starts.'
-            : `The configured environment (${config.partner.apiUrl}) is another one: the connector refuses to start. See \`connector environment forget --help\` and \`connector environment adopt-token --help\`.`,
+            : sameAddress
+              ? 'The configured token is another one for the same address: at start the connector reads one shipment registered here with it (one request from the budget). A 200 (or no shipment registered yet) proves the same account and the new token is adopted; a 404 means another account, and the connector refuses to start. See `connector environment adopt-token --help` for when that check cannot decide.'
+              : `The configured environment (${config.partner.apiUrl}) is another one: the connector refuses to start. See \`connector environment forget --help\` and \`connector environment adopt-token --help\`.`,
         );
       }),
     );
@@ -59,6 +63,14 @@ export function registerEnvironmentCommand(program: Command): void {
         }
         try {
           const { deletedKeys } = await forgetEnvironment(parts);
+          // After the deletion (the trail was under the prefix too): who wiped it stays on record.
+          await recordCliAction(parts.redis, parts.prefix, {
+            action: 'environment forget',
+            jobIds: [],
+            orderIds: [],
+            count: deletedKeys,
+            detail: `${deletedKeys} keys deleted`,
+          });
           console.log(
             `Deleted ${deletedKeys} keys under QUEUE_PREFIX=${parts.prefix}. The next start records the configured partner environment; its first reconciliation looks back RECONCILE_FIRST_LOOKBACK_DAYS and sends the orders still open.`,
           );
@@ -73,12 +85,19 @@ export function registerEnvironmentCommand(program: Command): void {
   environment
     .command('adopt-token')
     .description(
-      'the provider reissued the token of the same account: keep the records and accept the configured token (same PARTNER_API_URL only)',
+      'the provider reissued the token of the same account: keep the records and accept the configured token (same PARTNER_API_URL only). `connector start` does this by itself when the new token reads a shipment registered here; this is for when it cannot tell (the provider unreachable, or refusing the new token)',
     )
     .action(() =>
       withSharedParts(async (parts, config) => {
         try {
           await adoptReissuedToken(parts.redis, parts.prefix, config.partner);
+          await recordCliAction(parts.redis, parts.prefix, {
+            action: 'environment adopt-token',
+            jobIds: [],
+            orderIds: [],
+            count: 0,
+            detail: `token of ${config.partner.apiUrl} adopted`,
+          });
           console.log(
             `The records under QUEUE_PREFIX=${parts.prefix} now go with the configured token of ${config.partner.apiUrl}.`,
           );

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../../config/index.js';
+import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
   claimPartnerEnvironment,
@@ -51,9 +52,33 @@ export async function redisOrExit(url: string) {
  * True when the records under the prefix belong to the configured partner environment (recording
  * it if none is yet); false after printing why not and what to do.
  */
-export async function environmentOrExit(redis: Redis, config: Config): Promise<boolean> {
+export async function environmentOrExit(
+  redis: Redis,
+  config: Config,
+  /** Check only, recording nothing (a dry run): the same verdict the real run would get. */
+  options: { dryRun?: boolean } = {},
+): Promise<boolean> {
+  const prefix = config.redis.queuePrefix;
   try {
-    await claimPartnerEnvironment(redis, config.redis.queuePrefix, config.partner);
+    const claim = await claimPartnerEnvironment(
+      redis,
+      prefix,
+      config.partner,
+      new Date(),
+      // Loaded only for a new token: `connector start` needs no partner client in this thread.
+      async (reference) =>
+        (await import('../compose/shipment-reader.js')).shipmentReader(
+          config.partner,
+          redis,
+          createLogger({ level: 'warn' }),
+        )(reference),
+      options.dryRun,
+    );
+    if (claim.outcome === 'token_adopted' && !options.dryRun) {
+      console.error(
+        `New partner token for ${config.partner.apiUrl}: ${claim.checkedReference ? `it reads shipment ${claim.checkedReference}, registered with the old one (same account)` : 'no shipment registered yet'}; adopted.`,
+      );
+    }
     return true;
   } catch (error) {
     if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;

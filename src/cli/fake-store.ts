@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
 import { loadLogLevel } from '../../config/index.js';
+import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET } from '../demo/settings.js';
 import { createLogger } from '../log.js';
 import { startFakeStore } from '../sandbox/store/index.js';
 import { nextStopSignal } from './exit.js';
@@ -26,9 +27,9 @@ const optionsSchema = z.object({
  * `connector fake-store` runs with no flags and prints the settings that point the connector at it.
  */
 export const FAKE_STORE_DEFAULTS = {
-  shop: 'demo-shop.myshopify.com',
-  accessToken: 'shpat_sandbox_local_only',
-  webhookSecret: 'sandbox-webhook-secret-local-only',
+  shop: DEMO_SHOP,
+  accessToken: DEMO_STORE_TOKEN,
+  webhookSecret: DEMO_WEBHOOK_SECRET,
 };
 
 /** `connector fake-store`: a local Shopify Admin API with demo orders, until SIGINT or SIGTERM. */

@@ -1,9 +1,13 @@
+import { Queue } from 'bullmq';
 import type { Command } from 'commander';
-import { orderJobId, type SharedParts } from '../compose/parts.js';
+import { loadRecordsLocation } from '../../config/index.js';
+import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
-import type { OrderRecord } from '../records/order-records.js';
-import { EXIT, environmentOrExit } from './exit.js';
+import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+import { recordCliAction } from './audit.js';
+import { EXIT, environmentOrExit, redisOrExit, settingsOrExit } from './exit.js';
+import { stateWord } from './status-format.js';
 import { withSharedParts } from './with-parts.js';
 
 export interface OrderReport {
@@ -15,7 +19,7 @@ export interface OrderReport {
 /** What the connector knows of one order: its record and its create-shipment job. */
 export async function reportOrder(
   orderId: string,
-  parts: Pick<SharedParts, 'queues' | 'records'>,
+  parts: { records: Pick<OrderRecords, 'get'>; queues: { createShipment: Queue } },
 ): Promise<OrderReport> {
   const jobId = orderJobId(orderId);
   const [record, job] = await Promise.all([
@@ -41,7 +45,7 @@ export function formatOrderReport(report: OrderReport): string {
   const r = report.record;
   if (!r) lines.push('  No record: the connector has not seen this order yet.');
   else {
-    lines.push(`  State: ${r.state} (since ${r.updatedAt})`);
+    lines.push(`  State: ${stateWord(r.state)} (since ${r.updatedAt})`);
     if (r.orderNumber) lines.push(`  Provider order number: ${r.orderNumber}`);
     if (r.partnerStatus) lines.push(`  Provider status: ${r.partnerStatus}`);
     if (r.registeredAt) lines.push(`  Registered: ${r.registeredAt}`);
@@ -79,13 +83,45 @@ export function registerOrderCommand(program: Command): void {
         process.exitCode = EXIT.usage;
         return;
       }
+      const print = (report: OrderReport) =>
+        console.log(opts.json ? JSON.stringify(report, null, 2) : formatOrderReport(report));
+      if (!opts.replay) {
+        await readOnly(orderId, print);
+        return;
+      }
       await withSharedParts(async (parts, config) => {
-        if (opts.replay && (await environmentOrExit(parts.redis, config))) {
+        if (await environmentOrExit(parts.redis, config)) {
           const result = await parts.enqueueOrder(orderId, 'replay');
           if (!opts.json) console.log(`Replay: ${result.replaceAll('_', ' ')}.`);
+          const queued = result === 'queued' || result === 'requeued';
+          await recordCliAction(parts.redis, parts.prefix, {
+            action: 'order --replay',
+            queue: 'create-shipment',
+            jobIds: queued ? [`order-${orderId}`] : [],
+            orderIds: [orderId],
+            count: queued ? 1 : 0,
+            detail: result.replaceAll('_', ' '),
+          });
         }
-        const report = await reportOrder(orderId, parts);
-        console.log(opts.json ? JSON.stringify(report, null, 2) : formatOrderReport(report));
+        print(await reportOrder(orderId, parts));
       });
     });
+}
+
+/** Reading needs only REDIS_URL and QUEUE_PREFIX, as `connector status` does. */
+async function readOnly(orderId: string, print: (report: OrderReport) => void): Promise<void> {
+  const location = settingsOrExit(loadRecordsLocation, 'Reading the records needs');
+  if (!location) return;
+  const redis = await redisOrExit(location.url);
+  if (!redis) return;
+  const prefix = location.queuePrefix;
+  const createShipment = new Queue(CREATE_SHIPMENT_QUEUE, { connection: redis, prefix });
+  try {
+    // Retention only matters to writes; this reads.
+    const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
+    print(await reportOrder(orderId, { records, queues: { createShipment } }));
+  } finally {
+    await createShipment.close();
+    await redis.quit();
+  }
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
 import {
   type ReplayedJob,
   type ReplayRequest,
@@ -6,6 +7,7 @@ import {
   UnknownJobError,
   UnknownQueueError,
 } from '../compose/replay.js';
+import { recordCliAction } from './audit.js';
 import { parseDay } from './dates.js';
 import { EXIT, environmentOrExit } from './exit.js';
 import { withSharedParts } from './with-parts.js';
@@ -15,7 +17,7 @@ export function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
   const name = `${job.queue}/${job.jobId}${job.orderId ? ` (order ${job.orderId})` : ''}`;
   switch (job.outcome) {
     case 'retried':
-      return `${name}: ${dryRun ? 'would retry' : 'retried'}${job.failedReason ? ` (it failed: ${firstLine(job.failedReason)})` : ''}`;
+      return `${name}: ${dryRun ? 'would retry' : 'retried'}${job.failedReason ? `; it failed: ${indented(job.failedReason)}` : ''}`;
     case 'already_registered':
       return `${name}: the order is registered at the provider: ${dryRun ? 'would not send' : 'not sent'} again${
         job.markRetried
@@ -43,8 +45,28 @@ export function formatReplaySummary(jobs: ReplayedJob[], request: ReplayRequest)
   return `${request.dryRun ? 'Dry run, nothing changed: ' : ''}${jobs.length} job(s) in ${request.queue}: ${parts.join(', ')}.`;
 }
 
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
+/** The jobs a replay changed (retried, or the failed mark of a registered order), in the audit trail. */
+async function recordReplay(
+  parts: { redis: Redis; prefix: string },
+  request: ReplayRequest,
+  jobs: ReplayedJob[],
+): Promise<void> {
+  const changed = jobs.filter((job) => job.outcome === 'retried' || job.markRetried);
+  await recordCliAction(parts.redis, parts.prefix, {
+    action: 'replay',
+    queue: request.queue,
+    jobIds: changed.map((job) => job.jobId),
+    orderIds: changed.flatMap((job) => (job.orderId ? [job.orderId] : [])),
+    count: changed.length,
+    detail: request.jobId
+      ? `job ${request.jobId}`
+      : `every failed job${request.since ? ` since ${request.since.toISOString()}` : ''}`,
+  });
+}
+
+/** The whole reason, its further lines indented under the job's line. */
+function indented(text: string): string {
+  return text.trimEnd().replaceAll('\n', '\n    ');
 }
 
 interface ReplayOptions {
@@ -85,10 +107,13 @@ export function registerReplayCommand(program: Command): void {
       await withSharedParts(async (parts, config) => {
         try {
           // A replay may send orders to the provider: only into the environment of these records.
-          if (!request.dryRun && !(await environmentOrExit(parts.redis, config))) return;
+          // A dry run checks the same, recording nothing.
+          const dryRun = request.dryRun ?? false;
+          if (!(await environmentOrExit(parts.redis, config, { dryRun }))) return;
           const jobs = await replayJobs(parts, request);
           for (const job of jobs) console.log(formatReplayedJob(job, request.dryRun ?? false));
           console.log(formatReplaySummary(jobs, request));
+          if (!request.dryRun) await recordReplay(parts, request, jobs);
         } catch (error) {
           if (error instanceof UnknownQueueError) {
             console.error(error.message);

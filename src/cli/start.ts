@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../../config/index.js';
 import { createLogger, stdoutLogFormat } from '../log.js';
+import { EvictionPolicyError } from '../queue/redis-durability.js';
 import { PartnerEnvironmentMismatchError } from '../records/partner-environment.js';
 import { type RunningService, startService } from '../service.js';
 import { configOrExit, EXIT } from './exit.js';
@@ -50,7 +52,15 @@ export function registerStartCommand(program: Command): void {
           },
         });
       } catch (error) {
-        if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;
+        if (
+          !(
+            error instanceof PartnerEnvironmentMismatchError ||
+            error instanceof EvictionPolicyError ||
+            error instanceof ConfigError
+          )
+        ) {
+          throw error;
+        }
         console.error(error.message);
         process.exitCode = EXIT.config;
         return;

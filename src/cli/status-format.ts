@@ -1,7 +1,11 @@
 import type { LiveShipment, StoredOrderStatus } from '../compose/order-status.js';
+import type { TimelineEntry } from '../compose/order-timeline.js';
 import { METAFIELD_NAMESPACE, ORDER_TAGS, STATUS_LABELS } from '../domain/order-marks.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
+import { isHandedToCarrier } from '../domain/shipment-progress.js';
+import { evictionPauseMessage } from '../queue/redis-durability.js';
 import type { OrderRecord } from '../records/order-records.js';
+import { fulfilledInShopify } from '../records/shipment-tracking.js';
 
 export interface OrderStatus extends StoredOrderStatus {
   /** The order's name, when it was found by it. */
@@ -11,12 +15,23 @@ export interface OrderStatus extends StoredOrderStatus {
 }
 
 /** The record's states in the README's words (its failure table says "refused"). */
-const STATE_WORDS: Record<OrderRecord['state'], string> = {
+const STATE_WORD: Record<OrderRecord['state'], string> = {
   registered: 'registered',
   failed: 'refused',
+  skipped: 'skipped',
+  sending: 'sending',
+};
+
+const STATE_WORDS: Record<OrderRecord['state'], string> = {
+  ...STATE_WORD,
   skipped: 'skipped (not eligible)',
   sending: 'sending (a create request left; its answer is not recorded yet)',
 };
+
+/** A record's state (or `not seen`) in one word, as status says it: drift uses the same. */
+export function stateWord(state: string): string {
+  return STATE_WORD[state as OrderRecord['state']] ?? state;
+}
 
 export function stateInWords(record: OrderRecord | null): string {
   return record ? STATE_WORDS[record.state] : 'not seen (the connector has no record of it)';
@@ -62,6 +77,8 @@ export function formatOrderStatus(status: OrderStatus): string {
   lines.push(...formatLive(status.live));
   const error = lastError(status);
   lines.push(error ? `  Last error: ${indent(error)}` : '  Last error: none');
+  const todo = whatToDo(status);
+  if (todo) lines.push(`  What to do: ${todo}`);
   lines.push('  Jobs:');
   if (status.jobs.length === 0) lines.push('    none kept for it in any queue');
   for (const job of status.jobs) {
@@ -70,7 +87,73 @@ export function formatOrderStatus(status: OrderStatus): string {
     );
   }
   lines.push(formatPartnerQueues(status.partnerQueues));
+  if (status.evictionPause) {
+    lines.push(
+      `  PAUSED: ${evictionPauseMessage(status.evictionPause)} (checked every few minutes).`,
+    );
+  }
+  lines.push(...formatTimeline(status.timeline));
   return lines.join('\n');
+}
+
+/** The order's story, one line per entry (job log lines indented under their run). */
+export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
+  const lines = ['  Timeline (oldest first, times in UTC):'];
+  if (timeline.length === 0) lines.push('    nothing recorded for it');
+  for (const entry of timeline) {
+    const at = entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+    // Further lines of an entry (a failure reason) and a run's log lines go under it.
+    lines.push(`    ${at}  ${describeEntry(entry).trimEnd().replaceAll('\n', '\n        ')}`);
+    if (entry.kind === 'job-run')
+      for (const log of entry.logs) lines.push(`        ${indent(log)}`);
+  }
+  return lines;
+}
+
+export function describeEntry(entry: TimelineEntry): string {
+  switch (entry.kind) {
+    case 'event':
+      return entry.source.includes('/')
+        ? `webhook ${entry.source}`
+        : `seen by ${entry.source.replaceAll('-', ' ')}`;
+    case 'provider-request':
+      return `provider: ${entry.method} ${entry.path} → ${entry.status ?? 'no answer'}`;
+    case 'provider-status':
+      return `provider status: ${entry.status}`;
+    case 'shopify-write':
+      return `Shopify: ${entry.write}`;
+    case 'job-queued':
+      return `job ${entry.queue}/${entry.jobId} queued`;
+    case 'job-run': {
+      const attempts = `${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`;
+      const job = `job ${entry.queue}/${entry.jobId}`;
+      if (entry.state === 'completed')
+        return `${job} completed (${attempts})${entry.outcome ? `: ${entry.outcome.replaceAll(/[_-]/g, ' ')}` : ''}`;
+      if (entry.state === 'failed')
+        return `${job} failed (${attempts}): ${entry.reason ?? 'no reason kept'}`;
+      return `${job} ${entry.state} (${attempts})${entry.reason ? `; the last attempt failed: ${entry.reason}` : ''}`;
+    }
+    case 'staff-action':
+      return `staff: ${entry.action}${entry.queue ? ` in ${entry.queue}` : ''}, ${entry.count} job${entry.count === 1 ? '' : 's'} (${entry.who}, ${entry.via})`;
+  }
+}
+
+/** The next step for staff, where the record says there is one (the README's failure table). */
+function whatToDo(status: OrderStatus): string | undefined {
+  const r = status.record;
+  const id = status.orderId;
+  if (!r) {
+    return status.jobs.length > 0
+      ? undefined
+      : `nothing yet, if the order is new (webhooks and the reconciliation pass bring it in); to send it now: connector order ${id} --replay`;
+  }
+  if (r.state === 'failed') {
+    return `fix the order in Shopify (the change brings it back by itself), or send it as it is: connector order ${id} --replay`;
+  }
+  if (r.state === 'sending') {
+    return 'nothing: the job asks the provider whether the shipment exists before it sends again';
+  }
+  return undefined;
 }
 
 /** The status sync's view: what the provider last said, and what Shopify has been given. */
@@ -104,9 +187,14 @@ function shopifySide(s: NonNullable<StoredOrderStatus['shipment']>): string[] {
         : 'no status written yet',
   ];
   if (s.progressReportedAt) has.push(`in progress reported ${s.progressReportedAt}`);
-  if (s.fulfilledNumber) has.push(`fulfilled with tracking number ${s.fulfilledNumber}`);
-  else if (s.stage === 'shipped' || s.stage === 'delivered') has.push('not fulfilled yet');
-  if (s.deliveryRecordedAt) has.push(`delivered recorded ${s.deliveryRecordedAt}`);
+  const fulfilled = fulfilledInShopify(s);
+  if (fulfilled) has.push(`fulfilled with tracking number ${s.fulfilledNumber}`);
+  else if (s.trackingNumber && s.unfulfillableNumber === s.trackingNumber)
+    has.push(
+      'no fulfillment: nothing of the order was left to fulfil (its fulfillment orders are closed or cancelled)',
+    );
+  else if (isHandedToCarrier(s.stage)) has.push('not fulfilled yet');
+  if (fulfilled && s.deliveryRecordedAt) has.push(`delivered recorded ${s.deliveryRecordedAt}`);
   if (s.cancelFlaggedAt)
     has.push(
       `cancelled at the provider flagged ${s.cancelFlaggedAt} (tag ${ORDER_TAGS.cancelledAtProvider})`,

@@ -85,6 +85,11 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
       process.exitCode = EXIT.unavailable;
       return;
     }
+    if (!shopify) {
+      console.error(
+        `${argument.value} is no order id the connector knows of; looking it up as an order name (#${argument.value}) needs the SHOPIFY_* settings.`,
+      );
+    }
     if (found) {
       orderId = found.id;
       name = found.name;
@@ -140,7 +145,7 @@ export function registerStatusCommand(program: Command): void {
     )
     .argument(
       '<order>',
-      'an order id (5551234 or gid://shopify/Order/5551234) or name (#1003, 1003)',
+      'an order id (5551234 or gid://shopify/Order/5551234) or name: "#1003" (quoted: a shell takes an unquoted # for a comment) or 1003',
     )
     .option(
       '--live',

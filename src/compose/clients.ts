@@ -3,6 +3,7 @@ import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import { PartnerClient, type PartnerRequestOutcome } from '../partner/client.js';
 import type { PartnerBudget } from '../queue/partner-budget.js';
+import type { OrderTimeline } from '../records/order-timeline.js';
 import type { StoreHealth } from '../records/store-health.js';
 import { createStoreClient } from '../store/client.js';
 import { SharedStoreBucket, type StoreRequestOutcome } from '../store/index.js';
@@ -12,6 +13,29 @@ import { buildPartnerBudget } from './budget.js';
 export interface PartnerSide {
   partner: PartnerClient;
   budget: PartnerBudget;
+}
+
+/**
+ * Notes each request about one shipment (create, detail read) on its order's timeline: route and
+ * status only. In the background: a request's outcome never waits for, or fails with, the note.
+ */
+export function noteRequestsOnTimeline(
+  timeline: Pick<OrderTimeline, 'note'>,
+  logger: Logger,
+): (outcome: PartnerRequestOutcome) => void {
+  return ({ endpoint, status, reference }) => {
+    if (reference === undefined) return;
+    const [method = '?', path = '?'] = endpoint.split(' ');
+    timeline
+      .note(reference, {
+        at: Date.now(),
+        kind: 'provider-request',
+        method,
+        path,
+        status: status ?? null,
+      })
+      .catch((err) => logger.warn({ err, reference }, 'could not note a request on the timeline'));
+  };
 }
 
 /** The partner client, drawing every request from the one budget of its token in Redis. */

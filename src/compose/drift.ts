@@ -47,11 +47,17 @@ export interface DriftReport {
   generatedAt: string;
   olderThanMinutes: number;
   lookbackFrom: string;
-  /** Paid, eligible orders unchanged for the threshold, with no shipment at the provider. */
+  /**
+   * Paid, eligible orders with no shipment at the provider: refused ones at any age, others once
+   * unchanged for the threshold.
+   */
   paidWithoutShipment: {
     count: number;
+    /** `state`: the record's (registered, failed, skipped, sending) or `not seen`. */
     orders: { orderId: string; name: string; state: string; job: string | null }[];
     ordersRead: number;
+    /** Younger than the threshold and not refused: the normal lag, left out of `orders`. */
+    youngerLeftOut: number;
   };
   /** Listed at the provider, but no order of this store. */
   shipmentsWithoutOrder: { count: number; references: string[] };
@@ -213,13 +219,19 @@ async function paidWithoutShipment(
 ): Promise<DriftReport['paidWithoutShipment']> {
   const rules: EligibilityRules = deps.parts.settings.eligibility;
   const found: DriftReport['paidWithoutShipment']['orders'] = [];
+  let youngerLeftOut = 0;
   const createQueue = deps.parts.queueOf(JOB_CATALOG.createShipment);
   for (const order of orders.values()) {
-    if (Date.parse(order.createdAt) > cutoffMs || Date.parse(order.updatedAt) > cutoffMs) continue;
     if (!precheckEligibility(order, rules).eligible) continue;
     if (listed.has(order.id) || carriesRegistrationMarks(order)) continue;
     const record = await deps.parts.records.get(order.id);
     if (record?.state === 'registered') continue;
+    // A refused order waits for staff whatever its age; any other young one may be on its way.
+    const young = Date.parse(order.createdAt) > cutoffMs || Date.parse(order.updatedAt) > cutoffMs;
+    if (young && record?.state !== 'failed') {
+      youngerLeftOut += 1;
+      continue;
+    }
     if (await shipsNothing(deps, order, record, reads)) continue;
     const jobState = await createQueue.getJobState(orderJobId(order.id));
     found.push({
@@ -230,7 +242,7 @@ async function paidWithoutShipment(
         jobState === 'unknown' ? null : `${createQueue.name}/${orderJobId(order.id)}: ${jobState}`,
     });
   }
-  return { count: found.length, orders: found, ordersRead: orders.size };
+  return { count: found.length, orders: found, ordersRead: orders.size, youngerLeftOut };
 }
 
 async function shipmentsWithoutOrder(
@@ -279,7 +291,9 @@ async function shippedNotFulfilled(
       const failed = failedJobs.get(s.reference);
       // Behind: Shopify lacks the fulfilment with this number, for longer than the sync's lag.
       const behind =
-        (!s.trackingNumber || s.fulfilledNumber !== s.trackingNumber) && s.updatedAtMs <= cutoffMs;
+        (!s.trackingNumber ||
+          (s.fulfilledNumber !== s.trackingNumber && s.unfulfillableNumber !== s.trackingNumber)) &&
+        s.updatedAtMs <= cutoffMs;
       if (!failed && !behind) continue;
       found.push({
         orderId: s.reference,

@@ -5,15 +5,17 @@ import type { Logger } from '../log.js';
 import type { ConnectorMetrics } from '../metrics/registry.js';
 import { tokenRefusedSince } from '../queue/partner-auth.js';
 import { StoreHealth } from '../records/store-health.js';
-import { buildServer } from '../server/app.js';
+import { buildServer, type ServerDeps } from '../server/app.js';
 import { createWebhookVerifier } from '../store/webhooks.js';
 import { buildPartnerBudget } from './budget.js';
 import { registerSharedMetrics } from './metrics.js';
+import { buildOrderLookup, lazyFindOrderByName } from './order-lookup.js';
 import type { SharedParts } from './parts.js';
 
 /**
- * The HTTP server: webhook intake, health, /metrics and Bull Board. Only the process or thread
- * that serves HTTP loads this module (and with it Fastify and Bull Board): see `startService`.
+ * The HTTP server: webhook intake, health, /metrics, /status and Bull Board; with an admin
+ * listener (ADMIN_PORT), a second server for the last three. Only the process or thread that
+ * serves HTTP loads this module (and with it Fastify and Bull Board): see `startService`.
  */
 export async function startHttpSide(
   config: Config,
@@ -33,8 +35,9 @@ export async function startHttpSide(
     budget,
     limit: config.partner.rateLimit,
     tokenRefusedSince: () => tokenRefusedSince(redis, prefix),
+    cacheMs: QUEUE_METRICS_CACHE_MS,
   });
-  const server = await buildServer({
+  const deps: ServerDeps = {
     verify: createWebhookVerifier({
       webhookSecret: config.shopify.webhookSecret,
       shop: config.shopify.shop,
@@ -42,15 +45,47 @@ export async function startHttpSide(
     redis,
     prefix,
     counters: parts.counters,
-    acceptDelivery: (event, deliveryId) => parts.acceptDelivery(event, deliveryId, redis),
+    acceptDelivery: (event, delivery) => parts.acceptDelivery(event, delivery, redis),
     budget,
     storeHealth: new StoreHealth(redis, prefix),
     logger,
     // Every queue of the job catalog, its job schedulers included.
-    board: { queues: Object.values(parts.queues), login: config.admin },
-    metrics: { render: () => metrics.render(), token: config.metrics.token },
-  });
-  const url = await server.listen({ port: config.server.port, host: config.server.host });
-  logger.info({ url }, 'listening for Shopify webhooks');
-  return { server, url };
+    board: {
+      queues: Object.values(parts.queues),
+      login: config.admin,
+      shop: config.shopify.shop,
+      lookup: buildOrderLookup({
+        redis,
+        prefix,
+        queues: Object.values(parts.queues),
+        findOrderByName: lazyFindOrderByName(config.shopify, logger),
+      }),
+    },
+    metrics: { render: () => metrics.render() },
+    adminToken: config.metrics.token,
+  };
+  const { adminListener } = config;
+  const admin = adminListener ? await buildServer({ ...deps, surface: 'admin' }) : undefined;
+  const server = await buildServer({ ...deps, surface: admin ? 'public' : 'all' });
+  if (admin) server.addHook('onClose', async () => admin.close());
+  if (admin && adminListener) {
+    // (A copy: Fastify writes into its argument, and the configuration is frozen.)
+    const adminUrl = await admin.listen({ port: adminListener.port, host: adminListener.host });
+    logger.info({ url: adminUrl }, 'listening for /metrics, /status and Bull Board');
+  } else if (!config.metrics.token) {
+    logger.info(
+      `/metrics and /status answer without a token: HOST ${config.server.host} lets only this machine reach them.`,
+    );
+  }
+  try {
+    const url = await server.listen({ port: config.server.port, host: config.server.host });
+    logger.info({ url }, 'listening for Shopify webhooks');
+    return { server, url };
+  } catch (error) {
+    await admin?.close();
+    throw error;
+  }
 }
+
+/** Queue counts cost a few hundred Redis commands: scrapes within this share one reading. */
+const QUEUE_METRICS_CACHE_MS = 5_000;

@@ -7,9 +7,13 @@ import type { Logger } from '../log.js';
 import { PartnerNotFoundError } from '../partner/errors.js';
 import { type PartnerPause, readPartnerPause } from '../queue/partner-auth.js';
 import { scanKeys } from '../queue/redis.js';
+import { type EvictionPause, readEvictionPause } from '../queue/redis-durability.js';
+import { listStaffActions } from '../records/audit-trail.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+import { OrderTimeline, TIMELINE_LIMIT } from '../records/order-timeline.js';
 import { ShipmentTracking, type TrackedShipment } from '../records/shipment-tracking.js';
 import { buildPartnerSide } from './clients.js';
+import { assembleTimeline, type JobRun, type TimelineEntry } from './order-timeline.js';
 
 export interface OrderJob {
   queue: string;
@@ -39,6 +43,10 @@ export interface StoredOrderStatus {
   shipment: (TrackedShipment & { statusLabel?: string; newestStatusWritten: boolean }) | null;
   jobs: OrderJob[];
   partnerQueues: PartnerQueuesState;
+  /** Every queue's workers are paused: Redis runs with a policy that may evict keys. */
+  evictionPause: EvictionPause | null;
+  /** Everything that happened to it, oldest first (src/compose/order-timeline.ts). */
+  timeline: TimelineEntry[];
 }
 
 /**
@@ -60,24 +68,36 @@ export async function readStoredOrderStatus(
     // Retention only matters to writes; this reads.
     const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
     const tracking = new ShipmentTracking(redis, prefix, { lookbackDays: 1 });
-    const jobs: OrderJob[] = [];
+    const runs: JobRun[] = [];
     for (const { queue } of queues)
-      jobs.push(...(await orderJobsIn(redis, prefix, queue, orderId)));
+      runs.push(...(await orderJobsIn(redis, prefix, queue, orderId)));
+    runs.sort((a, b) => a.id.localeCompare(b.id));
     const partnerQueues = queues.filter(({ job }) => job.callsPartner).map(({ queue }) => queue);
     const paused: string[] = [];
     for (const queue of partnerQueues) if (await queue.isPaused()) paused.push(queue.name);
     const pause = await readPartnerPause(redis, prefix);
+    const staffActions = await listStaffActions(redis, prefix, {
+      orderId,
+      limit: TIMELINE_LIMIT,
+    });
+    const timeline = assembleTimeline({
+      stored: await new OrderTimeline(redis, prefix).read(orderId),
+      jobs: runs,
+      staffActions,
+    });
     return {
       orderId,
       record: await records.get(orderId),
       shipment: await trackedShipment(tracking, orderId),
-      jobs,
+      jobs: runs.map(toOrderJob),
+      timeline,
       partnerQueues: {
         queues: partnerQueues.map((queue) => queue.name),
         paused,
         tokenRefusedSince: pause?.reason === 'token_refused' ? pause.since : null,
         pause,
       },
+      evictionPause: await readEvictionPause(redis, prefix),
     };
   } finally {
     await Promise.all(queues.map(({ queue }) => queue.close()));
@@ -100,7 +120,7 @@ async function orderJobsIn(
   prefix: string,
   queue: Queue,
   orderId: string,
-): Promise<OrderJob[]> {
+): Promise<JobRun[]> {
   const keyStart = `${prefix}:${queue.name}:`;
   const ids = new Set<string>();
   // The order id is digits only, so it needs no escaping in the pattern.
@@ -111,21 +131,37 @@ async function orderJobsIn(
       if (!id.includes(':')) ids.add(id);
     }
   }
-  const jobs: OrderJob[] = [];
+  const jobs: JobRun[] = [];
   for (const id of ids) {
     const job = await queue.getJob(id);
     // The sync's writes name the order as the shipment's reference.
     if (!job || (job.data?.orderId ?? job.data?.reference) !== orderId) continue;
+    const outcome = job.returnvalue?.outcome;
     jobs.push({
       queue: queue.name,
       id,
       state: await job.getState(),
       attemptsMade: job.attemptsMade,
+      addedAt: job.timestamp,
+      ...(job.processedOn ? { processedAt: job.processedOn } : {}),
+      ...(job.finishedOn ? { finishedAt: job.finishedOn } : {}),
+      ...(typeof outcome === 'string' ? { outcome } : {}),
       ...(job.failedReason ? { failedReason: job.failedReason } : {}),
-      ...(job.finishedOn ? { finishedAt: new Date(job.finishedOn).toISOString() } : {}),
+      logs: (await queue.getJobLogs(id)).logs,
     });
   }
-  return jobs.sort((a, b) => a.id.localeCompare(b.id));
+  return jobs;
+}
+
+function toOrderJob(run: JobRun): OrderJob {
+  return {
+    queue: run.queue,
+    id: run.id,
+    state: run.state,
+    attemptsMade: run.attemptsMade,
+    ...(run.failedReason ? { failedReason: run.failedReason } : {}),
+    ...(run.finishedAt ? { finishedAt: new Date(run.finishedAt).toISOString() } : {}),
+  };
 }
 
 /** What the provider says of the shipment now, or that it holds none. */

@@ -9,7 +9,7 @@ import {
   type OrderEventResult,
 } from '../../jobs/create-shipment/accept-order-event.js';
 import { type EnqueueResult, enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
-import { orderJobId } from '../../jobs/create-shipment/payload.js';
+import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../../jobs/create-shipment/payload.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import { enqueueMarkOrder } from '../../jobs/mark-order/enqueue.js';
 import type { MarkOrder } from '../../jobs/mark-order/payload.js';
@@ -17,10 +17,11 @@ import type { Logger } from '../log.js';
 import { Counters } from '../metrics/counters.js';
 import { PartnerAuthGuard } from '../queue/partner-auth.js';
 import { OrderRecords } from '../records/order-records.js';
+import { OrderTimeline } from '../records/order-timeline.js';
 import { ShipmentTracking } from '../records/shipment-tracking.js';
 
 /** The create-shipment job id of an order, for commands that look its job up. */
-export { orderJobId };
+export { CREATE_SHIPMENT_QUEUE, orderJobId };
 
 export interface SharedPartsOptions {
   /** One connection for all of them: a worker connection, or a fail-fast one for request paths. */
@@ -35,10 +36,15 @@ export interface SharedParts extends QueueContext {
   /** The queue of each job in the catalog. */
   readonly queues: Readonly<Record<JobKey, Queue>>;
   /**
-   * A webhook delivery about an order: once per delivery id, then as `acceptOrderEvent`. `redis`:
-   * a fail-fast connection for its first step, so that a Redis that is down means 503 at once.
+   * A webhook delivery about an order: once per delivery id and per topic and body, then as
+   * `acceptOrderEvent`. `redis`: a fail-fast connection for its first step, so that a Redis that
+   * is down means 503 at once.
    */
-  acceptDelivery(event: OrderEvent, deliveryId: string, redis?: Redis): Promise<DeliveryResult>;
+  acceptDelivery(
+    event: OrderEvent,
+    delivery: { id: string; bodyHash: string },
+    redis?: Redis,
+  ): Promise<DeliveryResult>;
   /** What any sign of an order (webhook, reconciliation, backfill) leads to. */
   acceptOrderEvent(event: OrderEvent): Promise<OrderEventResult>;
   /** Queues an order for registration, unless it is registered or already queued. */
@@ -82,6 +88,7 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
     logger,
     records: new OrderRecords(redis, prefix, settings.records),
     tracking: new ShipmentTracking(redis, prefix, settings.sync),
+    timeline: new OrderTimeline(redis, prefix),
     counters: new Counters(redis, prefix),
     authGuard: new PartnerAuthGuard(redis, prefix, partnerQueues, logger),
     queueOf,
@@ -89,8 +96,8 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
   return {
     ...context,
     queues,
-    acceptDelivery: (event, deliveryId, client = redis) =>
-      acceptDelivery(event, deliveryId, { ...context, redis: client }),
+    acceptDelivery: (event, delivery, client = redis) =>
+      acceptDelivery(event, delivery, { ...context, redis: client }),
     acceptOrderEvent: (event) => acceptOrderEvent(event, context),
     enqueueOrder: (orderId, source) => enqueueOrder(context, orderId, source),
     markOrder: (orderId, kind) => enqueueMarkOrder(context, orderId, kind),

@@ -17,83 +17,88 @@ const WAITING = ['waiting', 'prioritized', 'delayed'] as const;
 const OLDEST_SCAN_LIMIT = 10_000;
 
 /**
- * The queues of the job catalog, and what they say about orders: read from BullMQ at every
- * scrape. This is the catalog-facing part of the metrics, so it lives in the composition root.
+ * The queues of the job catalog, and what they say about orders: read from BullMQ when
+ * Prometheus scrapes. This is the catalog-facing part of the metrics, so it lives in the
+ * composition root.
+ *
+ * One scrape costs a few hundred Redis commands. With `cacheMs`, each metric is read at most once
+ * in that time, and scrapes that come while it is being read wait for that reading: however
+ * often /metrics is asked, Redis sees a bounded number of commands.
  */
 export function registerQueueMetrics(
   metrics: ConnectorMetrics,
   parts: Pick<SharedParts, 'queueOf' | 'redis'>,
-  now: () => number = Date.now,
+  options: { cacheMs?: number; now?: () => number } = {},
 ): void {
+  const now = options.now ?? Date.now;
+  const shared = (read: () => Promise<number | Sample[]>) =>
+    sharedReading(read, options.cacheMs ?? 0, now);
   const queues = JOBS.map((job) => parts.queueOf(job));
-  const perQueue = async (read: (queue: Queue) => Promise<Sample[]>): Promise<Sample[]> =>
-    (await Promise.all(queues.map(read))).flat();
+  const perQueue = (read: (queue: Queue) => Promise<Sample[]>) =>
+    shared(async () => (await Promise.all(queues.map(read))).flat());
 
   metrics.registerGauge({
     name: 'connector_queue_jobs',
     help: `Jobs in each queue now, by state: waiting, active (running), delayed (a retry's backoff, or waiting for the partner budget), failed (failed for good and kept; replayable). ${SHARED}`,
     labelNames: ['queue', 'state'],
-    read: () =>
-      perQueue(async (queue) => {
-        const counts = await queue.getJobCounts(...STATES);
-        return STATES.map((state) => ({
-          labels: { queue: queue.name, state },
-          value: counts[state] ?? 0,
-        }));
-      }),
+    read: perQueue(async (queue) => {
+      const counts = await queue.getJobCounts(...STATES);
+      return STATES.map((state) => ({
+        labels: { queue: queue.name, state },
+        value: counts[state] ?? 0,
+      }));
+    }),
   });
   metrics.registerGauge({
     name: 'connector_queue_paused',
     help: `1 while a queue is paused (the partner's queues pause together while the provider refuses the token; an admin may pause one in Bull Board), else 0. ${SHARED}`,
     labelNames: ['queue'],
-    read: () =>
-      perQueue(async (queue) => [
-        { labels: { queue: queue.name }, value: (await queue.isPaused()) ? 1 : 0 },
-      ]),
+    read: perQueue(async (queue) => [
+      { labels: { queue: queue.name }, value: (await queue.isPaused()) ? 1 : 0 },
+    ]),
   });
   metrics.registerCounter({
     name: 'connector_jobs_total',
     help: `Jobs that ended, by queue and outcome: completed, or failed (for good: refused, or after the last attempt). Counted by BullMQ in Redis since the workers began recording. ${SHARED}`,
     labelNames: ['queue', 'outcome'],
-    read: () =>
-      perQueue(async (queue) => {
-        const [completed, failed] = await Promise.all([
-          queue.getMetrics('completed', 0, 0),
-          queue.getMetrics('failed', 0, 0),
-        ]);
-        return [
-          { labels: { queue: queue.name, outcome: 'completed' }, value: completed.meta.count },
-          { labels: { queue: queue.name, outcome: 'failed' }, value: failed.meta.count },
-        ];
-      }),
+    read: perQueue(async (queue) => {
+      const [completed, failed] = await Promise.all([
+        queue.getMetrics('completed', 0, 0),
+        queue.getMetrics('failed', 0, 0),
+      ]);
+      return [
+        { labels: { queue: queue.name, outcome: 'completed' }, value: completed.meta.count },
+        { labels: { queue: queue.name, outcome: 'failed' }, value: failed.meta.count },
+      ];
+    }),
   });
 
   const registration = parts.queueOf(JOB_CATALOG.createShipment);
   metrics.registerGauge({
     name: 'connector_orders_waiting',
     help: `Orders waiting to be registered at the provider: create-shipment jobs waiting or delayed (retrying, or held back by the partner budget or a paused queue). ${SHARED}`,
-    read: async () => {
+    read: shared(async () => {
       const counts = await registration.getJobCounts(...WAITING);
       return WAITING.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
-    },
+    }),
   });
   metrics.registerGauge({
     name: 'connector_orders_waiting_oldest_age_seconds',
     help: `Seconds since the oldest order waiting to be registered was queued (0 when none waits). ${SHARED}`,
-    read: async () => {
+    read: shared(async () => {
       const oldest = await oldestQueuedAt(registration, parts.redis);
       return oldest === undefined ? 0 : Math.max(0, (now() - oldest) / 1000);
-    },
+    }),
   });
 
   const updateQueues = SHOPIFY_UPDATE_JOBS.map((job) => parts.queueOf(job));
   metrics.registerGauge({
     ...SYNC_LAG,
-    read: async () => {
+    read: shared(async () => {
       const oldest = await Promise.all(updateQueues.map((q) => oldestQueuedAt(q, parts.redis)));
       const known = oldest.filter((at): at is number => at !== undefined);
       return known.length === 0 ? 0 : Math.max(0, (now() - Math.min(...known)) / 1000);
-    },
+    }),
   });
 
   const markQueue = parts.queueOf(JOB_CATALOG.markOrder);
@@ -101,7 +106,7 @@ export function registerQueueMetrics(
     name: 'connector_orders_needing_attention',
     help: `Orders whose failure waits for staff, by reason: registration_failed (a failed create-shipment job: refused, or given up on; the order is tagged shipment-error), mark_failed (a failed mark on the Shopify order, retried on a schedule unless Shopify refused it), fulfilment_failed (a shipped order not fulfilled in Shopify: on hold, scheduled, or refused; tagged shipment-not-fulfilled when held), shopify_update_failed (another write of the status sync that failed). Failed jobs are kept 30 days. ${SHARED}`,
     labelNames: ['reason'],
-    read: async () => {
+    read: shared(async () => {
       const [registrations, marks, ...updates] = await Promise.all([
         registration.getJobCounts('failed'),
         markQueue.getJobCounts('failed'),
@@ -120,8 +125,31 @@ export function registerQueueMetrics(
         { labels: { reason: 'fulfilment_failed' }, value: fulfilments },
         { labels: { reason: 'shopify_update_failed' }, value: otherUpdates },
       ];
-    },
+    }),
   });
+}
+
+/**
+ * `read`, but at most once per `ttlMs` (a failed reading is not kept), and never twice at a time:
+ * callers while it runs get the reading under way.
+ */
+function sharedReading<T>(read: () => Promise<T>, ttlMs: number, now: () => number) {
+  if (ttlMs <= 0) return read;
+  let running: Promise<T> | undefined;
+  let kept: { until: number; value: T } | undefined;
+  return (): Promise<T> => {
+    if (running) return running;
+    if (kept && now() < kept.until) return Promise.resolve(kept.value);
+    running = read()
+      .then((value) => {
+        kept = { until: now() + ttlMs, value };
+        return value;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
 }
 
 /** The writes of the status sync: a job waiting in one is a provider change not yet in Shopify. */

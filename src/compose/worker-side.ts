@@ -3,11 +3,12 @@ import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
 import { closeWorkers } from '../queue/close-workers.js';
+import { EvictionPolicyWatch } from '../queue/redis-durability.js';
 import { StoreHealth } from '../records/store-health.js';
 import { StoreAuthError } from '../store/errors.js';
 import { missingScopes } from '../store/setup/scopes.js';
 import type { StoreSetup } from '../store/setup/types.js';
-import { buildPartnerSide, buildStoreClient } from './clients.js';
+import { buildPartnerSide, buildStoreClient, noteRequestsOnTimeline } from './clients.js';
 import { checkCollectionLocations } from './collection-locations.js';
 import type { SharedParts } from './parts.js';
 import { jobConcurrency, keepSchedules, startWorkers, type WorkerOptions } from './workers.js';
@@ -27,6 +28,8 @@ export interface WorkerSideOptions {
   shutdownGraceMs: number | undefined;
   jobLock: WorkerOptions['jobLock'] | undefined;
   scheduleRefreshMs: number;
+  /** How often maxmemory-policy is read again (EVICTION_CHECK_INTERVAL_MS). */
+  evictionCheckMs: number;
 }
 
 /** How often a refused partner token is tried again, so a restored token resumes the queues. */
@@ -48,13 +51,11 @@ export async function startWorkerSide(
   // In the background: Shopify being slow must not hold up the start.
   void checkShopifyAccess(store, logger);
   void checkCollectionLocations(store, config.shipment.collectFromLocations, logger);
-  const { partner } = buildPartnerSide(
-    config.partner,
-    redis,
-    logger,
-    undefined,
-    requests.partnerRequest,
-  );
+  const onTimeline = noteRequestsOnTimeline(parts.timeline, logger);
+  const { partner } = buildPartnerSide(config.partner, redis, logger, undefined, (outcome) => {
+    requests.partnerRequest(outcome);
+    onTimeline(outcome);
+  });
 
   const workers = startWorkers(
     { ...parts, store, partner },
@@ -81,9 +82,21 @@ export async function startWorkerSide(
   const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
   probeTimer.unref();
 
+  // A Redis that starts evicting keys pauses the workers until it stops (checked at start too:
+  // a reason left by an earlier run is cleared once the policy is safe).
+  const evictionWatch = config.redis.allowEviction
+    ? undefined
+    : new EvictionPolicyWatch(redis, parts.prefix, workers, logger);
+  const checkEviction = () =>
+    evictionWatch?.check().catch((err) => logger.warn({ err }, 'Redis policy check failed'));
+  void checkEviction();
+  const evictionTimer = setInterval(checkEviction, options.evictionCheckMs);
+  evictionTimer.unref();
+
   return {
     async close() {
       clearInterval(probeTimer);
+      clearInterval(evictionTimer);
       stopSchedules();
       await closeWorkers(workers, options.shutdownGraceMs ?? 20_000, logger);
     },

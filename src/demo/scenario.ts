@@ -95,36 +95,7 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
   );
 
   heading(
-    "4. Part of an order is not the provider's to ship. Staff fulfilled 2 of 3 blankets (with their own\n" +
-      "   GLS tracking) before payment arrived; another order has garden benches that another app's\n" +
-      "   warehouse (a fulfillment service) ships. Only what is left at the merchant's own locations goes\n" +
-      '   to the provider, and the fulfilment after shipping covers just those units.',
-  );
-  const partly = await stack.store.createOrder(PARTLY_FULFILLED_ORDER, webhook);
-  const partlyId = partly.order.id;
-  print(orderLine(partly.order.name, 'new order', describeOrder(partly.order)));
-  await stack.store.fulfil(partlyId, STAFF_FULFILLED, { sendWebhook: false });
-  print(orderLine(partly.order.name, 'staff', '2 × Wool blanket fulfilled by staff (GLS)'));
-  await stack.store.updateOrder(partlyId, { markPaid: true }, webhook);
-  const service = await stack.store.createOrder(FULFILLMENT_SERVICE_ORDER, webhook);
-  const serviceId = service.order.id;
-  print(orderLine(service.order.name, 'new order', describeOrder(service.order)));
-  for (const [id, name] of [
-    [partlyId, partly.order.name],
-    [serviceId, service.order.name],
-  ] as const) {
-    await waitFor(
-      ctx,
-      `${name} to be registered`,
-      () => ctx.watcher.record(id)?.state === 'registered' && ctx.watcher.settled(id),
-    );
-    const { logs } = await stack.parts.queues.createShipment.getJobLogs(orderJobId(id));
-    const leftOut = logs.find((line) => line.startsWith(LEFT_OUT));
-    print(orderLine(name, 'left out', leftOut ? leftOut.slice(LEFT_OUT.length) : 'nothing'));
-  }
-
-  heading(
-    '5. Failure paths, live.\n' +
+    '4. Failure paths, live.\n' +
       '   a) The provider answers HTTP 500 to the next create (the sandbox stores the shipment, then fails).',
   );
   stack.sandbox.failNextCreates(1);
@@ -168,8 +139,37 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
       ctx.watcher.settled(cancelId),
   );
 
+  print(
+    "\n   c) Part of an order is not always the provider's to ship. Staff fulfilled 2 of 3 blankets (with their\n" +
+      "   own GLS tracking) before payment arrived; another order has garden benches that another app's\n" +
+      "   warehouse (a fulfillment service) ships. Only what is left at the merchant's own locations goes\n" +
+      '   to the provider, and the fulfilment after shipping covers just those units.',
+  );
+  const partly = await stack.store.createOrder(PARTLY_FULFILLED_ORDER, webhook);
+  const partlyId = partly.order.id;
+  print(orderLine(partly.order.name, 'new order', describeOrder(partly.order)));
+  await stack.store.fulfil(partlyId, STAFF_FULFILLED, { sendWebhook: false });
+  print(orderLine(partly.order.name, 'staff', '2 × Wool blanket fulfilled by staff (GLS)'));
+  await stack.store.updateOrder(partlyId, { markPaid: true }, webhook);
+  const service = await stack.store.createOrder(FULFILLMENT_SERVICE_ORDER, webhook);
+  const serviceId = service.order.id;
+  print(orderLine(service.order.name, 'new order', describeOrder(service.order)));
+  for (const [id, name] of [
+    [partlyId, partly.order.name],
+    [serviceId, service.order.name],
+  ] as const) {
+    await waitFor(
+      ctx,
+      `${name} to be registered`,
+      () => ctx.watcher.record(id)?.state === 'registered' && ctx.watcher.settled(id),
+    );
+    const { logs } = await stack.parts.queues.createShipment.getJobLogs(orderJobId(id));
+    const leftOut = logs.find((line) => line.startsWith(LEFT_OUT));
+    print(orderLine(name, 'left out', leftOut ? leftOut.slice(LEFT_OUT.length) : 'nothing'));
+  }
+
   heading(
-    `6. Meanwhile at the provider: the sandbox moves every shipment one step every ${AUTO_ADVANCE_MS / 1000} s\n` +
+    `5. Meanwhile at the provider: the sandbox moves every shipment one step every ${AUTO_ADVANCE_MS / 1000} s\n` +
       '   (pending → processing → shipped → delivered), as warehouse and carrier would. The connector\n' +
       `   reads the provider's list every ${DEMO_SYNC_INTERVAL_MS / 1000} s (the status sync) and writes each step to Shopify:\n` +
       '   the status metafields, the order fulfilled with its tracking, then delivered.',

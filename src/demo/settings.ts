@@ -6,13 +6,18 @@ import { randomBytes } from 'node:crypto';
  * only exist inside the local fake store and partner sandbox this process starts.
  */
 export const DEMO_SHOP = 'demo-shop.myshopify.com';
-export const DEMO_STORE_TOKEN = 'shpat_demo_local_only';
-export const DEMO_WEBHOOK_SECRET = 'demo-webhook-secret-local-only';
+/** The same as `connector fake-store`'s defaults and the Docker sandbox profile's (README). */
+export const DEMO_STORE_TOKEN = 'shpat_sandbox_local_only';
+export const DEMO_WEBHOOK_SECRET = 'sandbox-webhook-secret-local-only';
 export const DEMO_ACCOUNT_EMAIL = 'demo@sandbox.local';
 export const DEMO_HOST = '127.0.0.1';
 
-/** Fast enough that every shipment is delivered within the run, slow enough to follow. */
-export const AUTO_ADVANCE_MS = 1_500;
+/**
+ * Fast enough that every shipment is delivered within the run, slow enough to follow: slower
+ * than the status sync, so the sync sees every step (shipped before delivered) and Shopify shows
+ * each one.
+ */
+export const AUTO_ADVANCE_MS = 2_500;
 
 /** A fresh prefix per run, so the demo never reads or deletes another connector's keys. */
 export function demoPrefix(): string {
@@ -25,7 +30,7 @@ export function demoAdminPassword(): string {
   return randomBytes(9).toString('base64url');
 }
 
-/** The status sync's pace in the demo: it follows the sandbox, whose shipments move every 1.5 s. */
+/** The status sync's pace in the demo: faster than the sandbox's shipments move (AUTO_ADVANCE_MS). */
 export const DEMO_SYNC_INTERVAL_MS = 2_000;
 
 export interface DemoEnvInput {
@@ -74,5 +79,7 @@ export function demoEnv(input: DemoEnvInput): Record<string, string> {
     SENDER_CITY: 'Odense SØ',
     SENDER_POSTAL_CODE: '5220',
     SENDER_COUNTRY_CODE: 'DK',
+    // The provider collects from both of the fake store's own locations.
+    COLLECT_FROM_LOCATIONS: 'Shop location,Aarhus warehouse',
   };
 }

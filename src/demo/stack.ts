@@ -32,6 +32,8 @@ export interface DemoStack {
   /** Bull Board, and its login for this run. */
   readonly board: { url: string; user: string; password: string };
   readonly config: Config;
+  /** The environment the demo's connector was configured from. */
+  readonly env: Readonly<Record<string, string>>;
   readonly sandbox: PartnerSandbox;
   readonly store: FakeStore;
   readonly service: RunningService;
@@ -82,17 +84,16 @@ export async function startDemoStack(options: {
     closers.push(() => store.close());
 
     const adminPassword = demoAdminPassword();
-    const config = loadConfig(
-      demoEnv({
-        redisUrl: options.redisUrl,
-        adminPassword,
-        prefix,
-        port,
-        partnerUrl: sandbox.url,
-        partnerToken,
-        storeUrl: store.url,
-      }),
-    );
+    const env = demoEnv({
+      redisUrl: options.redisUrl,
+      adminPassword,
+      prefix,
+      port,
+      partnerUrl: sandbox.url,
+      partnerToken,
+      storeUrl: store.url,
+    });
+    const config = loadConfig(env);
     const logger = createLogger({ level: config.logLevel }, logLines(options.print));
     const service = await startService(config, { logger });
     closers.push(() => service.close());
@@ -108,6 +109,7 @@ export async function startDemoStack(options: {
         password: adminPassword,
       },
       config,
+      env,
       sandbox,
       store,
       service,

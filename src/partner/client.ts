@@ -62,6 +62,8 @@ export interface PartnerRequestOutcome {
   /** The HTTP status, or undefined when no answer came (timeout, connection refused). */
   status: number | undefined;
   durationMs: number;
+  /** The shipment it was about, for requests about one (create, detail read). */
+  reference?: string;
 }
 
 /**
@@ -141,6 +143,8 @@ interface PartnerRequest {
   beforeSend?(): Promise<void>;
   /** A place taken ahead: sent in it rather than taking one. */
   slot?: BudgetSlot;
+  /** The shipment the request is about, told to `onRequest`. */
+  reference?: string;
 }
 
 interface Call<S extends z.ZodType> extends PartnerRequest {
@@ -196,6 +200,7 @@ export class PartnerClient implements PartnerApi {
     const answer = await this.send({
       method: 'POST',
       path: 'shipments',
+      reference,
       body: checked.data,
       successStatuses: [201, 200],
       priority: 'create',
@@ -228,6 +233,7 @@ export class PartnerClient implements PartnerApi {
       answer = await this.send({
         method: 'GET',
         path: `shipments/${encodeURIComponent(reference)}`,
+        reference,
         successStatuses: [200],
         priority: 'create',
       });
@@ -268,6 +274,7 @@ export class PartnerClient implements PartnerApi {
     const { body } = await this.call({
       method: 'GET',
       path: `shipments/${encodeURIComponent(reference)}`,
+      reference,
       schema: trackingRecordSchema,
       successStatuses: [200],
       priority: options.priority ?? 'sync',
@@ -360,6 +367,7 @@ export class PartnerClient implements PartnerApi {
           endpoint: `${call.method} /${routeOf(call.path)}`,
           status,
           durationMs: Date.now() - started,
+          ...(call.reference === undefined ? {} : { reference: call.reference }),
         });
       } catch {
         // Metrics never change how a request ends.

@@ -5,6 +5,7 @@ import {
   timestampSchema,
   trackingRecordSchema,
 } from './schemas.js';
+import { parsePartnerTimestamp } from './time.js';
 
 /**
  * What a 2xx to POST /shipments tells us. That answer proves the shipment exists, so it is read
@@ -41,15 +42,13 @@ export function readCreateAnswer(body: unknown, reference: string): AnswerReadin
 export function readLookedUpShipment(body: unknown, reference: string): AnswerReading {
   const full = trackingRecordSchema.safeParse(body);
   if (full.success) {
-    const { history, updated_at } = full.data;
     return {
       complete: true,
       shipment: {
         reference: full.data.reference,
         order_number: full.data.order_number,
         status: full.data.status,
-        // History runs oldest first: its first entry is the creation.
-        created_at: history[0]?.occurred_at ?? updated_at,
+        created_at: creationFromHistory(full.data),
       },
     };
   }
@@ -58,6 +57,23 @@ export function readLookedUpShipment(body: unknown, reference: string): AnswerRe
     shipment: salvage(body, reference),
     issues: describeZodIssues(full.error),
   };
+}
+
+/**
+ * When the provider made a shipment, read from its tracking record, which has no created_at: the
+ * earliest history entry (the contract lists history oldest first only "in the reference
+ * behaviour", so the first entry may be the latest), else updated_at.
+ */
+export function creationFromHistory(record: {
+  history: readonly { occurred_at: string }[];
+  updated_at: string;
+}): string {
+  let earliest: { text: string; ms: number } | undefined;
+  for (const { occurred_at: text } of record.history) {
+    const ms = parsePartnerTimestamp(text)?.getTime();
+    if (ms !== undefined && (!earliest || ms < earliest.ms)) earliest = { text, ms };
+  }
+  return earliest?.text ?? record.updated_at;
 }
 
 const orderNumberOnly = z.object({

@@ -62,3 +62,144 @@ export async function warnAboutRedisDurability(
   }
   return report;
 }
+
+/** The only policy under which Redis never deletes a key to make room. */
+export const SAFE_EVICTION_POLICY = 'noeviction';
+
+/** How often the workers read maxmemory-policy again: a CONFIG SET needs no restart of Redis. */
+export const EVICTION_CHECK_INTERVAL_MS = 180_000;
+
+export type EvictionPolicyReading =
+  | { checked: true; policy: string }
+  /** CONFIG GET refused (most managed Redis services rename or disable it). */
+  | { checked: false; reason: string };
+
+export async function readEvictionPolicy(redis: Redis): Promise<EvictionPolicyReading> {
+  try {
+    const reply = (await redis.config('GET', 'maxmemory-policy')) as string[];
+    return { checked: true, policy: reply[1] ?? '(unset)' };
+  } catch (error) {
+    return { checked: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const EVICTION_RISK =
+  "under memory pressure it deletes keys to make room: queued orders, order records and the fulfilment's write lock can vanish without a trace";
+
+const EVICTION_FIX =
+  'Set "maxmemory-policy noeviction" (redis.conf, or CONFIG SET maxmemory-policy noeviction then CONFIG REWRITE; on a managed Redis, in its settings), or set REDIS_ALLOW_EVICTION=true to run anyway and accept the risk';
+
+/** The workers do not start on a Redis that may evict their keys. */
+export class EvictionPolicyError extends Error {
+  override name = 'EvictionPolicyError';
+  constructor(readonly policy: string) {
+    super(
+      `Redis runs with maxmemory-policy ${policy}: ${EVICTION_RISK}, so the queue workers do not start. ${EVICTION_FIX}.`,
+    );
+  }
+}
+
+/**
+ * At the start of a process that runs workers: throws EvictionPolicyError unless Redis runs with
+ * noeviction or REDIS_ALLOW_EVICTION is set. When CONFIG GET is refused the policy cannot be
+ * known: the workers start, with a warning saying what to check by hand.
+ */
+export async function refuseEvictingRedis(
+  redis: Redis,
+  logger: Logger,
+  allowEviction: boolean,
+): Promise<EvictionPolicyReading> {
+  const reading = await readEvictionPolicy(redis);
+  if (!reading.checked) {
+    logger.warn(
+      { reason: reading.reason },
+      'could not read Redis maxmemory-policy (CONFIG GET refused, as on most managed Redis): the workers start; make sure the service runs with eviction off (noeviction), as nothing here can check it',
+    );
+  } else if (reading.policy !== SAFE_EVICTION_POLICY) {
+    if (!allowEviction) throw new EvictionPolicyError(reading.policy);
+    logger.warn(
+      { policy: reading.policy },
+      `Redis runs with maxmemory-policy ${reading.policy}: ${EVICTION_RISK}. REDIS_ALLOW_EVICTION=true: the workers run anyway`,
+    );
+  }
+  return reading;
+}
+
+/** Why every worker is paused: Redis may evict keys. Kept in Redis for /status and the CLI. */
+export interface EvictionPause {
+  policy: string;
+  /** When a worker first saw it (ISO time). */
+  since: string;
+}
+
+function evictionPauseKey(prefix: string): string {
+  return `${prefix}:redis:eviction-pause`;
+}
+
+export async function readEvictionPause(
+  redis: Redis,
+  prefix: string,
+): Promise<EvictionPause | null> {
+  const value = await redis.get(evictionPauseKey(prefix));
+  if (!value) return null;
+  const [since = value, policy = '(unknown)'] = value.split(' ');
+  return { since, policy };
+}
+
+/** What an admin reads about the pause: in the log, /status and `connector status`. */
+export function evictionPauseMessage(pause: EvictionPause): string {
+  return `Redis runs with maxmemory-policy ${pause.policy} (seen at ${pause.since}): the queue workers are paused until it is noeviction again, because ${EVICTION_RISK}`;
+}
+
+/** What the watch needs of a BullMQ worker. */
+interface PausableWorker {
+  pause(doNotWaitActive?: boolean): Promise<void>;
+  resume(): void;
+}
+
+/**
+ * Re-reads maxmemory-policy while the workers run (call `check` every few minutes): a policy
+ * that changed to one that evicts pauses this process's workers and records why under the
+ * prefix; noeviction again resumes them and clears the reason. Jobs wait in their queues
+ * meanwhile, and the webhook intake goes on queueing. A refused CONFIG GET changes nothing.
+ */
+export class EvictionPolicyWatch {
+  private paused = false;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly workers: readonly PausableWorker[],
+    private readonly logger: Logger,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async check(): Promise<'running' | 'paused' | 'unknown'> {
+    const reading = await readEvictionPolicy(this.redis);
+    if (!reading.checked) return this.paused ? 'paused' : 'unknown';
+    const key = evictionPauseKey(this.prefix);
+    if (reading.policy === SAFE_EVICTION_POLICY) {
+      // Cleared by whichever process sees it fixed first; each resumes its own workers.
+      if ((await this.redis.del(key)) > 0 || this.paused) {
+        this.logger.info(
+          'Redis runs with maxmemory-policy noeviction again: queue workers resumed',
+        );
+      }
+      if (this.paused) for (const worker of this.workers) worker.resume();
+      this.paused = false;
+      return 'running';
+    }
+    // The first sighting's time stays; a race between processes only picks one of two times.
+    const stored = await readEvictionPause(this.redis, this.prefix);
+    const pause = { since: stored?.since ?? this.now().toISOString(), policy: reading.policy };
+    if (stored?.policy !== pause.policy)
+      await this.redis.set(key, `${pause.since} ${pause.policy}`);
+    if (!this.paused) {
+      this.paused = true;
+      // Running jobs finish; no new one starts here until the policy is safe again.
+      await Promise.all(this.workers.map((worker) => worker.pause(true)));
+      this.logger.error({ policy: reading.policy }, evictionPauseMessage(pause));
+    }
+    return 'paused';
+  }
+}

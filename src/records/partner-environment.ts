@@ -10,8 +10,10 @@ import type { Redis } from 'ioredis';
  * putting a hash of the environment into every key (which would silently orphan every record,
  * queued job and failed job, and leave them in Redis for ever, each time the provider reissues a
  * token), the first start stores a fingerprint of the partner address and token under the
- * prefix, and a start with another one refuses, saying what to do. The token itself is never
- * stored: only a hash of it together with the address.
+ * prefix, and a start with another address refuses, saying what to do. Another token for the
+ * same address is either a reissued token of the same account or another account: only the
+ * account that created a shipment can read it, so reading one shipment registered here tells
+ * them apart. The token itself is never stored: only a hash of it together with the address.
  */
 
 export interface PartnerEnvironment {
@@ -31,7 +33,18 @@ export interface StoredEnvironment {
 export type ClaimOutcome =
   | { outcome: 'matched' }
   /** First start under this prefix; `earlierRegistrations` were recorded before fingerprints. */
-  | { outcome: 'claimed'; earlierRegistrations: number };
+  | { outcome: 'claimed'; earlierRegistrations: number }
+  /**
+   * Another token for the same address, proven to be the same account: the new token read
+   * shipment `checkedReference` (null: none was registered yet, so nothing could be mixed up).
+   */
+  | { outcome: 'token_adopted'; checkedReference: string | null };
+
+/**
+ * Reads one shipment with the configured token (`GET /shipments/{reference}`): `found` (200) or
+ * `not_found` (404). Throws when the provider gave no such answer (network error, 401, 429, 5xx).
+ */
+export type ShipmentReader = (reference: string) => Promise<'found' | 'not_found'>;
 
 /** A hash of address and token: equal for the same environment and account, useless to a thief. */
 export function environmentFingerprint(environment: PartnerEnvironment): string {
@@ -51,6 +64,8 @@ export class PartnerEnvironmentMismatchError extends Error {
     readonly prefix: string,
     readonly stored: StoredEnvironment,
     readonly configuredUrl: string,
+    /** What reading a shipment with the new token showed, or why it could not tell. */
+    readonly accountCheck?: { undecided: boolean; detail: string },
   ) {
     const sameAddress = stored.apiUrl === configuredUrl;
     const choices = [
@@ -59,13 +74,17 @@ export class PartnerEnvironmentMismatchError extends Error {
     ];
     if (sameAddress) {
       choices.push(
-        'if the provider only reissued the token of the same account: run `connector environment adopt-token` to keep the records',
+        'if you know the provider only reissued the token of the same account: run `connector environment adopt-token` to keep the records',
       );
     }
+    const lead = accountCheck?.undecided
+      ? 'may hold the records of another partner account'
+      : 'holds the records of another partner environment or account';
     super(
-      `QUEUE_PREFIX=${prefix} holds the records of another partner environment or account: ` +
+      `QUEUE_PREFIX=${prefix} ${lead}: ` +
         `they were made through ${stored.apiUrl} (since ${stored.claimedAt}), and the connector is now configured with ` +
         (sameAddress ? 'the same address but another token' : configuredUrl) +
+        (accountCheck ? ` (${accountCheck.detail})` : '') +
         '. Orders registered there would count as registered here and never be sent, so the connector does not start. Choose one:\n' +
         choices.map((choice) => `  - ${choice}`).join(';\n') +
         '.',
@@ -105,28 +124,74 @@ export async function claimPartnerEnvironment(
   prefix: string,
   environment: PartnerEnvironment,
   now = new Date(),
+  /** Without it, another token for the same address is refused like another address. */
+  readShipment?: ShipmentReader,
+  /** Decide only, recording nothing: the verdict a real claim would get (a dry run). */
+  dryRun = false,
 ): Promise<ClaimOutcome> {
   const fingerprint = environmentFingerprint(environment);
   const apiUrl = displayUrl(environment.apiUrl);
-  const existing = (await redis.eval(
-    CLAIM,
-    1,
-    environmentKey(prefix),
-    fingerprint,
-    apiUrl,
-    now.toISOString(),
-  )) as [string, string, string] | null;
+  const existing = dryRun
+    ? await readStoredTriple(redis, prefix)
+    : ((await redis.eval(
+        CLAIM,
+        1,
+        environmentKey(prefix),
+        fingerprint,
+        apiUrl,
+        now.toISOString(),
+      )) as [string, string, string] | null);
   if (!existing) {
     const earlierRegistrations = await redis.zcard(`${prefix}:orders:registered`);
     return { outcome: 'claimed', earlierRegistrations };
   }
   const [storedFingerprint, storedUrl, claimedAt] = existing;
   if (storedFingerprint === fingerprint) return { outcome: 'matched' };
-  throw new PartnerEnvironmentMismatchError(
-    prefix,
-    { fingerprint: storedFingerprint, apiUrl: storedUrl, claimedAt },
-    apiUrl,
-  );
+  const stored = { fingerprint: storedFingerprint, apiUrl: storedUrl, claimedAt };
+  if (storedUrl !== apiUrl || !readShipment) {
+    throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl);
+  }
+  const reference = await newestRegisteredReference(redis, prefix);
+  if (reference !== null) {
+    let found: 'found' | 'not_found';
+    try {
+      found = await readShipment(reference);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
+        undecided: true,
+        detail: `whether it belongs to the same account could not be checked: reading shipment ${reference} with it failed (${reason}); the next start checks again`,
+      });
+    }
+    if (found === 'not_found') {
+      throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
+        undecided: false,
+        detail: `the provider answers 404 to it for shipment ${reference}, registered here with the old token: it belongs to another account`,
+      });
+    }
+  }
+  if (!dryRun) await adoptReissuedToken(redis, prefix, environment, now);
+  return { outcome: 'token_adopted', checkedReference: reference };
+}
+
+async function readStoredTriple(
+  redis: Redis,
+  prefix: string,
+): Promise<[string, string, string] | null> {
+  const stored = await readPartnerEnvironment(redis, prefix);
+  return stored ? [stored.fingerprint, stored.apiUrl, stored.claimedAt] : null;
+}
+
+/** How many of the newest registrations are tried for one whose record is still there. */
+const REGISTERED_CANDIDATES = 10;
+
+/** The newest order registered under `prefix` (its shipment's reference), or null. */
+async function newestRegisteredReference(redis: Redis, prefix: string): Promise<string | null> {
+  const newest = await redis.zrevrange(`${prefix}:orders:registered`, 0, REGISTERED_CANDIDATES - 1);
+  for (const orderId of newest) {
+    if ((await redis.hget(`${prefix}:order:${orderId}`, 'state')) === 'registered') return orderId;
+  }
+  return null;
 }
 
 /** Adopting a token was refused: the address differs, so it is another environment. */

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { scanKeys } from '../queue/redis.js';
+import { encodeEntry, pushEntryLua, TIMELINE_KEEP_MS, timelineKey } from './order-timeline.js';
 
 /**
  * What the status sync knows of each shipment, keyed by its reference (the Shopify order id):
@@ -41,6 +42,12 @@ export interface TrackedShipment {
   /** The tracking number on the order's fulfillments, and their ids (comma-separated). */
   fulfilledNumber?: string;
   fulfillmentIds?: string;
+  /**
+   * The tracking number for which nothing of the order was left to fulfil (its fulfillment
+   * orders closed or cancelled in Shopify, an order cancelled after registration say): no
+   * fulfillment carries it, and the sync asks none for it.
+   */
+  unfulfillableNumber?: string;
   deliveryRecordedAt?: string;
   cancelFlaggedAt?: string;
   /** Why the order could not be fulfilled, as last told to staff (holds, other apps…). */
@@ -67,11 +74,21 @@ export type ShopifySide = Partial<
     | 'progressReportedAt'
     | 'fulfilledNumber'
     | 'fulfillmentIds'
+    | 'unfulfillableNumber'
     | 'deliveryRecordedAt'
     | 'cancelFlaggedAt'
     | 'fulfilBlockedReason'
   >
 >;
+
+/** Whether a fulfillment in Shopify carries the shipment's tracking number (as last recorded). */
+export function fulfilledInShopify(shipment: TrackedShipment): boolean {
+  return Boolean(
+    shipment.trackingNumber &&
+      shipment.fulfilledNumber === shipment.trackingNumber &&
+      shipment.fulfillmentIds,
+  );
+}
 
 const NUMBER_FIELDS = new Set(['updatedAtMs', 'createdAtMs', 'detailFailures']);
 
@@ -162,15 +179,18 @@ export class ShipmentTracking {
    * Starts following a shipment just registered, unless the sync already follows it. Its
    * creation time puts it in the sync's window from the start.
    */
-  async track(reference: string, side: ProviderSide): Promise<boolean> {
+  async track(reference: string, side: ProviderSide, now = Date.now()): Promise<boolean> {
     const created = await this.redis.eval(
       TRACK,
-      2,
+      3,
       this.key(reference),
       this.openKey,
+      timelineKey(this.prefix, reference),
       reference,
       this.keepMs,
       String(side.createdAtMs),
+      statusEntry(side.status, now),
+      TIMELINE_KEEP_MS,
       ...fieldsOf(side),
     );
     return created === 1;
@@ -186,18 +206,22 @@ export class ShipmentTracking {
     readUpdatedAtMs: number | undefined,
     side: ProviderSide,
     needsDetail: boolean,
+    now = Date.now(),
   ): Promise<boolean> {
     const saved = await this.redis.eval(
       SAVE_PROVIDER_SIDE,
-      3,
+      4,
       this.key(reference),
       this.openKey,
       this.detailKey,
+      timelineKey(this.prefix, reference),
       reference,
       readUpdatedAtMs === undefined ? '' : String(readUpdatedAtMs),
       this.keepMs,
       side.stage === 'delivered' || side.stage === 'cancelled' ? '1' : '0',
       needsDetail ? '1' : '0',
+      statusEntry(side.status, now),
+      TIMELINE_KEEP_MS,
       ...fieldsOf(side),
     );
     return saved === 1;
@@ -379,6 +403,11 @@ export class ShipmentTracking {
   }
 }
 
+/** The order timeline's entry for a status the provider reported (kept only when it changed). */
+function statusEntry(status: string, now: number): string {
+  return encodeEntry({ at: now, kind: 'provider-status', status });
+}
+
 function fieldsOf(side: object): string[] {
   return Object.entries(side).flatMap(([field, value]) =>
     value === undefined ? [] : [field, String(value)],
@@ -393,12 +422,14 @@ function toShipment(reference: string, raw: Record<string, string>): TrackedShip
   return shipment as unknown as TrackedShipment;
 }
 
-// KEYS: shipment, open. ARGV: reference, keepMs, createdAtMs, fields…
+// KEYS: shipment, open, timeline. ARGV: reference, keepMs, createdAtMs, status entry,
+// timeline keepMs, fields…
 const TRACK = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 4))
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+${pushEntryLua('KEYS[3]', 'ARGV[4]', 'ARGV[5]')}
 return 1
 `;
 
@@ -409,12 +440,16 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
 
-// KEYS: shipment, open, needs-detail. ARGV: reference, readUpdatedAtMs ('' = none), keepMs,
-// final, needsDetail, fields…
+// KEYS: shipment, open, needs-detail, timeline. ARGV: reference, readUpdatedAtMs ('' = none),
+// keepMs, final, needsDetail, status entry, timeline keepMs, fields…
 const SAVE_PROVIDER_SIDE = `
 local current = redis.call('HGET', KEYS[1], 'updatedAtMs')
 if (current or '') ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+local statusBefore = redis.call('HGET', KEYS[1], 'status')
+redis.call('HSET', KEYS[1], unpack(ARGV, 8))
+if redis.call('HGET', KEYS[1], 'status') ~= statusBefore then
+  ${pushEntryLua('KEYS[4]', 'ARGV[6]', 'ARGV[7]')}
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 if ARGV[4] == '1' then
   redis.call('ZREM', KEYS[2], ARGV[1])

@@ -1,46 +1,107 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from '../log.js';
-import { type AdminLogin, BOARD_PATH, type BoardDeps, boardRoutes } from './board.js';
-import { type HealthDeps, healthRoutes } from './health-routes.js';
-import { METRICS_PATH, type MetricsDeps, metricsRoutes } from './metrics-route.js';
+import { requireBearerToken } from './admin-token.js';
+import { BOARD_PATH, type BoardDeps, boardRoutes } from './board.js';
+import { type HealthDeps, healthRoutes, statusRoutes } from './health-routes.js';
+import { type MetricsDeps, metricsRoutes } from './metrics-route.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
+
+/**
+ * Which routes a listener serves. 'public': what must face the internet (Shopify's webhooks,
+ * /healthz, /readyz). 'admin': /metrics, /status, /status/partner and Bull Board. 'all': both,
+ * on one port.
+ */
+export type Surface = 'all' | 'public' | 'admin';
+
+/** How long a client may take; without limits a slow client holds a connection for ever. */
+export interface HttpTimeouts {
+  /** The whole request, headers and body, must have arrived within this (else 408 and close). */
+  requestMs: number;
+  /** A connection with no traffic for this long is closed. */
+  idleMs: number;
+  /** A kept-alive connection waiting for its next request is closed after this. */
+  keepAliveMs: number;
+  /** Requests one kept-alive connection may carry before it is closed. */
+  maxRequestsPerConnection: number;
+  /** How often Node looks for requests past `requestMs`. */
+  checkEveryMs: number;
+}
+
+/**
+ * Shopify's delivery arrives at once and waits 5 s for the answer; nobody else needs long. The
+ * keep-alive limit stays above the 60 s idle timeout of common proxies and load balancers, so
+ * that they never reuse a connection this side is closing.
+ */
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  requestMs: 10_000,
+  idleMs: 30_000,
+  keepAliveMs: 72_000,
+  maxRequestsPerConnection: 1_000,
+  checkEveryMs: 1_000,
+};
 
 export type ServerDeps = WebhookRouteDeps &
   HealthDeps & {
     logger: Logger;
-    /** Bull Board: the queues to show, and its login (undefined: the board is not mounted). */
-    board: Pick<BoardDeps, 'queues'> & { login: AdminLogin | undefined };
+    /** Bull Board and the order search: what they show, and the login (undefined: not mounted). */
+    board:
+      | Omit<BoardDeps, 'logger' | 'redis' | 'prefix'>
+      | { queues: BoardDeps['queues']; login: undefined };
     /** Prometheus metrics at /metrics (undefined: not served). */
     metrics?: MetricsDeps;
+    /** The bearer token /metrics and /status ask for (METRICS_TOKEN); undefined: none. */
+    adminToken?: string;
+    /** The routes this listener serves; default 'all'. */
+    surface?: Surface;
+    /** Default HTTP_TIMEOUTS. */
+    timeouts?: HttpTimeouts;
   };
 
 /** The HTTP side of the service: Shopify webhooks, health checks, metrics and Bull Board. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
+  const timeouts = deps.timeouts ?? HTTP_TIMEOUTS;
+  const surface = deps.surface ?? 'all';
   const app = Fastify({
     loggerInstance: deps.logger.child({ module: 'http' }) as FastifyBaseLogger,
     // (The top-level `disableRequestLogging` is deprecated in Fastify 5.)
     logController: new LogController({ disableRequestLogging: true }),
     // Behind a proxy the client address is not ours to trust; we log none.
     trustProxy: false,
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    maxRequestsPerSocket: timeouts.maxRequestsPerConnection,
+    // Node refuses a headers timeout longer than the request timeout (its default is 60 s).
+    http: {
+      requestTimeout: timeouts.requestMs,
+      headersTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: timeouts.checkEveryMs,
+    },
   });
-  await app.register(async (scope) => webhookRoutes(scope, deps));
-  await app.register(async (scope) => healthRoutes(scope, deps));
-  const { metrics } = deps;
-  if (metrics) {
-    await app.register(async (scope) => metricsRoutes(scope, metrics));
-    if (!metrics.token) {
-      deps.logger.info(
-        `${METRICS_PATH} is open to anyone who reaches this port; set METRICS_TOKEN to ask Prometheus for a bearer token.`,
-      );
-    }
+  if (surface !== 'admin') {
+    await app.register(async (scope) => webhookRoutes(scope, deps));
+    await app.register(async (scope) => healthRoutes(scope, deps));
   }
-  const { login, queues } = deps.board;
-  if (login) {
-    await app.register(async (scope) => boardRoutes(scope, { queues, login }));
+  if (surface !== 'public') await adminRoutes(app, deps);
+  return app;
+}
+
+async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
+  const { adminToken, metrics } = deps;
+  await app.register(async (scope) => {
+    if (adminToken) requireBearerToken(scope, adminToken);
+    await statusRoutes(scope, deps);
+    if (metrics) await metricsRoutes(scope, metrics);
+  });
+  const { board } = deps;
+  if (board.login) {
+    const { redis, prefix, logger } = deps;
+    await app.register(async (scope) =>
+      boardRoutes(scope, { ...board, login: board.login, redis, prefix, logger }),
+    );
   } else {
     deps.logger.info(
       `Bull Board is not mounted at ${BOARD_PATH}: no admin login is set. Set ADMIN_USER and ADMIN_PASSWORD (and ADMIN_READ_ONLY=true for a board without retries) to enable it.`,
     );
   }
-  return app;
 }

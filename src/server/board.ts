@@ -5,6 +5,13 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import fastifyBasicAuth from '@fastify/basic-auth';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.js';
+import { boardAuditHooks } from './board-audit.js';
+import { FRAME_HEADERS, refuseCrossSite } from './board-guard.js';
+import { orderIdOfJob, shopifyOrderUrl } from './board-jobs.js';
+import { LoginThrottle } from './board-login.js';
+import { ORDER_SEARCH_PATH, type OrderLookup, orderSearchRoutes } from './order-search.js';
 
 export const BOARD_PATH = '/admin/queues';
 
@@ -19,25 +26,61 @@ export interface BoardDeps {
   /** Every queue of the job catalog, passed in by the composition root. */
   queues: readonly Queue[];
   login: AdminLogin;
+  /** Where the audit trail is kept (the request paths' fail-fast connection) and its prefix. */
+  redis: Redis;
+  prefix: string;
+  /** The store's myshopify domain: each order job links to the order in the Shopify admin. */
+  shop: string;
+  /** Finds an order and its jobs for the search page next to the board. */
+  lookup: OrderLookup;
+  logger: Logger;
+  /** Wrong logins per client (a test passes its own clock). */
+  throttle?: LoginThrottle;
 }
 
 /**
- * Bull Board at /admin/queues behind basic auth. Register it in its own scope: the auth hook
- * then guards the board's routes only, and the webhook and health routes stay open.
+ * Bull Board at /admin/queues, and the order search at /admin/orders, behind basic auth. Register
+ * it in its own scope: the hooks then guard these routes only, and the webhook and health routes
+ * stay open. Wrong logins are throttled per client and logged; the pages refuse to be framed;
+ * changes from another site's page are refused; every change is put in the audit trail.
  */
 export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promise<void> {
+  const log = deps.logger.child({ module: 'board' });
+  const throttle = deps.throttle ?? new LoginThrottle();
   const expectedUser = digest(deps.login.user);
   const expectedPassword = digest(deps.login.password);
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(FRAME_HEADERS);
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    const waitMs = throttle.waitMs(request.ip);
+    if (waitMs <= 0) return;
+    const seconds = Math.ceil(waitMs / 1000);
+    await reply
+      .code(429)
+      .header('retry-after', String(seconds))
+      .send({ error: `Too many wrong logins: try again in ${seconds} s.` });
+  });
   await app.register(fastifyBasicAuth, {
     authenticate: { realm: 'Shipment connector admin' },
-    async validate(user, password) {
+    async validate(user, password, request) {
       // Both compared, always, in constant time: a mismatch says nothing about which or where.
       const userOk = timingSafeEqual(digest(user), expectedUser);
       const passwordOk = timingSafeEqual(digest(password), expectedPassword);
-      if (!(userOk && passwordOk)) return new Error('Wrong user name or password');
+      if (userOk && passwordOk) {
+        throttle.succeed(request.ip);
+        return;
+      }
+      const failures = throttle.fail(request.ip);
+      // Whether the user name was right tells a mistyped password from a guess. Neither value is
+      // logged: a password typed into the user name field is a secret too.
+      log.warn({ rightUser: userOk, failures }, 'wrong Bull Board login refused');
+      return new Error('Wrong user name or password');
     },
   });
   app.addHook('onRequest', app.basicAuth);
+  app.addHook('onRequest', refuseCrossSite);
 
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(BOARD_PATH);
@@ -48,12 +91,25 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
           readOnlyMode: deps.login.readOnly,
           // Jobs that failed for good (a refused order, say) are what admins retry here.
           allowRetries: !deps.login.readOnly,
+          externalJobUrl: (job) => {
+            const orderId = orderIdOfJob(job);
+            // A schedule's job names no order: no link (the board shows none for undefined).
+            if (!orderId) return undefined as unknown as { href: string };
+            return { displayText: 'Shopify order', href: shopifyOrderUrl(deps.shop, orderId) };
+          },
         }),
     ),
     serverAdapter,
-    options: { uiConfig: { boardTitle: 'Shipment connector' } },
+    options: {
+      uiConfig: {
+        boardTitle: 'Shipment connector',
+        miscLinks: [{ text: 'Find an order', url: ORDER_SEARCH_PATH }],
+      },
+      handlerHooks: boardAuditHooks({ ...deps, logger: log }),
+    },
   });
   await app.register(serverAdapter.registerPlugin(), { prefix: BOARD_PATH });
+  await orderSearchRoutes(app, { ...deps, boardPath: BOARD_PATH });
 }
 
 /** Fixed-length digests, so that timingSafeEqual never sees inputs of different lengths. */

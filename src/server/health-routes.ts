@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { pauseMessage, readPartnerPause } from '../queue/partner-auth.js';
 import type { PartnerBudget } from '../queue/partner-budget.js';
+import { evictionPauseMessage, readEvictionPause } from '../queue/redis-durability.js';
 import type { StoreHealth } from '../records/store-health.js';
 import {
   HMAC_FAILURE_STREAK_ALERT,
@@ -22,12 +23,9 @@ export interface HealthDeps {
 /**
  * /healthz: the process answers (liveness). /readyz: it can take webhooks, which needs Redis and
  * nothing else: a refused partner token must not make a load balancer turn Shopify away, or
- * Shopify would in the end drop the subscriptions. /status: what the connector's work depends
- * on beyond that, with reasons: the partner token, address and rate limit, access to Shopify, and
- * webhooks failing verification. /status/partner: 503 while the partner queues are paused (a
- * refused token, a wrong PARTNER_API_URL) or Redis is down: the container health check.
+ * Shopify would in the end drop the subscriptions. The container health check asks /readyz.
  */
-export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, deps: Pick<HealthDeps, 'redis'>) {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
@@ -36,7 +34,16 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
       .code(problems.length === 0 ? 200 : 503)
       .send({ status: problems.length === 0 ? 'ready' : 'unavailable', problems });
   });
+}
 
+/**
+ * The admin side of health. /status: what the connector's work depends on beyond taking
+ * webhooks, with reasons: the partner token, address and rate limit, access to Shopify, webhooks
+ * failing verification, and workers paused because Redis may evict keys. /status/partner: 503
+ * while the partner queues are paused (a refused token, a wrong PARTNER_API_URL) or Redis is
+ * down: for alerting.
+ */
+export async function statusRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
   app.get('/status/partner', async (_request, reply) => {
     if (!(await redisAnswers(deps.redis))) {
       return reply.code(503).send({ status: 'unknown', problems: ['Redis does not answer.'] });
@@ -56,13 +63,16 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         shopify: { status: 'unknown', problems: ['Redis does not answer, so nothing is known.'] },
       });
     }
-    const [pause, rateLimitedForMs, budget, shopify, hmacStreak] = await Promise.all([
-      readPartnerPause(deps.redis, deps.prefix),
-      deps.budget.blockedForMs(),
-      deps.budget.stats(),
-      deps.storeHealth.read(),
-      hmacFailureStreak(deps.redis, deps.prefix),
-    ]);
+    const [pause, rateLimitedForMs, budget, shopify, hmacStreak, evictionPause] = await Promise.all(
+      [
+        readPartnerPause(deps.redis, deps.prefix),
+        deps.budget.blockedForMs(),
+        deps.budget.stats(),
+        deps.storeHealth.read(),
+        hmacFailureStreak(deps.redis, deps.prefix),
+        readEvictionPause(deps.redis, deps.prefix),
+      ],
+    );
     const refusedSince = pause?.reason === 'token_refused' ? pause.since : null;
     const problems: string[] = [];
     if (pause) problems.push(`${capitalize(pauseMessage(pause))}.`);
@@ -90,6 +100,13 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         problems: shopify.reason ? [shopify.reason] : [],
       },
       webhooks: { failedVerificationStreak: hmacStreak, problems: webhookProblems },
+      workers: evictionPause
+        ? {
+            status: 'redis_evicts',
+            pausedSince: evictionPause.since,
+            problems: [`${capitalize(evictionPauseMessage(evictionPause))}.`],
+          }
+        : { status: 'ok', pausedSince: null, problems: [] },
     });
   });
 }

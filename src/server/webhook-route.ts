@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -22,6 +23,8 @@ const orderWebhookBody = z.object({
   id: z.union([z.number(), z.string()]).optional(),
   admin_graphql_api_id: z.string().optional(),
   cancelled_at: z.string().nullable().optional(),
+  /** The order's name (`#1003`), for its job's name on the board; anything odd is left out. */
+  name: z.string().max(40).optional().catch(undefined),
 });
 
 /** A sign of an order, handed to the intake (jobs/create-shipment/accept-order-event.ts). */
@@ -29,15 +32,17 @@ export interface OrderEvent {
   orderId: string;
   source: string;
   cancelled: boolean;
+  orderName?: string;
 }
 
 export interface WebhookRouteDeps {
   verify: VerifyWebhook;
   /**
-   * Queues the order (or flags it), once per delivery id (Shopify delivers at least once), and
-   * counts the delivery; resolves with what it did ('duplicate' for one seen before).
+   * Queues the order (or flags it), once per delivery id (Shopify delivers at least once) and
+   * once per body, and counts the delivery; resolves with what it did ('duplicate' for an id seen
+   * before, 'repeated' for a body seen before under another id).
    */
-  acceptDelivery(event: OrderEvent, deliveryId: string): Promise<string>;
+  acceptDelivery(event: OrderEvent, delivery: Delivery): Promise<string>;
   /** Client connection (fails fast) for the HMAC failure streak. */
   redis: Redis;
   prefix: string;
@@ -46,6 +51,20 @@ export interface WebhookRouteDeps {
   /** The longest a delivery waits for Redis before it gets 503 (default 3 s). */
   answerWithinMs?: number;
 }
+
+/** Which delivery this is: by Shopify's id, and by what it says. */
+export interface Delivery {
+  /** X-Shopify-Event-Id (X-Shopify-Webhook-Id when absent): the same for every retry. */
+  id: string;
+  /**
+   * SHA-256 of the topic and raw body. The HMAC covers the body, not the id headers: a body
+   * captured once could be sent again under fresh ids, and is known by this.
+   */
+  bodyHash: string;
+}
+
+/** Shopify's ids are UUIDs; each id seen costs a key in Redis, so a long one is refused. */
+export const MAX_DELIVERY_ID_LENGTH = 128;
 
 class TimeoutError extends Error {}
 
@@ -72,6 +91,17 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
       return reply.code(401).send({ error: 'invalid webhook signature' });
     }
     const { topic } = verification;
+    const deliveryId = verification.eventId ?? verification.webhookId;
+    if (
+      verification.webhookId.length > MAX_DELIVERY_ID_LENGTH ||
+      deliveryId.length > MAX_DELIVERY_ID_LENGTH
+    ) {
+      deps.logger.warn({ reason: 'id_too_long', topic }, 'webhook rejected');
+      void deps.counters.increment('webhooks_rejected').catch(() => {});
+      return reply.code(400).send({
+        error: `X-Shopify-Webhook-Id and X-Shopify-Event-Id must be at most ${MAX_DELIVERY_ID_LENGTH} characters`,
+      });
+    }
     const log = deps.logger.child({ topic, webhookId: verification.webhookId });
     // A verified signature ends a streak of bad ones (for an order, acceptDelivery does).
     const endStreak = () => void endHmacFailureStreak(deps.redis, deps.prefix).catch(() => {});
@@ -99,10 +129,22 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
       // Also ends a streak of bad signatures and counts the delivery, in the same round trip.
       const result = await withTimeout(deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS, () =>
         deps.acceptDelivery(
-          { orderId, source: topic, cancelled: Boolean(body.cancelled_at) },
-          verification.eventId ?? verification.webhookId,
+          {
+            orderId,
+            source: topic,
+            cancelled: Boolean(body.cancelled_at),
+            ...(body.name ? { orderName: body.name } : {}),
+          },
+          { id: deliveryId, bodyHash: bodyHash(topic, rawBody) },
         ),
       );
+      if (result === 'repeated') {
+        log.warn(
+          { orderId, result },
+          'webhook repeats the topic and body of an earlier delivery under another id: nothing queued',
+        );
+        return reply.code(200).send({ result });
+      }
       log.info({ orderId, result }, 'webhook accepted');
       return reply.code(200).send({ result });
     } catch (error) {
@@ -123,6 +165,10 @@ async function noteHmacFailure(deps: WebhookRouteDeps): Promise<void> {
   } catch {
     // Redis is down: the answer is 401 all the same.
   }
+}
+
+function bodyHash(topic: string, rawBody: string): string {
+  return createHash('sha256').update(`${topic}\n`).update(rawBody).digest('base64url');
 }
 
 function orderIdOf(body: z.infer<typeof orderWebhookBody>): string | null {

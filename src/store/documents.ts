@@ -5,7 +5,7 @@ import * as orders from './orders/documents.js';
 import * as setup from './setup/documents.js';
 
 /**
- * Every Admin GraphQL document the connector sends (API 2026-07), by capability.
+ * Every Admin GraphQL document the connector sends (API 2026-10), by capability.
  * test/store/graphql-schema.test.ts validates them all against the real schema,
  * test/store/query-cost.test.ts holds each under Shopify's limit of 1,000 points of requested
  * cost per query, and the local fake store answers exactly these.

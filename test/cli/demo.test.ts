@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { budgetKeyPattern, scanKeys } from '../../src/demo/cleanup.js';
+import { DEMO_SETTINGS_FILE } from '../../src/demo/cli-settings.js';
 import { probeRedis } from '../../src/demo/redis-probe.js';
+import { runConnector } from '../helpers/connector-cli.js';
 import { REDIS_URL, testRedis } from '../helpers/redis.js';
 
 /**
@@ -27,9 +30,9 @@ afterEach(() => {
   child = undefined;
 });
 
-function runDemo(env: Record<string, string> = {}) {
+function runDemo(env: Record<string, string> = {}, args: string[] = []) {
   const started = Date.now();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo'], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'demo', ...args], {
     env: { ...process.env, REDIS_URL, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -124,8 +127,11 @@ describe('connector demo', () => {
     expect(output).toMatch(/\+ fulfillment delivered, tracking PostNord DK \d+/);
     expect(output).toMatch(/#1001\s+5550001\s+registered\s+PS-\d{6}, .*in Shopify delivered/);
     expect(output).toMatch(
-      /In Shopify, 5 orders were fulfilled with the carrier's tracking and 5 marked delivered/,
+      /In Shopify, 7 orders were fulfilled with the carrier's tracking and 7 marked delivered/,
     );
+    // What a shipment leaves out, said for the two orders that show it.
+    expect(output).toMatch(/#1012\s+left out\s+2 of 3 × Wool blanket already fulfilled/);
+    expect(output).toMatch(/#1013\s+left out\s+3 × Garden bench is on a fulfillment order/);
 
     // Service logs come through readably, never as raw JSON.
     expect(output).not.toMatch(/^\{"level"/m);
@@ -134,6 +140,49 @@ describe('connector demo', () => {
     const { prefix, token } = announced(output);
     expect(await leftovers(prefix, token)).toEqual([]);
   }, 90_000);
+
+  it('with --keep-running, points the CLI at itself: one token, its settings in a file the CLI reads', async () => {
+    const run = runDemo({}, ['--keep-running']);
+    await waitForOutput(run, 'From another terminal', 90_000);
+    const output = run.output();
+    const { prefix, token } = announced(output);
+    // One partner token in everything it prints.
+    expect(new Set(output.match(/sbx_[0-9a-z_]+/g))).toEqual(new Set([token]));
+    expect(output).toContain(`PARTNER_API_TOKEN=${token}`);
+    expect(output).toContain(`QUEUE_PREFIX=${prefix}`);
+    const file = readFileSync(DEMO_SETTINGS_FILE, 'utf8');
+    expect(file).toContain(`PARTNER_API_TOKEN=${token}\n`);
+
+    // Nothing but the file: the CLI finds the order by its name and tells its story.
+    const cli = (...args: string[]) =>
+      runConnector(['--env-file', DEMO_SETTINGS_FILE, ...args], {});
+    const status = await cli('status', '#1003');
+    expect(status.stderr).toBe('');
+    expect(status.stdout).toContain('Order 5550003 (#1003)');
+    expect(status.stdout).toContain('State: refused');
+    expect(status.stdout).toContain('What to do: fix the order in Shopify');
+    expect(status.stdout).toMatch(/Timeline[\s\S]*job create-shipment\/order-5550003 failed/);
+    // The dry run and the real run agree: the records are this environment's.
+    const dry = await cli(
+      'replay',
+      '--queue',
+      'create-shipment',
+      '--job',
+      'order-5550003',
+      '--dry-run',
+    );
+    expect(dry.stdout).toContain('would retry');
+    expect(dry.code).toBe(0);
+    const real = await cli('replay', '--queue', 'create-shipment', '--job', 'order-5550003');
+    expect(real.stderr).not.toContain('environment forget');
+    expect(real.stdout).toContain('create-shipment/order-5550003 (order 5550003): retried');
+    expect(real.code).toBe(0);
+
+    run.proc.kill('SIGINT');
+    expect((await run.exited).code).toBe(0);
+    expect(existsSync(DEMO_SETTINGS_FILE)).toBe(false);
+    expect(await leftovers(prefix, token)).toEqual([]);
+  }, 150_000);
 
   it('stops and cleans up on Ctrl-C', async () => {
     const run = runDemo();

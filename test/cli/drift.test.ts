@@ -96,10 +96,10 @@ describe('connector drift', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('✗ Shipments at the provider with no order in this store: 2');
     expect(text.stdout).toContain(`    ${shippedHeld} (shipped): job fulfil-shipment/`);
-    expect(text.stdout).toMatch(/Requests: 1 to the provider \(list pages/);
+    expect(text.stdout).toMatch(/Requests: 1 request to the provider \(list pages/);
   }, 90_000);
 
-  it('leaves out what is younger than the threshold', async () => {
+  it('leaves out what is younger than the threshold, and says so', async () => {
     const s = await stackFor({ workers: false, orders: [] });
     await s.store.createOrder({ id: '5562001' }, { sendWebhook: false });
 
@@ -108,11 +108,36 @@ describe('connector drift', () => {
     expect(JSON.parse(fresh.stdout).paidWithoutShipment).toMatchObject({
       count: 0,
       ordersRead: 1,
+      youngerLeftOut: 1,
     });
+    const words = await runConnector(['drift'], driftEnv(s));
+    expect(words.stdout).not.toContain('No drift found');
+    expect(words.stdout).toContain(
+      'No drift older than 30 minutes. 1 paid order younger than that has no shipment yet',
+    );
+    expect(words.stdout).toMatch(/1 Shopify read\.$/m);
 
     const all = await runConnector(['drift', '--json', '--older-than-minutes', '0'], driftEnv(s));
     expect(JSON.parse(all.stdout).paidWithoutShipment.orders).toEqual([
       { orderId: '5562001', name: expect.any(String), state: 'not seen', job: null },
     ]);
+  }, 60_000);
+
+  it('reports a refused order at any age, in the words of connector status', async () => {
+    const s = await stackFor({ orders: [] });
+    await s.store.createOrder(
+      { id: '5563001', shippingAddress: { zip: null } },
+      { sendWebhook: false },
+    );
+    await s.parts.enqueueOrder('5563001', 'orders/paid');
+    await waitForJob(s.queues.createShipment, orderJobId('5563001'), 'failed');
+
+    const run = await runConnector(['drift'], driftEnv(s));
+    expect(run.stdout).toMatch(/✗ Paid orders with no shipment: 1 /);
+    expect(run.stdout).toMatch(
+      / {4}5563001 \(#\d+\): refused, job create-shipment\/order-5563001: failed/,
+    );
+    const status = await runConnector(['status', '5563001'], driftEnv(s));
+    expect(status.stdout).toContain('State: refused');
   }, 60_000);
 });

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/demo/free-port.js';
-import { demoEnv } from '../../src/demo/settings.js';
+import {
+  DEMO_SHOP,
+  DEMO_STORE_TOKEN,
+  DEMO_WEBHOOK_SECRET,
+  demoEnv,
+} from '../../src/demo/settings.js';
 import { startPartnerSandbox } from '../../src/sandbox/partner/index.js';
 import { startFakeStore } from '../../src/sandbox/store/index.js';
 import { portInUse, runCommandLine, waitUntilTrue } from '../helpers/npm-command.js';
@@ -34,9 +39,9 @@ describe('npm start on a fresh clone', () => {
 
     const sandbox = await startPartnerSandbox({});
     const store = await startFakeStore({
-      shop: 'demo-shop.myshopify.com',
-      accessToken: 'shpat_demo_local_only',
-      webhookSecret: 'demo-webhook-secret-local-only',
+      shop: DEMO_SHOP,
+      accessToken: DEMO_STORE_TOKEN,
+      webhookSecret: DEMO_WEBHOOK_SECRET,
     });
     const prefix = uniquePrefix('npm-start');
     const redis = testRedis();

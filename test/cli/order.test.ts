@@ -4,8 +4,9 @@ import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { formatOrderReport, reportOrder } from '../../src/cli/order.js';
 import type { SharedParts } from '../../src/compose/parts.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
+import { runConnector } from '../helpers/connector-cli.js';
 import { intakeParts } from '../helpers/intake.js';
-import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 let redis: Redis;
 let prefix: string;
@@ -42,7 +43,7 @@ describe('connector order', () => {
 
     const text = formatOrderReport(await reportOrder('5551234', parts));
 
-    expect(text).toContain('State: failed');
+    expect(text).toContain('State: refused');
     expect(text).toContain('receiver.address.postal_code: missing');
     expect(text).toContain('Job order-5551234: waiting, 0 attempt(s) made');
   });
@@ -75,4 +76,12 @@ describe('connector order', () => {
     const text = formatOrderReport(await reportOrder('7', parts));
     expect(text).toContain('has not seen this order');
   });
+
+  it('reads an order with REDIS_URL and QUEUE_PREFIX alone', async () => {
+    await records.markFailed('5551234', 'Order #1001 cannot be shipped as it is');
+    const run = await runConnector(['order', '5551234'], { REDIS_URL, QUEUE_PREFIX: prefix });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('State: refused');
+    expect(run.code).toBe(0);
+  }, 30_000);
 });

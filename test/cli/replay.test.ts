@@ -1,3 +1,4 @@
+import { Queue } from 'bullmq';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatReplaySummary } from '../../src/cli/replay.js';
 import { orderJobId } from '../../src/compose/parts.js';
@@ -7,6 +8,7 @@ import {
   UnknownJobError,
   UnknownQueueError,
 } from '../../src/compose/replay.js';
+import { claimPartnerEnvironment } from '../../src/records/partner-environment.js';
 import { addFailedJob, fullConnectorEnv, runConnector } from '../helpers/connector-cli.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import {
@@ -159,6 +161,54 @@ describe('connector replay (child process)', () => {
     );
     expect(run.stderr).toContain('No job "registered-1" in the mark-order queue');
     expect(run.code).toBe(66);
+  }, 30_000);
+
+  it('prints the whole reason a job failed, every line of it', async () => {
+    const queue = new Queue('mark-order', { connection: redis, prefix });
+    const reason =
+      'Order #1003 cannot be shipped as it is:\n  receiver.address.postal_code: missing';
+    await addFailedJob(
+      queue,
+      redis,
+      {
+        name: 'mark-order',
+        data: { orderId: '5550003', kind: 'failed' },
+        jobId: 'failed-5550003-1',
+      },
+      reason,
+    );
+    await queue.close();
+    const run = await runConnector(
+      ['replay', '--queue', 'mark-order', '--failed', '--dry-run'],
+      env,
+    );
+    expect(run.stdout).toContain(
+      'mark-order/failed-5550003-1 (order 5550003): would retry; it failed: Order #1003 cannot be shipped as it is:\n      receiver.address.postal_code: missing',
+    );
+    expect(run.code).toBe(0);
+  }, 30_000);
+
+  it('refuses a dry run as it refuses the real run when the records belong to another environment', async () => {
+    const other = uniquePrefix('replay-cli-other');
+    await claimPartnerEnvironment(redis, other, {
+      apiUrl: 'http://127.0.0.1:8/api/v1',
+      token: 'sbx_another_token',
+    });
+    try {
+      for (const dryRun of [['--dry-run'], []]) {
+        const run = await runConnector(
+          ['replay', '--queue', 'create-shipment', '--failed', ...dryRun],
+          { ...env, QUEUE_PREFIX: other },
+        );
+        expect(run.stderr).toContain(
+          `QUEUE_PREFIX=${other} holds the records of another partner environment or account`,
+        );
+        expect(run.stderr).toContain('connector environment forget --yes');
+        expect(run.code).toBe(78);
+      }
+    } finally {
+      await dropKeys(redis, other);
+    }
   }, 30_000);
 
   it('exits 0 and says so when nothing failed; refuses --job with --failed', async () => {

@@ -66,6 +66,21 @@ describe('connector status', () => {
         }),
       ]),
     );
+    expect(status.timeline).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'provider-request', method: 'POST', status: 201 }),
+      ]),
+    );
+
+    // The name without its # (no shell comment to quote around), in words, with its timeline.
+    const bare = await runConnector(['status', '1001'], {
+      ...recordsEnv(stack),
+      ...shopifyEnv(stack),
+    });
+    expect(bare.stderr).toBe('');
+    expect(bare.stdout).toContain(`Order ${FIXTURE.paidCopenhagen} (#1001)`);
+    expect(bare.stdout).toContain('Timeline (oldest first, times in UTC):');
+    expect(bare.stdout).toMatch(/provider: POST \/shipments → 201/);
   }, 60_000);
 
   it('reads the records with REDIS_URL and QUEUE_PREFIX alone; --live says which partner settings it lacks, and asks with them', async () => {

@@ -2,7 +2,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, loadDotEnv, variableNames } from '../../config/index.js';
+import {
+  adminSurfaceProblems,
+  ConfigError,
+  loadConfig,
+  loadDotEnv,
+  variableNames,
+} from '../../config/index.js';
 import { jobConcurrency } from '../../src/compose/workers.js';
 
 const minimal = {
@@ -29,6 +35,46 @@ function problemsOf(env: Record<string, string | undefined>): string[] {
   throw new Error('expected a ConfigError');
 }
 
+describe('the admin surface: /metrics, /status and Bull Board', () => {
+  it('gets a listener of its own with ADMIN_PORT, on loopback unless ADMIN_HOST says otherwise', () => {
+    expect(loadConfig(minimal).adminListener).toBeUndefined();
+    expect(loadConfig({ ...minimal, ADMIN_PORT: '3001' }).adminListener).toEqual({
+      port: 3001,
+      host: '127.0.0.1',
+    });
+    expect(
+      loadConfig({ ...minimal, ADMIN_PORT: '3001', ADMIN_HOST: '0.0.0.0' }).adminListener,
+    ).toEqual({ port: 3001, host: '0.0.0.0' });
+    expect(problemsOf({ ...minimal, ADMIN_HOST: '0.0.0.0' })).toEqual([
+      'ADMIN_HOST needs ADMIN_PORT: the admin listener opens only on a port of its own',
+    ]);
+    expect(problemsOf({ ...minimal, PORT: '3000', ADMIN_PORT: '3000' })[0]).toMatch(
+      /^ADMIN_PORT must differ from PORT \(3000\)/,
+    );
+  });
+
+  it('may share a webhook port bound beyond loopback only behind METRICS_TOKEN', () => {
+    const shared = loadConfig({ ...minimal, HOST: '0.0.0.0' });
+    const [problem] = adminSurfaceProblems(shared);
+    expect(problem).toMatch(/^HOST 0\.0\.0\.0 opens \/metrics and \/status to anyone/);
+    for (const remedy of ['ADMIN_PORT', 'METRICS_TOKEN', 'HOST to 127.0.0.1']) {
+      expect(problem).toContain(remedy);
+    }
+    // The default HOST is 0.0.0.0: a bare configuration needs one of the three.
+    expect(adminSurfaceProblems(loadConfig(minimal))).toHaveLength(1);
+
+    const fine = [
+      { HOST: '127.0.0.1' },
+      { HOST: '::1' },
+      { HOST: 'localhost' },
+      { HOST: '0.0.0.0', METRICS_TOKEN: 'a-token-of-16-chars-or-more' },
+      { HOST: '0.0.0.0', ADMIN_PORT: '3001' },
+    ];
+    for (const env of fine)
+      expect(adminSurfaceProblems(loadConfig({ ...minimal, ...env }))).toEqual([]);
+  });
+});
+
 describe('loadConfig', () => {
   it('opens Bull Board only with both admin settings, read-only on request', () => {
     expect(loadConfig(minimal).admin).toBeUndefined();
@@ -50,11 +96,15 @@ describe('loadConfig', () => {
 
   it('applies the documented defaults', () => {
     const config = loadConfig(minimal);
-    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', queuePrefix: 'connector' });
+    expect(config.redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      queuePrefix: 'connector',
+      allowEviction: false,
+    });
     expect(config.partner.rateLimit).toBe(60);
     expect(config.partner.rateWindowMs).toBe(60_000);
     expect(config.partner.apiUrl).toBe('https://partner.example.com/api/v1');
-    expect(config.shopify.apiVersion).toBe('2026-07');
+    expect(config.shopify.apiVersion).toBe('2026-10');
     expect(config.intake.pollIntervalMs).toBe(300_000);
     expect(config.eligibility.financialStatuses).toEqual(['paid']);
     expect(config.shipment.sender.countryCode).toBe('DK');
@@ -187,6 +237,7 @@ describe('Redis Cluster settings', () => {
     expect(loadConfig({ ...minimal, ...cluster }).redis).toEqual({
       url: cluster.REDIS_URL,
       queuePrefix: '{connector}',
+      allowEviction: false,
     });
     expect(loadConfig({ ...minimal, REDIS_URL: 'rediss://h:6380' }).redis.queuePrefix).toBe(
       'connector',

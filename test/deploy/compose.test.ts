@@ -4,7 +4,12 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ConfigError, loadConfig, variableNames } from '../../config/index.js';
+import {
+  adminSurfaceProblems,
+  ConfigError,
+  loadConfig,
+  variableNames,
+} from '../../config/index.js';
 
 /**
  * docker-compose.yml checked against the code it runs. There is no Docker engine here, so this
@@ -123,7 +128,7 @@ describe('docker-compose.yml', () => {
     expect(connector.environment?.PORT ?? '3000').toBe('3000');
     expect(connector.depends_on?.redis?.condition).toBe('service_healthy');
     expect(connector.restart).toBe('unless-stopped');
-    expect(connector.healthcheck?.test?.join(' ')).toContain('/status');
+    expect(connector.healthcheck?.test?.join(' ')).toContain('/readyz');
     expect(cliArgs(connector)).toEqual(['start']);
 
     const worker = services.worker!;
@@ -141,6 +146,33 @@ describe('docker-compose.yml', () => {
       expect(service.build, name).toBe('.');
       expect(service.image, name).toBe(connector.image);
     }
+  });
+
+  it('publishes only the webhook port beyond the host: /metrics, /status and the board on its loopback', () => {
+    const connector = services.connector!;
+    const required = {
+      PARTNER_API_URL: 'https://partner.example.com/api/v1',
+      PARTNER_API_TOKEN: 'tok',
+      SHOPIFY_SHOP: 'demo.myshopify.com',
+      SHOPIFY_ACCESS_TOKEN: 'shpat_x',
+      SHOPIFY_WEBHOOK_SECRET: 'whsec',
+      SENDER_NAME: 'Warehouse',
+      SENDER_PHONE: '+4511111111',
+      SENDER_STREET: 'Lagervej 1',
+      SENDER_CITY: 'Kolding',
+      SENDER_POSTAL_CODE: '6000',
+      SENDER_COUNTRY_CODE: 'DK',
+    };
+    // What the container sees with a .env holding the required settings only.
+    const config = loadConfig({ ...required, ...connector.environment });
+
+    expect(adminSurfaceProblems(config), 'the connector starts on these settings').toEqual([]);
+    const admin = config.adminListener;
+    expect(admin, 'the admin surface has a listener of its own').toBeDefined();
+    expect(connector.ports).toEqual([
+      `${config.server.port}:${config.server.port}`,
+      `127.0.0.1:${admin!.port}:${admin!.port}`,
+    ]);
   });
 
   it('uses only commands and flags the CLI has, as src/cli/main.ts registers them', async () => {

@@ -107,9 +107,10 @@ describe('Dockerfile', () => {
     expect(find('COPY').some((c) => /\bnode_modules\b/.test(c.args))).toBe(true);
   });
 
-  it('checks health against /status/partner', () => {
+  it('checks health against /readyz', () => {
     const check = find('HEALTHCHECK').at(-1)?.args ?? '';
-    expect(check).toContain('/status/partner');
+    expect(check).toContain('/readyz');
+    expect(check).not.toContain('/status');
   });
 });
 
@@ -241,10 +242,12 @@ describe('the health checks', () => {
   let port: number;
 
   beforeAll(async () => {
-    // As src/server/health-routes.ts answers: 503 while the partner queues are paused or Redis is down.
+    // As src/server/health-routes.ts answers: /readyz 503 while Redis is down; /status/partner
+    // 503 here throughout, as while the provider refuses the token.
     server = createServer((request, response) => {
-      response.statusCode = request.url === '/status/partner' ? answer : 404;
-      response.end(JSON.stringify({ status: answer === 200 ? 'ok' : 'token_refused' }));
+      response.statusCode =
+        request.url === '/readyz' ? answer : request.url === '/status/partner' ? 503 : 404;
+      response.end(JSON.stringify({ status: answer === 200 ? 'ready' : 'unavailable' }));
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -273,7 +276,7 @@ describe('the health checks', () => {
   }
 
   for (const [where, command] of Object.entries(checks)) {
-    it(`${where}: healthy only while /status/partner answers 2xx (not paused for the token or address)`, async () => {
+    it(`${where}: healthy while /readyz answers 2xx, though /status/partner says the token is refused`, async () => {
       answer = 200;
       expect(await exitCode(command, { PORT: String(port) })).toBe(0);
       answer = 503;

@@ -381,12 +381,18 @@ describe('what goes into a shipment, through the whole flow', () => {
     );
   });
 
-  it('mixed pickup and shipping: only the shipped line, the pickup left open throughout', async () => {
+  it('mixed pickup and shipping from two locations (three fulfillment orders, read over two pages): the shipped lines, the pickup left open throughout', async () => {
     const f = await flow();
     const id = await place(f, {
-      lineItems: [MUG, { title: 'Vase', deliveryMethod: 'PICK_UP' }],
+      lineItems: [
+        MUG,
+        { title: 'Vase', deliveryMethod: 'PICK_UP' },
+        { title: 'Teapot', location: 'Aarhus warehouse' },
+      ],
     });
-    await shipsExactly(f, id, { 'Ceramic mug': 1 });
+    const made = await shipsExactly(f, id, { 'Ceramic mug': 1, Teapot: 1 });
+    expect(made).toHaveLength(2);
+    expect(f.s.store.requests.map((r) => r.operationName)).toContain('GetOrderFulfillmentOrders');
     const pickup = f.s.store
       .order(id)!
       .fulfillmentOrders.find((fo) => fo.deliveryMethod === 'PICK_UP');

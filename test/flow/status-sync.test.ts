@@ -1,3 +1,4 @@
+import type { Job, Queue } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import {
@@ -7,6 +8,7 @@ import {
   type ShipmentStackOptions,
   shipmentStacks,
   waitForJob,
+  waitUntil,
 } from '../helpers/shipment-stack.js';
 import {
   partnerCalls,
@@ -35,6 +37,19 @@ async function register(s: ShipmentStack, id: string = FIXTURE.paidCopenhagen) {
   await s.parts.enqueueOrder(id, 'orders/paid');
   await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
   await settled(s);
+}
+
+/** The one job of `queue` waiting out its backoff after a failed attempt. */
+async function waitUntilDelayed(queue: Queue) {
+  let delayed: Job[] = [];
+  await waitUntil(
+    async () => {
+      delayed = await queue.getDelayed();
+      return delayed.length === 1;
+    },
+    { what: 'the job to wait for its retry' },
+  );
+  return delayed[0]!;
 }
 
 const liveFulfillments = (s: ShipmentStack, id: string) =>
@@ -67,7 +82,8 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     expect(s.store.notifications.filter((n) => n.orderId === id)).toHaveLength(1);
     expect(metafield(s.store, id, 'status')).toBe('shipped');
     expect(metafield(s.store, id, 'tracking_number')).toBe('70701234567');
-    expect(shopifyWrites(s, firstWrites)).toEqual(['metafieldsSet', 'fulfillmentCreate']);
+    // The status metafields go in the fulfilment's own request.
+    expect(shopifyWrites(s, firstWrites)).toEqual(['fulfillmentCreate', 'metafieldsSet']);
 
     // Nothing changed: the same list page, no detail read, no Shopify write.
     const quiet = Date.now();
@@ -80,8 +96,14 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     tick(3_600_000);
     const delivered = s.sandbox.advance(id, 'delivered');
     const later = Date.now();
+    const requestsBefore = s.store.requests.length;
     await runSync(s);
     await settled(s);
+    // One Shopify request: the event on the fulfillment the fulfilment recorded, unread, and the
+    // status metafields with it.
+    expect(s.store.requests.slice(requestsBefore).map((r) => r.operationName)).toEqual([
+      'CreateFulfillmentEventWithStatus',
+    ]);
     // The number is known: delivery comes from the list alone.
     expect(partnerCalls(s, later)).toEqual({ list: 1, detail: 0, create: 0 });
     const after = liveFulfillments(s, id);
@@ -91,6 +113,33 @@ describe('the status sync writes what the provider did back to Shopify', () => {
       ['DELIVERED', Date.parse(delivered.updated_at)],
     ]);
     expect(metafield(s.store, id, 'status')).toBe('delivered');
+  });
+
+  it('adds no second delivered event when the first one’s answer was lost', async () => {
+    const { s, tick } = await stackWithClock();
+    const id = FIXTURE.paidCopenhagen;
+    await register(s, id);
+    tick();
+    s.sandbox.advance(id, 'shipped', { carrier: 'Bring', trackingNumber: '70701234567' });
+    await runSync(s);
+    await settled(s);
+
+    tick(3_600_000);
+    s.sandbox.advance(id, 'delivered');
+    // Shopify adds the event and sets the status, and the answer never arrives.
+    s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentEventCreate' });
+    await runSync(s);
+    const queue = s.queues.recordDelivery;
+    const job = await waitUntilDelayed(queue);
+    await job.promote();
+    await settled(s);
+
+    const [fulfillment, ...more] = liveFulfillments(s, id);
+    expect(more).toEqual([]);
+    // The retry read the order, found the fulfillment delivered, and left it alone.
+    expect(fulfillment!.events.map((e) => e.status)).toEqual(['DELIVERED']);
+    expect(metafield(s.store, id, 'status')).toBe('delivered');
+    expect((await queue.getJob(job.id!))?.returnvalue).toEqual({ outcome: 'already-recorded' });
   });
 
   it('costs ceil(M/200) list requests a cycle, reads in detail only the newly shipped, and adopts what it has no record of', async () => {

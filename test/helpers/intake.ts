@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { JobSettings } from '../../jobs/context.js';
+import { buildOrderLookup } from '../../src/compose/order-lookup.js';
 import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
@@ -13,9 +14,11 @@ import { StoreHealth } from '../../src/records/store-health.js';
 import { type FakeStore, startFakeStore } from '../../src/sandbox/store/index.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { webhookHeaders } from '../../src/sandbox/store/webhooks.js';
-import { buildServer } from '../../src/server/app.js';
+import { buildServer, type HttpTimeouts } from '../../src/server/app.js';
 import type { AdminLogin } from '../../src/server/board.js';
+import type { LoginThrottle } from '../../src/server/board-login.js';
 import { type AdminClientOptions, createStoreClient } from '../../src/store/client.js';
+import type { StoreClient } from '../../src/store/types.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import { dropKeys, REDIS_URL, testRedis, uniquePrefix } from './redis.js';
 import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './shipment-stack.js';
@@ -23,7 +26,7 @@ import { SHIPMENT_SETTINGS, SYNC_SETTINGS } from './shipment-stack.js';
 export const SHOP = 'intake-demo.myshopify.com';
 export const WEBHOOK_SECRET = 'whsec_intake_secret';
 export const ACCESS_TOKEN = 'shpat_intake_token';
-export const API_VERSION = '2026-07';
+export const API_VERSION = '2026-10';
 
 export const silentLogger = createLogger({ level: 'silent' });
 
@@ -108,8 +111,14 @@ export async function startIntake(
     answerWithinMs?: number;
     /** Mounts Bull Board with this login (not mounted without). */
     adminLogin?: AdminLogin;
+    /** How the order search finds an order by name (by default: there is no store to ask). */
+    findOrderByName?: StoreClient['findOrderByName'];
+    /** The board's count of wrong logins (one with its own clock, say). */
+    loginThrottle?: LoginThrottle;
     /** The server's logger (silent otherwise). */
     logger?: Logger;
+    /** The server's limits on slow clients (its defaults otherwise). */
+    timeouts?: HttpTimeouts;
   } = {},
 ): Promise<RunningIntake> {
   const prefix = uniquePrefix(options.name ?? 'intake');
@@ -129,12 +138,30 @@ export async function startIntake(
     redis,
     prefix,
     counters: parts.counters,
-    acceptDelivery: (event, deliveryId) => parts.acceptDelivery(event, deliveryId, redis),
+    acceptDelivery: (event, delivery) => parts.acceptDelivery(event, delivery, redis),
     budget,
     storeHealth: new StoreHealth(redis, prefix),
     logger: options.logger ?? silentLogger,
-    board: { queues: Object.values(parts.queues), login: options.adminLogin },
+    board: options.adminLogin
+      ? {
+          queues: Object.values(parts.queues),
+          login: options.adminLogin,
+          shop: SHOP,
+          lookup: buildOrderLookup({
+            redis,
+            prefix,
+            queues: Object.values(parts.queues),
+            findOrderByName:
+              options.findOrderByName ??
+              (async () => {
+                throw new Error('no Shopify store in this test');
+              }),
+          }),
+          ...(options.loginThrottle ? { throttle: options.loginThrottle } : {}),
+        }
+      : { queues: Object.values(parts.queues), login: undefined },
     ...(options.answerWithinMs ? { answerWithinMs: options.answerWithinMs } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -122,7 +122,8 @@ export async function startMetricsServer(
     storeHealth: new StoreHealth(stack.redis, stack.prefix),
     logger: silentLogger,
     board: { queues: [], login: undefined },
-    metrics: { render: () => metrics.render(), token: options.token },
+    metrics: { render: () => metrics.render() },
+    adminToken: options.token,
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -54,7 +54,7 @@ export async function editOrderInShopify(
   edit: (order: OrderNode) => void,
 ): Promise<nock.Scope> {
   const id = orderGid(orderId);
-  const response = await fetch(`${store.url}/admin/api/2026-07/graphql.json`, {
+  const response = await fetch(`${store.url}/admin/api/2026-10/graphql.json`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': accessToken },
     body: JSON.stringify({ query: GET_ORDER, variables: { id } }),

@@ -4,7 +4,11 @@ import type { Redis } from 'ioredis';
 import { afterEach } from 'vitest';
 import type { Config } from '../../config/index.js';
 import type { JobContext, JobSettings } from '../../jobs/context.js';
-import { buildPartnerSide, type PartnerSide } from '../../src/compose/clients.js';
+import {
+  buildPartnerSide,
+  noteRequestsOnTimeline,
+  type PartnerSide,
+} from '../../src/compose/clients.js';
 import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { startWorkers, type WorkerOptions } from '../../src/compose/workers.js';
 import { createLogger, type Logger } from '../../src/log.js';
@@ -172,7 +176,7 @@ export async function startShipmentStack(
   const storeClient = createStoreClient({
     shop: SHOP,
     auth: { kind: 'accessToken', accessToken: STORE_TOKEN },
-    apiVersion: '2026-07',
+    apiVersion: '2026-10',
     adminApiUrl: store.url,
     webhookSecret: WEBHOOK_SECRET,
     logger,
@@ -206,6 +210,7 @@ export async function startShipmentStack(
       redis,
       logger,
       `${prefix}:partner-budget`,
+      noteRequestsOnTimeline(parts.timeline, logger),
     );
 
   let side = partnerFor(DEMO_TOKEN);

@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config/index.js';
+import { loadConfig, loadPartnerSettings } from '../../config/index.js';
+import { shipmentReader } from '../../src/compose/shipment-reader.js';
 import { createLogger } from '../../src/log.js';
+import { OrderRecords } from '../../src/records/order-records.js';
 import {
   AdoptTokenRefusedError,
   adoptReissuedToken,
@@ -93,6 +95,76 @@ describe('claimPartnerEnvironment', () => {
     expect(error).toBeInstanceOf(PartnerEnvironmentMismatchError);
     expect(error.message).toContain('the same address but another token');
     expect(error.message).toContain('connector environment adopt-token');
+  });
+
+  it('adopts another token on the same address when nothing was registered yet, without asking the provider', async () => {
+    await claimPartnerEnvironment(redis, prefix, PRODUCTION);
+    const reissued = { ...PRODUCTION, token: 'live_secret_token_2' };
+    const asked: string[] = [];
+
+    const outcome = await claimPartnerEnvironment(
+      redis,
+      prefix,
+      reissued,
+      new Date(),
+      async (r) => {
+        asked.push(r);
+        return 'found';
+      },
+    );
+
+    expect(outcome).toEqual({ outcome: 'token_adopted', checkedReference: null });
+    expect(asked).toEqual([]);
+    expect(await claimPartnerEnvironment(redis, prefix, reissued)).toEqual({ outcome: 'matched' });
+  });
+
+  it('never asks about another address: that is another environment', async () => {
+    await claimPartnerEnvironment(redis, prefix, SANDBOX);
+    const asked: string[] = [];
+
+    const error = await claimPartnerEnvironment(
+      redis,
+      prefix,
+      PRODUCTION,
+      new Date(),
+      async (r) => {
+        asked.push(r);
+        return 'found';
+      },
+    ).catch((e) => e);
+
+    expect(error).toBeInstanceOf(PartnerEnvironmentMismatchError);
+    expect(asked).toEqual([]);
+  });
+
+  it('refuses, saying the next start checks again, when the provider cannot be reached for the check', async () => {
+    const unreachable = { apiUrl: 'http://127.0.0.1:1/api/v1', token: 'live_secret_token_1' };
+    await claimPartnerEnvironment(redis, prefix, unreachable);
+    const records = new OrderRecords(redis, prefix, { retentionDays: 90 });
+    await records.markRegistered('5551234', { orderNumber: 'PS-1' });
+    const reissued = { ...unreachable, token: 'live_secret_token_2' };
+    const settings = loadPartnerSettings({
+      PARTNER_API_URL: reissued.apiUrl,
+      PARTNER_API_TOKEN: reissued.token,
+      PARTNER_TIMEOUT_MS: '2000',
+    });
+    const reader = shipmentReader(settings, redis, createLogger({ level: 'silent' }));
+
+    const error = await claimPartnerEnvironment(redis, prefix, reissued, new Date(), reader).catch(
+      (e) => e,
+    );
+
+    expect(error).toBeInstanceOf(PartnerEnvironmentMismatchError);
+    expect(error.message).toContain('may hold the records of another partner account');
+    expect(error.message).toMatch(
+      /could not be checked: reading shipment 5551234 with it failed \(.+\); the next start checks again/,
+    );
+    expect(error.message).toContain('connector environment adopt-token');
+    expect(error.message).not.toContain('live_secret_token');
+    // Nothing adopted: the old token's fingerprint stays.
+    await expect(claimPartnerEnvironment(redis, prefix, reissued)).rejects.toBeInstanceOf(
+      PartnerEnvironmentMismatchError,
+    );
   });
 
   it('counts registrations made before environments were recorded, for a warning', async () => {

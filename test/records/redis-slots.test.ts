@@ -6,6 +6,7 @@ import { Counters } from '../../src/metrics/counters.js';
 import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { OrderRecords } from '../../src/records/order-records.js';
+import { OrderTimeline } from '../../src/records/order-timeline.js';
 import { claimPartnerEnvironment } from '../../src/records/partner-environment.js';
 import { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import { StoreHealth } from '../../src/records/store-health.js';
@@ -94,6 +95,9 @@ describe('Redis Cluster hash slots', () => {
     await tracking.saveProviderSide('1', 1, { ...side, status: 'shipped', updatedAtMs: 2 }, true);
     await tracking.saveShopifySide('1', { writtenStatus: 'shipped' });
     await tracking.getMany(['1', '2']);
+    const timeline = new OrderTimeline(redis, PREFIX);
+    await timeline.note('1', { at: 1, kind: 'event', source: 'orders/create' });
+    await timeline.read('1');
     await tracking.detailDone('1');
     await tracking.noteForeign(['9']);
     await tracking.saveCursor({ windowStart: 'w', page: 1, startedAtMs: 1, phase: 'list' });

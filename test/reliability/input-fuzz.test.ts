@@ -121,7 +121,7 @@ const absurdOrder = (id: string): fc.Arbitrary<FakeOrderInput> =>
 
 /** The webhook's request as the case describes it: body and headers. */
 function requestOf(c: WebhookCase, orderBody: string) {
-  const base = { shop: SHOP, secret: WEBHOOK_SECRET, apiVersion: '2026-07' };
+  const base = { shop: SHOP, secret: WEBHOOK_SECRET, apiVersion: '2026-10' };
   switch (c.kind) {
     case 'forged': {
       const headers = webhookHeaders({ ...base, topic: 'orders/create', body: c.body });

@@ -190,7 +190,7 @@ export async function startRig(options: RigOptions) {
       topic,
       shop: SHOP,
       secret: WEBHOOK_SECRET,
-      apiVersion: '2026-07',
+      apiVersion: '2026-10',
       payload: orderWebhookPayload(order),
     });
 

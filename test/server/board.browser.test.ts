@@ -9,6 +9,7 @@ import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { freePort } from '../../src/demo/free-port.js';
 import { demoEnv } from '../../src/demo/settings.js';
 import { createLogger } from '../../src/log.js';
+import { listStaffActions } from '../../src/records/audit-trail.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';
 import { type FakeStore, FIXTURE_ORDERS, startFakeStore } from '../../src/sandbox/store/index.js';
 import { type RunningService, startService } from '../../src/service.js';
@@ -27,7 +28,7 @@ const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-/** Where a screenshot of the board with the failed job open is written, when set. */
+/** Where a screenshot of the board with the refused order's job open is written, when set. */
 const SCREENSHOT = process.env.BOARD_SCREENSHOT;
 
 const LOGIN = { user: 'ops', password: 'board-password-1' };
@@ -191,7 +192,6 @@ describe.skipIf(!HAS_CHROMIUM)('Bull Board in a browser', () => {
         "receiver.address.postal_code: The order's shipping address has no postal code.",
       );
       expect(shown).not.toMatch(/UnrecoverableError|failure-policy|\bat \w+ \(/);
-      if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
       // The steps the job took, without personal data.
       await page.getByRole('tab', { name: 'Logs' }).click();
@@ -217,12 +217,118 @@ describe.skipIf(!HAS_CHROMIUM)('Bull Board in a browser', () => {
         const retry = header.getByRole('listitem').first().getByRole('button');
         await retry.hover();
         await page.getByText('Retry', { exact: true }).waitFor();
+        const clicked = Date.now();
         await retry.click();
         await page.getByRole('button', { name: 'Confirm', exact: true }).click();
         await retried;
+
+        // The retry is in the audit trail, with the board's user and the time.
+        const [action] = await listStaffActions(redis, parts.prefix, { orderId: REFUSED.id });
+        expect(action).toMatchObject({
+          who: LOGIN.user,
+          via: 'board',
+          action: 'retry',
+          queue: 'create-shipment',
+          jobIds: [REFUSED_JOB],
+          count: 1,
+        });
+        expect(action!.at).toBeGreaterThanOrEqual(clicked);
+
+        // Nothing changed on the order: the job says so in one line above the reason, once.
+        const again = await waitFor(
+          async () => {
+            const found = await parts.queues.createShipment.getJob(REFUSED_JOB);
+            return found?.failedReason?.startsWith('Retried unchanged') && (await found.isFailed())
+              ? found
+              : undefined;
+          },
+          { timeoutMs: 15_000, what: 'the retried order to be refused again' },
+        );
+        expect(again?.stacktrace).toHaveLength(1);
       } finally {
         await events.close();
       }
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("finds the order's jobs by its name in one step, and links its job to the order in Shopify", async () => {
+    const context = await browser.newContext({
+      httpCredentials: { username: LOGIN.user, password: LOGIN.password },
+      viewport: { width: 1280, height: 900 },
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    try {
+      await page.goto(`${service.url}/admin/orders`);
+      await page.getByLabel('Order name or id').fill(REFUSED.name);
+      await page.getByRole('button', { name: 'Find' }).click();
+      // Found through Shopify by its name: every job of the order, each a link into the board.
+      await page.getByRole('heading', { name: `Order ${REFUSED.name} (${REFUSED.id})` }).waitFor();
+      const shopifyUrl = `https://${SHOP}/admin/orders/${REFUSED.id}`;
+      expect(
+        await page.getByRole('link', { name: 'Open in the Shopify admin' }).getAttribute('href'),
+      ).toBe(shopifyUrl);
+      await page.getByRole('link', { name: `${REFUSED.name} create shipment` }).click();
+
+      await page.waitForURL(`${boardUrl}/queue/create-shipment/${REFUSED_JOB}`);
+      await page.getByText(`${REFUSED.name} create shipment`).first().waitFor();
+      await page
+        .getByText(/Retried unchanged/)
+        .first()
+        .waitFor();
+      const link = page.getByRole('link', { name: 'Shopify order' }).first();
+      expect(await link.getAttribute('href')).toBe(shopifyUrl);
+      if (SCREENSHOT) await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  it("refuses a change sent from another site's page, and the board's own page still makes it", async () => {
+    const context = await browser.newContext({
+      httpCredentials: { username: LOGIN.user, password: LOGIN.password },
+    });
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    const markOrder = parts.queues.markOrder;
+    try {
+      // Another site (the partner sandbox's port is another origin) posts a form to the board.
+      await page.goto(`${sandbox.url}/`);
+      const addUrl = `${boardUrl}/api/queues/mark-order/add`;
+      const answer = page.waitForResponse((response) => response.url() === addUrl);
+      // Written into the sandbox's page: its origin stays the sandbox's.
+      await page.setContent(
+        `<form method="post" action="${addUrl}" enctype="text/plain"><input name='{"name":"forged","data":{"orderId":"1"},"options":{},"x":"' value='"}'><button>Send</button></form>`,
+      );
+      await page.getByRole('button', { name: 'Send' }).click();
+      expect((await answer).status()).toBe(403);
+      await page.getByText('Bull Board refuses this change').waitFor();
+
+      // A PUT from there never reaches the board's routes (and would be refused if it did).
+      await page.goto(`${sandbox.url}/`);
+      const put = await page.evaluate(async (url) => {
+        try {
+          const response = await fetch(url, { method: 'PUT', credentials: 'include' });
+          return response.status;
+        } catch {
+          return 'blocked';
+        }
+      }, `${boardUrl}/api/queues/mark-order/pause`);
+      expect(put).not.toBe(200);
+      expect(await markOrder.isPaused()).toBe(false);
+      expect(await markOrder.getJobs(['waiting', 'delayed'])).toEqual([]);
+
+      // The board's own page makes the same change.
+      await page.goto(boardUrl);
+      const own = await page.evaluate(async (url) => {
+        const response = await fetch(url, { method: 'PUT' });
+        return response.status;
+      }, `${boardUrl}/api/queues/mark-order/pause`);
+      expect(own).toBe(200);
+      expect(await markOrder.isPaused()).toBe(true);
+      await markOrder.resume();
     } finally {
       await context.close();
     }

@@ -77,7 +77,7 @@ describe('/metrics', () => {
     ).toBe(1);
     expect(after.value('connector_partner_budget_sent_total')).toBe(1);
     expect(after.value('connector_partner_budget_remaining')).toBe(59);
-    // The fake store asks GetOrder's requested cost (376: 24 line items, 4 fulfillment orders) up front, and charges in
+    // The fake store asks GetOrder's requested cost (264: 24 line items, 2 fulfillment orders) up front, and charges in
     // the end only what it returned.
     const gets = after.value('connector_shopify_requests_total', {
       operation: 'GetOrder',
@@ -86,12 +86,12 @@ describe('/metrics', () => {
     expect(gets).toBeGreaterThanOrEqual(2);
     expect(
       after.value('connector_shopify_query_cost_requested_total', { operation: 'GetOrder' }),
-    ).toBe(376 * (gets ?? 0));
+    ).toBe(264 * (gets ?? 0));
     const actual = after.value('connector_shopify_query_cost_actual_total', {
       operation: 'GetOrder',
     });
     expect(actual).toBeGreaterThan(0);
-    expect(actual).toBeLessThan(376 * (gets ?? 0));
+    expect(actual).toBeLessThan(264 * (gets ?? 0));
     expect(after.value('connector_shopify_cost_maximum_points')).toBe(2000);
   });
 
@@ -134,7 +134,7 @@ describe('/metrics', () => {
       0.06,
     );
     // Only the query that ran is charged.
-    expect(scrape.value('connector_shopify_query_cost_requested_total', getOrder)).toBe(376);
+    expect(scrape.value('connector_shopify_query_cost_requested_total', getOrder)).toBe(264);
     expect(scrape.value('connector_shopify_cost_available_points')).toBe(1990);
   });
 

@@ -324,6 +324,105 @@ describe('POST /webhooks/shopify', () => {
   });
 });
 
+describe('a captured body sent again under fresh ids', () => {
+  it('answers 200 and queues nothing, so no job reads the order in Shopify, and logs a repeat', async () => {
+    const { logger, lines } = capturingLogger('info');
+    const logged = await startIntake({ name: 'webhook-replay', logger });
+    try {
+      await replayIsIgnored(logged, lines);
+    } finally {
+      await logged.close();
+    }
+  });
+
+  async function replayIsIgnored(intake: RunningIntake, lines: () => string) {
+    await intake.records.markRegistered(ORDER_ID, registered);
+    const body = orderBody({ id: ORDER_ID });
+    const checks = intake.queues.checkOrderEdit;
+
+    const first = await postWebhook(intake.url, {
+      topic: 'orders/updated',
+      body,
+      webhookId: 'wh-original',
+      eventId: 'ev-original',
+    });
+    expect(first.body).toEqual({ result: 'already_registered' });
+    // The edit check it asked for reads the order in Shopify; as if it had run and gone:
+    expect(await allJobs(checks)).toHaveLength(1);
+    await checks.obliterate({ force: true });
+
+    const replays = await Promise.all(
+      ['a', 'b', 'c'].map((n) =>
+        postWebhook(intake.url, {
+          topic: 'orders/updated',
+          body,
+          webhookId: `wh-fresh-${n}`,
+          eventId: `ev-fresh-${n}`,
+        }),
+      ),
+    );
+
+    for (const replay of replays) {
+      expect(replay).toEqual({ status: 200, body: { result: 'repeated' } });
+    }
+    expect(await allJobs(checks)).toEqual([]);
+    expect(await allJobs(intake.queues.createShipment)).toEqual([]);
+    expect(lines()).toContain(
+      'webhook repeats the topic and body of an earlier delivery under another id: nothing queued',
+    );
+    // Nothing kept per replay: no key for the fresh ids.
+    const fresh = ['a', 'b', 'c'].map((n) => `${intake.prefix}:webhook-seen:ev-fresh-${n}`);
+    expect(await intake.redis.exists(...fresh)).toBe(0);
+  }
+
+  it('still takes the same body under another topic (orders/paid after orders/create)', async () => {
+    const body = orderBody({ id: ORDER_ID });
+    await postWebhook(intake.url, { topic: 'orders/create', body, eventId: 'ev-1' });
+    await intake.queues.createShipment.obliterate({ force: true });
+
+    const paid = await postWebhook(intake.url, { topic: 'orders/paid', body, eventId: 'ev-2' });
+
+    expect(paid.body).toEqual({ result: 'queued' });
+  });
+
+  it('takes a body whose job could not be added as new when it comes again', async () => {
+    const body = orderBody({ id: ORDER_ID });
+    const queue = intake.queues.createShipment;
+    const add = queue.add.bind(queue);
+    queue.add = async () => {
+      throw new Error('Redis went away');
+    };
+    const failed = await postWebhook(intake.url, { topic: 'orders/create', body, eventId: 'ev-1' });
+    queue.add = add;
+
+    const again = await postWebhook(intake.url, { topic: 'orders/create', body, eventId: 'ev-2' });
+
+    expect(failed.status).toBe(503);
+    expect(again.body).toEqual({ result: 'queued' });
+  });
+
+  it('refuses (400) a delivery whose id headers are longer than Shopify ever sends', async () => {
+    const body = orderBody({ id: ORDER_ID });
+    const long = 'x'.repeat(129);
+
+    const byEvent = await postWebhook(intake.url, { topic: 'orders/create', body, eventId: long });
+    const byWebhook = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body,
+      webhookId: long,
+    });
+    const fine = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body,
+      eventId: 'x'.repeat(128),
+    });
+
+    expect([byEvent.status, byWebhook.status]).toEqual([400, 400]);
+    expect(byEvent.body.error).toMatch(/at most 128 characters/);
+    expect(fine.body).toEqual({ result: 'queued' });
+  });
+});
+
 describe('round trips to Redis per delivery', () => {
   /**
    * Commands this process sends to Redis under the intake's prefix while `work` runs (each one a

@@ -140,7 +140,7 @@ describe('fake store', () => {
     expect(delivery.headers).toMatchObject({
       'x-shopify-topic': 'orders/create',
       'x-shopify-shop-domain': SHOP,
-      'x-shopify-api-version': '2026-07',
+      'x-shopify-api-version': '2026-10',
     });
     expect(delivery.headers['x-shopify-webhook-id']).toBeTruthy();
     expect(delivery.headers['x-shopify-event-id']).toBeTruthy();

@@ -236,7 +236,7 @@ describe('reportFulfillmentOrderProgress', () => {
   it('waits out a 429 and then reports', async () => {
     const { waits, sleep } = recordingSleep();
     nock('https://demo.myshopify.com')
-      .post('/admin/api/2026-07/graphql.json')
+      .post('/admin/api/2026-10/graphql.json')
       .reply(429, throttledBody({ requested: 10, available: 0, restoreRate: 100 }), {
         'Retry-After': '2',
       });

@@ -23,7 +23,7 @@ beforeAll(() => {
 
 const documents = storeDocuments.map(({ name, document }) => [name, document] as const);
 
-describe('Admin GraphQL documents (src/store/documents.ts) against the real 2026-07 schema', () => {
+describe('Admin GraphQL documents (src/store/documents.ts) against the real 2026-10 schema', () => {
   it('holds documents of every capability to check', () => {
     expect(documents.length).toBeGreaterThanOrEqual(11);
     const capabilities = new Set(storeDocuments.map((d) => d.capability));

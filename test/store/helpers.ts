@@ -7,7 +7,7 @@ import { createAdminTransport } from '../../src/store/transport/admin-transport.
 
 export const SHOP = 'demo.myshopify.com';
 export const SHOP_ORIGIN = `https://${SHOP}`;
-export const GRAPHQL_PATH = '/admin/api/2026-07/graphql.json';
+export const GRAPHQL_PATH = '/admin/api/2026-10/graphql.json';
 export const ACCESS_TOKEN = 'shpat_test_token_123';
 export const WEBHOOK_SECRET = 'whsec_test_secret';
 
@@ -35,7 +35,7 @@ function testOptions(overrides: Partial<AdminClientOptions>): AdminClientOptions
   return {
     shop: SHOP,
     auth: { kind: 'accessToken', accessToken: ACCESS_TOKEN },
-    apiVersion: '2026-07',
+    apiVersion: '2026-10',
     webhookSecret: WEBHOOK_SECRET,
     logger: silentLogger,
     sleep: async () => {},

@@ -44,7 +44,7 @@ describe('httpFetch (the Admin API client fetch over node:http)', () => {
       res.end(JSON.stringify({ data: { ok: true, name: 'Café #1' } }));
     });
 
-    const answer = await httpFetch(`${url}/admin/api/2026-07/graphql.json?x=1`, {
+    const answer = await httpFetch(`${url}/admin/api/2026-10/graphql.json?x=1`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': 'shpat_test' },
       body: JSON.stringify({ query: '{ shop { name } }' }),
@@ -52,7 +52,7 @@ describe('httpFetch (the Admin API client fetch over node:http)', () => {
 
     expect(seen).toMatchObject({
       method: 'POST',
-      url: '/admin/api/2026-07/graphql.json?x=1',
+      url: '/admin/api/2026-10/graphql.json?x=1',
       body: '{"query":"{ shop { name } }"}',
     });
     expect(seen.headers).toMatchObject({

@@ -42,7 +42,7 @@ const documents = storeDocuments.map(({ document }) => ({
 const costOf = (schema: GraphQLSchema, { name, document }: (typeof documents)[number]) =>
   requestedQueryCost(schema, parse(document), { variables: CLIENT_VARIABLES[name] ?? {} });
 
-describe('requested cost of every document in src/store/documents.ts (real 2026-07 schema)', () => {
+describe('requested cost of every document in src/store/documents.ts (real 2026-10 schema)', () => {
   it.each(documents)(`$name costs at most ${MAX_QUERY_COST}`, (entry) => {
     expect(costOf(realSchema, entry)).toBeLessThanOrEqual(MAX_QUERY_COST);
   });
@@ -64,6 +64,29 @@ describe('requested cost of every document in src/store/documents.ts (real 2026-
     for (const entry of documents) {
       expect(costOf(fakeAdminSchema, entry), entry.name).toBe(costOf(realSchema, entry));
     }
+  });
+});
+
+describe('figures from Shopify (real 2026-07 schema)', () => {
+  const cost = (document: string) => requestedQueryCost(realSchema, parse(document));
+
+  it('a shop and four scalar or enum fields: 1 (the object; scalars and enums are free)', () => {
+    // Shopify Engineering, "Rate limiting GraphQL APIs by calculating query complexity".
+    expect(cost('query { shop { id name timezoneOffsetMinutes customerAccounts } }')).toBe(1);
+  });
+
+  // shopify.dev, GraphQL Admin API rate limits: a connection costs 2 plus the objects asked for.
+  it('a connection: 2, plus first × the node', () => {
+    expect(cost('query { orders(first: 10) { nodes { id } } }')).toBe(2 + 10 * 1);
+  });
+
+  // The same page: a mutation costs 10. The model adds what the payload selects (an upper bound).
+  it('a mutation: 10, plus its payload', () => {
+    expect(
+      cost(
+        'mutation { tagsAdd(id: "gid://shopify/Order/1", tags: ["a"]) { userErrors { message } } }',
+      ),
+    ).toBe(10 + 1);
   });
 });
 

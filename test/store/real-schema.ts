@@ -5,11 +5,11 @@ import { gunzipSync } from 'node:zlib';
 import { buildClientSchema, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const SCHEMA_FILE = `${root}.cache/shopify/admin_2026-07.json.gz`;
+const SCHEMA_FILE = `${root}.cache/shopify/admin_2026-10.json.gz`;
 const FETCH_SCRIPT = `${root}scripts/fetch-admin-schema.mjs`;
 
 /**
- * Shopify's real Admin GraphQL schema (2026-07), fetched into .cache on first use. No schema
+ * Shopify's real Admin GraphQL schema (2026-10), fetched into .cache on first use. No schema
  * means failure, never a skip. Slow to build: call it once per file, in beforeAll.
  */
 export function loadRealSchema(): GraphQLSchema {

@@ -38,7 +38,7 @@ function scopesIn(text: string): string[] {
 const covered = (alternatives: string[]) =>
   alternatives.some((scope) => missingScopes(REQUIRED_SCOPES, [scope]).length === 0);
 
-describe('REQUIRED_SCOPES against the real 2026-07 schema', () => {
+describe('REQUIRED_SCOPES against the real 2026-10 schema', () => {
   it.each(storeDocuments.map((d) => [d.name, d.document] as const))(
     '%s needs only scopes in the list',
     (_name, document) => {

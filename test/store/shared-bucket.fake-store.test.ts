@@ -9,7 +9,7 @@ import { ACCESS_TOKEN, SHOP, testClient, WEBHOOK_SECRET } from './helpers.js';
 /**
  * Three connector processes (three store clients, each with its own Redis connection and its
  * own model instance) hammer a fake store whose cost bucket is on: through the shared model they
- * see few or no THROTTLED answers and never dip into the share left to other apps.
+ * see few or no THROTTLED answers and never dip into the share the reserve leaves unused.
  */
 const RESERVE_SHARE = 0.2;
 const BUCKET = { maximumAvailable: 2000, restoreRate: 1000 };
@@ -47,7 +47,7 @@ function connectorProcess() {
 }
 
 describe('three processes sharing one Shopify bucket in Redis', () => {
-  it('keep Shopify from throttling them and leave the reserve to other apps', async () => {
+  it('keep Shopify from throttling them and leave the reserve unused', async () => {
     const processes = [connectorProcess(), connectorProcess(), connectorProcess()];
     // What a process does at start: one cheap request, from which the model learns the bucket.
     await processes[0]!.client.shopIdentity();
@@ -70,7 +70,7 @@ describe('three processes sharing one Shopify bucket in Redis', () => {
     const answered = store.requests.filter((r) => r.outcome === 'ok').length;
     expect(answered).toBe(1 + 3 * 4 * 3);
     expect(seen.throttled).toBeLessThanOrEqual(1);
-    // The bucket never went into the 400 points left to other apps (a few points of clock skew
+    // The bucket never went into the 400 points of the reserve (a few points of clock skew
     // between Redis and the fake store aside).
     expect(seen.lowest).toBeGreaterThanOrEqual(BUCKET.maximumAvailable * RESERVE_SHARE - 10);
     const model = await processes[2]!.bucket.state();

@@ -83,18 +83,25 @@ describe('throttling', () => {
 });
 
 describe('throttling with the bucket shared by every process', () => {
-  /** The shared bucket on real Redis, its clock stopped: no refill happens while the test runs. */
-  async function withBucket(test: (bucket: SharedStoreBucket) => Promise<void>) {
+  /**
+   * The shared bucket on real Redis, its clock moved only by the client's sleeps: what refills
+   * is what the waits logged allow.
+   */
+  async function withBucket(
+    test: (bucket: SharedStoreBucket, clock: { now: number }) => Promise<void>,
+  ) {
     const redis = testRedis();
     const prefix = uniquePrefix('throttle-log');
+    const clock = { now: 1_000_000 };
     try {
       await test(
         new SharedStoreBucket(redis, {
           prefix,
           shop: 'demo.myshopify.com',
           reserveShare: 0.2,
-          clock: () => 1_000_000,
+          clock: () => clock.now,
         }),
+        clock,
       );
     } finally {
       await dropKeys(redis, prefix);
@@ -109,19 +116,26 @@ describe('throttling with the bucket shared by every process', () => {
       .filter((line) => line.msg.startsWith('Shopify throttled the request'));
 
   it('logs the wait it makes: the shared bucket’s, told Shopify’s empty bucket, not Shopify’s own figure', async () => {
-    await withBucket(async (bucket) => {
+    await withBucket(async (bucket, clock) => {
       const { waits, sleep } = recordingSleep();
       const { logger, lines } = capturingLogger('info');
-      answer(throttledBody({ requested: 376, available: 0, restoreRate: 100 }));
+      answer(throttledBody({ requested: 264, available: 0, restoreRate: 100 }));
       answer({ data: { order: orderNode() } });
 
-      await testClient({ sleep, logger, bucket }).getOrder('5551234');
+      await testClient({
+        sleep: async (ms) => {
+          clock.now += ms;
+          await sleep(ms);
+        },
+        logger,
+        bucket,
+      }).getOrder('5551234');
 
-      // Shopify alone would ask GetOrder's 376 points / 100 a second = 3,760 ms. The
-      // connector's share (80 %) waits until the reserve (400 of 2,000) and the 376 points are
-      // back at 80 a second: 9,700 ms, slept once, and that is the figure logged.
-      expect(waits).toEqual([9_700]);
-      expect(logged(lines()).map((line) => line.waitMs)).toEqual([9_700]);
+      // Shopify alone would ask GetOrder's 264 points / 100 a second = 2,640 ms. The
+      // connector's share (80 %) waits until the reserve (400 of 2,000) and the 264 points are
+      // back at 80 a second: 8,300 ms, slept once, and that is the figure logged.
+      expect(waits).toEqual([8_300]);
+      expect(logged(lines()).map((line) => line.waitMs)).toEqual([8_300]);
     });
   });
 
@@ -129,19 +143,19 @@ describe('throttling with the bucket shared by every process', () => {
     await withBucket(async (bucket) => {
       const { waits, sleep } = recordingSleep();
       const { logger, lines } = capturingLogger('info');
-      answer(throttledBody({ requested: 376, available: 0, restoreRate: 100 }));
+      answer(throttledBody({ requested: 264, available: 0, restoreRate: 100 }));
 
       const error = await testClient({ sleep, logger, bucket, maxBudgetWaitMs: 5_000 })
         .getOrder('5551234')
         .catch((e) => e);
 
       expect(error).toBeInstanceOf(StoreBudgetWaitError);
-      expect(error.waitMs).toBe(9_700);
+      expect(error.waitMs).toBe(8_300);
       expect(waits).toEqual([]);
       expect(logged(lines())).toMatchObject([
         {
           msg: 'Shopify throttled the request; the job goes back to its queue for the wait',
-          waitMs: 9_700,
+          waitMs: 8_300,
         },
       ]);
     });

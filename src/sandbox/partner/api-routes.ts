@@ -61,7 +61,7 @@ export function registerApiRoutes(app: FastifyInstance, core: SandboxCore): void
   app.get<{ Params: { reference: string } }>('/shipments/:reference', async (request, reply) => {
     const shipment = core.shipments.find(accountOf(request).email, request.params.reference);
     if (!shipment) return reply.code(404).send(errorBody('Shipment not found.'));
-    return reply.code(200).send(trackingRecord(shipment));
+    return reply.code(200).send(trackingRecord(shipment, core.historyOrder));
   });
 
   app.get('/shipments', async (request, reply) => {

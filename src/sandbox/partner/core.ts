@@ -13,6 +13,7 @@ import {
   isTerminal,
   StatusCatalog,
 } from './statuses.js';
+import type { HistoryOrder } from './views.js';
 
 export interface SandboxCoreOptions {
   accounts: readonly SandboxAccount[];
@@ -23,6 +24,11 @@ export interface SandboxCoreOptions {
   tokenLockout: { maxFailures: number; failureWindowMs: number; lockoutMs: number };
   /** The clock for timestamps in records; the rate limit always uses real time. */
   clock: () => Date;
+  /**
+   * The order `GET /shipments/{reference}` lists history in. The contract promises oldest first
+   * only "in the reference behaviour"; newest first is a provider that does otherwise.
+   */
+  historyOrder?: HistoryOrder;
 }
 
 /** A carrier or tracking number is text; null or blank would be a shipment never handed over. */
@@ -46,9 +52,11 @@ export class SandboxCore {
   private readonly autoAdvancer: AutoAdvancer | undefined;
   /** The provider's clock, for timestamps in records. */
   readonly now: () => Date;
+  readonly historyOrder: HistoryOrder;
 
   constructor(options: SandboxCoreOptions) {
     this.now = options.clock;
+    this.historyOrder = options.historyOrder ?? 'oldest-first';
     this.accounts = new AccountRegistry(options.accounts, options.clock);
     this.shipments = new ShipmentStore(options.clock, this.statuses);
     this.limiter = new SlidingWindowLimiter(options.rateLimit, options.rateWindowMs);

@@ -11,7 +11,7 @@ import type { RequestLogEntry } from './request-log.js';
 import { type SeedOptions, type SeedResult, seedShipments } from './seed.js';
 import type { StoredShipment, TrackingChange } from './state.js';
 import type { DocumentedStatus } from './statuses.js';
-import { type TrackingRecord, trackingRecord } from './views.js';
+import { type HistoryOrder, type TrackingRecord, trackingRecord } from './views.js';
 
 export interface PartnerSandboxOptions {
   /** 0 picks a free port (the default, for tests). */
@@ -30,6 +30,11 @@ export interface PartnerSandboxOptions {
   tokenLockout?: { maxFailures?: number; failureWindowMs?: number; lockoutMs?: number };
   /** Clock for timestamps in records (created_at, history, …); the rate limit uses real time. */
   clock?: () => Date;
+  /**
+   * The order of history in `GET /shipments/{reference}`: oldest first (the contract's reference
+   * behaviour, the default) or newest first, which the contract does not rule out.
+   */
+  historyOrder?: HistoryOrder;
 }
 
 /** Options of `advance`: the account (when references collide) and the carrier to hand over to. */
@@ -118,6 +123,7 @@ export async function startPartnerSandbox(
       lockoutMs: options.tokenLockout?.lockoutMs ?? 60_000,
     },
     clock: options.clock ?? (() => new Date()),
+    ...(options.historyOrder ? { historyOrder: options.historyOrder } : {}),
   });
   const app = buildApp(core, options.logger ?? false);
   const host = options.host ?? '127.0.0.1';

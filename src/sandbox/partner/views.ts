@@ -54,7 +54,17 @@ export function createResponse(s: StoredShipment): CreateResponse {
   };
 }
 
-export function trackingRecord(s: StoredShipment): TrackingRecord {
+/** How history entries are listed; the contract's reference behaviour is oldest first. */
+export type HistoryOrder = 'oldest-first' | 'newest-first';
+
+export function trackingRecord(
+  s: StoredShipment,
+  historyOrder: HistoryOrder = 'oldest-first',
+): TrackingRecord {
+  const history = s.history.map((h) => ({
+    status: h.status,
+    occurred_at: copenhagenTimestamp(h.occurredAt),
+  }));
   return {
     reference: s.reference,
     order_number: s.orderNumber,
@@ -63,10 +73,7 @@ export function trackingRecord(s: StoredShipment): TrackingRecord {
     carrier: s.carrier,
     tracking_number: s.trackingNumber,
     updated_at: copenhagenTimestamp(s.updatedAt),
-    history: s.history.map((h) => ({
-      status: h.status,
-      occurred_at: copenhagenTimestamp(h.occurredAt),
-    })),
+    history: historyOrder === 'newest-first' ? history.reverse() : history,
   };
 }
 

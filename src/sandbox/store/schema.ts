@@ -3,7 +3,7 @@ import { COUNTRY_CODES, HOLD_REASONS } from './model.js';
 import { WEBHOOK_TOPICS } from './webhook-topics.js';
 
 /**
- * The slice of Shopify's Admin GraphQL schema (2026-07) the fake store serves: every type, field,
+ * The slice of Shopify's Admin GraphQL schema (2026-10) the fake store serves: every type, field,
  * argument and enum value here exists in the real schema with the same type, which
  * test/store/graphql-schema.test.ts checks against the real introspection. Executing against it
  * gives real response shapes for whatever selection a document makes, and rejects fields the real

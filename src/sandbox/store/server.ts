@@ -61,7 +61,7 @@ const tokenRequestSchema = z.object({
 
 /** A local stand-in for one Shopify store's Admin API, for demos and end-to-end tests. */
 export async function startFakeStore(options: FakeStoreOptions): Promise<FakeStore> {
-  const apiVersion = options.apiVersion ?? '2026-07';
+  const apiVersion = options.apiVersion ?? '2026-10';
   const logger = (options.logger ?? createLogger({ level: 'silent' })).child({
     module: 'fake-store',
   });

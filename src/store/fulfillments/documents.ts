@@ -1,6 +1,6 @@
 /**
  * The documents that read fulfillment orders and fulfil, track and follow shipments (API
- * 2026-07). Every export is one complete document, listed in ../documents.ts for the schema and
+ * 2026-10). Every export is one complete document, listed in ../documents.ts for the schema and
  * cost tests.
  */
 
@@ -87,6 +87,37 @@ export const CREATE_FULFILLMENT = /* GraphQL */ `
   }
 `;
 
+/** The fulfilment and the order's status metafields in one request. */
+export const CREATE_FULFILLMENT_WITH_STATUS = /* GraphQL */ `
+  mutation CreateFulfillmentWithStatus(
+    $fulfillment: FulfillmentInput!
+    $metafields: [MetafieldsSetInput!]!
+  ) {
+    fulfillmentCreate(fulfillment: $fulfillment) {
+      fulfillment {
+        id
+        status
+        trackingInfo(first: 10) {
+          company
+          number
+          url
+        }
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+    metafieldsSet(metafields: $metafields) {
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`;
+
 export const UPDATE_FULFILLMENT_TRACKING = /* GraphQL */ `
   mutation UpdateFulfillmentTracking(
     $fulfillmentId: ID!
@@ -126,6 +157,64 @@ export const CREATE_FULFILLMENT_EVENT = /* GraphQL */ `
       userErrors {
         field
         message
+      }
+    }
+  }
+`;
+
+/**
+ * The delivered event and the order's status metafields in one request: Shopify runs the two
+ * mutations one after the other, each answering its own userErrors.
+ */
+export const CREATE_FULFILLMENT_EVENT_WITH_STATUS = /* GraphQL */ `
+  mutation CreateFulfillmentEventWithStatus(
+    $fulfillmentEvent: FulfillmentEventInput!
+    $metafields: [MetafieldsSetInput!]!
+  ) {
+    fulfillmentEventCreate(fulfillmentEvent: $fulfillmentEvent) {
+      fulfillmentEvent {
+        id
+        status
+        happenedAt
+      }
+      userErrors {
+        field
+        message
+      }
+    }
+    metafieldsSet(metafields: $metafields) {
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+  }
+`;
+
+/** A progress report and the order's status metafields in one request. */
+export const REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS = /* GraphQL */ `
+  mutation ReportFulfillmentOrderProgressWithStatus(
+    $id: ID!
+    $progressReport: FulfillmentOrderReportProgressInput
+    $metafields: [MetafieldsSetInput!]!
+  ) {
+    fulfillmentOrderReportProgress(id: $id, progressReport: $progressReport) {
+      fulfillmentOrder {
+        id
+        status
+      }
+      userErrors {
+        field
+        message
+        code
+      }
+    }
+    metafieldsSet(metafields: $metafields) {
+      userErrors {
+        field
+        message
+        code
       }
     }
   }

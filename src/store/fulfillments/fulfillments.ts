@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import { StoreNotFoundError, StoreUserError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
-import { required } from '../transport/answers.js';
+import { required, userErrors } from '../transport/answers.js';
 import { throwOnUserErrors } from '../transport/graphql-request.js';
+import { orderGidOf } from '../transport/order-ids.js';
 import * as D from './documents.js';
 import { readFulfillmentState } from './fulfillment-state.js';
 import { readOpenFulfillmentOrders } from './open-fulfillment-orders.js';
@@ -13,6 +15,7 @@ import type {
   CreateFulfillmentInput,
   FulfillmentSummary,
   Fulfillments,
+  OrderStatusWrite,
   Tracking,
 } from './types.js';
 
@@ -58,12 +61,26 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
           },
         ]);
       }
+      const fulfillment = {
+        lineItemsByFulfillmentOrder,
+        trackingInfo: trackingInput(input.tracking),
+        notifyCustomer: input.notifyCustomer,
+      };
+      if (input.orderStatus) {
+        const withStatus = 'CreateFulfillmentWithStatus';
+        const data = await transport.send(
+          withStatus,
+          D.CREATE_FULFILLMENT_WITH_STATUS,
+          R.createFulfillmentData.extend(statusWriteAnswer),
+          { fulfillment, metafields: statusMetafieldsInput(input.orderStatus, withStatus) },
+        );
+        const payload = required(data.fulfillmentCreate, withStatus);
+        throwOnUserErrors(withStatus, payload.userErrors, FULFILLMENT_REFUSALS);
+        throwOnUserErrors(withStatus, required(data.metafieldsSet, withStatus).userErrors);
+        return toFulfillmentSummary(required(payload.fulfillment, withStatus));
+      }
       const data = await transport.send(operation, D.CREATE_FULFILLMENT, R.createFulfillmentData, {
-        fulfillment: {
-          lineItemsByFulfillmentOrder,
-          trackingInfo: trackingInput(input.tracking),
-          notifyCustomer: input.notifyCustomer,
-        },
+        fulfillment,
       });
       const payload = required(data.fulfillmentCreate, operation);
       throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
@@ -88,12 +105,27 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
     },
 
     async createFulfillmentEvent(fulfillmentId, status, options = {}) {
+      const { orderStatus, ...event } = options;
+      const fulfillmentEvent = { fulfillmentId: fulfillmentGid(fulfillmentId), status, ...event };
+      if (orderStatus) {
+        const operation = 'CreateFulfillmentEventWithStatus';
+        const data = await transport.send(
+          operation,
+          D.CREATE_FULFILLMENT_EVENT_WITH_STATUS,
+          R.createFulfillmentEventData.extend(statusWriteAnswer),
+          { fulfillmentEvent, metafields: statusMetafieldsInput(orderStatus, operation) },
+        );
+        const payload = required(data.fulfillmentEventCreate, operation);
+        throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
+        throwOnUserErrors(operation, required(data.metafieldsSet, operation).userErrors);
+        return required(payload.fulfillmentEvent, operation);
+      }
       const operation = 'CreateFulfillmentEvent';
       const data = await transport.send(
         operation,
         D.CREATE_FULFILLMENT_EVENT,
         R.createFulfillmentEventData,
-        { fulfillmentEvent: { fulfillmentId: fulfillmentGid(fulfillmentId), status, ...options } },
+        { fulfillmentEvent },
       );
       const payload = required(data.fulfillmentEventCreate, operation);
       throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
@@ -102,15 +134,23 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
 
     readFulfillmentState: (orderId) => readFulfillmentState(transport, orderId),
 
-    async reportFulfillmentOrderProgress(fulfillmentOrderId, reasonNotes) {
-      const operation = 'ReportFulfillmentOrderProgress';
+    async reportFulfillmentOrderProgress(fulfillmentOrderId, reasonNotes, options = {}) {
+      const { orderStatus } = options;
+      const operation = orderStatus
+        ? 'ReportFulfillmentOrderProgressWithStatus'
+        : 'ReportFulfillmentOrderProgress';
       const id = fulfillmentOrderGid(fulfillmentOrderId);
       const notes = reasonNotes.trim().slice(0, REASON_NOTES_MAX);
+      const variables = { id, progressReport: notes ? { reasonNotes: notes } : {} };
       const data = await transport.send(
         operation,
-        SD.REPORT_FULFILLMENT_ORDER_PROGRESS,
-        SR.reportProgressData,
-        { id, progressReport: notes ? { reasonNotes: notes } : {} },
+        orderStatus
+          ? D.REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS
+          : SD.REPORT_FULFILLMENT_ORDER_PROGRESS,
+        SR.reportProgressData.extend({ metafieldsSet: statusWriteAnswer.metafieldsSet.optional() }),
+        orderStatus
+          ? { ...variables, metafields: statusMetafieldsInput(orderStatus, operation) }
+          : variables,
       );
       const payload = required(data.fulfillmentOrderReportProgress, operation);
       if (payload.userErrors.some((e) => e.code === 'FULFILLMENT_ORDER_NOT_FOUND')) {
@@ -119,8 +159,19 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         });
       }
       throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
+      if (orderStatus) {
+        throwOnUserErrors(operation, required(data.metafieldsSet ?? null, operation).userErrors);
+      }
     },
   };
+}
+
+/** The metafieldsSet half of a write that also sets the order's status metafields. */
+const statusWriteAnswer = { metafieldsSet: z.object({ userErrors }).nullable() };
+
+function statusMetafieldsInput({ orderId, metafields }: OrderStatusWrite, operation: string) {
+  const ownerId = orderGidOf(orderId, operation);
+  return metafields.map((entry) => ({ ownerId, ...entry }));
 }
 
 function fulfillmentGid(id: string): string {

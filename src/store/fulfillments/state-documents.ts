@@ -1,5 +1,5 @@
 /**
- * The documents that read an order's fulfillment state for the status sync (API 2026-07). Every
+ * The documents that read an order's fulfillment state for the status sync (API 2026-10). Every
  * export is one complete document, listed in ../documents.ts for the schema and cost tests.
  *
  * A fulfillment order costs 17: itself, supportedActions, assignedLocation and its location,

@@ -1,3 +1,5 @@
+import type { MetafieldEntry } from '../order-marks/types.js';
+
 export interface FulfillmentOrderLine {
   /** FulfillmentOrderLineItem gid: what fulfillmentCreate takes. */
   id: string;
@@ -33,6 +35,8 @@ export interface CreateFulfillmentInput {
   }[];
   tracking: Tracking;
   notifyCustomer: boolean;
+  /** Set in the same request. */
+  orderStatus?: OrderStatusWrite;
 }
 
 export interface FulfillmentSummary {
@@ -113,10 +117,11 @@ export interface Fulfillments {
     tracking: Tracking,
     options?: { notifyCustomer?: boolean },
   ): Promise<FulfillmentSummary>;
+  /** With `orderStatus`, the order's status metafields are set in the same request. */
   createFulfillmentEvent(
     fulfillmentId: string,
     status: FulfillmentEventStatus,
-    options?: { happenedAt?: string; message?: string },
+    options?: { happenedAt?: string; message?: string; orderStatus?: OrderStatusWrite },
   ): Promise<{ id: string; status: string; happenedAt: string }>;
   /**
    * Everything the sync needs to fulfil or follow an order, in as few requests as Shopify
@@ -124,5 +129,15 @@ export interface Fulfillments {
    */
   readFulfillmentState(orderId: string): Promise<OrderFulfillmentState | null>;
   /** fulfillmentOrderReportProgress on one merchant-managed fulfillment order. */
-  reportFulfillmentOrderProgress(fulfillmentOrderId: string, reasonNotes: string): Promise<void>;
+  reportFulfillmentOrderProgress(
+    fulfillmentOrderId: string,
+    reasonNotes: string,
+    options?: { orderStatus?: OrderStatusWrite },
+  ): Promise<void>;
+}
+
+/** Status metafields set on the order in the same request as a fulfillment write. */
+export interface OrderStatusWrite {
+  orderId: string;
+  metafields: MetafieldEntry[];
 }

@@ -1,5 +1,5 @@
 /**
- * The documents that mark an order for staff: metafields, tags and the note (API 2026-07). Every
+ * The documents that mark an order for staff: metafields, tags and the note (API 2026-10). Every
  * export is one complete document, listed in ../documents.ts for the schema and cost tests.
  */
 

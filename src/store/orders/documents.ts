@@ -1,5 +1,5 @@
 /**
- * The documents that read orders (API 2026-07). Every export is one complete document, listed in
+ * The documents that read orders (API 2026-10). Every export is one complete document, listed in
  * ../documents.ts for the schema and cost tests. A page of orders cannot carry line items: 50
  * orders with lineItems(first: 100) would cost 30,202 and be refused outright.
  */
@@ -57,7 +57,7 @@ const LINE_ITEM_FIELDS = /* GraphQL */ `
 `;
 
 // Fulfillment orders in GetOrder, and lines per fulfillment order: most orders have one or two.
-const FULFILLMENT_ORDERS_PAGE_SIZE = 4;
+const FULFILLMENT_ORDERS_PAGE_SIZE = 2;
 const FULFILLMENT_ORDER_LINES_PAGE_SIZE = 24;
 
 /**
@@ -103,8 +103,8 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
 `;
 
 /**
- * Requested cost of one order: 376 (the order, its two marks, its address, the first page of
- * 24 line items × 6 + 2, and the first 4 fulfillment orders × 56 + 2). Shopify needs the whole
+ * Requested cost of one order: 264 (the order, its two marks, its address, the first page of
+ * 24 line items × 6 + 2, and the first 2 fulfillment orders × 56 + 2). Shopify needs the whole
  * requested cost in the bucket before it runs a query, so the first pages stay small; an order
  * with more reads the rest page by page (GetOrderLineItems, GetOrderFulfillmentOrders,
  * GetFulfillmentOrderLineItems), which only big orders pay for. shipmentError: whether an

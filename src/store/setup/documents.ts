@@ -1,5 +1,5 @@
 /**
- * The documents `connector setup` sends (API 2026-07). Every export is one complete document,
+ * The documents `connector setup` sends (API 2026-10). Every export is one complete document,
  * listed in ../documents.ts for the schema and cost tests.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The access scopes the connector needs (Admin API 2026-07), each with what needs it. Checked
+ * The access scopes the connector needs (Admin API 2026-10), each with what needs it. Checked
  * against the real schema's `requiredAccess` for every document we send
  * (test/store/required-scopes.test.ts) and Shopify's docs. A write scope also grants reading
  * the same resource (Shopify's access-scopes guide), so the read scopes below are covered by

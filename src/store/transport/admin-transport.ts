@@ -16,7 +16,7 @@ export interface AdminClientOptions {
   /** name.myshopify.com */
   shop: string;
   auth: ShopifyAuth;
-  /** e.g. "2026-07" */
+  /** e.g. "2026-10" */
   apiVersion: string;
   /** Send every Admin API request (and the token request) here instead of https://{shop}. */
   adminApiUrl?: string;

@@ -6,17 +6,34 @@ import type { QueryCost } from './query-cost.js';
  */
 export interface StoreCostGate {
   /**
-   * Takes `cost` points for one request. `sendInMs` 0: send now; more: the points are booked,
-   * send after that many ms (without asking again). `deferMs`: nothing was taken, the wait is
-   * longer than `maxWaitMs`; ask again then.
+   * Asks to send one request. `sendInMs` 0: send now, its requested cost is taken. More: its
+   * place is booked; ask again after that many ms with the ticket as `booked`. `deferMs`:
+   * nothing was booked, the wait is longer than `maxWaitMs`; ask again then.
    */
-  take(cost: number, maxWaitMs: number): Promise<CostTicket>;
+  take(request: CostRequest, maxWaitMs: number): Promise<CostTicket>;
   /**
-   * After Shopify answered (or the request failed): returns to the model what the request was
-   * charged beyond its actual cost (all of it when it did not run) and adopts Shopify's bucket.
+   * After Shopify answered (or the request failed): adopts the level Shopify reports, or returns
+   * what the request was charged beyond its actual cost (all of it when it did not run).
    */
   settle(ticket: GrantedTicket, answer: QueryCost | undefined): Promise<void>;
 }
 
-export type GrantedTicket = { granted: true; cost: number; sendInMs: number; id: string };
+export interface CostRequest {
+  /** The document's requested cost. */
+  cost: number;
+  /** Its operation name: the model keeps what each one cost last. */
+  operation: string;
+  /** The ticket of the booking this request holds, when it asks again. */
+  booked?: GrantedTicket;
+}
+
+export type GrantedTicket = {
+  granted: true;
+  cost: number;
+  operation: string;
+  sendInMs: number;
+  id: string;
+  /** While `sendInMs` > 0: the place booked. */
+  booking?: string;
+};
 export type CostTicket = GrantedTicket | { granted: false; deferMs: number };

@@ -63,7 +63,13 @@ export class AdminGraphql {
     let renewed = false;
     let booking = await this.book(operation, document);
     for (;;) {
-      if (booking.waitMs > 0) await sleep(booking.waitMs);
+      // A booked place: wait for it, then ask again (the refill or refunds may cover it by then).
+      while (booking.waitMs > 0) {
+        await sleep(booking.waitMs);
+        booking = booking.ticket?.booking
+          ? await this.book(operation, document, booking.ticket)
+          : { ...booking, waitMs: 0 };
+      }
       const { ticket } = booking;
       const session = await sessions.session();
       try {
@@ -116,7 +122,7 @@ export class AdminGraphql {
     cost: QueryCost | undefined,
     wait: number,
   ): Promise<Booking> {
-    const booking = await this.take(document);
+    const booking = await this.take(operation, document);
     const waitMs = Math.max(throttle.waitMs, booking.granted ? booking.waitMs : booking.deferMs);
     const fields = { operation, waitMs, wait, signal: throttle.kind };
     if (!booking.granted) {
@@ -137,16 +143,27 @@ export class AdminGraphql {
    * the wait is short, and a longer one hands the job back to its queue (StoreBudgetWaitError)
    * rather than hold a worker slot.
    */
-  private async book(operation: string, document: string): Promise<Booking> {
-    const booking = await this.take(document);
+  private async book(
+    operation: string,
+    document: string,
+    booked?: GrantedTicket,
+  ): Promise<Booking> {
+    const booking = await this.take(operation, document, booked);
     if (!booking.granted) throw new StoreBudgetWaitError(operation, booking.deferMs);
     return booking;
   }
 
-  private async take(document: string): Promise<Booking | { granted: false; deferMs: number }> {
+  private async take(
+    operation: string,
+    document: string,
+    booked?: GrantedTicket,
+  ): Promise<Booking | { granted: false; deferMs: number }> {
     const { gate } = this.options;
     if (!gate) return { granted: true, waitMs: 0 };
-    const ticket = await gate.take(requestedCostOf(document), this.options.maxBudgetWaitMs ?? 0);
+    const ticket = await gate.take(
+      { cost: requestedCostOf(document), operation, ...(booked ? { booked } : {}) },
+      this.options.maxBudgetWaitMs ?? 0,
+    );
     if (!ticket.granted) return ticket;
     return { granted: true, ticket, waitMs: ticket.sendInMs };
   }

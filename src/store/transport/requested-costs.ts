@@ -11,11 +11,11 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   // 100 orders × (the order and its order-number metafield) + 2
   ListOrdersUpdatedSince: 202,
   // the order, its two mark metafields, its address, the first 24 line items × 6 objects + 2,
-  // and the first 4 fulfillment orders × (5 objects + 24 lines × 2 + 2) + 2
-  GetOrder: 376,
+  // and the first 2 fulfillment orders × (5 objects + 24 lines × 2 + 2) + 2
+  GetOrder: 264,
   // the order, the next 24 line items × 6 objects + 2 (only for an order with more than 24)
   GetOrderLineItems: 147,
-  // the order, the next 10 fulfillment orders × 56 + 2 (only for an order with more than 4)
+  // the order, the next 10 fulfillment orders × 56 + 2 (only for an order with more than 2)
   GetOrderFulfillmentOrders: 563,
   // one order × (the order) + 2
   FindOrderByName: 3,
@@ -37,8 +37,11 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   // the order and two metafields
   GetOrderMarks: 3,
   CreateFulfillment: 22,
+  CreateFulfillmentWithStatus: 33,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
+  // two mutations: the event, and the order's status metafields
+  CreateFulfillmentEventWithStatus: 23,
   // 1 (order) + 2 + 5 fulfillment orders × 17 + 1 (count) + 10 fulfillments × 19
   ReadFulfillmentState: 279,
   // 1 + 2 + 10 fulfillment orders × 17
@@ -48,6 +51,7 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   // 1 + 2 + 100 lines × 1
   ReadFulfillmentOrderRemainingLines: 103,
   ReportFulfillmentOrderProgress: 12,
+  ReportFulfillmentOrderProgressWithStatus: 23,
   GetGrantedScopes: 2,
   GetShopIdentity: 1,
   // 50 locations + 2

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { CostTicket, GrantedTicket, StoreCostGate } from './cost-gate.js';
+import type { CostRequest, CostTicket, GrantedTicket, StoreCostGate } from './cost-gate.js';
 import type { QueryCost } from './query-cost.js';
 
 /**
@@ -8,15 +8,19 @@ import type { QueryCost } from './query-cost.js';
  *
  * Shopify's bucket holds `maximumAvailable` points and refills at `restoreRate` a second; a query
  * needs its whole requested cost available, is charged it up front and refunded down to its
- * actual cost after. The connector keeps to its own share of that bucket, `1 - reserveShare` of
- * both the points and the refill, so that the merchant's other apps always find the rest.
+ * actual cost after. The limits are per app and store: other apps never draw from it. The
+ * connector may leave `reserveShare` of both the points and the refill unused, as headroom for
+ * the merchant's own scripts that run with the connector's credentials (0 by default).
  *
- * The model is that share: a level (`avail`, may go below 0 while requests are booked ahead),
- * refilled by Redis server time. A request takes its requested cost; when the level is short it
- * books the points anyway and waits until the refill has covered them, so waiters go in turn
- * and nobody asks twice. Each answer refunds the difference to the actual cost and lowers the
- * level to what Shopify reports, less the reserve and the points booked by requests not yet sent:
- * other apps' use, and anything the model missed, show up there.
+ * The model is Shopify's level as last reported, less what was sent since and what is booked:
+ * - A request goes when the level holds its whole requested cost, and takes it (in flight until
+ *   answered). Otherwise it books its place: the points it is expected to cost in the end (the
+ *   last actual cost of that document), and a time when the refill should have covered it. At
+ *   that time it asks again, ahead of every later booking, and goes or books again.
+ * - Each answer carries Shopify's `currentlyAvailable`: the level becomes that, up or down, less
+ *   the requests sent after this one (not yet charged when Shopify answered) and the bookings. An
+ *   answer older than one already adopted is left out. Without a figure, the difference between
+ *   requested and actual cost is refunded.
  *
  * Until Shopify first answers, the model assumes a standard plan (1,000 points, 100 a second).
  */
@@ -43,56 +47,97 @@ local function save(key, avail, t, max, rate)
   -- Once it would have refilled anyway, the model can go: a fresh one starts full.
   redis.call('PEXPIRE', key, math.ceil(max * 1000 / rate) + 60000)
 end
-`;
-
-/** ARGV: now, reserve share, cost, maxWaitMs, member, graceMs. Returns ms until send, or -ms to defer. */
-const TAKE_SCRIPT = `${READ_MODEL}
-local key, booked, stats = KEYS[1], KEYS[2], KEYS[3]
-local t = now()
-local reserve, cost, maxWaitMs = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
-local max, rate, avail = model(key, reserve, t)
--- A document dearer than the whole share goes once the share is full.
-local need = math.min(cost, share(max, reserve))
-local waitMs = 0
-if avail < need then waitMs = math.ceil((need - avail) * 1000 / share(rate, reserve)) end
-if waitMs > maxWaitMs then
-  save(key, avail, t, max, rate)
-  redis.call('HINCRBY', stats, 'deferred', 1)
-  return -waitMs
+-- Members are "<id>:<points>".
+local function points(member) return tonumber(string.match(member, ':([%d.]+)$')) end
+local function total(members)
+  local sum = 0
+  for _, member in ipairs(members) do sum = sum + points(member) end
+  return sum
 end
-save(key, avail - cost, t, max, rate)
-redis.call('HINCRBY', stats, 'taken', cost)
-if waitMs > 0 then
-  local keepMs = waitMs + tonumber(ARGV[6])
-  redis.call('ZADD', booked, t + keepMs, ARGV[5] .. ':' .. cost)
-  if redis.call('PTTL', booked) < keepMs then redis.call('PEXPIRE', booked, keepMs) end
-  redis.call('HINCRBY', stats, 'waited', 1)
-  redis.call('HINCRBY', stats, 'waitMs', waitMs)
+local function keep(set, ms)
+  if redis.call('PTTL', set) < ms then redis.call('PEXPIRE', set, ms) end
 end
-return waitMs
 `;
 
 /**
- * ARGV: now, reserve share, refund, member ('' unless booked), then Shopify's maximumAvailable,
- * currentlyAvailable, restoreRate ('' when the answer had none), throttled (1/0).
+ * KEYS: model, in flight, booked, stats, actual costs. ARGV: now, reserve share, cost, maxWaitMs,
+ * id, graceMs, operation, the caller's booking ('' for a new request). Returns ms until it should
+ * ask again (0: send now) and its booking, or -ms to defer.
+ */
+const TAKE_SCRIPT = `${READ_MODEL}
+local key, flight, booked, stats, actuals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local t = now()
+local reserve, cost, maxWaitMs = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local id, grace, mine = ARGV[5], tonumber(ARGV[6]), ARGV[8]
+local max, rate, avail = model(key, reserve, t)
+redis.call('ZREMRANGEBYSCORE', booked, '-inf', t - grace)
+-- What this request may use: the level, and for a booking also the points booked behind it.
+local room = avail
+if mine ~= '' then
+  local score = redis.call('ZSCORE', booked, mine)
+  if score then
+    redis.call('ZREM', booked, mine)
+    avail = avail + points(mine)
+    room = avail + total(redis.call('ZRANGEBYSCORE', booked, '(' .. score, '+inf'))
+  end
+end
+-- A document dearer than the whole share goes once the share is full.
+local need = math.min(cost, share(max, reserve))
+if room >= need then
+  save(key, avail - cost, t, max, rate)
+  redis.call('ZADD', flight, t, id .. ':' .. cost)
+  keep(flight, grace)
+  if mine == '' then redis.call('HINCRBY', stats, 'taken', cost) end
+  return {0, ''}
+end
+local waitMs = math.max(1, math.ceil((need - room) * 1000 / share(rate, reserve)))
+if waitMs > maxWaitMs then
+  save(key, avail, t, max, rate)
+  redis.call('HINCRBY', stats, 'deferred', 1)
+  return {-waitMs, ''}
+end
+local expected = math.min(cost, tonumber(redis.call('HGET', actuals, ARGV[7])) or cost)
+save(key, avail - expected, t, max, rate)
+redis.call('ZADD', booked, t + waitMs, id .. ':' .. expected)
+keep(booked, waitMs + grace)
+if mine == '' then
+  redis.call('HINCRBY', stats, 'taken', cost)
+  redis.call('HINCRBY', stats, 'waited', 1)
+end
+redis.call('HINCRBY', stats, 'waitMs', waitMs)
+return {waitMs, id .. ':' .. expected}
+`;
+
+/**
+ * KEYS as for TAKE. ARGV: now, reserve share, refund, member, then Shopify's maximumAvailable,
+ * currentlyAvailable, restoreRate ('' when the answer had none), throttled (1/0), operation,
+ * actual cost ('' when it did not run), graceMs.
  */
 const SETTLE_SCRIPT = `${READ_MODEL}
-local key, booked, stats = KEYS[1], KEYS[2], KEYS[3]
+local key, flight, booked, stats, actuals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local t = now()
 local reserve = tonumber(ARGV[2])
 local max, rate, avail = model(key, reserve, t)
-avail = avail + tonumber(ARGV[3])
-if ARGV[4] ~= '' then redis.call('ZREM', booked, ARGV[4]) end
+local sentAt = redis.call('ZSCORE', flight, ARGV[4])
+redis.call('ZREM', flight, ARGV[4])
 if ARGV[8] == '1' then redis.call('HINCRBY', stats, 'throttled', 1) end
-if ARGV[5] ~= '' then
+if ARGV[10] ~= '' then
+  redis.call('HSET', actuals, ARGV[9], ARGV[10])
+  redis.call('PEXPIRE', actuals, 86400000)
+end
+if sentAt and ARGV[6] ~= '' then
   max, rate = tonumber(ARGV[5]), tonumber(ARGV[7])
-  redis.call('ZREMRANGEBYSCORE', booked, '-inf', t)
-  local waiting = 0
-  for _, member in ipairs(redis.call('ZRANGE', booked, 0, -1)) do
-    waiting = waiting + tonumber(string.match(member, ':(%d+)$'))
+  sentAt = tonumber(sentAt)
+  -- An answer to a request sent before the one whose answer was adopted is older news.
+  if sentAt >= (tonumber(redis.call('HGET', key, 'seenAt')) or -1) then
+    redis.call('ZREMRANGEBYSCORE', flight, '-inf', t - tonumber(ARGV[11]))
+    local later = total(redis.call('ZRANGEBYSCORE', flight, sentAt, '+inf'))
+      + total(redis.call('ZRANGE', booked, 0, -1))
+    avail = math.min(share(max, reserve), tonumber(ARGV[6]) - max * reserve - later)
+    redis.call('HSET', key, 'seenAt', sentAt)
   end
-  local seen = tonumber(ARGV[6]) - max * reserve - waiting
-  avail = math.min(avail, share(max, reserve), seen)
+elseif sentAt then
+  avail = math.min(share(max, reserve), avail + tonumber(ARGV[3]))
 end
 save(key, avail, t, max, rate)
 return 0
@@ -102,9 +147,9 @@ export interface SharedBucketOptions {
   /** The connector's QUEUE_PREFIX: one model per connector and shop. */
   prefix: string;
   shop: string;
-  /** Share of the bucket (points and refill) left to other apps, 0 to 0.9. */
+  /** Share of the bucket (points and refill) left unused, 0 to 0.9. */
   reserveShare: number;
-  /** How long a booked request may take to be sent before its booking is forgotten. */
+  /** How long a request may stay booked or unanswered before the model forgets it. */
   bookingGraceMs?: number;
   /** The model's clock in ms; default Redis server time, which every process shares. */
   clock?: () => number;
@@ -124,13 +169,13 @@ export interface SharedBucketState {
 }
 
 type BucketRedis = Redis & {
-  storeBucketTake(...args: (string | number)[]): Promise<number>;
+  storeBucketTake(...args: (string | number)[]): Promise<[number, string]>;
   storeBucketSettle(...args: (string | number)[]): Promise<number>;
 };
 
 export class SharedStoreBucket implements StoreCostGate {
   private readonly redis: BucketRedis;
-  private readonly keys: [string, string, string];
+  private readonly keys: [string, string, string, string, string];
   private readonly reserve: number;
 
   constructor(
@@ -138,28 +183,37 @@ export class SharedStoreBucket implements StoreCostGate {
     private readonly options: SharedBucketOptions,
   ) {
     if (!('storeBucketTake' in redis)) {
-      redis.defineCommand('storeBucketTake', { numberOfKeys: 3, lua: TAKE_SCRIPT });
-      redis.defineCommand('storeBucketSettle', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
+      redis.defineCommand('storeBucketTake', { numberOfKeys: 5, lua: TAKE_SCRIPT });
+      redis.defineCommand('storeBucketSettle', { numberOfKeys: 5, lua: SETTLE_SCRIPT });
     }
     this.redis = redis as BucketRedis;
     const base = `${options.prefix}:shopify-bucket:${options.shop}`;
-    this.keys = [base, `${base}:booked`, `${base}:stats`];
+    this.keys = [base, `${base}:flight`, `${base}:booked`, `${base}:stats`, `${base}:actual`];
     this.reserve = Math.min(0.9, Math.max(0, options.reserveShare));
   }
 
-  async take(cost: number, maxWaitMs: number): Promise<CostTicket> {
-    const id = randomUUID();
-    const waitMs = await this.redis.storeBucketTake(
+  async take(request: CostRequest, maxWaitMs: number): Promise<CostTicket> {
+    const id = request.booked?.id ?? randomUUID();
+    const [waitMs, booking] = await this.redis.storeBucketTake(
       ...this.keys,
       this.now(),
       this.reserve,
-      cost,
+      request.cost,
       Math.max(0, Math.floor(maxWaitMs)),
       id,
-      this.options.bookingGraceMs ?? 60_000,
+      this.grace(),
+      request.operation,
+      request.booked?.booking ?? '',
     );
     if (waitMs < 0) return { granted: false, deferMs: -waitMs };
-    return { granted: true, cost, sendInMs: waitMs, id };
+    return {
+      granted: true,
+      cost: request.cost,
+      operation: request.operation,
+      sendInMs: waitMs,
+      id,
+      ...(waitMs > 0 ? { booking } : {}),
+    };
   }
 
   async settle(ticket: GrantedTicket, answer: QueryCost | undefined): Promise<void> {
@@ -171,11 +225,14 @@ export class SharedStoreBucket implements StoreCostGate {
       this.now(),
       this.reserve,
       refund,
-      ticket.sendInMs > 0 ? `${ticket.id}:${ticket.cost}` : '',
+      `${ticket.id}:${ticket.cost}`,
       status?.maximumAvailable ?? '',
       status?.currentlyAvailable ?? '',
       status?.restoreRate ?? '',
       answer && answer.actual === null ? 1 : 0,
+      ticket.operation,
+      answer?.actual ?? '',
+      this.grace(),
     );
   }
 
@@ -183,7 +240,7 @@ export class SharedStoreBucket implements StoreCostGate {
   async state(): Promise<SharedBucketState> {
     const [model, stats] = await Promise.all([
       this.redis.hgetall(this.keys[0]),
-      this.redis.hgetall(this.keys[2]),
+      this.redis.hgetall(this.keys[3]),
     ]);
     const n = (raw: Record<string, string>, key: string, fallback = 0) =>
       raw[key] === undefined ? fallback : Number(raw[key]);
@@ -198,6 +255,10 @@ export class SharedStoreBucket implements StoreCostGate {
       deferred: n(stats, 'deferred'),
       throttled: n(stats, 'throttled'),
     };
+  }
+
+  private grace(): number {
+    return this.options.bookingGraceMs ?? 60_000;
   }
 
   private now(): number | string {

@@ -19,6 +19,7 @@ import {
   storeClient,
   waitFor,
 } from '../../helpers/intake.js';
+import { capturingLogger } from '../../store/helpers.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 
@@ -258,6 +259,7 @@ describe('reconcilePass', () => {
         ...SETTINGS,
         intake: { pollIntervalMs: 300_000, pollOverlapMs: OVERLAP_MS, firstLookbackDays },
       },
+      serverTime: async () => clock.now,
       now: () => clock.now,
     };
     const watermark = () => intake.redis.get(`${intake.prefix}:reconcile:watermark`);
@@ -338,6 +340,39 @@ describe('reconcilePass', () => {
     // The lock is given back: the next pass runs.
     expect(await run()).toMatchObject({ seen: expect.any(Number) });
     expect(await intake.redis.exists(`${intake.prefix}:reconcile:lock`)).toBe(0);
+  });
+
+  it("takes the watermark from Redis's clock, so a worker whose clock runs 20 minutes fast still finds new orders, and says its clock is off", async () => {
+    const fakeStore = await store();
+    const intake = await parts('processor-skew');
+    const { logger, lines } = capturingLogger('warn');
+    const fastClock = () => new Date(Date.now() + 20 * 60_000);
+    const run = () =>
+      reconcilePass({
+        ...reconcileDeps(intake, fakeStore),
+        logger,
+        settings: {
+          ...SETTINGS,
+          intake: { pollIntervalMs: 300_000, pollOverlapMs: OVERLAP_MS, firstLookbackDays: 1 },
+        },
+        now: fastClock,
+      });
+    await run();
+    const [seconds] = await intake.redis.time();
+    const watermark = await intake.redis.get(`${intake.prefix}:reconcile:watermark`);
+    expect(Date.parse(watermark!)).toBeLessThan((Number(seconds) + 1) * 1000);
+
+    // Paid after that pass, by every clock but the worker's.
+    const paidAt = new Date((Number((await intake.redis.time())[0]) + 1) * 1000).toISOString();
+    await fakeStore.createOrder(
+      { id: '5550300', createdAt: paidAt, updatedAt: paidAt },
+      { sendWebhook: false },
+    );
+    const second = await run();
+
+    expect(second).toMatchObject({ seen: 1, queued: 1 });
+    expect(await intake.queues.createShipment.getJob('order-5550300')).toBeDefined();
+    expect(lines()).toMatch(/this machine's clock is 1[12]\d\d s ahead of Redis's/);
   });
 
   it('does not run while another process holds the lock', async () => {

@@ -27,7 +27,7 @@ export async function graphql(
   query: string,
   variables: Record<string, unknown> = {},
 ): Promise<Json> {
-  const response = await fetch(`${store.url}/admin/api/2026-07/graphql.json`, {
+  const response = await fetch(`${store.url}/admin/api/2026-10/graphql.json`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': ACCESS_TOKEN },
     body: JSON.stringify({ query, variables }),

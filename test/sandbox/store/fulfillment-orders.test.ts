@@ -306,7 +306,7 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
       'read_merchant_managed_fulfillment_orders',
     ]);
     try {
-      const response = await fetch(`${store.url}/admin/api/2026-07/graphql.json`, {
+      const response = await fetch(`${store.url}/admin/api/2026-10/graphql.json`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': ACCESS_TOKEN },
         body: JSON.stringify({

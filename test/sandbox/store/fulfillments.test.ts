@@ -206,7 +206,7 @@ describe('fake store: fulfillments and what the customer is told', () => {
     // A query passes untouched.
     expect((await fulfillmentOrders(store, '8007')).nodes).toHaveLength(1);
     const send = () =>
-      fetch(`${store.url}/admin/api/2026-07/graphql.json`, {
+      fetch(`${store.url}/admin/api/2026-10/graphql.json`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': ACCESS_TOKEN },
         body: JSON.stringify({
@@ -231,7 +231,7 @@ describe('fake store: fulfillments and what the customer is told', () => {
     expect(retried.data.fulfillmentCreate.userErrors[0].message).toMatch(/status= closed\.$/);
 
     store.dropNextAnswers({ count: 1, how: 'connection_reset' });
-    const tagged = fetch(`${store.url}/admin/api/2026-07/graphql.json`, {
+    const tagged = fetch(`${store.url}/admin/api/2026-10/graphql.json`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', 'X-Shopify-Access-Token': ACCESS_TOKEN },
       body: JSON.stringify({

@@ -1,0 +1,156 @@
+import { userInfo } from 'node:os';
+import type { Command } from 'commander';
+import type { Redis } from 'ioredis';
+import { loadRecordsLocation, loadShopifySettings } from '../../config/index.js';
+import { buildStoreClient } from '../compose/clients.js';
+import { parseOrderId } from '../domain/order.js';
+import { createLogger } from '../log.js';
+import { listStaffActions, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
+import { StoreError } from '../store/errors.js';
+import { parseDay } from './dates.js';
+import { EXIT, redisOrExit, settingsOrExit } from './exit.js';
+
+/** Who runs this command: the OS user (the CLI has no login of its own). */
+export function cliUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // No entry in the user database (some containers): the environment may still say.
+    return process.env.USER ?? process.env.LOGNAME ?? 'unknown';
+  }
+}
+
+/**
+ * Puts a change made by a `connector` command in the audit trail. A trail that cannot be written
+ * does not undo the change: the command says so and goes on.
+ */
+export async function recordCliAction(
+  redis: Redis,
+  prefix: string,
+  action: Omit<StaffAction, 'at' | 'who' | 'via'>,
+): Promise<void> {
+  try {
+    await recordStaffAction(redis, prefix, {
+      at: Date.now(),
+      who: cliUser(),
+      via: 'cli',
+      ...action,
+    });
+  } catch (error) {
+    console.error(
+      `Done, but not recorded in the audit trail: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** One action per line, oldest last, in an admin's words. */
+export function formatStaffAction(action: StaffAction): string {
+  const when = new Date(action.at)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, 'Z');
+  const what = [
+    `${action.action}${action.queue ? ` in ${action.queue}` : ''}`,
+    action.detail ? ` (${action.detail})` : '',
+    action.queue || action.count > 0 ? `: ${action.count} job(s)` : '',
+  ].join('');
+  const more = (shown: number) => (action.count > shown ? ', …' : '');
+  const ids =
+    action.jobIds.length > 0
+      ? `  jobs ${action.jobIds.join(', ')}${more(action.jobIds.length)}`
+      : '';
+  const orders = action.orderIds.length > 0 ? `  orders ${action.orderIds.join(', ')}` : '';
+  return `${when}  ${action.who} (${action.via})  ${what}${ids}${orders}`;
+}
+
+interface AuditOptions {
+  order?: string;
+  since?: Date;
+  limit: number;
+  json?: boolean;
+}
+
+export function registerAuditCommand(program: Command): void {
+  program
+    .command('audit')
+    .description(
+      'list what staff changed, newest first: Bull Board retries, cleans, promotes and removes, and the commands that change jobs or records (who, when, which jobs and orders)',
+    )
+    .option(
+      '--order <order>',
+      'only actions on this order: its id, gid or name (#1003 asks Shopify)',
+    )
+    .option('--since <date>', 'only actions since, YYYY-MM-DD (UTC) or ISO', parseDay)
+    .option('--limit <n>', 'at most this many', parseLimit, 100)
+    .option('--json', 'print JSON')
+    .action(async (opts: AuditOptions) => {
+      const location = settingsOrExit(loadRecordsLocation, 'Reading the audit trail needs');
+      if (!location) return;
+      let orderId: string | undefined;
+      if (opts.order !== undefined) {
+        const found = await orderIdOf(opts.order);
+        if (!found) return;
+        orderId = found;
+      }
+      const redis = await redisOrExit(location.url);
+      if (!redis) return;
+      try {
+        const actions = await listStaffActions(redis, location.queuePrefix, {
+          ...(orderId ? { orderId } : {}),
+          ...(opts.since ? { since: opts.since.getTime() } : {}),
+          limit: opts.limit,
+        });
+        if (opts.json) {
+          console.log(JSON.stringify(actions, null, 2));
+        } else if (actions.length === 0) {
+          console.log(
+            `No staff action recorded${orderId ? ` on order ${orderId}` : ''}${opts.since ? ` since ${opts.since.toISOString()}` : ''} under QUEUE_PREFIX=${location.queuePrefix}.`,
+          );
+        } else {
+          for (const action of actions) console.log(formatStaffAction(action));
+        }
+      } finally {
+        await redis.quit();
+      }
+    });
+}
+
+function parseLimit(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`Not a positive whole number: ${value}`);
+  return n;
+}
+
+/** The order id of what was typed; a name is looked up in Shopify. Undefined after saying why not. */
+async function orderIdOf(raw: string): Promise<string | undefined> {
+  const value = raw.trim();
+  const id = /^#/.test(value) ? null : parseOrderId(value);
+  // Long digits are an id; short ones, or with #, a name.
+  if (id && (value.startsWith('gid://') || id.length >= 6)) return id;
+  if (!/^#?[\p{L}\p{N}_.-]{1,40}$/u.test(value)) {
+    console.error(
+      `Not a Shopify order id or name: ${raw} (e.g. 5551234, gid://shopify/Order/5551234, #1003)`,
+    );
+    process.exitCode = EXIT.usage;
+    return undefined;
+  }
+  const name = value.startsWith('#') ? value : `#${value}`;
+  const shopify = settingsOrExit(
+    loadShopifySettings,
+    `Finding order ${name} by its name needs the Shopify settings`,
+  );
+  if (!shopify) return undefined;
+  try {
+    const found = await buildStoreClient(shopify, createLogger({ level: 'warn' })).findOrderByName(
+      name,
+    );
+    if (found) return found.id;
+    console.error(`No order named ${name} in the store.`);
+    process.exitCode = EXIT.noInput;
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    console.error(`Could not ask Shopify for order ${name}: ${error.message}`);
+    process.exitCode = EXIT.unavailable;
+  }
+  return undefined;
+}

@@ -1,0 +1,56 @@
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config/index.js';
+import type { Logger } from '../log.js';
+import type { FoundJob, OrderLookup } from '../server/order-search.js';
+import type { StoreClient } from '../store/types.js';
+import { readStoredOrderStatus } from './order-status.js';
+
+/**
+ * How the order search next to the board finds an order: its jobs the way `connector status`
+ * finds them, its name through Shopify (one read per search by name).
+ */
+export function buildOrderLookup(deps: {
+  redis: Redis;
+  prefix: string;
+  queues: readonly Queue[];
+  findOrderByName: StoreClient['findOrderByName'];
+}): OrderLookup {
+  const byName = new Map(deps.queues.map((queue) => [queue.name, queue]));
+  return {
+    findByName: (name) => deps.findOrderByName(name),
+    async jobsOf(orderId) {
+      const { jobs } = await readStoredOrderStatus(deps.redis, deps.prefix, orderId);
+      const found: FoundJob[] = [];
+      for (const job of jobs) {
+        const name = (await byName.get(job.queue)?.getJob(job.id))?.name ?? job.queue;
+        found.push({
+          queue: job.queue,
+          id: job.id,
+          name,
+          state: job.state,
+          attemptsMade: job.attemptsMade,
+          ...(job.failedReason ? { failedReason: job.failedReason } : {}),
+        });
+      }
+      return found;
+    },
+  };
+}
+
+/**
+ * Shopify's `findOrderByName`, with the Shopify client built on the first search: the HTTP side
+ * loads the Shopify library only when an admin searches by name.
+ */
+export function lazyFindOrderByName(
+  shopify: Config['shopify'],
+  logger: Logger,
+): StoreClient['findOrderByName'] {
+  let client: Promise<StoreClient> | undefined;
+  return async (name) => {
+    client ??= import('./clients.js').then(({ buildStoreClient }) =>
+      buildStoreClient(shopify, logger),
+    );
+    return (await client).findOrderByName(name);
+  };
+}

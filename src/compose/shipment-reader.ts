@@ -1,0 +1,43 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config/index.js';
+import type { Logger } from '../log.js';
+import { PartnerNotFoundError, PartnerWaitError } from '../partner/errors.js';
+import type { ShipmentReader } from '../records/partner-environment.js';
+import { buildPartnerSide } from './clients.js';
+
+/** How long the check at start waits for the shared budget or a 429, in all, before it gives up. */
+const MAX_WAIT_MS = 5 * 60_000;
+
+/**
+ * Reads one shipment with the configured token, from the token's shared budget: how a start with
+ * a new token tells a reissued token of the same account from another account's. A spent budget
+ * or a 429 is waited out (other processes may be busy with the same token), up to MAX_WAIT_MS.
+ */
+export function shipmentReader(
+  settings: Config['partner'],
+  redis: Redis,
+  logger: Logger,
+): ShipmentReader {
+  return async (reference) => {
+    const { partner } = buildPartnerSide(settings, redis, logger);
+    let waitedMs = 0;
+    for (;;) {
+      try {
+        await partner.getShipment(reference, { priority: 'create' });
+        return 'found';
+      } catch (error) {
+        if (error instanceof PartnerNotFoundError) return 'not_found';
+        if (!(error instanceof PartnerWaitError) || waitedMs + error.waitMs > MAX_WAIT_MS) {
+          throw error;
+        }
+        logger.info(
+          { waitMs: Math.ceil(error.waitMs) },
+          'waiting for the partner budget to check the new token',
+        );
+        await sleep(error.waitMs);
+        waitedMs += error.waitMs;
+      }
+    }
+  };
+}

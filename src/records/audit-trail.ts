@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * What staff did to jobs and records, from Bull Board or the `connector` command: who, when,
+ * what, and to which queue, jobs and orders. Ids and order numbers only, no personal data.
+ */
+export interface StaffAction {
+  /** When (ms since the epoch). */
+  at: number;
+  /** The board's login user, or the OS user who ran the command. */
+  who: string;
+  via: 'board' | 'cli';
+  /** What was done, e.g. `retry`, `clean`, `replay`, `environment forget`. */
+  action: string;
+  queue?: string;
+  /** The jobs it touched (the first MAX_IDS of them; `count` says how many in all). */
+  jobIds: string[];
+  /** The orders behind those jobs (the first MAX_IDS of them). */
+  orderIds: string[];
+  /** How many jobs or records it changed. */
+  count: number;
+  /** Anything else that tells what was asked, e.g. `failed jobs` or `dry run`. */
+  detail?: string;
+}
+
+/** Kept at least this long (and at most MAX_ACTIONS entries). */
+export const AUDIT_RETENTION_DAYS = 90;
+/** Bounds the trail's size whatever staff do: the oldest entries go first. */
+export const MAX_ACTIONS = 20_000;
+/** Per order: its latest actions, for its timeline. */
+const MAX_ACTIONS_PER_ORDER = 100;
+/** Ids kept in one entry: a "retry all" of thousands of jobs stays one small entry. */
+export const MAX_IDS = 50;
+
+const DAY_MS = 24 * 3600_000;
+
+function keys(prefix: string) {
+  return {
+    all: `${prefix}:audit`,
+    order: (orderId: string) => `${prefix}:audit:order:${orderId}`,
+    /** Actions counted by `via:action`, for /metrics: counts survive the trail's trimming. */
+    counts: `${prefix}:audit:counts`,
+  };
+}
+
+/**
+ * Adds an action to the trail (and to the trail of each order it names), trims what is older
+ * than the retention or past the size bound, and counts it for /metrics. One round trip.
+ */
+export async function recordStaffAction(
+  redis: Redis,
+  prefix: string,
+  action: StaffAction,
+  bounds: { maxActions: number } = { maxActions: MAX_ACTIONS },
+): Promise<void> {
+  const k = keys(prefix);
+  const entry: StaffAction & { key: string } = {
+    ...action,
+    jobIds: action.jobIds.slice(0, MAX_IDS),
+    orderIds: [...new Set(action.orderIds)].slice(0, MAX_IDS),
+    // Two identical actions in the same millisecond are still two members of the sorted set.
+    key: randomUUID().slice(0, 8),
+  };
+  const member = JSON.stringify(entry);
+  const oldest = action.at - AUDIT_RETENTION_DAYS * DAY_MS;
+  const keepS = Math.ceil((AUDIT_RETENTION_DAYS * DAY_MS) / 1000);
+  const multi = redis
+    .multi()
+    .zadd(k.all, action.at, member)
+    .zremrangebyscore(k.all, '-inf', `(${oldest}`)
+    .zremrangebyrank(k.all, 0, -(bounds.maxActions + 1))
+    .hincrby(k.counts, `${action.via}:${action.action}`, 1);
+  for (const orderId of entry.orderIds) {
+    multi
+      .zadd(k.order(orderId), action.at, member)
+      .zremrangebyrank(k.order(orderId), 0, -(MAX_ACTIONS_PER_ORDER + 1))
+      .expire(k.order(orderId), keepS);
+  }
+  await multi.exec();
+}
+
+/**
+ * The latest actions, newest first: all of them, or those that named one order (its id), and
+ * only those at or after `since` (ms) if given. `limit` defaults to 100.
+ */
+export async function listStaffActions(
+  redis: Redis,
+  prefix: string,
+  options: { orderId?: string; limit?: number; since?: number } = {},
+): Promise<StaffAction[]> {
+  const k = keys(prefix);
+  const key = options.orderId ? k.order(options.orderId) : k.all;
+  const limit = Math.max(1, options.limit ?? 100);
+  const oldest = Math.max(options.since ?? 0, Date.now() - AUDIT_RETENTION_DAYS * DAY_MS);
+  const members = await redis.zrevrangebyscore(key, '+inf', oldest, 'LIMIT', 0, limit);
+  return members.map((member) => {
+    const { key: _key, ...action } = JSON.parse(member) as StaffAction & { key: string };
+    return action;
+  });
+}
+
+/** How many actions of each kind were recorded since the prefix was first used. */
+export async function countStaffActions(
+  redis: Redis,
+  prefix: string,
+): Promise<{ via: string; action: string; count: number }[]> {
+  const raw = await redis.hgetall(keys(prefix).counts);
+  return Object.entries(raw).map(([field, value]) => {
+    const at = field.indexOf(':');
+    return { via: field.slice(0, at), action: field.slice(at + 1), count: Number(value) };
+  });
+}

@@ -1,0 +1,109 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * What happened to an order that nothing else keeps: the events that brought it in, the
+ * provider's answers and status changes, and what was written to Shopify. Job runs and staff
+ * actions are read where they are kept (BullMQ, the audit trail) when the timeline is shown.
+ * Each order's list is bounded (the newest TIMELINE_LIMIT entries, TIMELINE_DAYS after its last
+ * entry) and holds ids, statuses and routes only: no personal data, no bodies.
+ */
+export type StoredTimelineEntry =
+  /** A sign of the order: a webhook topic, a reconciliation pass, a backfill. */
+  | { at: number; kind: 'event'; source: string }
+  /** A request to the provider about this order, and its HTTP status (null: no answer). */
+  | { at: number; kind: 'provider-request'; method: string; path: string; status: number | null }
+  /** The provider's status as the connector learnt it (registration or the status sync). */
+  | { at: number; kind: 'provider-status'; status: string }
+  /** A write to the Shopify order, e.g. "fulfilled" or "order marks: registered". */
+  | { at: number; kind: 'shopify-write'; write: string };
+
+export const TIMELINE_LIMIT = 200;
+export const TIMELINE_DAYS = 60;
+/** Kept this long after an order's last entry. */
+export const TIMELINE_KEEP_MS = TIMELINE_DAYS * 24 * 3600_000;
+
+/** The Redis key of an order's timeline (the webhook intake's script writes it too). */
+export function timelineKey(prefix: string, orderId: string): string {
+  return `${prefix}:timeline:${orderId}`;
+}
+
+/**
+ * One entry as kept: `<ms in base 36> <code> <fields>`, about 25 bytes, so that a whole order's
+ * story stays well under a kilobyte (bench/redis-footprint.ts measures it).
+ */
+export function encodeEntry(entry: StoredTimelineEntry): string {
+  const at = entry.at.toString(36);
+  switch (entry.kind) {
+    case 'event':
+      return `${at} e ${entry.source}`;
+    case 'provider-request':
+      return `${at} p ${entry.method} ${entry.path} ${entry.status ?? '-'}`;
+    case 'provider-status':
+      return `${at} s ${entry.status}`;
+    case 'shopify-write':
+      return `${at} w ${entry.write}`;
+  }
+}
+
+export function decodeEntry(raw: string): StoredTimelineEntry | null {
+  const match = /^([0-9a-z]+) ([epsw]) (.*)$/s.exec(raw);
+  if (!match) return null;
+  const at = Number.parseInt(match[1]!, 36);
+  const rest = match[3]!;
+  switch (match[2]) {
+    case 'e':
+      return { at, kind: 'event', source: rest };
+    case 's':
+      return { at, kind: 'provider-status', status: rest };
+    case 'w':
+      return { at, kind: 'shopify-write', write: rest };
+    default: {
+      const [method = '?', path = '?', status = '-'] = rest.split(' ');
+      return {
+        at,
+        kind: 'provider-request',
+        method,
+        path,
+        status: status === '-' ? null : Number(status),
+      };
+    }
+  }
+}
+
+/** The Lua lines that add ARGV[i] to KEYS[k] and keep the list bounded (shared with the intake). */
+export function pushEntryLua(key: string, entry: string, keepMs: string): string {
+  return `redis.call('LPUSH', ${key}, ${entry})
+redis.call('LTRIM', ${key}, 0, ${TIMELINE_LIMIT - 1})
+redis.call('PEXPIRE', ${key}, ${keepMs})`;
+}
+
+// KEYS: timeline. ARGV: entry, keepMs.
+const PUSH = `${pushEntryLua('KEYS[1]', 'ARGV[1]', 'ARGV[2]')}
+return 1`;
+
+export class OrderTimeline {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  key(orderId: string): string {
+    return timelineKey(this.prefix, orderId);
+  }
+
+  async note(orderId: string, entry: StoredTimelineEntry): Promise<void> {
+    await this.redis.eval(PUSH, 1, this.key(orderId), encodeEntry(entry), TIMELINE_KEEP_MS);
+  }
+
+  /** The order's entries, oldest first, none older than TIMELINE_DAYS. */
+  async read(orderId: string, now = Date.now()): Promise<StoredTimelineEntry[]> {
+    const raw = await this.redis.lrange(this.key(orderId), 0, TIMELINE_LIMIT - 1);
+    return raw
+      .map(decodeEntry)
+      .filter(
+        (entry): entry is StoredTimelineEntry =>
+          entry !== null && entry.at >= now - TIMELINE_KEEP_MS,
+      )
+      .sort((a, b) => a.at - b.at);
+  }
+}

@@ -1,0 +1,23 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Asks every request of this scope for `Authorization: Bearer <token>` (METRICS_TOKEN): /metrics
+ * and /status show queue states, the partner budget and Shopify's error texts. Register it in the
+ * scope of those routes only; the webhook and health routes stay open.
+ */
+export function requireBearerToken(app: FastifyInstance, token: string): void {
+  const expected = digest(`Bearer ${token}`);
+  app.addHook('onRequest', async (request, reply) => {
+    if (timingSafeEqual(expected, digest(request.headers.authorization ?? ''))) return;
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer realm="connector"')
+      .send({ error: 'a valid bearer token (METRICS_TOKEN) is required' });
+  });
+}
+
+/** Fixed-length digests, so comparing them takes the same time whatever was sent. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}

@@ -1,0 +1,168 @@
+import type { BoardHooks, HookContext } from '@bull-board/api/typings/app';
+import type { Job, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '../log.js';
+import { MAX_IDS, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
+import { orderIdOfJob } from './board-jobs.js';
+
+/** What the board's write routes do, in the words of the audit trail (others: the route's words). */
+const ACTIONS: Record<string, string> = {
+  '/api/queues/:queueName/:jobId/retry': 'retry',
+  '/api/queues/:queueName/retry/:queueStatus': 'retry',
+  '/api/queues/:queueName/:jobId/clean': 'remove',
+  '/api/queues/:queueName/clean/:queueStatus': 'clean',
+  '/api/queues/:queueName/:jobId/promote': 'promote',
+  '/api/queues/:queueName/promote': 'promote',
+  '/api/queues/:queueName/:jobId/update-data': 'edit data',
+  '/api/queues/:queueName/add': 'add',
+  '/api/queues/:queueName/empty': 'empty',
+  '/api/queues/:queueName/obliterate': 'obliterate',
+};
+
+/** States whose count a bulk action lowers by the jobs it changed. */
+const BULK_STATES: Record<string, string[]> = {
+  '/api/queues/:queueName/promote': ['delayed'],
+  '/api/queues/:queueName/empty': ['waiting', 'delayed', 'prioritized', 'paused'],
+};
+
+interface Pending {
+  action: string;
+  queue?: Queue;
+  jobIds: string[];
+  orderIds: string[];
+  /** Jobs in the states the action empties, before it ran. */
+  states?: string[];
+  before?: number;
+  detail?: string;
+}
+
+/**
+ * Bull Board's handler hooks that put every change made on the board in the audit trail: `before`
+ * notes which jobs (and orders) the action is about, `after` records it once it succeeded, with
+ * how many jobs it changed. The user is the board's basic-auth login (checked before any route).
+ */
+export function boardAuditHooks(deps: {
+  queues: readonly Queue[];
+  redis: Redis;
+  prefix: string;
+  logger: Logger;
+  now?: () => number;
+}): BoardHooks {
+  const byName = new Map(deps.queues.map((queue) => [queue.name, queue]));
+  const pending = new WeakMap<HookContext, Pending>();
+  const now = deps.now ?? Date.now;
+
+  return {
+    async before(context) {
+      if (context.method === 'get') return;
+      const params = context.request.params as Record<string, string | undefined>;
+      const queue = params.queueName ? byName.get(params.queueName) : undefined;
+      const note: Pending = {
+        action: ACTIONS[context.route] ?? routeWords(context.route),
+        ...(queue ? { queue } : {}),
+        jobIds: [],
+        orderIds: [],
+      };
+      if (queue && params.jobId) {
+        note.jobIds.push(params.jobId);
+        const orderId = orderIdOfJob(await queue.getJob(params.jobId));
+        if (orderId) note.orderIds.push(orderId);
+      } else if (queue) {
+        const states = params.queueStatus
+          ? [params.queueStatus]
+          : (BULK_STATES[context.route] ??
+            (note.action === 'obliterate' ? ['waiting', 'delayed', 'failed', 'completed'] : []));
+        if (states.length > 0) {
+          note.states = states;
+          note.before = await queue.getJobCountByTypes(...(states as never[]));
+          const jobs = (await queue.getJobs(states as never[], 0, MAX_IDS - 1)) as Job[];
+          for (const job of jobs.filter(Boolean)) {
+            if (job.id) note.jobIds.push(job.id);
+            const orderId = orderIdOfJob(job);
+            if (orderId) note.orderIds.push(orderId);
+          }
+          if (params.queueStatus) note.detail = `every ${params.queueStatus} job`;
+        }
+      }
+      pending.set(context, note);
+    },
+
+    async after(context, result) {
+      const note = pending.get(context);
+      if (!note || (result.status ?? 200) >= 400) return result;
+      const count = await changedCount(note, result.body, context);
+      // An added job is known only once it exists.
+      const added = (result.body as { job?: { id?: unknown; data?: unknown } } | undefined)?.job;
+      if (note.action === 'add' && typeof added?.id === 'string') {
+        note.jobIds.push(added.id);
+        const orderId = orderIdOfJob(added);
+        if (orderId) note.orderIds.push(orderId);
+      }
+      const action: StaffAction = {
+        at: now(),
+        who: loginUser(context.request.headers.authorization),
+        via: 'board',
+        action: note.action,
+        ...(note.queue ? { queue: note.queue.name } : {}),
+        jobIds: note.jobIds,
+        orderIds: note.orderIds,
+        count,
+        ...(note.detail ? { detail: note.detail } : {}),
+      };
+      try {
+        await recordStaffAction(deps.redis, deps.prefix, action);
+        deps.logger.info(
+          {
+            who: action.who,
+            action: action.action,
+            queue: action.queue,
+            count,
+            jobIds: note.jobIds,
+          },
+          'staff action on the board',
+        );
+      } catch (error) {
+        // The change is made: the board must say so. The log keeps what the trail could not.
+        deps.logger.error(
+          { err: error, who: action.who, action: action.action, queue: action.queue, count },
+          'staff action on the board not recorded in the audit trail',
+        );
+      }
+      return result;
+    },
+  };
+}
+
+async function changedCount(note: Pending, body: unknown, context: HookContext): Promise<number> {
+  const params = context.request.params as Record<string, string | undefined>;
+  if (params.jobId) return 1;
+  if (note.action === 'add') return 1;
+  const retried = (body as { retried?: unknown } | undefined)?.retried;
+  if (typeof retried === 'number') return retried;
+  if (note.queue && note.states && note.before !== undefined) {
+    if (note.action === 'obliterate') return note.before;
+    const after = await note.queue.getJobCountByTypes(...(note.states as never[]));
+    return Math.max(0, note.before - after);
+  }
+  return 0;
+}
+
+/** The user of a basic-auth header (already checked by the board's login). */
+export function loginUser(authorization: string | undefined): string {
+  const encoded = authorization?.match(/^Basic\s+(\S+)$/i)?.[1];
+  if (!encoded) return 'unknown';
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? decoded.slice(0, colon) : 'unknown';
+}
+
+/** `/api/queues/:queueName/rate-limit/release` → `rate limit release`. */
+function routeWords(route: string): string {
+  const words = route
+    .replace(/^\/api\/(queues\/)?/, '')
+    .split('/')
+    .filter((part) => part && !part.startsWith(':'))
+    .join(' ')
+    .replaceAll('-', ' ');
+  return words || route;
+}

@@ -1,0 +1,46 @@
+/**
+ * Wrong board logins per client: past MAX_FAILURES within WINDOW_MS, the client is refused (429)
+ * until the oldest of them leaves the window, whatever it sends. Kept in this process's memory:
+ * only the process that serves the board sees its logins.
+ */
+export const MAX_FAILURES = 10;
+export const WINDOW_MS = 10 * 60_000;
+/** Bounds the memory a flood from many addresses can take: the oldest clients are forgotten. */
+const MAX_CLIENTS = 10_000;
+
+export class LoginThrottle {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** How long (ms) the client must wait before its next login is looked at; 0: not throttled. */
+  waitMs(client: string): number {
+    const times = this.recent(client);
+    if (times.length < MAX_FAILURES) return 0;
+    return times[times.length - MAX_FAILURES]! + WINDOW_MS - this.now();
+  }
+
+  /** Notes a wrong login; returns the client's wrong logins within the window. */
+  fail(client: string): number {
+    const times = this.recent(client);
+    times.push(this.now());
+    // Re-inserted, so the map's order is by latest failure and the first key is the stalest.
+    this.failures.delete(client);
+    this.failures.set(client, times.slice(-MAX_FAILURES));
+    if (this.failures.size > MAX_CLIENTS) {
+      const stalest = this.failures.keys().next().value;
+      if (stalest !== undefined) this.failures.delete(stalest);
+    }
+    return times.length;
+  }
+
+  /** A right login ends the client's count. */
+  succeed(client: string): void {
+    this.failures.delete(client);
+  }
+
+  private recent(client: string): number[] {
+    const since = this.now() - WINDOW_MS;
+    return (this.failures.get(client) ?? []).filter((at) => at > since);
+  }
+}

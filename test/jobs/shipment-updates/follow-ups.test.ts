@@ -1,0 +1,111 @@
+import { Worker } from 'bullmq';
+import { describe, expect, it } from 'vitest';
+import {
+  pendingUpdates,
+  queueShipmentUpdates,
+  statusVersion,
+} from '../../../jobs/shipment-updates/follow-ups.js';
+import { updateJobId } from '../../../jobs/shipment-updates/updates.js';
+import type { TrackedShipment } from '../../../src/records/shipment-tracking.js';
+import { shipmentStacks, waitUntil } from '../../helpers/shipment-stack.js';
+
+const base: TrackedShipment = {
+  reference: '1001',
+  orderNumber: '#1001',
+  status: 'registered',
+  updatedAt: '2026-11-26T10:00:00Z',
+  updatedAtMs: Date.parse('2026-11-26T10:00:00Z'),
+  stage: 'pending',
+  createdAtMs: Date.parse('2026-11-26T10:00:00Z'),
+};
+const written = (shipment: TrackedShipment): TrackedShipment => ({
+  ...shipment,
+  writtenStatus: statusVersion(shipment),
+});
+const later = (shipment: TrackedShipment, changes: Partial<TrackedShipment>): TrackedShipment => ({
+  ...shipment,
+  updatedAt: '2026-11-26T11:00:00Z',
+  updatedAtMs: Date.parse('2026-11-26T11:00:00Z'),
+  ...changes,
+});
+const kinds = (shipment: TrackedShipment, reportProgress = true) =>
+  pendingUpdates(shipment, { reportProgress }).map((u) => u.update);
+
+describe('pendingUpdates: one request per change, the status riding along', () => {
+  it('asks nothing of a shipment whose status is written', () => {
+    expect(kinds(written(base))).toEqual([]);
+  });
+
+  it('writes a new status on its own when nothing else is due', () => {
+    expect(kinds(later(written(base), { status: 'on_hold' }))).toEqual(['status']);
+  });
+
+  it('leaves the status to the progress report, or writes it alone when reports are off', () => {
+    const processing = later(written(base), { status: 'processing', stage: 'processing' });
+    expect(kinds(processing)).toEqual(['progress']);
+    expect(kinds(processing, false)).toEqual(['status']);
+  });
+
+  it('leaves the status to the fulfilment, then to the delivered event', () => {
+    const shipped = later(written(base), {
+      status: 'shipped',
+      stage: 'shipped',
+      trackingNumber: 'TN1',
+    });
+    expect(kinds(shipped)).toEqual(['fulfil']);
+    const delivered = later(written({ ...shipped, fulfilledNumber: 'TN1' }), {
+      status: 'delivered',
+      stage: 'delivered',
+      updatedAt: '2026-11-27T09:00:00Z',
+      updatedAtMs: Date.parse('2026-11-27T09:00:00Z'),
+    });
+    expect(kinds(delivered)).toEqual(['delivery']);
+  });
+});
+
+describe('queueShipmentUpdates when the write carrying the status failed', () => {
+  const start = shipmentStacks();
+
+  it('queues the status on its own, so staff still see it', async () => {
+    const s = await start({ workers: false });
+    const reference = '5550001';
+    await s.context.tracking.track(reference, {
+      orderNumber: '#1001',
+      status: 'delivered',
+      updatedAt: '2026-11-26T11:00:00Z',
+      updatedAtMs: Date.parse('2026-11-26T11:00:00Z'),
+      stage: 'delivered',
+      createdAtMs: Date.parse('2026-11-26T10:00:00Z'),
+    });
+    await s.context.tracking.saveShopifySide(reference, { fulfilledNumber: 'TN1' });
+    const shipment = (await s.context.tracking.get(reference))!;
+    const withNumber = { ...shipment, trackingNumber: 'TN1', fulfilledNumber: 'TN1' };
+    expect(kinds(withNumber)).toEqual(['delivery']);
+
+    // The delivered event's job failed for good (a Shopify refusal, say).
+    const queue = s.queues.recordDelivery;
+    await queue.add(
+      'record-delivery',
+      { reference },
+      {
+        jobId: updateJobId('delivery', { reference }),
+        attempts: 1,
+      },
+    );
+    const worker = new Worker(
+      queue.name,
+      async () => {
+        throw new Error('refused');
+      },
+      { connection: s.redis, prefix: queue.opts.prefix },
+    );
+    await waitUntil(async () => (await queue.getFailedCount()) === 1, { what: 'the job to fail' });
+    await worker.close();
+
+    await queueShipmentUpdates(s.context, withNumber);
+    const status = await s.queues.writeShipmentStatus.getJob(
+      updateJobId('status', { reference, version: statusVersion(withNumber) }),
+    );
+    expect(status).toBeDefined();
+  });
+});
