@@ -65,6 +65,17 @@ export interface ContentsSettings {
   collectFromLocations: readonly string[];
   shipPickupPoints?: boolean;
 }
+/**
+ * The settings under which every unit the provider may have been asked to ship counts, whatever
+ * the delivery method or own location: for reading the units sent (sentUnits) back from the
+ * order after SHIP_PICKUP_POINTS or COLLECT_FROM_LOCATIONS changed. A fulfillment service's,
+ * a closed fulfillment order's and a digital line's units still never count.
+ */
+export const ANY_SENT_UNITS: ContentsSettings = {
+  collectFromLocations: [],
+  shipPickupPoints: true,
+};
+
 const HELD = new Set(['ON_HOLD', 'SCHEDULED']);
 const OPEN = new Set(['OPEN', 'IN_PROGRESS']);
 
