@@ -269,6 +269,8 @@ export interface FulfillmentUnits {
   createdAt: string;
   locationId: string | null;
   locationName: string | null;
+  /** Made at a fulfillment service's location: that service's units, never the provider's. */
+  atFulfillmentService: boolean;
   /** The order's lines it covers (LineItem gid). */
   lineItems: readonly { lineItemId: string; quantity: number }[];
 }
@@ -276,8 +278,8 @@ export interface FulfillmentUnits {
 /**
  * Whether a fulfillment holds units the provider was asked to ship (`asked`, by line item):
  * made at or after `sinceMs` (the shipment's creation; staff's earlier ones are theirs), at a
- * location the provider collects from, covering a line sent. Never a pickup's or another
- * location's fulfillment, nor one for units left out of the shipment.
+ * own location the provider collects from, covering a line sent. Never a pickup's, another
+ * location's or a fulfillment service's fulfillment, nor one for units left out of the shipment.
  */
 export function holdsSentUnits(
   fulfillment: FulfillmentUnits,
@@ -289,6 +291,7 @@ export function holdsSentUnits(
   const createdAtMs = Date.parse(fulfillment.createdAt);
   return (
     !(createdAtMs < Math.floor(sinceMs / 1000) * 1000) &&
+    !fulfillment.atFulfillmentService &&
     collects(collectFrom, { id: fulfillment.locationId, name: fulfillment.locationName ?? '' }) &&
     fulfillment.lineItems.some((line) => line.quantity > 0 && (asked.get(line.lineItemId) ?? 0) > 0)
   );
