@@ -494,6 +494,17 @@ describe('what goes into a shipment, through the whole flow', () => {
     await settledAs(f, id, 'registered');
     expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 1, Vase: 1 });
     f.s.config.shipment.shipPickupPoints = false;
+    // Not an edit of the order: only what today's setting takes changed.
+    const editDeps = {
+      store: f.s.storeClient,
+      records: f.s.records,
+      tracking: f.s.parts.tracking,
+      counters: f.s.counters,
+      settings: f.s.config,
+      markOrder: f.s.parts.markOrder,
+      logger: f.s.logger,
+    };
+    expect(await checkOrderEdit(id, editDeps)).toEqual({ outcome: 'unchanged' });
 
     await shipAndDeliver(f, id);
 
