@@ -1,5 +1,5 @@
 import type { Config } from '../../config/index.js';
-import { shipmentContents } from '../../src/domain/shipment-contents.js';
+import { ANY_SENT_UNITS, shipmentContents } from '../../src/domain/shipment-contents.js';
 import {
   changedParts,
   decodeFingerprint,
@@ -74,7 +74,18 @@ export async function checkOrderEdit(
   const comparable = isCurrentFingerprint(record.sentFingerprint);
   const compared: readonly FingerprintPart[] =
     shipped || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
-  const changes = changedParts(sent, current).filter((part) => compared.includes(part));
+  let changes = changedParts(sent, current).filter((part) => compared.includes(part));
+  if (record.sentUnits && changes.some((part) => part !== 'receiver')) {
+    // SHIP_PICKUP_POINTS or COLLECT_FROM_LOCATIONS changed since the send changes what today's
+    // settings take, not the order: its lines and weights count as changed only if they differ
+    // however the order's own locations and pickup points are taken too.
+    const anySent = shipmentFingerprint(
+      order,
+      deps.settings.shipment,
+      shipmentContents(order, ANY_SENT_UNITS),
+    );
+    changes = changes.filter((part) => part === 'receiver' || anySent[part] !== sent[part]);
+  }
   if (!comparable) {
     await deps.records.rebaseSentFingerprint(
       orderId,

@@ -1,5 +1,6 @@
 import { ORDER_TAGS } from '../../src/domain/order-marks.js';
 import {
+  ANY_SENT_UNITS,
   type ContentLine,
   decodeSentUnits,
   describeHeld,
@@ -168,8 +169,8 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
 
 /**
  * The units to fulfil now, one group per location (Shopify takes one location per
- * fulfillmentCreate): the shipment's contents as Shopify has them now, at most the units the
- * provider was asked to ship. A shipment registered before those were kept (or adopted from the
+ * fulfillmentCreate): the units the provider was asked to ship still left on the merchant's open
+ * fulfillment orders, at most as many as were sent. A shipment registered before those were kept (or adopted from the
  * provider) is fulfilled with its contents as they are now. `heldBack`: asked-for units Shopify
  * now holds back (put on hold after registration).
  */
@@ -190,9 +191,17 @@ async function whatToFulfil(
       `Order ${orderName} is no longer in Shopify, so it cannot be fulfilled.`,
     );
   }
-  const contents = shipmentContents(order, deps.settings.shipment);
   const record = await deps.records.get(reference);
   const sent = decodeSentUnits(record?.sentUnits);
+  const contents = shipmentContents(order, deps.settings.shipment);
+  if (sent) {
+    // Units sent are fulfilled whatever the delivery-method and location settings say today
+    // (they may have changed since the send): those the settings still take come first.
+    const any = shipmentContents(order, ANY_SENT_UNITS);
+    const taken = new Set(contents.lines.map((line) => line.fulfillmentOrderLineItemId));
+    contents.lines.push(...any.lines.filter((l) => !taken.has(l.fulfillmentOrderLineItemId)));
+    contents.held = any.held;
+  }
   // Without kept units, what the provider ships is taken to be the contents as they are now.
   const asked = sent ?? new Map(shippedItems(contents).map((item) => [item.id, item.quantity]));
   const left = new Map(asked);

@@ -65,6 +65,17 @@ export interface ContentsSettings {
   collectFromLocations: readonly string[];
   shipPickupPoints?: boolean;
 }
+/**
+ * The settings under which every unit the provider may have been asked to ship counts, whatever
+ * the delivery method or own location: for reading the units sent (sentUnits) back from the
+ * order after SHIP_PICKUP_POINTS or COLLECT_FROM_LOCATIONS changed. A fulfillment service's,
+ * a closed fulfillment order's and a digital line's units still never count.
+ */
+export const ANY_SENT_UNITS: ContentsSettings = {
+  collectFromLocations: [],
+  shipPickupPoints: true,
+};
+
 const HELD = new Set(['ON_HOLD', 'SCHEDULED']);
 const OPEN = new Set(['OPEN', 'IN_PROGRESS']);
 
@@ -258,6 +269,8 @@ export interface FulfillmentUnits {
   createdAt: string;
   locationId: string | null;
   locationName: string | null;
+  /** Made at a fulfillment service's location: that service's units, never the provider's. */
+  atFulfillmentService: boolean;
   /** The order's lines it covers (LineItem gid). */
   lineItems: readonly { lineItemId: string; quantity: number }[];
 }
@@ -265,8 +278,8 @@ export interface FulfillmentUnits {
 /**
  * Whether a fulfillment holds units the provider was asked to ship (`asked`, by line item):
  * made at or after `sinceMs` (the shipment's creation; staff's earlier ones are theirs), at a
- * location the provider collects from, covering a line sent. Never a pickup's or another
- * location's fulfillment, nor one for units left out of the shipment.
+ * own location the provider collects from, covering a line sent. Never a pickup's, another
+ * location's or a fulfillment service's fulfillment, nor one for units left out of the shipment.
  */
 export function holdsSentUnits(
   fulfillment: FulfillmentUnits,
@@ -278,6 +291,7 @@ export function holdsSentUnits(
   const createdAtMs = Date.parse(fulfillment.createdAt);
   return (
     !(createdAtMs < Math.floor(sinceMs / 1000) * 1000) &&
+    !fulfillment.atFulfillmentService &&
     collects(collectFrom, { id: fulfillment.locationId, name: fulfillment.locationName ?? '' }) &&
     fulfillment.lineItems.some((line) => line.quantity > 0 && (asked.get(line.lineItemId) ?? 0) > 0)
   );

@@ -4,6 +4,8 @@ import {
   decodeSentUnits,
   describeLeftOut,
   encodeSentUnits,
+  type FulfillmentUnits,
+  holdsSentUnits,
   recheckDue,
   shipmentContents,
   shippedItems,
@@ -161,5 +163,41 @@ describe('recheckDue', () => {
       new Date('2029-06-01T00:00:00Z'),
     );
     expect(recheckDue([held('2020-01-01T00:00:00Z')], now)).toEqual(now);
+  });
+});
+
+describe('holdsSentUnits', () => {
+  const sentAt = Date.parse('2026-11-20T10:00:00Z');
+  const asked = new Map([['gid://shopify/LineItem/1', 2]]);
+  const made = (overrides: Partial<FulfillmentUnits> = {}): FulfillmentUnits => ({
+    createdAt: '2026-11-20T11:00:00Z',
+    locationId: SHOP.id,
+    locationName: SHOP.name,
+    atFulfillmentService: false,
+    lineItems: [{ lineItemId: 'gid://shopify/LineItem/1', quantity: 1 }],
+    ...overrides,
+  });
+
+  it('takes an own location’s fulfillment of a sent line, made since the send', () => {
+    expect(holdsSentUnits(made(), asked, [], sentAt)).toBe(true);
+  });
+
+  it('never takes a fulfillment service’s, even when every location is collected from', () => {
+    const service = made({
+      locationId: SERVICE.id,
+      locationName: SERVICE.name,
+      atFulfillmentService: true,
+    });
+    expect(holdsSentUnits(service, asked, [], sentAt)).toBe(false);
+    expect(holdsSentUnits(service, asked, [SERVICE.name], sentAt)).toBe(false);
+  });
+
+  it('never takes one made before the send, elsewhere, or of a line not sent', () => {
+    expect(holdsSentUnits(made({ createdAt: '2026-11-20T09:59:59Z' }), asked, [], sentAt)).toBe(
+      false,
+    );
+    expect(holdsSentUnits(made(), asked, [AARHUS.name], sentAt)).toBe(false);
+    const other = made({ lineItems: [{ lineItemId: 'gid://shopify/LineItem/2', quantity: 1 }] });
+    expect(holdsSentUnits(other, asked, [], sentAt)).toBe(false);
   });
 });

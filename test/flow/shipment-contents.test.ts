@@ -486,6 +486,48 @@ describe('what goes into a shipment, through the whole flow', () => {
     });
   });
 
+  it('a pickup point sent with SHIP_PICKUP_POINTS, the setting turned off before it ships: still fulfilled with tracking', async () => {
+    const f = await flow({ shipment: { shipPickupPoints: true } });
+    const id = await place(f, {
+      lineItems: [MUG, { ...MUG, title: 'Vase', deliveryMethod: 'PICKUP_POINT' }],
+    });
+    await settledAs(f, id, 'registered');
+    expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 1, Vase: 1 });
+    f.s.config.shipment.shipPickupPoints = false;
+    // Not an edit of the order: only what today's setting takes changed.
+    const editDeps = {
+      store: f.s.storeClient,
+      records: f.s.records,
+      tracking: f.s.parts.tracking,
+      counters: f.s.counters,
+      settings: f.s.config,
+      markOrder: f.s.parts.markOrder,
+      logger: f.s.logger,
+    };
+    expect(await checkOrderEdit(id, editDeps)).toEqual({ outcome: 'unchanged' });
+
+    await shipAndDeliver(f, id);
+
+    expect(appFulfillments(f, id)).toEqual([{ 'Ceramic mug': 1, Vase: 1 }]);
+    const [ours, ...more] = f.s.store.order(id)!.fulfillments;
+    expect(more).toEqual([]);
+    expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+    expect((await f.s.parts.tracking.get(id))?.unfulfillableNumber).toBeUndefined();
+  });
+
+  it('sent from a location the provider no longer collects from (COLLECT_FROM_LOCATIONS changed): still fulfilled with tracking', async () => {
+    const f = await flow({ shipment: { collectFromLocations: ['Aarhus warehouse'] } });
+    const id = await place(f, { lineItems: [{ title: 'Vase', location: 'Aarhus warehouse' }] });
+    await settledAs(f, id, 'registered');
+    f.s.config.shipment.collectFromLocations = ['Shop location'];
+
+    await shipAndDeliver(f, id);
+
+    expect(appFulfillments(f, id)).toEqual([{ Vase: 1 }]);
+    const [ours] = f.s.store.order(id)!.fulfillments;
+    expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+  });
+
   it('digital plus physical: the parcel only; the digital line is not fulfilled with it', async () => {
     const f = await flow();
     const id = await place(f, {

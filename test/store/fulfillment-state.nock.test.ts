@@ -37,7 +37,11 @@ function fulfillmentNode(n: number, createdAt: string, overrides: Record<string,
     displayStatus: 'FULFILLED',
     createdAt,
     deliveredAt: null,
-    location: { id: 'gid://shopify/Location/1', name: 'Shop location' },
+    location: {
+      id: 'gid://shopify/Location/1',
+      name: 'Shop location',
+      isFulfillmentService: false,
+    },
     fulfillmentLineItems: {
       nodes: [{ quantity: 2, lineItem: { id: 'gid://shopify/LineItem/11' } }],
     },
@@ -93,8 +97,15 @@ describe('readFulfillmentState', () => {
         ],
         pageInfo: LAST_PAGE,
       },
-      fulfillmentsCount: { count: 2 },
+      fulfillmentsCount: { count: 3 },
       fulfillments: [
+        fulfillmentNode(76, '2026-11-19T10:00:00Z', {
+          location: {
+            id: 'gid://shopify/Location/9',
+            name: 'Acme 3PL',
+            isFulfillmentService: true,
+          },
+        }),
         fulfillmentNode(77, '2026-11-20T10:00:00Z', {
           displayStatus: 'DELIVERED',
           deliveredAt: '2026-11-22T12:00:00Z',
@@ -170,6 +181,18 @@ describe('readFulfillmentState', () => {
       ],
       fulfillments: [
         {
+          id: 'gid://shopify/Fulfillment/76',
+          status: 'SUCCESS',
+          displayStatus: 'FULFILLED',
+          createdAt: '2026-11-19T10:00:00Z',
+          deliveredAt: null,
+          locationId: 'gid://shopify/Location/9',
+          locationName: 'Acme 3PL',
+          atFulfillmentService: true,
+          lineItems: [{ lineItemId: 'gid://shopify/LineItem/11', quantity: 2 }],
+          tracking: [{ company: 'Partner', number: 'TRK76', url: null }],
+        },
+        {
           id: 'gid://shopify/Fulfillment/77',
           status: 'SUCCESS',
           displayStatus: 'DELIVERED',
@@ -177,6 +200,7 @@ describe('readFulfillmentState', () => {
           deliveredAt: '2026-11-22T12:00:00Z',
           locationId: 'gid://shopify/Location/1',
           locationName: 'Shop location',
+          atFulfillmentService: false,
           lineItems: [{ lineItemId: 'gid://shopify/LineItem/11', quantity: 2 }],
           tracking: [{ company: 'Partner', number: 'TRK77', url: null }],
         },
@@ -188,6 +212,7 @@ describe('readFulfillmentState', () => {
           deliveredAt: null,
           locationId: null,
           locationName: null,
+          atFulfillmentService: false,
           lineItems: [],
           tracking: [],
         },

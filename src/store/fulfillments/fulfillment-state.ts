@@ -180,6 +180,7 @@ function toFulfillmentState(node: R.FulfillmentStateNode): FulfillmentState {
     deliveredAt: node.deliveredAt,
     locationId: node.location?.id ?? null,
     locationName: node.location?.name ?? null,
+    atFulfillmentService: node.location?.isFulfillmentService ?? false,
     lineItems: node.fulfillmentLineItems.nodes.map((line) => ({
       lineItemId: line.lineItem.id,
       quantity: line.quantity ?? 0,

@@ -51,6 +51,7 @@ const FULFILLMENT_STATE_FIELDS = /* GraphQL */ `
     location {
       id
       name
+      isFulfillmentService
     }
     fulfillmentLineItems(first: 5) {
       nodes {

@@ -32,7 +32,9 @@ const fulfillmentState = z.object({
   displayStatus: z.string().nullable(),
   createdAt: z.string(),
   deliveredAt: z.string().nullable(),
-  location: z.object({ id: z.string(), name: z.string() }).nullable(),
+  location: z
+    .object({ id: z.string(), name: z.string(), isFulfillmentService: z.boolean() })
+    .nullable(),
   fulfillmentLineItems: z.object({
     nodes: z.array(
       z.object({ quantity: z.number().int().nullable(), lineItem: z.object({ id: z.string() }) }),

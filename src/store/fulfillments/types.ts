@@ -86,6 +86,8 @@ export interface FulfillmentState {
   deliveredAt: string | null;
   locationId: string | null;
   locationName: string | null;
+  /** Made at a fulfillment service's location (a fulfillment service or another app). */
+  atFulfillmentService: boolean;
   /** The order's lines it covers (LineItem gid), the first 5 only. */
   lineItems: { lineItemId: string; quantity: number }[];
   /** Up to 5 entries. */
