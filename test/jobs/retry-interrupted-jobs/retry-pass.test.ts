@@ -121,9 +121,17 @@ describe('retrying jobs whose workers kept dying under them', () => {
       expect(failed.stalledCounter).toBe(MAX_STALLED_COUNT + 1 + retry);
     }
 
-    expect(await recordReason(s)).toMatch(
-      /ran it again 3 times and it was cut off each time: find what stops its worker \(its logs, its memory\), then replay the job\.$/,
+    // The record still holds the previous failure's reason until this one is recorded.
+    const lastReason =
+      /ran it again 3 times and it was cut off each time: find what stops its worker \(its logs, its memory\), then replay the job\.$/;
+    const reason = await waitUntil(
+      async () => {
+        const current = await recordReason(s);
+        return current && lastReason.test(current) ? current : null;
+      },
+      { what: 'the last failure to be recorded' },
     );
+    expect(reason).toMatch(lastReason);
     expect(await pass(s, failed.finishedOn! + 365 * 24 * 60 * MIN)).toEqual({
       interrupted: 1,
       retried: 0,
