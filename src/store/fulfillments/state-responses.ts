@@ -8,7 +8,8 @@ const remainingLines = z.object({
   pageInfo,
 });
 
-const fulfillmentOrderState = z.object({
+/** A fulfillment order's own fields, as every document that reads fulfillment orders asks them. */
+export const fulfillmentOrderFields = z.object({
   id: z.string(),
   status: z.string(),
   fulfillAt: z.string().nullable(),
@@ -19,8 +20,9 @@ const fulfillmentOrderState = z.object({
     location: z.object({ id: z.string(), isFulfillmentService: z.boolean() }).nullable(),
   }),
   fulfillmentHolds: z.array(z.object({ displayReason: z.string() })),
-  lineItems: remainingLines,
 });
+
+const fulfillmentOrderState = fulfillmentOrderFields.extend({ lineItems: remainingLines });
 
 export type FulfillmentOrderStateNode = z.output<typeof fulfillmentOrderState>;
 

@@ -8,6 +8,7 @@ import {
   type StoreOrderHeader,
   type StoreOrderSummary,
 } from '../../domain/order.js';
+import { fulfillmentOrderFields } from '../fulfillments/state-responses.js';
 import { pageInfo } from '../transport/answers.js';
 
 /** The `OrderHeaderFields` fragment (documents.ts) as Shopify answers it. */
@@ -71,17 +72,8 @@ export const fulfillmentOrderLinesPageSchema = z.object({
 });
 
 /** The `OrderFulfillmentOrderFields` fragment (documents.ts) as Shopify answers it. */
-const fulfillmentOrderNodeSchema = z.object({
-  id: z.string(),
-  status: z.string(),
-  fulfillAt: z.string().nullable(),
-  supportedActions: z.array(z.object({ action: z.string() })),
-  assignedLocation: z.object({
-    name: z.string(),
-    location: z.object({ id: z.string(), isFulfillmentService: z.boolean() }).nullable(),
-  }),
+const fulfillmentOrderNodeSchema = fulfillmentOrderFields.extend({
   deliveryMethod: z.object({ methodType: z.string() }).nullable(),
-  fulfillmentHolds: z.array(z.object({ displayReason: z.string() })),
   lineItems: fulfillmentOrderLinesPageSchema,
 });
 
