@@ -604,9 +604,14 @@ describe('what goes into a shipment, through the whole flow', () => {
       fulfillmentOrders: [{ fulfillAt: '2030-01-01T09:00:00Z' }],
     });
     await skippedWith(f, id, /^Waiting: 1 × Ceramic mug is scheduled for 2030-01-01T09:00:00Z/);
-    // Read again by reconciliation once the schedule is due, not before.
+    // Read again by reconciliation once the schedule is due, not before. The order is noted as
+    // waiting right after its skip is recorded.
+    const due = new Date('2030-01-01T09:00:00Z');
+    await waitUntil(async () => (await f.s.records.dueWaiting(due, 10)).length > 0, {
+      what: 'the order to be noted as waiting',
+    });
     expect(await f.s.records.dueWaiting(new Date(), 10)).toEqual([]);
-    expect(await f.s.records.dueWaiting(new Date('2030-01-01T09:00:00Z'), 10)).toEqual([id]);
+    expect(await f.s.records.dueWaiting(due, 10)).toEqual([id]);
   });
 
   it('a line without weight: the default weight', async () => {
