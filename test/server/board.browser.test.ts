@@ -222,8 +222,12 @@ describe.skipIf(!HAS_CHROMIUM)('Bull Board in a browser', () => {
         await page.getByRole('button', { name: 'Confirm', exact: true }).click();
         await retried;
 
-        // The retry is in the audit trail, with the board's user and the time.
-        const [action] = await listStaffActions(redis, parts.prefix, { orderId: REFUSED.id });
+        // The retry is in the audit trail, with the board's user and the time. The board writes
+        // it after the retry is made, so the job may be waiting before the entry exists.
+        const action = await waitFor(
+          async () => (await listStaffActions(redis, parts.prefix, { orderId: REFUSED.id }))[0],
+          { timeoutMs: 10_000, what: 'the retry in the audit trail' },
+        );
         expect(action).toMatchObject({
           who: LOGIN.user,
           via: 'board',
