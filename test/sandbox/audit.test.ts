@@ -7,6 +7,7 @@ const entry = (at: number, status = 201, retryAfterS?: number): RequestLogEntry 
   token: 't',
   method: 'POST',
   path: '/api/v1/shipments',
+  query: '',
   status,
   ...(retryAfterS === undefined ? {} : { retryAfterS }),
 });

@@ -40,6 +40,7 @@ function logRequest(core: SandboxCore, request: FastifyRequest, reply: FastifyRe
     token: context?.token ?? null,
     method: request.method,
     path: pathOf(request.url),
+    query: request.url.split('?')[1] ?? '',
     status: reply.statusCode,
     ...(reply.statusCode === 429 ? { retryAfterS: Number(reply.getHeader('retry-after')) } : {}),
   });

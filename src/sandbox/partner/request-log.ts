@@ -7,6 +7,8 @@ export interface RequestLogEntry {
   method: string;
   /** Path without the query string, e.g. `/api/v1/shipments/1001`. */
   path: string;
+  /** The query string without `?`, empty when there was none. */
+  query: string;
   status: number;
   /** On a 429: the Retry-After the sandbox sent, in seconds. */
   retryAfterS?: number;
