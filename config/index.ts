@@ -368,141 +368,171 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-const SHOPIFY_VARIABLES = [
-  'SHOPIFY_SHOP',
-  'SHOPIFY_ACCESS_TOKEN',
-  'SHOPIFY_CLIENT_ID',
-  'SHOPIFY_CLIENT_SECRET',
-  'SHOPIFY_WEBHOOK_SECRET',
-  'SHOPIFY_API_VERSION',
-  'SHOPIFY_ADMIN_API_URL',
-  'SHOPIFY_RESERVE_SHARE',
-] as const satisfies readonly VariableName[];
-
-const PARTNER_VARIABLES = [
-  'PARTNER_API_URL',
-  'PARTNER_API_TOKEN',
-  'PARTNER_RATE_LIMIT',
-  'PARTNER_RATE_WINDOW_MS',
-  'PARTNER_SYNC_RESERVE',
-  'PARTNER_RETRY_AFTER_DEFAULT_MS',
-  'PARTNER_RETRY_AFTER_MAX_MS',
-  'PARTNER_TIMEOUT_MS',
-] as const satisfies readonly VariableName[];
-
 type Values<N extends VariableName> = ReturnType<typeof parseVariables<N>>['values'];
 
-/** The shop and how to reach it; adds to `problems` what is missing. */
-function shopifySettings(v: Values<(typeof SHOPIFY_VARIABLES)[number]>, problems: string[]) {
-  let auth:
-    | { kind: 'accessToken'; accessToken: string }
-    | { kind: 'clientCredentials'; clientId: string; clientSecret: string } = {
-    kind: 'accessToken',
-    accessToken: '',
-  };
-  if (v.SHOPIFY_ACCESS_TOKEN) {
-    auth = { kind: 'accessToken', accessToken: v.SHOPIFY_ACCESS_TOKEN };
-  } else if (v.SHOPIFY_CLIENT_ID && v.SHOPIFY_CLIENT_SECRET) {
-    auth = {
-      kind: 'clientCredentials',
-      clientId: v.SHOPIFY_CLIENT_ID,
-      clientSecret: v.SHOPIFY_CLIENT_SECRET,
-    };
-  } else {
-    problems.push(
-      'SHOPIFY_ACCESS_TOKEN is required unless both SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET are set',
-    );
-  }
-  const webhookSecret = v.SHOPIFY_WEBHOOK_SECRET ?? v.SHOPIFY_CLIENT_SECRET;
-  if (!webhookSecret) {
-    problems.push(
-      'SHOPIFY_WEBHOOK_SECRET is required (or SHOPIFY_CLIENT_SECRET, which Shopify signs webhooks with)',
-    );
-  }
-  return {
-    shop: v.SHOPIFY_SHOP,
-    auth,
-    webhookSecret: webhookSecret as string,
-    apiVersion: v.SHOPIFY_API_VERSION,
-    adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
-    /** Share of the bucket the connector leaves unused, headroom for the merchant's own scripts. */
-    reserveShare: v.SHOPIFY_RESERVE_SHARE,
-  };
+/** One part of the configuration: the variables it reads, and how it is built from them. */
+function part<N extends VariableName, T>(
+  names: readonly N[],
+  build: (v: Values<N>, problems: string[]) => T,
+) {
+  return { names, build };
 }
 
-function partnerSettings(v: Values<(typeof PARTNER_VARIABLES)[number]>) {
-  return {
-    apiUrl: v.PARTNER_API_URL,
-    token: v.PARTNER_API_TOKEN,
-    rateLimit: v.PARTNER_RATE_LIMIT,
-    rateWindowMs: v.PARTNER_RATE_WINDOW_MS,
-    syncReserve: v.PARTNER_SYNC_RESERVE,
-    retryAfterDefaultMs: v.PARTNER_RETRY_AFTER_DEFAULT_MS,
-    retryAfterMaxMs: v.PARTNER_RETRY_AFTER_MAX_MS,
-    timeoutMs: v.PARTNER_TIMEOUT_MS,
-  };
-}
+const LOOPBACK_HOST = '127.0.0.1';
 
-function buildConfig(env: Env) {
-  const { values: v, problems } = parseVariables(env, variableNames);
-
-  const shopify = shopifySettings(v, problems);
-
-  if (Boolean(v.ADMIN_USER) !== Boolean(v.ADMIN_PASSWORD)) {
-    problems.push(
-      'ADMIN_USER and ADMIN_PASSWORD go together: set both to open Bull Board at /admin/queues, or neither',
-    );
-  }
-
-  problems.push(...clusterPrefixProblems(v.REDIS_URL, v.QUEUE_PREFIX));
-
-  if (v.ADMIN_HOST && v.ADMIN_PORT === undefined) {
-    problems.push(
-      'ADMIN_HOST needs ADMIN_PORT: the admin listener opens only on a port of its own',
-    );
-  }
-  if (v.ADMIN_PORT !== undefined && v.ADMIN_PORT === v.PORT) {
-    problems.push(
-      `ADMIN_PORT must differ from PORT (${v.PORT}): leave it unset to serve /metrics, /status and Bull Board on PORT`,
-    );
-  }
-
-  if (problems.length > 0) throw new ConfigError(problems);
-
-  return {
-    logLevel: v.LOG_LEVEL,
-    /** `publicUrl`: where Shopify reaches the connector (webhooks), if set. */
-    server: { port: v.PORT, host: v.HOST, publicUrl: v.PUBLIC_URL },
-    /**
-     * The listener of /metrics, /status and Bull Board when they are kept off the webhook port;
-     * undefined: they share it.
-     */
-    adminListener:
-      v.ADMIN_PORT === undefined
-        ? undefined
-        : { port: v.ADMIN_PORT, host: v.ADMIN_HOST ?? LOOPBACK_HOST },
-    /** Bull Board's login; undefined when not configured (the board is then not mounted). */
-    admin:
-      v.ADMIN_USER && v.ADMIN_PASSWORD
-        ? { user: v.ADMIN_USER, password: v.ADMIN_PASSWORD, readOnly: v.ADMIN_READ_ONLY }
-        : undefined,
-    /** The bearer token /metrics and /status ask for, or undefined when they are open. */
-    metrics: { token: v.METRICS_TOKEN },
-    redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX, allowEviction: v.REDIS_ALLOW_EVICTION },
-    partner: partnerSettings(v),
-    shopify,
-    intake: {
+/**
+ * Every part of the configuration. A command loads the parts it needs (`loadSettings`), so that
+ * reading the records, say, does not ask for the Shopify token.
+ */
+const PARTS = {
+  logLevel: part(['LOG_LEVEL'], (v) => v.LOG_LEVEL),
+  /** `publicUrl`: where Shopify reaches the connector (webhooks), if set. */
+  server: part(['PORT', 'HOST', 'PUBLIC_URL'], (v) => ({
+    port: v.PORT,
+    host: v.HOST,
+    publicUrl: v.PUBLIC_URL,
+  })),
+  /** The listener of /metrics, /status and Bull Board; undefined: they share the webhook port. */
+  adminListener: part(['ADMIN_PORT', 'ADMIN_HOST', 'PORT'], (v, problems) => {
+    if (v.ADMIN_HOST && v.ADMIN_PORT === undefined) {
+      problems.push(
+        'ADMIN_HOST needs ADMIN_PORT: the admin listener opens only on a port of its own',
+      );
+    }
+    if (v.ADMIN_PORT !== undefined && v.ADMIN_PORT === v.PORT) {
+      problems.push(
+        `ADMIN_PORT must differ from PORT (${v.PORT}): leave it unset to serve /metrics, /status and Bull Board on PORT`,
+      );
+    }
+    return v.ADMIN_PORT === undefined
+      ? undefined
+      : { port: v.ADMIN_PORT, host: v.ADMIN_HOST ?? LOOPBACK_HOST };
+  }),
+  /** Bull Board's login; undefined when not configured (the board is then not mounted). */
+  admin: part(['ADMIN_USER', 'ADMIN_PASSWORD', 'ADMIN_READ_ONLY'], (v, problems) => {
+    if (Boolean(v.ADMIN_USER) !== Boolean(v.ADMIN_PASSWORD)) {
+      problems.push(
+        'ADMIN_USER and ADMIN_PASSWORD go together: set both to open Bull Board at /admin/queues, or neither',
+      );
+    }
+    return v.ADMIN_USER && v.ADMIN_PASSWORD
+      ? { user: v.ADMIN_USER, password: v.ADMIN_PASSWORD, readOnly: v.ADMIN_READ_ONLY }
+      : undefined;
+  }),
+  /** The bearer token /metrics and /status ask for, or undefined when they are open. */
+  metrics: part(['METRICS_TOKEN'], (v) => ({ token: v.METRICS_TOKEN })),
+  redis: part(['REDIS_URL', 'QUEUE_PREFIX', 'REDIS_ALLOW_EVICTION'], (v, problems) => {
+    problems.push(...clusterPrefixProblems(v.REDIS_URL, v.QUEUE_PREFIX));
+    return { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX, allowEviction: v.REDIS_ALLOW_EVICTION };
+  }),
+  partner: part(
+    [
+      'PARTNER_API_URL',
+      'PARTNER_API_TOKEN',
+      'PARTNER_RATE_LIMIT',
+      'PARTNER_RATE_WINDOW_MS',
+      'PARTNER_SYNC_RESERVE',
+      'PARTNER_RETRY_AFTER_DEFAULT_MS',
+      'PARTNER_RETRY_AFTER_MAX_MS',
+      'PARTNER_TIMEOUT_MS',
+    ],
+    (v) => ({
+      apiUrl: v.PARTNER_API_URL,
+      token: v.PARTNER_API_TOKEN,
+      rateLimit: v.PARTNER_RATE_LIMIT,
+      rateWindowMs: v.PARTNER_RATE_WINDOW_MS,
+      syncReserve: v.PARTNER_SYNC_RESERVE,
+      retryAfterDefaultMs: v.PARTNER_RETRY_AFTER_DEFAULT_MS,
+      retryAfterMaxMs: v.PARTNER_RETRY_AFTER_MAX_MS,
+      timeoutMs: v.PARTNER_TIMEOUT_MS,
+    }),
+  ),
+  shopify: part(
+    [
+      'SHOPIFY_SHOP',
+      'SHOPIFY_ACCESS_TOKEN',
+      'SHOPIFY_CLIENT_ID',
+      'SHOPIFY_CLIENT_SECRET',
+      'SHOPIFY_WEBHOOK_SECRET',
+      'SHOPIFY_API_VERSION',
+      'SHOPIFY_ADMIN_API_URL',
+      'SHOPIFY_RESERVE_SHARE',
+    ],
+    (v, problems) => {
+      let auth:
+        | { kind: 'accessToken'; accessToken: string }
+        | { kind: 'clientCredentials'; clientId: string; clientSecret: string } = {
+        kind: 'accessToken',
+        accessToken: '',
+      };
+      if (v.SHOPIFY_ACCESS_TOKEN) {
+        auth = { kind: 'accessToken', accessToken: v.SHOPIFY_ACCESS_TOKEN };
+      } else if (v.SHOPIFY_CLIENT_ID && v.SHOPIFY_CLIENT_SECRET) {
+        auth = {
+          kind: 'clientCredentials',
+          clientId: v.SHOPIFY_CLIENT_ID,
+          clientSecret: v.SHOPIFY_CLIENT_SECRET,
+        };
+      } else {
+        problems.push(
+          'SHOPIFY_ACCESS_TOKEN is required unless both SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET are set',
+        );
+      }
+      const webhookSecret = v.SHOPIFY_WEBHOOK_SECRET ?? v.SHOPIFY_CLIENT_SECRET;
+      if (!webhookSecret) {
+        problems.push(
+          'SHOPIFY_WEBHOOK_SECRET is required (or SHOPIFY_CLIENT_SECRET, which Shopify signs webhooks with)',
+        );
+      }
+      return {
+        shop: v.SHOPIFY_SHOP,
+        auth,
+        webhookSecret: webhookSecret as string,
+        apiVersion: v.SHOPIFY_API_VERSION,
+        adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
+        /** Share of the bucket left unused, headroom for the merchant's own scripts. */
+        reserveShare: v.SHOPIFY_RESERVE_SHARE,
+      };
+    },
+  ),
+  intake: part(
+    ['ORDER_POLL_INTERVAL_MS', 'ORDER_POLL_OVERLAP_MS', 'RECONCILE_FIRST_LOOKBACK_DAYS'],
+    (v) => ({
       pollIntervalMs: v.ORDER_POLL_INTERVAL_MS,
       pollOverlapMs: v.ORDER_POLL_OVERLAP_MS,
       firstLookbackDays: v.RECONCILE_FIRST_LOOKBACK_DAYS,
-    },
-    eligibility: {
+    }),
+  ),
+  eligibility: part(
+    ['ELIGIBLE_FINANCIAL_STATUSES', 'SKIP_TEST_ORDERS', 'INCLUDE_TAGS', 'EXCLUDE_TAGS'],
+    (v) => ({
       financialStatuses: v.ELIGIBLE_FINANCIAL_STATUSES.map((s) => s.toLowerCase()),
       skipTestOrders: v.SKIP_TEST_ORDERS,
       includeTags: v.INCLUDE_TAGS,
       excludeTags: v.EXCLUDE_TAGS,
-    },
-    shipment: {
+    }),
+  ),
+  shipment: part(
+    [
+      'SENDER_NAME',
+      'SENDER_COMPANY',
+      'SENDER_PHONE',
+      'SENDER_EMAIL',
+      'SENDER_STREET',
+      'SENDER_CITY',
+      'SENDER_POSTAL_CODE',
+      'SENDER_COUNTRY_CODE',
+      'SEND_RECEIVER_EMAIL',
+      'DOCUMENT_TAG',
+      'CONTENT_DESCRIPTION',
+      'DEFAULT_WEIGHT_KG',
+      'COLLECT_FROM_LOCATIONS',
+      'SHIP_PICKUP_POINTS',
+      'DEFAULT_LENGTH_CM',
+      'DEFAULT_WIDTH_CM',
+      'DEFAULT_HEIGHT_CM',
+    ],
+    (v) => ({
       sender: {
         name: v.SENDER_NAME,
         company: v.SENDER_COMPANY,
@@ -524,31 +554,76 @@ function buildConfig(env: Env) {
         widthCm: v.DEFAULT_WIDTH_CM,
         heightCm: v.DEFAULT_HEIGHT_CM,
       },
-    },
-    records: { retentionDays: v.RECORD_RETENTION_DAYS },
-    sync: {
+    }),
+  ),
+  records: part(['RECORD_RETENTION_DAYS'], (v) => ({ retentionDays: v.RECORD_RETENTION_DAYS })),
+  sync: part(
+    [
+      'SYNC_INTERVAL_MS',
+      'SYNC_LOOKBACK_DAYS',
+      'SYNC_REPORT_PROGRESS',
+      'FULFILLMENT_NOTIFY_CUSTOMER',
+      'TRACKING_COMPANIES',
+      'TRACKING_URL_TEMPLATES',
+    ],
+    (v) => ({
       intervalMs: v.SYNC_INTERVAL_MS,
       lookbackDays: v.SYNC_LOOKBACK_DAYS,
       reportProgress: v.SYNC_REPORT_PROGRESS,
       notifyCustomer: v.FULFILLMENT_NOTIFY_CUSTOMER,
       tracking: { companies: v.TRACKING_COMPANIES, urlTemplates: v.TRACKING_URL_TEMPLATES },
-    },
-    createJob: {
-      attempts: v.CREATE_ATTEMPTS,
-      backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },
-    },
-    interruptedJobs: { firstRetryDelayMs: v.INTERRUPTED_JOB_RETRY_MS },
-    concurrency: {
-      create: v.CREATE_CONCURRENCY,
-      mark: v.MARK_CONCURRENCY,
-      syncWrite: v.SYNC_WRITE_CONCURRENCY,
-    },
-  };
+    }),
+  ),
+  createJob: part(['CREATE_ATTEMPTS', 'CREATE_BACKOFF_MS', 'CREATE_BACKOFF_MAX_MS'], (v) => ({
+    attempts: v.CREATE_ATTEMPTS,
+    backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },
+  })),
+  interruptedJobs: part(['INTERRUPTED_JOB_RETRY_MS'], (v) => ({
+    firstRetryDelayMs: v.INTERRUPTED_JOB_RETRY_MS,
+  })),
+  concurrency: part(['CREATE_CONCURRENCY', 'MARK_CONCURRENCY', 'SYNC_WRITE_CONCURRENCY'], (v) => ({
+    create: v.CREATE_CONCURRENCY,
+    mark: v.MARK_CONCURRENCY,
+    syncWrite: v.SYNC_WRITE_CONCURRENCY,
+  })),
+};
+
+type Parts = typeof PARTS;
+export type ConfigPart = keyof Parts;
+export type Config = { readonly [K in ConfigPart]: ReturnType<Parts[K]['build']> };
+const ALL_PARTS = Object.keys(PARTS) as ConfigPart[];
+
+/**
+ * Parses the parts of the configuration a command needs; throws one ConfigError listing every
+ * problem with them.
+ */
+export function loadSettings<K extends ConfigPart>(
+  parts: readonly K[],
+  env: Env = process.env,
+): Pick<Config, K> {
+  const wanted = new Set(parts.flatMap((p) => PARTS[p].names as readonly VariableName[]));
+  const { values, problems } = parseVariables(
+    env,
+    variableNames.filter((name) => wanted.has(name)),
+  );
+  const settings: Record<string, unknown> = {};
+  for (const p of parts) settings[p] = PARTS[p].build(values as never, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(settings) as Pick<Config, K>;
 }
 
-export type Config = Readonly<ReturnType<typeof buildConfig>>;
+/** The whole configuration, as `connector start` needs it. */
+export function loadConfig(env: Env = process.env): Config {
+  return loadSettings(ALL_PARTS, env);
+}
 
-const LOOPBACK_HOST = '127.0.0.1';
+/** One variable's value for what runs without a configuration (logging); undefined when unset or bad. */
+export function lenientSetting<N extends VariableName>(
+  name: N,
+  env: Env = process.env,
+): Values<N>[N] | undefined {
+  return parseVariables(env, [name]).values[name];
+}
 
 /** An address only this machine reaches: 127.0.0.0/8, ::1 or localhost. */
 export function isLoopbackHost(host: string): boolean {
@@ -569,55 +644,6 @@ export function adminSurfaceProblems(config: Config): string[] {
   ];
 }
 
-/** Parses the service configuration; throws one ConfigError listing every problem. */
-export function loadConfig(env: Env = process.env): Config {
-  return deepFreeze(buildConfig(env));
-}
-
-/** Just the partner address, for commands that talk to the provider without the store. */
-export function loadPartnerUrl(env: Env = process.env): string | undefined {
-  const { values } = parseVariables(env, ['PARTNER_API_URL']);
-  return values.PARTNER_API_URL;
-}
-
-/** Just the public address, for `connector setup`; undefined when unset, throws when bad. */
-export function loadPublicUrl(env: Env = process.env): string | undefined {
-  const { values, problems } = parseVariables(env, ['PUBLIC_URL']);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return values.PUBLIC_URL;
-}
-
-/** Just the log level, for commands that run without a full configuration. */
-export function loadLogLevel(env: Env = process.env): Config['logLevel'] {
-  const { values } = parseVariables(env, ['LOG_LEVEL']);
-  return values.LOG_LEVEL ?? 'info';
-}
-
-/** How log lines are written; a bad value falls back to auto (logging must not stop a start). */
-export function loadLogFormat(env: Env = process.env): 'auto' | 'json' | 'pretty' {
-  const { values } = parseVariables(env, ['LOG_FORMAT']);
-  return values.LOG_FORMAT ?? 'auto';
-}
-
-/** Just the Redis address, for commands that check Redis before building anything else. */
-export function loadRedisUrl(env: Env = process.env): string {
-  const { values, problems } = parseVariables(env, ['REDIS_URL']);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return values.REDIS_URL;
-}
-
-/** Where the records are (Redis and the key prefix): all that reading an order's state needs. */
-export function loadRecordsLocation(
-  env: Env = process.env,
-): Pick<Config['redis'], 'url' | 'queuePrefix'> {
-  const { values, problems } = parseVariables(env, ['REDIS_URL', 'QUEUE_PREFIX']);
-  if (values.REDIS_URL && values.QUEUE_PREFIX) {
-    problems.push(...clusterPrefixProblems(values.REDIS_URL, values.QUEUE_PREFIX));
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return deepFreeze({ url: values.REDIS_URL, queuePrefix: values.QUEUE_PREFIX });
-}
-
 /**
  * On a Redis Cluster every key the connector and BullMQ touch together must hash to one slot:
  * the prefix must be a hash tag. A plain prefix stays valid on one Redis, so existing
@@ -628,21 +654,6 @@ function clusterPrefixProblems(url: string | undefined, prefix: string | undefin
   return [
     `QUEUE_PREFIX: on a Redis Cluster (REDIS_URL ${url.split(':')[0]}://…) it must be wrapped in braces as a hash tag, e.g. {${prefix}}, so that every multi-key command stays in one slot`,
   ];
-}
-
-/** Just the shop's settings, for commands that read Shopify; the error names what is missing. */
-export function loadShopifySettings(env: Env = process.env): Config['shopify'] {
-  const { values, problems } = parseVariables(env, SHOPIFY_VARIABLES);
-  const settings = shopifySettings(values, problems);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return deepFreeze(settings);
-}
-
-/** Just the partner's settings, for commands that ask the provider; the error names what is missing. */
-export function loadPartnerSettings(env: Env = process.env): Config['partner'] {
-  const { values, problems } = parseVariables(env, PARTNER_VARIABLES);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return deepFreeze(partnerSettings(values));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type Logger, type LoggerOptions, pino } from 'pino';
-import { loadLogFormat } from '../config/index.js';
+import { lenientSetting } from '../config/index.js';
 import { prettyStream } from './log-pretty.js';
 
 export type { Logger } from 'pino';
@@ -75,7 +75,9 @@ export function createLogger(
 }
 
 /** What `createLogger` writes to stdout with: readable lines for a terminal, else JSON. */
-export function stdoutLogFormat(format: LogFormat = loadLogFormat()): 'json' | 'pretty' {
+export function stdoutLogFormat(
+  format: LogFormat = lenientSetting('LOG_FORMAT') ?? 'auto',
+): 'json' | 'pretty' {
   return format === 'pretty' || (format === 'auto' && Boolean(process.stdout.isTTY))
     ? 'pretty'
     : 'json';

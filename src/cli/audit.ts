@@ -1,7 +1,7 @@
 import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
-import { loadRecordsLocation, loadShopifySettings } from '../../config/index.js';
+import { loadSettings } from '../../config/index.js';
 import { buildStoreClient } from '../compose/clients.js';
 import { parseOrderId } from '../domain/order.js';
 import { createLogger } from '../log.js';
@@ -84,7 +84,10 @@ export function registerAuditCommand(program: Command): void {
     .option('--limit <n>', 'at most this many', parseLimit, 100)
     .option('--json', 'print JSON')
     .action(async (opts: AuditOptions) => {
-      const location = settingsOrExit(loadRecordsLocation, 'Reading the audit trail needs');
+      const location = settingsOrExit(
+        () => loadSettings(['redis']).redis,
+        'Reading the audit trail needs',
+      );
       if (!location) return;
       let orderId: string | undefined;
       if (opts.order !== undefined) {
@@ -136,7 +139,7 @@ async function orderIdOf(raw: string): Promise<string | undefined> {
   }
   const name = value.startsWith('#') ? value : `#${value}`;
   const shopify = settingsOrExit(
-    loadShopifySettings,
+    () => loadSettings(['shopify']).shopify,
     `Finding order ${name} by its name needs the Shopify settings`,
   );
   if (!shopify) return undefined;

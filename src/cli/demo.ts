@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { ConfigError, loadRedisUrl } from '../../config/index.js';
+import { ConfigError, loadSettings } from '../../config/index.js';
 import { DEMO_SETTINGS_FILE, demoCliSettings, writeDemoSettings } from '../demo/cli-settings.js';
 import {
   type LocalRedis,
@@ -41,7 +41,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   // config then validates it with everything else in startDemoStack.
   let configuredUrl: string;
   try {
-    configuredUrl = loadRedisUrl();
+    configuredUrl = loadSettings(['redis']).redis.url;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);

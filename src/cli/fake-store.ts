@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { loadLogLevel } from '../../config/index.js';
+import { lenientSetting } from '../../config/index.js';
 import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET } from '../demo/settings.js';
 import { createLogger } from '../log.js';
 import { startFakeStore } from '../sandbox/store/index.js';
@@ -61,7 +61,7 @@ export function registerFakeStoreCommand(program: Command): void {
       const store = await startFakeStore({
         ...options,
         ...(empty ? { orders: [] } : {}),
-        logger: createLogger({ level: loadLogLevel(), name: 'fake-store' }),
+        logger: createLogger({ level: lenientSetting('LOG_LEVEL') ?? 'info', name: 'fake-store' }),
       });
 
       // Ctrl-C, SIGTERM, or `npm run` killed above it: close, freeing the port.

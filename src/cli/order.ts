@@ -1,6 +1,6 @@
 import { Queue } from 'bullmq';
 import type { Command } from 'commander';
-import { loadRecordsLocation } from '../../config/index.js';
+import { loadSettings } from '../../config/index.js';
 import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
@@ -110,7 +110,7 @@ export function registerOrderCommand(program: Command): void {
 
 /** Reading needs only REDIS_URL and QUEUE_PREFIX, as `connector status` does. */
 async function readOnly(orderId: string, print: (report: OrderReport) => void): Promise<void> {
-  const location = settingsOrExit(loadRecordsLocation, 'Reading the records needs');
+  const location = settingsOrExit(() => loadSettings(['redis']).redis, 'Reading the records needs');
   if (!location) return;
   const redis = await redisOrExit(location.url);
   if (!redis) return;

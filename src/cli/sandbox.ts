@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
-import { loadLogLevel } from '../../config/index.js';
+import { lenientSetting } from '../../config/index.js';
 import { createLogger } from '../log.js';
 import { startPartnerSandbox } from '../sandbox/partner/index.js';
 import { nextStopSignal } from './exit.js';
@@ -49,7 +49,10 @@ export function registerSandboxCommand(program: Command): void {
       const options = parsed.data;
       const sandbox = await startPartnerSandbox({
         ...options,
-        logger: createLogger({ level: loadLogLevel(), name: 'partner-sandbox' }),
+        logger: createLogger({
+          level: lenientSetting('LOG_LEVEL') ?? 'info',
+          name: 'partner-sandbox',
+        }),
       });
 
       // Ctrl-C, SIGTERM, or `npm run` killed above it: close, freeing the port.

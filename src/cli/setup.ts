@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { loadPublicUrl, loadShopifySettings } from '../../config/index.js';
+import { loadSettings } from '../../config/index.js';
 import { buildStoreClient } from '../compose/clients.js';
 import {
   needsAttention,
@@ -75,10 +75,15 @@ export function registerSetupCommand(program: Command): void {
     .option('--dry-run', 'say what would be done, change nothing')
     .option('--public-url <url>', 'where Shopify reaches the connector (default: PUBLIC_URL)')
     .action(async (opts: SetupOptions) => {
-      const shopify = settingsOrExit(loadShopifySettings, 'Setup talks to Shopify and needs');
+      const shopify = settingsOrExit(
+        () => loadSettings(['shopify']).shopify,
+        'Setup talks to Shopify and needs',
+      );
       if (!shopify) return;
       const publicUrl = settingsOrExit(
-        () => loadPublicUrl(opts.publicUrl ? { PUBLIC_URL: opts.publicUrl } : process.env),
+        () =>
+          loadSettings(['server'], opts.publicUrl ? { PUBLIC_URL: opts.publicUrl } : process.env)
+            .server.publicUrl,
         opts.publicUrl ? '--public-url' : 'PUBLIC_URL',
       );
       if (process.exitCode === EXIT.config) return;

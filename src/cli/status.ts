@@ -1,12 +1,6 @@
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
-import {
-  type Config,
-  ConfigError,
-  loadPartnerSettings,
-  loadRecordsLocation,
-  loadShopifySettings,
-} from '../../config/index.js';
+import { type Config, ConfigError, loadSettings } from '../../config/index.js';
 import { buildStoreClient } from '../compose/clients.js';
 import {
   askProviderForShipment,
@@ -71,10 +65,10 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
     const shopify =
       argument.kind === 'name'
         ? settingsOrExit(
-            loadShopifySettings,
+            () => loadSettings(['shopify']).shopify,
             `Finding order ${argument.value} by its name needs the Shopify settings`,
           )
-        : quietly(loadShopifySettings);
+        : quietly(() => loadSettings(['shopify']).shopify);
     if (argument.kind === 'name' && !shopify) return;
     let found: { id: string; name: string } | null = null;
     try {
@@ -105,7 +99,7 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
   let live: OrderStatus['live'];
   if (opts.live) {
     const partner = settingsOrExit(
-      loadPartnerSettings,
+      () => loadSettings(['partner']).partner,
       '--live asks the provider and needs the partner settings',
     );
     if (!partner) return;
@@ -153,7 +147,10 @@ export function registerStatusCommand(program: Command): void {
     )
     .option('--json', 'print JSON')
     .action(async (raw: string, opts: StatusOptions) => {
-      const location = settingsOrExit(loadRecordsLocation, 'Reading the records needs');
+      const location = settingsOrExit(
+        () => loadSettings(['redis']).redis,
+        'Reading the records needs',
+      );
       if (!location) return;
       const redis = await redisOrExit(location.url);
       if (!redis) return;

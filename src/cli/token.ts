@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { loadPartnerUrl } from '../../config/index.js';
+import { lenientSetting } from '../../config/index.js';
 import { PartnerClient } from '../partner/client.js';
 import { PartnerError } from '../partner/errors.js';
 
@@ -85,7 +85,7 @@ export function registerTokenCommand(program: Command): void {
     .option('--name <name>', 'a label for this integration', 'shopify-connector')
     .option('--url <url>', 'partner base address including /api/v1 (default: PARTNER_API_URL)')
     .action(async (opts: { email: string; name: string; url?: string }) => {
-      const url = opts.url ?? loadPartnerUrl();
+      const url = opts.url ?? lenientSetting('PARTNER_API_URL');
       if (!url) {
         console.error('Give --url or set PARTNER_API_URL (the base address including /api/v1).');
         process.exitCode = 2;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPartnerSettings } from '../../config/index.js';
+import { loadSettings } from '../../config/index.js';
 import { buildPartnerSide } from '../../src/compose/clients.js';
 import { shipmentReader } from '../../src/compose/shipment-reader.js';
 import { PartnerAuthError } from '../../src/partner/errors.js';
@@ -20,12 +20,12 @@ async function setup(limit = 60, windowMs = 60_000) {
   const redis = testRedis();
   closers.push(() => redis.quit());
   const token = sandbox.issueToken('demo@sandbox.local', uniquePrefix('reader'));
-  const settings = loadPartnerSettings({
+  const settings = loadSettings(['partner'], {
     PARTNER_API_URL: sandbox.url,
     PARTNER_API_TOKEN: token,
     PARTNER_RATE_LIMIT: String(limit),
     PARTNER_RATE_WINDOW_MS: String(windowMs),
-  });
+  }).partner;
   return { sandbox, redis, token, settings };
 }
 

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig, loadPartnerSettings } from '../../config/index.js';
+import { loadConfig, loadSettings } from '../../config/index.js';
 import { shipmentReader } from '../../src/compose/shipment-reader.js';
 import { createLogger } from '../../src/log.js';
 import { OrderRecords } from '../../src/records/order-records.js';
@@ -143,11 +143,11 @@ describe('claimPartnerEnvironment', () => {
     const records = new OrderRecords(redis, prefix, { retentionDays: 90 });
     await records.markRegistered('5551234', { orderNumber: 'PS-1' });
     const reissued = { ...unreachable, token: 'live_secret_token_2' };
-    const settings = loadPartnerSettings({
+    const settings = loadSettings(['partner'], {
       PARTNER_API_URL: reissued.apiUrl,
       PARTNER_API_TOKEN: reissued.token,
       PARTNER_TIMEOUT_MS: '2000',
-    });
+    }).partner;
     const reader = shipmentReader(settings, redis, createLogger({ level: 'silent' }));
 
     const error = await claimPartnerEnvironment(redis, prefix, reissued, new Date(), reader).catch(
