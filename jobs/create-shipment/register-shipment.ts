@@ -203,9 +203,12 @@ async function registerWithSlot(
     });
   } catch (error) {
     if (error instanceof PartnerValidationError) {
-      // The provider answered: no shipment was made, so none waits to be asked about.
+      // The provider answered: this request made no shipment, so none waits to be asked about.
+      // Unless an earlier request left whose answer never came: it may have made one (the
+      // contract does not say a repeated reference is answered before the request is checked),
+      // and what is kept of it stays.
       const sentAt = (await deps.records.get(orderId))?.sentAt;
-      if (sentAt) await deps.records.clearSent(orderId, sentAt);
+      if (sentAt && !record?.sentAt) await deps.records.clearSent(orderId, sentAt);
       throw await refuse(
         orderId,
         `The provider refused order ${order.name}`,
