@@ -1,4 +1,5 @@
 import type { Config } from '../../config/index.js';
+import type { StoreOrder } from '../../src/domain/order.js';
 import { ANY_SENT_UNITS, shipmentContents } from '../../src/domain/shipment-contents.js';
 import {
   changedParts,
@@ -50,7 +51,24 @@ export async function checkOrderEdit(
   const order = await deps.store.getOrder(orderId);
   if (!order) return { outcome: 'not_found' };
   if (order.cancelledAt) return { outcome: 'cancelled' };
+  // Once the provider handed the parcel to its carrier, the connector's own fulfilment empties
+  // what is left to ship: only a change of receiver still means something then.
+  const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
+  return compareWithSent(orderId, record, order, { receiverOnly: shipped }, deps);
+}
 
+/**
+ * Compares a registered order with what was sent for it, and reports a change: the one judgement
+ * of an edit, for the edit check and for a create answered with an earlier request's shipment.
+ * `receiverOnly`: the lines and weights no longer say anything (the parcel was handed over).
+ */
+export async function compareWithSent(
+  orderId: string,
+  record: OrderRecord,
+  order: StoreOrder,
+  { receiverOnly }: { receiverOnly: boolean },
+  deps: Pick<CheckOrderEditDeps, 'records' | 'counters' | 'settings' | 'markOrder' | 'logger'>,
+): Promise<EditCheck> {
   const current = shipmentFingerprint(
     order,
     deps.settings.shipment,
@@ -66,14 +84,11 @@ export async function checkOrderEdit(
     );
     return { outcome: 'baseline_recorded' };
   }
-  // Once the provider handed the parcel to its carrier, the connector's own fulfilment empties
-  // what is left to ship: only a change of receiver still means something then.
-  const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
   // Kept before the lines and weights were counted from the shipment's contents: only its
   // receiver compares, and the order as it is now becomes what later checks compare with.
   const comparable = isCurrentFingerprint(record.sentFingerprint);
   const compared: readonly FingerprintPart[] =
-    shipped || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
+    receiverOnly || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
   let changes = changedParts(sent, current).filter((part) => compared.includes(part));
   if (record.sentUnits && changes.some((part) => part !== 'receiver')) {
     // SHIP_PICKUP_POINTS or COLLECT_FROM_LOCATIONS changed since the send changes what today's
@@ -101,7 +116,7 @@ export async function checkOrderEdit(
  * Reports a change of a registered order against what the provider holds, once per change: a
  * log line, the counter, and the order's tag and note (unless already on it).
  */
-export async function reportEditAfterRegistration(
+async function reportEditAfterRegistration(
   orderId: string,
   record: OrderRecord,
   current: ShipmentFingerprint,

@@ -715,6 +715,30 @@ describe('a create answered with the shipment an earlier request made', () => {
     expect(record?.sentFingerprint).toBe(first?.sentFingerprint);
     expect(record?.editReportedChanges).toBe('lines');
   });
+
+  it('flags no edit when what that request was kept with is a fingerprint of the older kind', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const deps = jobDeps(s);
+    s.sandbox.failNextCreates(1);
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
+    // As kept for a request sent before fingerprints had a version: lines counted otherwise.
+    const kept = (await s.records.get(id))!.sentFingerprint!;
+    const old = kept.replace(/^v=\d+;/, '').replace(/lines=[0-9a-f]{16}/, 'lines=0123456789abcdef');
+    await s.redis.hset(`${s.prefix}:order:${id}`, 'sentFingerprint', old);
+
+    expect(await registerShipment(id, deps)).toMatchObject({
+      outcome: 'registered',
+      created: false,
+    });
+
+    const record = await s.records.get(id);
+    expect(record?.editReportedChanges).toBeUndefined();
+    expect((await s.counters.read()).orders_edited_after_registration ?? 0).toBe(0);
+    // Replaced by the order as it is now, which later checks compare with.
+    expect(record?.sentFingerprint).toBe(kept);
+    expect(await checkOrderEdit(id, deps)).toEqual({ outcome: 'unchanged' });
+  });
 });
 
 describe('a fingerprint kept before the lines were counted from the shipment contents', () => {
