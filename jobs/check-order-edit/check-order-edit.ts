@@ -4,6 +4,7 @@ import { ANY_SENT_UNITS, shipmentContents } from '../../src/domain/shipment-cont
 import {
   changedParts,
   decodeFingerprint,
+  decodeSettings,
   describeChanges,
   encodeFingerprint,
   type FingerprintPart,
@@ -60,6 +61,8 @@ export async function checkOrderEdit(
 /**
  * Compares a registered order with what was sent for it, and reports a change: the one judgement
  * of an edit, for the edit check and for a create answered with an earlier request's shipment.
+ * The order is taken under the settings that request was made under, so a setting changed since
+ * (DOCUMENT_TAG, COLLECT_FROM_LOCATIONS, SHIP_PICKUP_POINTS) is never reported as an edit.
  * `receiverOnly`: the lines and weights no longer say anything (the parcel was handed over).
  */
 export async function compareWithSent(
@@ -69,11 +72,9 @@ export async function compareWithSent(
   { receiverOnly }: { receiverOnly: boolean },
   deps: Pick<CheckOrderEditDeps, 'records' | 'counters' | 'settings' | 'markOrder' | 'logger'>,
 ): Promise<EditCheck> {
-  const current = shipmentFingerprint(
-    order,
-    deps.settings.shipment,
-    shipmentContents(order, deps.settings.shipment),
-  );
+  const sentSettings = decodeSettings(record.sentSettings);
+  const settings = sentSettings ?? deps.settings.shipment;
+  const current = shipmentFingerprint(order, settings, shipmentContents(order, settings));
   const sent = decodeFingerprint(record.sentFingerprint);
   if (!sent) {
     // Registered before fingerprints were kept: what it is now is the best we know of it.
@@ -90,15 +91,11 @@ export async function compareWithSent(
   const compared: readonly FingerprintPart[] =
     receiverOnly || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
   let changes = changedParts(sent, current).filter((part) => compared.includes(part));
-  if (record.sentUnits && changes.some((part) => part !== 'receiver')) {
-    // SHIP_PICKUP_POINTS or COLLECT_FROM_LOCATIONS changed since the send changes what today's
-    // settings take, not the order: its lines and weights count as changed only if they differ
-    // however the order's own locations and pickup points are taken too.
-    const anySent = shipmentFingerprint(
-      order,
-      deps.settings.shipment,
-      shipmentContents(order, ANY_SENT_UNITS),
-    );
+  if (!sentSettings && record.sentUnits && changes.some((part) => part !== 'receiver')) {
+    // Sent before the settings were kept with it, so taken under today's, which may differ:
+    // its lines and weights count as changed only if they differ however the order's own
+    // locations and pickup points are taken too.
+    const anySent = shipmentFingerprint(order, settings, shipmentContents(order, ANY_SENT_UNITS));
     changes = changes.filter((part) => part === 'receiver' || anySent[part] !== sent[part]);
   }
   if (!comparable) {

@@ -15,6 +15,7 @@ import {
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
 import {
   encodeFingerprint,
+  encodeSettings,
   type ShipmentFingerprint,
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
@@ -197,6 +198,7 @@ async function registerWithSlot(
           encodeFingerprint(fingerprint),
           new Date(),
           encodeSentUnits(contents),
+          encodeSettings(deps.settings.shipment),
         ),
     });
   } catch (error) {
@@ -228,7 +230,11 @@ async function registerWithSlot(
     },
     new Date(),
     result.created
-      ? { fingerprint: encodeFingerprint(fingerprint), units: encodeSentUnits(contents) }
+      ? {
+          fingerprint: encodeFingerprint(fingerprint),
+          units: encodeSentUnits(contents),
+          settings: encodeSettings(deps.settings.shipment),
+        }
       : undefined,
   );
   if (!result.created) await reportIfChangedSinceSent(orderId, order, deps);

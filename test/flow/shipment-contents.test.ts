@@ -538,6 +538,47 @@ describe('what goes into a shipment, through the whole flow', () => {
     expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
   });
 
+  it.each([
+    {
+      setting: 'COLLECT_FROM_LOCATIONS widened to a location holding units',
+      shipment: { collectFromLocations: ['Shop location'] },
+      unsent: { title: 'Vase', location: 'Aarhus warehouse' },
+      change: (f: Flow) => {
+        f.s.config.shipment.collectFromLocations = [];
+      },
+    },
+    {
+      setting: 'SHIP_PICKUP_POINTS turned on with a pickup point in the order',
+      shipment: {},
+      unsent: { title: 'Vase', deliveryMethod: 'PICKUP_POINT' as const },
+      change: (f: Flow) => {
+        f.s.config.shipment.shipPickupPoints = true;
+      },
+    },
+  ])(
+    '$setting after registration: not an edit, while a real edit still is',
+    async ({ shipment, unsent, change }) => {
+      const f = await flow({ shipment });
+      const id = await place(f, { lineItems: [{ ...MUG, quantity: 2 }, unsent] });
+      await settledAs(f, id, 'registered');
+      expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 2 });
+      await settled(f.s);
+
+      change(f);
+      expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+
+      await f.s.store.updateOrder(
+        id,
+        { lineQuantities: [{ title: 'Ceramic mug', quantity: 1 }] },
+        { sendWebhook: false },
+      );
+      expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({
+        outcome: 'reported',
+        changes: ['lines'],
+      });
+    },
+  );
+
   it('digital plus physical: the parcel only; the digital line is not fulfilled with it', async () => {
     const f = await flow();
     const id = await place(f, {
@@ -714,6 +755,36 @@ describe('a create answered with the shipment an earlier request made', () => {
     expect(record?.sentUnits).toBe(first?.sentUnits);
     expect(record?.sentFingerprint).toBe(first?.sentFingerprint);
     expect(record?.editReportedChanges).toBe('lines');
+  });
+
+  it('flags no edit when only a setting changed since that request', async () => {
+    const s = await start({
+      workers: false,
+      shipment: { collectFromLocations: ['Shop location'] },
+    });
+    const id = '8699001';
+    await s.store.createOrder({
+      id,
+      lineItems: [
+        { ...MUG, quantity: 2 },
+        { title: 'Vase', location: 'Aarhus warehouse' },
+      ],
+    });
+    const deps = jobDeps(s);
+    s.sandbox.failNextCreates(1);
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
+    const first = await s.records.get(id);
+    s.config.shipment.collectFromLocations = [];
+
+    expect(await registerShipment(id, deps)).toMatchObject({
+      outcome: 'registered',
+      created: false,
+    });
+
+    const record = await s.records.get(id);
+    expect(record?.sentUnits).toBe(first?.sentUnits);
+    expect(record?.editReportedChanges).toBeUndefined();
+    expect(await checkOrderEdit(id, deps)).toEqual({ outcome: 'unchanged' });
   });
 
   it('flags no edit when what that request was kept with is a fingerprint of the older kind', async () => {
