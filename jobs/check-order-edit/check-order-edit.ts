@@ -1,8 +1,10 @@
 import type { Config } from '../../config/index.js';
+import type { StoreOrder } from '../../src/domain/order.js';
 import { ANY_SENT_UNITS, shipmentContents } from '../../src/domain/shipment-contents.js';
 import {
   changedParts,
   decodeFingerprint,
+  decodeSettings,
   describeChanges,
   encodeFingerprint,
   type FingerprintPart,
@@ -50,12 +52,29 @@ export async function checkOrderEdit(
   const order = await deps.store.getOrder(orderId);
   if (!order) return { outcome: 'not_found' };
   if (order.cancelledAt) return { outcome: 'cancelled' };
+  // Once the provider handed the parcel to its carrier, the connector's own fulfilment empties
+  // what is left to ship: only a change of receiver still means something then.
+  const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
+  return compareWithSent(orderId, record, order, { receiverOnly: shipped }, deps);
+}
 
-  const current = shipmentFingerprint(
-    order,
-    deps.settings.shipment,
-    shipmentContents(order, deps.settings.shipment),
-  );
+/**
+ * Compares a registered order with what was sent for it, and reports a change: the one judgement
+ * of an edit, for the edit check and for a create answered with an earlier request's shipment.
+ * The order is taken under the settings that request was made under, so a setting changed since
+ * (DOCUMENT_TAG, COLLECT_FROM_LOCATIONS, SHIP_PICKUP_POINTS) is never reported as an edit.
+ * `receiverOnly`: the lines and weights no longer say anything (the parcel was handed over).
+ */
+export async function compareWithSent(
+  orderId: string,
+  record: OrderRecord,
+  order: StoreOrder,
+  { receiverOnly }: { receiverOnly: boolean },
+  deps: Pick<CheckOrderEditDeps, 'records' | 'counters' | 'settings' | 'markOrder' | 'logger'>,
+): Promise<EditCheck> {
+  const sentSettings = decodeSettings(record.sentSettings);
+  const settings = sentSettings ?? deps.settings.shipment;
+  const current = shipmentFingerprint(order, settings, shipmentContents(order, settings));
   const sent = decodeFingerprint(record.sentFingerprint);
   if (!sent) {
     // Registered before fingerprints were kept: what it is now is the best we know of it.
@@ -66,24 +85,17 @@ export async function checkOrderEdit(
     );
     return { outcome: 'baseline_recorded' };
   }
-  // Once the provider handed the parcel to its carrier, the connector's own fulfilment empties
-  // what is left to ship: only a change of receiver still means something then.
-  const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
   // Kept before the lines and weights were counted from the shipment's contents: only its
   // receiver compares, and the order as it is now becomes what later checks compare with.
   const comparable = isCurrentFingerprint(record.sentFingerprint);
   const compared: readonly FingerprintPart[] =
-    shipped || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
+    receiverOnly || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
   let changes = changedParts(sent, current).filter((part) => compared.includes(part));
-  if (record.sentUnits && changes.some((part) => part !== 'receiver')) {
-    // SHIP_PICKUP_POINTS or COLLECT_FROM_LOCATIONS changed since the send changes what today's
-    // settings take, not the order: its lines and weights count as changed only if they differ
-    // however the order's own locations and pickup points are taken too.
-    const anySent = shipmentFingerprint(
-      order,
-      deps.settings.shipment,
-      shipmentContents(order, ANY_SENT_UNITS),
-    );
+  if (!sentSettings && record.sentUnits && changes.some((part) => part !== 'receiver')) {
+    // Sent before the settings were kept with it, so taken under today's, which may differ:
+    // its lines and weights count as changed only if they differ however the order's own
+    // locations and pickup points are taken too.
+    const anySent = shipmentFingerprint(order, settings, shipmentContents(order, ANY_SENT_UNITS));
     changes = changes.filter((part) => part === 'receiver' || anySent[part] !== sent[part]);
   }
   if (!comparable) {
@@ -101,7 +113,7 @@ export async function checkOrderEdit(
  * Reports a change of a registered order against what the provider holds, once per change: a
  * log line, the counter, and the order's tag and note (unless already on it).
  */
-export async function reportEditAfterRegistration(
+async function reportEditAfterRegistration(
   orderId: string,
   record: OrderRecord,
   current: ShipmentFingerprint,

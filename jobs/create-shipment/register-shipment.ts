@@ -14,9 +14,8 @@ import {
 } from '../../src/domain/shipment-contents.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
 import {
-  changedParts,
-  decodeFingerprint,
   encodeFingerprint,
+  encodeSettings,
   type ShipmentFingerprint,
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
@@ -33,7 +32,7 @@ import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { OrderReader } from '../../src/store/types.js';
-import { reportEditAfterRegistration } from '../check-order-edit/check-order-edit.js';
+import { compareWithSent } from '../check-order-edit/check-order-edit.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 import { keepUnchangedRefusal, unchangedSinceFailure } from './unchanged-refusal.js';
@@ -199,13 +198,17 @@ async function registerWithSlot(
           encodeFingerprint(fingerprint),
           new Date(),
           encodeSentUnits(contents),
+          encodeSettings(deps.settings.shipment),
         ),
     });
   } catch (error) {
     if (error instanceof PartnerValidationError) {
-      // The provider answered: no shipment was made, so none waits to be asked about.
+      // The provider answered: this request made no shipment, so none waits to be asked about.
+      // Unless an earlier request left whose answer never came: it may have made one (the
+      // contract does not say a repeated reference is answered before the request is checked),
+      // and what is kept of it stays.
       const sentAt = (await deps.records.get(orderId))?.sentAt;
-      if (sentAt) await deps.records.clearSent(orderId, sentAt);
+      if (sentAt && !record?.sentAt) await deps.records.clearSent(orderId, sentAt);
       throw await refuse(
         orderId,
         `The provider refused order ${order.name}`,
@@ -227,10 +230,14 @@ async function registerWithSlot(
     },
     new Date(),
     result.created
-      ? { fingerprint: encodeFingerprint(fingerprint), units: encodeSentUnits(contents) }
+      ? {
+          fingerprint: encodeFingerprint(fingerprint),
+          units: encodeSentUnits(contents),
+          settings: encodeSettings(deps.settings.shipment),
+        }
       : undefined,
   );
-  if (!result.created) await reportIfChangedSinceSent(orderId, fingerprint, deps);
+  if (!result.created) await reportIfChangedSinceSent(orderId, order, deps);
   // Once recorded: a run cut off after this line is retried as "already registered".
   await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   if (shipment.created_at) {
@@ -333,20 +340,17 @@ async function settleIneligible(
 /**
  * A 200 returns the shipment an earlier request made (its answer lost, or the record of it): the
  * provider ships what that request held, kept with the record. An order changed since is an
- * edit after registration, reported as the edit check does. Nothing kept (records lost): the
- * order as sent now was kept instead, the best known.
+ * edit after registration, judged and reported as the edit check does. Nothing kept (records
+ * lost): this request's was kept instead, the best known.
  */
 async function reportIfChangedSinceSent(
   orderId: string,
-  current: ShipmentFingerprint,
+  order: StoreOrder,
   deps: RegisterShipmentDeps,
 ): Promise<void> {
   const record = await deps.records.get(orderId);
-  const sent = decodeFingerprint(record?.sentFingerprint);
-  if (!record || !sent) return;
-  const changes = changedParts(sent, current);
-  if (changes.length > 0)
-    await reportEditAfterRegistration(orderId, record, current, changes, deps);
+  // Not followed yet, so not fulfilled by the connector: its lines and weights still compare.
+  if (record) await compareWithSent(orderId, record, order, { receiverOnly: false }, deps);
 }
 
 /** Records and writes back a shipment the provider has for this order; its order number, or null. */

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type { Config } from '../../config/index.js';
 import type { StoreOrder } from './order.js';
 import { buildReceiver } from './receiver.js';
@@ -29,7 +30,7 @@ export type ShipmentFingerprint = Readonly<Record<FingerprintPart, string>>;
  */
 export function shipmentFingerprint(
   order: StoreOrder,
-  settings: Pick<Config['shipment'], 'documentTag' | 'collectFromLocations'>,
+  settings: Pick<FingerprintSettings, 'documentTag' | 'collectFromLocations'>,
   contents: ShipmentContents = shipmentContents(order, settings),
 ): ShipmentFingerprint {
   const receiver = buildReceiver(order, false, new Map());
@@ -58,6 +59,38 @@ export function shipmentFingerprint(
         .sort(),
     ),
   };
+}
+
+/**
+ * The settings that decide what a shipment holds and how its fingerprint reads the order
+ * (DOCUMENT_TAG, COLLECT_FROM_LOCATIONS, SHIP_PICKUP_POINTS). Kept with what was sent, so the
+ * order is compared with it the way it was taken then: a setting changed since is not an edit.
+ */
+export type FingerprintSettings = Pick<
+  Config['shipment'],
+  'documentTag' | 'collectFromLocations' | 'shipPickupPoints'
+>;
+
+const fingerprintSettings = z.object({
+  documentTag: z.string(),
+  collectFromLocations: z.array(z.string()),
+  shipPickupPoints: z.boolean(),
+});
+
+/** How the settings are kept: JSON of these three only (a tag and location ids or names). */
+export function encodeSettings(settings: FingerprintSettings): string {
+  const { documentTag, collectFromLocations, shipPickupPoints } = settings;
+  return JSON.stringify({ documentTag, collectFromLocations, shipPickupPoints });
+}
+
+/** The kept settings read back; null when none were kept (or not legibly). */
+export function decodeSettings(text: string | undefined | null): FingerprintSettings | null {
+  if (!text) return null;
+  try {
+    return fingerprintSettings.parse(JSON.parse(text));
+  } catch {
+    return null;
+  }
 }
 
 /** The parts that differ, in a fixed order. */

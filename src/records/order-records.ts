@@ -36,6 +36,12 @@ export interface OrderRecord {
    * encodeSentUnits): the fulfilment fulfils no more than these.
    */
   sentUnits?: string;
+  /**
+   * The settings that request was made under (src/domain/shipment-fingerprint.ts
+   * encodeSettings): the edit check takes the order as they do, so a setting changed since is
+   * not reported as an edit.
+   */
+  sentSettings?: string;
   /** Shipment fingerprint of the order as it was when it failed (refused or given up on). */
   failedFingerprint?: string;
   /** The edit after registration last reported to staff: its fingerprint, parts and time. */
@@ -140,7 +146,7 @@ export class OrderRecords {
     orderId: string,
     shipment: { orderNumber: string; status?: string; createdAt?: string },
     now = new Date(),
-    made?: { fingerprint: string; units: string },
+    made?: { fingerprint: string; units: string; settings: string },
   ): Promise<void> {
     const fields = {
       state: 'registered',
@@ -149,7 +155,9 @@ export class OrderRecords {
       orderNumber: shipment.orderNumber,
       ...(shipment.status ? { partnerStatus: shipment.status } : {}),
       ...(shipment.createdAt ? { partnerCreatedAt: shipment.createdAt } : {}),
-      ...(made ? { sentFingerprint: made.fingerprint, sentUnits: made.units } : {}),
+      ...(made
+        ? { sentFingerprint: made.fingerprint, sentUnits: made.units, sentSettings: made.settings }
+        : {}),
     };
     // A script, not MULTI: ioredis builds every MULTI by copying each script defined on the
     // connection (BullMQ's, dozens) onto it, which cost more than the commands themselves.
@@ -190,16 +198,17 @@ export class OrderRecords {
   /**
    * Marks that a create request is about to leave, before its answer is known. A failed order
    * stays failed (with its reason) until an answer says otherwise, so retrying it does not look
-   * like a new failure. `fingerprint`, `sentUnits`: those of the request about to leave, kept in
-   * the same step unless an earlier send is kept: the provider, if it holds a shipment, holds
-   * the first request that reached it, and answers later ones with that shipment. A "no such
-   * shipment" answer (clearSent) forgets them.
+   * like a new failure. `fingerprint`, `sentUnits`, `sentSettings`: those of the request about
+   * to leave, kept in the same step unless an earlier send is kept: the provider, if it holds a
+   * shipment, holds the first request that reached it, and answers later ones with that
+   * shipment. A "no such shipment" answer (clearSent) forgets them.
    */
   async markSending(
     orderId: string,
     fingerprint?: string,
     now = new Date(),
     sentUnits = '',
+    sentSettings = '',
   ): Promise<void> {
     await this.redis.eval(
       MARK_SENDING,
@@ -209,13 +218,15 @@ export class OrderRecords {
       this.keepMs,
       fingerprint ?? '',
       sentUnits,
+      sentSettings,
     );
   }
 
   /**
-   * Forgets the create requests sent until `sentAt` (their time, fingerprint and units), once the
-   * provider said it holds no shipment for the order: later sightings of an order that will not ship then cost no look-up. A request
-   * sent since (a newer `sentAt`) is kept.
+   * Forgets the create requests sent until `sentAt` (their time, fingerprint, units and
+   * settings), once the provider said it holds no shipment for the order: later sightings of an
+   * order that will not ship then cost no look-up. A request sent since (a newer `sentAt`) is
+   * kept.
    */
   async clearSent(orderId: string, sentAt: string): Promise<void> {
     await this.redis.eval(CLEAR_SENT, 1, this.key(orderId), sentAt);
@@ -357,7 +368,8 @@ return 1
 
 const MARK_SENDING = `
 if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'sentFingerprint') == 0 then
-  redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[3], 'sentUnits', ARGV[4])
+  redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[3], 'sentUnits', ARGV[4], 'sentSettings',
+    ARGV[5])
 end
 local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
@@ -369,7 +381,7 @@ return 1
 
 const CLEAR_SENT = `
 if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then
-  redis.call('HDEL', KEYS[1], 'sentAt', 'sentFingerprint', 'sentUnits')
+  redis.call('HDEL', KEYS[1], 'sentAt', 'sentFingerprint', 'sentUnits', 'sentSettings')
 end
 return 1
 `;

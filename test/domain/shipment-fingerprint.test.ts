@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   changedParts,
   decodeFingerprint,
+  decodeSettings,
   describeChanges,
   encodeFingerprint,
+  encodeSettings,
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
 import { anAddress, anItem, anOrder } from './builders.js';
@@ -99,5 +101,28 @@ describe('the stored form', () => {
     expect(describeChanges(['receiver', 'lines', 'weights'])).toBe(
       'the receiver (name, address or phone), the lines (items or quantities) and the weights',
     );
+  });
+});
+
+describe('the settings kept with what was sent', () => {
+  it('read back as they were, only the three that shape the fingerprint', () => {
+    const settings = {
+      documentTag: 'paper',
+      collectFromLocations: ['Shop location', 'gid://shopify/Location/2'],
+      shipPickupPoints: true,
+      defaultWeightKg: 0.5,
+    };
+
+    expect(decodeSettings(encodeSettings(settings))).toEqual({
+      documentTag: 'paper',
+      collectFromLocations: ['Shop location', 'gid://shopify/Location/2'],
+      shipPickupPoints: true,
+    });
+  });
+
+  it('read as none when absent or illegible', () => {
+    for (const text of [undefined, null, '', '{', '{"documentTag":"d"}', '[]']) {
+      expect(decodeSettings(text)).toBeNull();
+    }
   });
 });

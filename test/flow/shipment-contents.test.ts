@@ -1,6 +1,10 @@
+import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkOrderEdit } from '../../jobs/check-order-edit/check-order-edit.js';
-import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
+import {
+  OrderRefusedError,
+  registerShipment,
+} from '../../jobs/create-shipment/register-shipment.js';
 import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
 import { decodeSentUnits } from '../../src/domain/shipment-contents.js';
 import type { PackageLine } from '../../src/domain/shipment-contract.js';
@@ -33,6 +37,7 @@ import { providerClock, runSync, settled } from '../helpers/status-sync.js';
 const start = shipmentStacks();
 const closing: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
+  nock.cleanAll();
   for (const close of closing.splice(0)) await close();
 });
 
@@ -105,6 +110,20 @@ async function shipAndDeliver(f: Flow, id: string) {
   f.s.sandbox.advance(id, 'delivered');
   await runSync(f.s);
   await settled(f.s);
+}
+
+/** What the edit check and the create job work with, the workers' own. */
+function jobDeps(s: ShipmentStack) {
+  return {
+    store: s.storeClient,
+    partner: s.partner,
+    records: s.records,
+    tracking: s.parts.tracking,
+    counters: s.counters,
+    settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
+    markOrder: s.parts.markOrder,
+    logger: s.logger,
+  };
 }
 
 /** The units the connector kept as sent (what its fulfilment is bounded by), by line title. */
@@ -495,16 +514,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 1, Vase: 1 });
     f.s.config.shipment.shipPickupPoints = false;
     // Not an edit of the order: only what today's setting takes changed.
-    const editDeps = {
-      store: f.s.storeClient,
-      records: f.s.records,
-      tracking: f.s.parts.tracking,
-      counters: f.s.counters,
-      settings: f.s.config,
-      markOrder: f.s.parts.markOrder,
-      logger: f.s.logger,
-    };
-    expect(await checkOrderEdit(id, editDeps)).toEqual({ outcome: 'unchanged' });
+    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
 
     await shipAndDeliver(f, id);
 
@@ -527,6 +537,47 @@ describe('what goes into a shipment, through the whole flow', () => {
     const [ours] = f.s.store.order(id)!.fulfillments;
     expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
   });
+
+  it.each([
+    {
+      setting: 'COLLECT_FROM_LOCATIONS widened to a location holding units',
+      shipment: { collectFromLocations: ['Shop location'] },
+      unsent: { title: 'Vase', location: 'Aarhus warehouse' },
+      change: (f: Flow) => {
+        f.s.config.shipment.collectFromLocations = [];
+      },
+    },
+    {
+      setting: 'SHIP_PICKUP_POINTS turned on with a pickup point in the order',
+      shipment: {},
+      unsent: { title: 'Vase', deliveryMethod: 'PICKUP_POINT' as const },
+      change: (f: Flow) => {
+        f.s.config.shipment.shipPickupPoints = true;
+      },
+    },
+  ])(
+    '$setting after registration: not an edit, while a real edit still is',
+    async ({ shipment, unsent, change }) => {
+      const f = await flow({ shipment });
+      const id = await place(f, { lineItems: [{ ...MUG, quantity: 2 }, unsent] });
+      await settledAs(f, id, 'registered');
+      expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 2 });
+      await settled(f.s);
+
+      change(f);
+      expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+
+      await f.s.store.updateOrder(
+        id,
+        { lineQuantities: [{ title: 'Ceramic mug', quantity: 1 }] },
+        { sendWebhook: false },
+      );
+      expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({
+        outcome: 'reported',
+        changes: ['lines'],
+      });
+    },
+  );
 
   it('digital plus physical: the parcel only; the digital line is not fulfilled with it', async () => {
     const f = await flow();
@@ -648,16 +699,7 @@ describe('a create answered with the shipment an earlier request made', () => {
   it('keeps what that request held, and flags the order changed since as an edit', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
-    const deps = {
-      store: s.storeClient,
-      partner: s.partner,
-      records: s.records,
-      tracking: s.parts.tracking,
-      counters: s.counters,
-      settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-      markOrder: s.parts.markOrder,
-      logger: s.logger,
-    };
+    const deps = jobDeps(s);
     // The provider makes the shipment, then answers 500: the connector cannot tell it exists.
     s.sandbox.failNextCreates(1);
     await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
@@ -677,22 +719,104 @@ describe('a create answered with the shipment an earlier request made', () => {
     expect(record?.editReportedChanges).toBe('lines');
     expect((await s.counters.read()).orders_edited_after_registration).toBe(1);
   });
+  it('keeps what that request held through a refusal of a later one', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const deps = jobDeps(s);
+    s.sandbox.failNextCreates(1);
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
+    const first = await s.records.get(id);
+    await s.store.updateOrder(id, { lineQuantities: [{ title: 'Ceramic mug', quantity: 1 }] });
+    // The provider refuses the next request by a rule of its own, checked before the reference.
+    nock(new URL(s.sandbox.url).origin, { allowUnmocked: true })
+      .post('/api/v1/shipments')
+      .reply(422, {
+        success: false,
+        message: 'The given data was invalid.',
+        errors: { 'receiver.name': ['The name may not be greater than 5 characters.'] },
+      });
+
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(OrderRefusedError);
+
+    // That answer was about the later request only: the first may have made the shipment.
+    const refused = await s.records.get(id);
+    expect(refused).toMatchObject({
+      state: 'failed',
+      sentUnits: first?.sentUnits,
+      sentFingerprint: first?.sentFingerprint,
+    });
+    expect(refused?.sentAt).toBeDefined();
+
+    expect(await registerShipment(id, deps)).toMatchObject({
+      outcome: 'registered',
+      created: false,
+    });
+    const record = await s.records.get(id);
+    expect(record?.sentUnits).toBe(first?.sentUnits);
+    expect(record?.sentFingerprint).toBe(first?.sentFingerprint);
+    expect(record?.editReportedChanges).toBe('lines');
+  });
+
+  it('flags no edit when only a setting changed since that request', async () => {
+    const s = await start({
+      workers: false,
+      shipment: { collectFromLocations: ['Shop location'] },
+    });
+    const id = '8699001';
+    await s.store.createOrder({
+      id,
+      lineItems: [
+        { ...MUG, quantity: 2 },
+        { title: 'Vase', location: 'Aarhus warehouse' },
+      ],
+    });
+    const deps = jobDeps(s);
+    s.sandbox.failNextCreates(1);
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
+    const first = await s.records.get(id);
+    s.config.shipment.collectFromLocations = [];
+
+    expect(await registerShipment(id, deps)).toMatchObject({
+      outcome: 'registered',
+      created: false,
+    });
+
+    const record = await s.records.get(id);
+    expect(record?.sentUnits).toBe(first?.sentUnits);
+    expect(record?.editReportedChanges).toBeUndefined();
+    expect(await checkOrderEdit(id, deps)).toEqual({ outcome: 'unchanged' });
+  });
+
+  it('flags no edit when what that request was kept with is a fingerprint of the older kind', async () => {
+    const s = await start({ workers: false });
+    const id = FIXTURE.paidCopenhagen;
+    const deps = jobDeps(s);
+    s.sandbox.failNextCreates(1);
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
+    // As kept for a request sent before fingerprints had a version: lines counted otherwise.
+    const kept = (await s.records.get(id))!.sentFingerprint!;
+    const old = kept.replace(/^v=\d+;/, '').replace(/lines=[0-9a-f]{16}/, 'lines=0123456789abcdef');
+    await s.redis.hset(`${s.prefix}:order:${id}`, 'sentFingerprint', old);
+
+    expect(await registerShipment(id, deps)).toMatchObject({
+      outcome: 'registered',
+      created: false,
+    });
+
+    const record = await s.records.get(id);
+    expect(record?.editReportedChanges).toBeUndefined();
+    expect((await s.counters.read()).orders_edited_after_registration ?? 0).toBe(0);
+    // Replaced by the order as it is now, which later checks compare with.
+    expect(record?.sentFingerprint).toBe(kept);
+    expect(await checkOrderEdit(id, deps)).toEqual({ outcome: 'unchanged' });
+  });
 });
 
 describe('a fingerprint kept before the lines were counted from the shipment contents', () => {
   it('is replaced once by the order as it is now, without flagging an edit', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
-    const deps = {
-      store: s.storeClient,
-      partner: s.partner,
-      records: s.records,
-      tracking: s.parts.tracking,
-      counters: s.counters,
-      settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-      markOrder: s.parts.markOrder,
-      logger: s.logger,
-    };
+    const deps = jobDeps(s);
     await registerShipment(id, deps);
     // As stored before: no version, and lines that covered every line requiring shipping.
     const kept = (await s.records.get(id))!.sentFingerprint!;

@@ -93,27 +93,41 @@ describe('a create request about to leave', () => {
 
   it('keeps a failed order failed, with its reason, and the first request that may have made a shipment', async () => {
     await records.markFailed('1', 'Order #1 cannot be shipped as it is: …');
-    await records.markSending('1', 'first', new Date(), '11x1');
-    await records.markSending('1', 'second', new Date(), '11x2');
+    await records.markSending('1', 'first', new Date(), '11x1', 'settings-1');
+    await records.markSending('1', 'second', new Date(), '11x2', 'settings-2');
 
     expect(await records.get('1')).toMatchObject({
       state: 'failed',
       reason: 'Order #1 cannot be shipped as it is: …',
       sentFingerprint: 'first',
       sentUnits: '11x1',
+      sentSettings: 'settings-1',
     });
 
     // The provider said it holds no shipment: the next request is the one to keep.
     await records.clearSent('1', (await records.get('1'))!.sentAt!);
-    await records.markSending('1', 'third', new Date(), '11x3');
-    expect(await records.get('1')).toMatchObject({ sentFingerprint: 'third', sentUnits: '11x3' });
+    expect((await records.get('1'))?.sentSettings).toBeUndefined();
+    await records.markSending('1', 'third', new Date(), '11x3', 'settings-3');
+    expect(await records.get('1')).toMatchObject({
+      sentFingerprint: 'third',
+      sentUnits: '11x3',
+      sentSettings: 'settings-3',
+    });
   });
 
   it('keeps the request that made the shipment (a 201) over earlier ones', async () => {
-    await records.markSending('1', 'first', new Date(), '11x1');
-    await records.markRegistered('1', shipment, new Date(), { fingerprint: 'made', units: '11x2' });
+    await records.markSending('1', 'first', new Date(), '11x1', 'settings-1');
+    await records.markRegistered('1', shipment, new Date(), {
+      fingerprint: 'made',
+      units: '11x2',
+      settings: 'settings-2',
+    });
 
-    expect(await records.get('1')).toMatchObject({ sentFingerprint: 'made', sentUnits: '11x2' });
+    expect(await records.get('1')).toMatchObject({
+      sentFingerprint: 'made',
+      sentUnits: '11x2',
+      sentSettings: 'settings-2',
+    });
   });
 
   it('leaves a registered order registered, and still notes what was sent', async () => {

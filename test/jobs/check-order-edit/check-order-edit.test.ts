@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkOrderEdit } from '../../../jobs/check-order-edit/check-order-edit.js';
 import { orderJobId } from '../../../jobs/create-shipment/job.js';
+import { registerShipment } from '../../../jobs/create-shipment/register-shipment.js';
 import { allJobs } from '../../helpers/intake.js';
 import {
   FIXTURE,
@@ -12,7 +13,7 @@ import {
 const start = shipmentStacks();
 const ID = FIXTURE.paidCopenhagen;
 
-function check(s: ShipmentStack, orderId = ID) {
+function check(s: ShipmentStack, orderId: string = ID) {
   return checkOrderEdit(orderId, {
     ...s.parts,
     store: s.storeClient,
@@ -44,6 +45,28 @@ describe('checkOrderEdit', () => {
     expect((await s.records.get(ID))?.sentFingerprint).toMatch(/^v=2;receiver=[0-9a-f]{16};/);
     expect(await check(s)).toEqual({ outcome: 'unchanged' });
     expect(await allJobs(s.queues.markOrder)).toEqual([]);
+  });
+
+  it("takes a shipment sent before its settings were kept as today's settings would, a narrowed one not an edit", async () => {
+    const s = await start({ workers: false, shipment: { shipPickupPoints: true } });
+    const id = '8699101';
+    await s.store.createOrder({
+      id,
+      lineItems: [{ title: 'Mug' }, { title: 'Vase', deliveryMethod: 'PICKUP_POINT' }],
+    });
+    await registerShipment(id, {
+      ...s.parts,
+      store: s.storeClient,
+      partner: s.partner,
+      settings: s.config,
+      logger: s.logger,
+    });
+    await s.redis.hdel(`${s.prefix}:order:${id}`, 'sentSettings');
+    s.config.shipment.shipPickupPoints = false;
+
+    expect(await check(s, id)).toEqual({ outcome: 'unchanged' });
+    await s.store.updateOrder(id, { lineQuantities: [{ title: 'Vase', quantity: 0 }] });
+    expect(await check(s, id)).toEqual({ outcome: 'reported', changes: ['lines', 'weights'] });
   });
 
   it('leaves a cancelled order to the cancellation flag', async () => {
