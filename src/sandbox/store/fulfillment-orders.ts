@@ -95,6 +95,12 @@ export function reportProgress(
       'FULFILLMENT_ORDER_STATUS_INVALID',
     );
   }
+  if (!fo.fulfilmentOffered) {
+    return fail(
+      'The fulfillment order does not support this action now.',
+      'FULFILLMENT_ORDER_UNSUPPORTED_ACTION',
+    );
+  }
   if (reasonNotes !== null && reasonNotes.length > 256) {
     return {
       ok: false,
