@@ -90,21 +90,44 @@ export async function registerShipment(
 ): Promise<RegisterOutcome> {
   const record = await deps.records.get(orderId);
   // A run that may call the provider takes its place in the budget before it reads the order: a
-  // spent budget sends the job back to wait (failure-policy.ts) before a Shopify read is spent
-  // on it. A run that ends without a request gives the place back.
-  const slot = record?.state === 'registered' ? undefined : await deps.partner.reserveCreate();
+  // spent budget sends the job back to wait (failure-policy.ts) before a Shopify read is spent on
+  // it. A run that ends without a request gives the place back. An order waiting on Shopify is
+  // read first instead: most looks at it find it still waiting, and those take no place.
+  const place = new BudgetPlace(deps.partner);
+  if (record?.state !== 'registered' && !waitsOnShopify(record)) await place.take();
   try {
-    return await registerWithSlot(orderId, record, slot, deps, run);
+    return await registerWithSlot(orderId, record, place, deps, run);
   } finally {
+    await place.release();
+  }
+}
+
+/** Skipped while Shopify holds back what the provider would ship (code `held`). */
+function waitsOnShopify(record: OrderRecord | null): boolean {
+  return record?.state === 'skipped' && record.skipCode === 'held';
+}
+
+/** The run's place in the partner budget: taken at most once, given back unless a request used it. */
+class BudgetPlace {
+  slot: BudgetSlot | undefined;
+
+  constructor(private readonly partner: Pick<PartnerApi, 'reserveCreate'>) {}
+
+  async take(): Promise<BudgetSlot> {
+    this.slot ??= await this.partner.reserveCreate();
+    return this.slot;
+  }
+
+  async release(): Promise<void> {
     // Not given back (Redis gone): the place goes unused for one window, nothing more.
-    await slot?.release().catch(() => {});
+    await this.slot?.release().catch(() => {});
   }
 }
 
 async function registerWithSlot(
   orderId: string,
   record: OrderRecord | null,
-  slot: BudgetSlot | undefined,
+  place: BudgetPlace,
   deps: RegisterShipmentDeps,
   run: RegisterRun,
 ): Promise<RegisterOutcome> {
@@ -136,7 +159,7 @@ async function registerWithSlot(
       'The order no longer exists in the store.',
       {
         record,
-        slot,
+        slot: place.slot,
         deps,
       },
     );
@@ -145,13 +168,17 @@ async function registerWithSlot(
   const contents = shipmentContents(order, deps.settings.shipment);
   const eligibility = checkEligibility(order, deps.settings.eligibility, contents);
   if (!eligibility.eligible) {
+    const now = new Date();
+    const since = record?.waitingSince ? new Date(record.waitingSince) : now;
     return settleIneligible(orderId, order, eligibility.code, eligibility.reason, {
       record,
-      slot,
+      slot: place.slot,
       deps,
-      recheckAt: eligibility.code === 'held' ? recheckDue(contents.held, new Date()) : undefined,
+      recheckAt: eligibility.code === 'held' ? recheckDue(contents.held, now, since) : undefined,
     });
   }
+  // To be sent: a run that read a waiting order first takes its place now.
+  const slot = await place.take();
 
   // Digital lines never ship, so only what a parcel might have held is noted: product titles
   // and quantities, what staff need to see why the parcel is smaller than the order.

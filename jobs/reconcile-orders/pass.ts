@@ -10,7 +10,7 @@ export interface ReconcilePassDeps
     ReconcileDeps {
   /** The time the watermark is taken from: Redis's clock (TIME) unless a test drives it. */
   serverTime?: () => Promise<Date>;
-  /** This machine's clock, only compared with the server's. */
+  /** This machine's clock: compared with the server's, and what waiting orders are due by. */
   now?: () => Date;
 }
 

@@ -4,10 +4,13 @@ import type { StoreOrderSummary } from '../../src/domain/order.js';
 import { carriesRegistrationMarks, hasTag, ORDER_TAGS } from '../../src/domain/order-marks.js';
 import type { OrderReader } from '../../src/store/types.js';
 import { acceptOrderEvent, type OrderEventDeps } from '../create-shipment/accept-order-event.js';
+import { enqueueOrder } from '../create-shipment/enqueue.js';
 
 export interface ReconcileDeps extends OrderEventDeps {
   store: Pick<OrderReader, 'listOrdersUpdatedSince'>;
   eligibility: Config['eligibility'];
+  /** The time waiting orders are due by; this machine's clock unless a test drives it. */
+  now?: () => Date;
 }
 
 /** What a pass did with each order it saw: the counts after `seen` add up to it. */
@@ -86,11 +89,13 @@ export async function reconcileOrders(
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
 
-  // An order waiting on a hold or a schedule: Shopify may release it without the order's
-  // updated_at moving, so it is read again here, once due, whether listed or not.
-  for (const orderId of await deps.records.dueWaiting(new Date(), WAITING_RECHECKS_PER_PASS)) {
+  // An order waiting on Shopify (a hold, a schedule): Shopify may release it without the
+  // order's updated_at moving, so it is read again here, once due, whether listed or not. A look
+  // is no sign of the order: it goes on the order's timeline only if it sends the shipment.
+  const now = deps.now?.() ?? new Date();
+  for (const orderId of await deps.records.dueWaiting(now, WAITING_RECHECKS_PER_PASS)) {
     if (seen.has(orderId)) continue;
-    const result = await acceptOrderEvent({ orderId, source, cancelled: false }, deps);
+    const result = await enqueueOrder(deps, orderId, source);
     if (result === 'queued' || result === 'requeued') summary.waitingRechecked++;
   }
   return summary;

@@ -186,6 +186,8 @@ const CONTENTS_SKIPS = new Set(['no_shipping', 'held']);
  * location's or a service's, held, nothing left): the answer the worker gives, from the same
  * contents. The worker's own skip for that reason stands while the order has not changed since;
  * else the order is read whole, as long as reads are left (`reads`); past them it counts as drift.
+ * An order waiting on Shopify counts only while reconciliation will read it again: a release
+ * need not change the order, so one dropped from the waiting index would never be sent.
  */
 async function shipsNothing(
   deps: DriftDeps,
@@ -193,12 +195,13 @@ async function shipsNothing(
   record: OrderRecord | null,
   reads: { left: number; requests: DriftReport['requests'] },
 ): Promise<boolean> {
+  const waitsAndIsWatched = () => deps.parts.records.isWaiting(order.id);
   if (
     record?.state === 'skipped' &&
     CONTENTS_SKIPS.has(record.skipCode ?? '') &&
     Date.parse(order.updatedAt) <= Date.parse(record.updatedAt)
   ) {
-    return true;
+    return record.skipCode === 'held' ? waitsAndIsWatched() : true;
   }
   if (reads.left <= 0) return false;
   reads.left -= 1;
@@ -207,7 +210,9 @@ async function shipsNothing(
   if (!whole) return false;
   const { shipment, eligibility } = deps.parts.settings;
   const contents = shipmentContents(whole, shipment);
-  return !checkEligibility(whole, eligibility, contents).eligible;
+  const answer = checkEligibility(whole, eligibility, contents);
+  if (answer.eligible) return false;
+  return answer.code === 'held' ? waitsAndIsWatched() : true;
 }
 
 async function paidWithoutShipment(

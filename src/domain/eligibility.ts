@@ -26,8 +26,8 @@ export type Eligibility = { eligible: true } | { eligible: false; reason: string
  * Whether an order should become a shipment: the full check, on the whole order and its
  * shipment's contents, made by the worker right before registering. Reasons are safe to show an
  * admin. An order with nothing left for the provider is skipped, saying what was left out and
- * why; one whose contents Shopify holds back (on hold, scheduled) waits, and is looked at again
- * when the order changes.
+ * why; one whose contents Shopify holds back (on hold, scheduled, not yet fulfillable) waits,
+ * and is looked at again by reconciliation (and when the order changes).
  */
 export function checkEligibility(
   order: StoreOrder,

@@ -10,7 +10,10 @@ import { clean } from './text.js';
 export interface ShipmentContents {
   /** Units the provider is asked to ship now, one entry per fulfillment order line. */
   lines: ContentLine[];
-  /** Units the provider would ship but Shopify holds back (on hold, scheduled): the order waits. */
+  /**
+   * Units the provider would ship but Shopify holds back (on hold, scheduled, or open without a
+   * fulfilment the app may make yet): the order waits.
+   */
   held: HeldUnits[];
   /** Units of the order the provider does not ship, and why. */
   leftOut: LeftOutUnits[];
@@ -29,9 +32,9 @@ export interface HeldUnits {
   lineItemId: string;
   title: string;
   quantity: number;
-  /** "on hold (Other)", "scheduled for 2030-01-01T09:00:00Z". */
+  /** "is on hold (Other)", "is scheduled for 2030-01-01T09:00:00Z". */
   why: string;
-  /** When a scheduled fulfillment order opens (fulfillAt); null on hold (or unknown). */
+  /** When a scheduled fulfillment order opens (fulfillAt); null otherwise (or unknown). */
   until: string | null;
 }
 
@@ -42,7 +45,6 @@ export type LeftOutReason =
   | 'not_visible'
   | 'digital'
   | 'not_delivered'
-  | 'not_fulfillable'
   | 'closed';
 
 export interface LeftOutUnits {
@@ -130,11 +132,10 @@ export function shipmentContents(
         leave('digital', 'needs no shipping');
       } else if (!carried.has(method)) {
         leave('not_delivered', METHOD_WORDS[method] ?? `has delivery method ${method}`);
-      } else if (OPEN.has(fo.status) && !fo.supportedActions.includes('CREATE_FULFILLMENT')) {
-        // Shopify says the app cannot fulfil it (an open fulfillment order may offer nothing):
-        // the provider would ship units the connector could never mark as fulfilled.
-        leave('not_fulfillable', 'cannot be fulfilled by an app in Shopify now');
-      } else if (HELD.has(fo.status)) {
+      } else if (HELD.has(fo.status) || !fo.supportedActions.includes('CREATE_FULFILLMENT')) {
+        // An open fulfillment order whose supportedActions (those of its current state) lack
+        // CREATE_FULFILLMENT waits like a held one: sent now, the provider would ship units the
+        // connector could not mark as fulfilled.
         contents.held.push({
           lineItemId: item.id,
           title: titleOf(item),
@@ -218,15 +219,24 @@ export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
     .join('; ');
 }
 
+/** The first look at a waiting order comes this long after it began to wait. */
+export const RECHECK_FIRST_MS = 5 * 60_000;
+/** Looks at a waiting order are never further apart than this. */
+export const RECHECK_MAX_MS = 3600_000;
+
 /**
- * When a waiting order is worth reading again: at once (every reconciliation pass) while
- * anything is on hold, which only staff or an app release; else when the first scheduled
- * fulfillment order opens.
+ * When a waiting order is worth reading again. Only staff or an app release a hold or make an
+ * order fulfillable, and Shopify need not change the order when they do, so it is read again
+ * after as long as it has waited so far (from RECHECK_FIRST_MS, doubling, at most
+ * RECHECK_MAX_MS). When everything waits on a schedule, at the first fulfillAt still ahead.
  */
-export function recheckDue(held: readonly HeldUnits[], now: Date): Date {
+export function recheckDue(held: readonly HeldUnits[], now: Date, waitingSince: Date = now): Date {
+  const waited = now.getTime() - waitingSince.getTime();
+  const backOff = now.getTime() + Math.min(RECHECK_MAX_MS, Math.max(RECHECK_FIRST_MS, waited));
   const times = held.map((units) => (units.until ? Date.parse(units.until) : Number.NaN));
-  if (times.some((time) => Number.isNaN(time))) return now;
-  return new Date(Math.max(now.getTime(), Math.min(...times)));
+  if (times.some((time) => Number.isNaN(time))) return new Date(backOff);
+  const opens = Math.min(...times);
+  return new Date(opens > now.getTime() ? opens : backOff);
 }
 
 /** "1 × Mug is on hold (Other)". */
@@ -323,7 +333,10 @@ export function namesLocation(
 
 function heldWhy(fo: StoreFulfillmentOrder): string {
   if (fo.status === 'SCHEDULED') return `is scheduled${fo.fulfillAt ? ` for ${fo.fulfillAt}` : ''}`;
-  return `is on hold${fo.holdReasons.length ? ` (${fo.holdReasons.join('; ')})` : ''}`;
+  if (fo.status === 'ON_HOLD') {
+    return `is on hold${fo.holdReasons.length ? ` (${fo.holdReasons.join('; ')})` : ''}`;
+  }
+  return 'cannot be fulfilled by an app yet (its fulfillment order offers no fulfilment)';
 }
 
 function titleOf(item: StoreLineItem): string {

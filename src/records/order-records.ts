@@ -21,6 +21,8 @@ export interface OrderRecord {
   registeredAt?: string;
   skipCode?: string;
   reason?: string;
+  /** Since when the order waits for Shopify to release what it holds (ISO, UTC). */
+  waitingSince?: string;
   /** Set once the order was found cancelled after its shipment was registered. */
   cancelledAfterRegistrationAt?: string;
   /** When a create request was last sent: the provider may hold a shipment we never heard of. */
@@ -102,24 +104,32 @@ export class OrderRecords {
   }
 
   /**
-   * The order waits for Shopify to release units it holds (on hold, scheduled): reconciliation
-   * reads it again from `due` on, since a release changes nothing Shopify lists orders by.
-   * Entries not looked at for the skipped retention period are dropped.
+   * The order waits for Shopify to release units it holds (on hold, scheduled, not fulfillable
+   * yet): reconciliation reads it again from `due` on, since a release changes nothing Shopify
+   * lists orders by. The record keeps since when it waits (the first time only), which spaces
+   * the looks out. Entries not looked at for the skipped retention period are dropped.
    */
   async markWaiting(orderId: string, due: Date, now = new Date()): Promise<void> {
     await this.redis.eval(
       MARK_WAITING,
-      1,
+      2,
       this.waitingIndex,
+      this.key(orderId),
       orderId,
       due.getTime(),
       `(${now.getTime() - this.keepSkippedMs}`,
+      now.toISOString(),
     );
   }
 
   /** The order no longer waits (registered, skipped for another reason, failed). */
   async stopWaiting(orderId: string): Promise<void> {
-    await this.redis.zrem(this.waitingIndex, orderId);
+    await this.redis.eval(STOP_WAITING, 2, this.waitingIndex, this.key(orderId), orderId);
+  }
+
+  /** Whether reconciliation will read the order again (it is in the waiting index). */
+  async isWaiting(orderId: string): Promise<boolean> {
+    return (await this.redis.zscore(this.waitingIndex, orderId)) !== null;
   }
 
   /** Waiting orders due for another look by `now`, the longest due first, at most `limit`. */
@@ -350,7 +360,7 @@ export class OrderRecords {
 // KEYS: record, registered index, waiting index. ARGV: orderId, keepMs, nowMs, oldest score
 // dropped, fields… The index keeps the registrations of the retention period, like the records.
 const MARK_REGISTERED = `
-redis.call('HDEL', KEYS[1], 'skipCode', 'reason')
+redis.call('HDEL', KEYS[1], 'skipCode', 'reason', 'waitingSince')
 redis.call('HSET', KEYS[1], unpack(ARGV, 5))
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
@@ -359,10 +369,18 @@ redis.call('ZREM', KEYS[3], ARGV[1])
 return 1
 `;
 
-// KEYS: waiting index. ARGV: orderId, due (ms), oldest score kept.
+// KEYS: waiting index, record. ARGV: orderId, due (ms), oldest score kept, now (ISO).
 const MARK_WAITING = `
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSETNX', KEYS[2], 'waitingSince', ARGV[4]) end
+return 1
+`;
+
+// KEYS: waiting index, record. ARGV: orderId.
+const STOP_WAITING = `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], 'waitingSince')
 return 1
 `;
 

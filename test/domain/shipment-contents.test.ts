@@ -40,18 +40,27 @@ describe('shipmentContents', () => {
     expect(describeLeftOut(contents.leftOut)).toBe('2 of 3 × Blanket already fulfilled');
   });
 
-  it('leaves out an open fulfillment order Shopify does not let the app fulfil, saying so', () => {
+  it('waits on an open fulfillment order Shopify does not let the app fulfil yet, saying so', () => {
     const mug = anItem({ title: 'Mug' });
+    const vase = anItem({ title: 'Vase' });
     const order = anOrder({
-      lineItems: [mug],
-      fulfillmentOrders: [aFulfillmentOrder([mug], { supportedActions: [] })],
+      lineItems: [mug, vase],
+      fulfillmentOrders: [
+        aFulfillmentOrder([mug], { supportedActions: [] }),
+        aFulfillmentOrder([vase], { location: AARHUS }),
+      ],
     });
     const contents = shipmentContents(order, []);
-    expect(contents.lines).toEqual([]);
-    expect(describeLeftOut(contents.leftOut)).toBe(
-      '1 × Mug cannot be fulfilled by an app in Shopify now',
-    );
-    expect(checkEligibility(order, someRules(), contents)).toMatchObject({ eligible: false });
+    expect(contents.lines.map((l) => l.item.title)).toEqual(['Vase']);
+    expect(contents.leftOut).toEqual([]);
+    expect(contents.held).toMatchObject([{ title: 'Mug', quantity: 1, until: null }]);
+    // A wait like a hold: the whole shipment once Shopify lets the app fulfil it.
+    expect(checkEligibility(order, someRules(), contents)).toEqual({
+      eligible: false,
+      code: 'held',
+      reason:
+        'Waiting: 1 × Mug cannot be fulfilled by an app yet (its fulfillment order offers no fulfilment) in Shopify; the whole shipment is registered once it is released.',
+    });
   });
 
   it("leaves out a fulfillment service's units, seen or not, and other locations when told", () => {
@@ -157,12 +166,25 @@ describe('recheckDue', () => {
     until,
   });
 
-  it('is now while anything is on hold, else the first scheduled date still ahead', () => {
-    expect(recheckDue([held('2030-01-01T09:00:00Z'), held(null)], now)).toEqual(now);
+  const later = (ms: number) => new Date(now.getTime() + ms);
+  const MINUTE = 60_000;
+
+  it('backs off while anything is on hold: 5 minutes first, then as long as it waited, at most an hour', () => {
+    const onHold = [held('2030-01-01T09:00:00Z'), held(null)];
+    expect(recheckDue(onHold, now)).toEqual(later(5 * MINUTE));
+    const since = (minutes: number) => new Date(now.getTime() - minutes * MINUTE);
+    expect(recheckDue(onHold, now, since(5))).toEqual(later(5 * MINUTE));
+    expect(recheckDue(onHold, now, since(10))).toEqual(later(10 * MINUTE));
+    expect(recheckDue(onHold, now, since(40))).toEqual(later(40 * MINUTE));
+    expect(recheckDue(onHold, now, since(17 * 60))).toEqual(later(60 * MINUTE));
+  });
+
+  it('is the first scheduled date still ahead when all is scheduled, else backs off', () => {
     expect(recheckDue([held('2030-01-01T09:00:00Z'), held('2029-06-01T00:00:00Z')], now)).toEqual(
       new Date('2029-06-01T00:00:00Z'),
     );
-    expect(recheckDue([held('2020-01-01T00:00:00Z')], now)).toEqual(now);
+    // Past its date and still scheduled in Shopify: read again like a hold.
+    expect(recheckDue([held('2020-01-01T00:00:00Z')], now)).toEqual(later(5 * MINUTE));
   });
 });
 

@@ -65,4 +65,30 @@ describe('connector drift, by what each shipment holds', () => {
     expect(paid).not.toContain(pickupUnseen);
     expect(report.fulfilledNotShipped.orders.map((o) => o.orderId)).toEqual([fulfilledByStaff]);
   });
+
+  it('lists an order waiting on a hold once reconciliation no longer reads it again', async () => {
+    const s = await start();
+    const [held, heldUnseen] = ['5562011', '5562012'];
+    const onHold = {
+      lineItems: [MUG],
+      fulfillmentOrders: [{ hold: { reason: 'INCORRECT_ADDRESS' as const } }],
+    };
+    await place(s, held, onHold);
+    await place(s, heldUnseen, onHold);
+    await run(s, held);
+    expect((await s.records.get(held))?.skipCode).toBe('held');
+    const report = () =>
+      driftReport(
+        { parts: s.parts, partner: s.partner, store: s.storeClient },
+        { olderThanMinutes: 0, lookbackDays: 1, maxFulfillmentReads: 10 },
+      ).then((r) => r.paidWithoutShipment.orders.map((o) => o.orderId).sort());
+
+    // Waiting and watched: not drift. Never seen (no record, not watched): drift.
+    expect(await report()).toEqual([heldUnseen]);
+
+    // The waiting index loses it (a Redis restored from an older copy, say): its skip and the
+    // unchanged order alone would say all is well, but nothing would send it once released.
+    await s.redis.zrem(`${s.prefix}:orders:waiting`, held);
+    expect(await report()).toEqual([held, heldUnseen]);
+  });
 });

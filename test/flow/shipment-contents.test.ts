@@ -52,7 +52,7 @@ interface Flow {
 
 async function flow(options: ShipmentStackOptions & { scopes?: string[] } = {}): Promise<Flow> {
   const time = providerClock();
-  const s = await start({ ...options, sandbox: { clock: time.clock } });
+  const s = await start({ ...options, sandbox: { ...options.sandbox, clock: time.clock } });
   if (options.scopes) s.store.setAccessScopes(options.scopes);
   const app = await buildServer({
     verify: createWebhookVerifier({ webhookSecret: WEBHOOK_SECRET, shop: SHOP }),
@@ -227,6 +227,22 @@ async function skippedWith(f: Flow, id: string, reason: RegExp) {
   expect(appFulfillments(f, id)).toEqual([]);
   return record;
 }
+
+/**
+ * One reconciliation pass, as if run `minutes` from now; it lists no orders (nothing updated
+ * since an hour ahead), so all it does is read again the waiting orders due by then.
+ */
+function passIn(f: Flow, minutes: number) {
+  const now = new Date(Date.now() + minutes * 60_000);
+  return reconcileOrders(new Date(Date.now() + 3600_000), 'reconcile', {
+    ...f.s.parts,
+    store: f.s.storeClient,
+    eligibility: f.s.config.eligibility,
+    now: () => now,
+  });
+}
+
+const minutesAhead = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
 const BLANKET = {
   title: 'Wool blanket',
@@ -635,18 +651,159 @@ describe('what goes into a shipment, through the whole flow', () => {
     const { updatedAt } = f.s.store.order(id)!;
     const [fo] = f.s.store.order(id)!.fulfillmentOrders;
     // Shopify announces a release on fulfillment_orders/hold_released (the connector takes no
-    // such webhook), and the order's updated_at need not move: the next pass reads it again.
+    // such webhook), and the order's updated_at need not move: a later pass reads it again.
     await f.s.store.releaseHold(fo!.id, { sendWebhook: false });
     expect(f.s.store.order(id)!.updatedAt).toBe(updatedAt);
-    const pass = await reconcileOrders(new Date(Date.parse(updatedAt) + 1000), 'reconcile', {
+    expect(await passIn(f, 0)).toMatchObject({ seen: 0, waitingRechecked: 0 });
+    expect(await passIn(f, 6)).toMatchObject({ seen: 0, waitingRechecked: 1 });
+    await shipsExactly(f, id, { 'Ceramic mug': 1 });
+    expect(await f.s.records.dueWaiting(minutesAhead(600), 10)).toEqual([]);
+  });
+
+  it('open but not fulfillable by the app yet: waits with the reason, registered once Shopify offers it', async () => {
+    const f = await flow();
+    const id = await place(f, {
+      lineItems: [MUG],
+      fulfillmentOrders: [{ fulfilmentOffered: false }],
+    });
+    const record = await skippedWith(
+      f,
+      id,
+      /^Waiting: 1 × Ceramic mug cannot be fulfilled by an app yet \(.+\) in Shopify; the shipment is registered once it is released\.$/,
+    );
+    expect(record.skipCode).toBe('held');
+    await waitUntil(async () => f.s.records.isWaiting(id), { what: 'the order to wait' });
+
+    const [fo] = f.s.store.order(id)!.fulfillmentOrders;
+    f.s.store.offerFulfilment(fo!.id, true);
+    expect(await passIn(f, 6)).toMatchObject({ waitingRechecked: 1 });
+    await shipsExactly(f, id, { 'Ceramic mug': 1 });
+  });
+
+  it('a look at an order still on hold takes no place in the partner budget and adds nothing to its timeline', async () => {
+    const f = await flow({ workers: false });
+    let reserved = 0;
+    const partner = f.s.partner;
+    const counting = new Proxy(partner, {
+      get(target, key) {
+        if (key === 'reserveCreate') {
+          return async () => {
+            reserved += 1;
+            return target.reserveCreate();
+          };
+        }
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    f.s.startWorkers({ ports: { partner: counting } });
+    const id = await place(f, {
+      lineItems: [MUG],
+      fulfillmentOrders: [{ hold: { reason: 'INCORRECT_ADDRESS' } }],
+    });
+    const first = await skippedWith(f, id, /^Waiting: /);
+    await waitUntil(async () => f.s.records.isWaiting(id), { what: 'the order to wait' });
+    // The first look at a new order takes its place before reading it (and gives it back).
+    expect(reserved).toBe(1);
+    const story = await f.s.parts.timeline.read(id);
+    expect(story).toHaveLength(1);
+
+    // Not due at the next pass: the first look comes 5 minutes after the wait began.
+    expect(await passIn(f, 1)).toMatchObject({ waitingRechecked: 0 });
+    let updatedAt = first.updatedAt;
+    for (const minutes of [6, 12]) {
+      expect(await passIn(f, minutes)).toMatchObject({ waitingRechecked: 1 });
+      const looked = await waitUntil(
+        async () => {
+          const record = await f.s.records.get(id);
+          return record?.updatedAt !== updatedAt ? record : null;
+        },
+        { what: 'the order to be looked at again' },
+      );
+      expect(looked).toMatchObject({
+        state: 'skipped',
+        skipCode: 'held',
+        waitingSince: expect.any(String),
+      });
+      updatedAt = looked!.updatedAt;
+    }
+    expect(reserved).toBe(1);
+    expect(await f.s.parts.timeline.read(id)).toEqual(story);
+
+    // Released: the look that sends it takes its place, and the request is on the timeline.
+    const [fo] = f.s.store.order(id)!.fulfillmentOrders;
+    await f.s.store.releaseHold(fo!.id, { sendWebhook: false });
+    expect(await passIn(f, 60)).toMatchObject({ waitingRechecked: 1 });
+    await settledAs(f, id, 'registered');
+    expect(reserved).toBe(2);
+    const after = await f.s.parts.timeline.read(id);
+    expect(after.filter((entry) => entry.kind === 'event')).toEqual(
+      story.filter((entry) => entry.kind === 'event'),
+    );
+    expect(after.some((entry) => entry.kind === 'provider-request')).toBe(true);
+  });
+
+  it('more than 100 waiting orders: every one is read again, and each released one registered', async () => {
+    const f = await flow({ budget: { limit: 1000 }, sandbox: { rateLimit: 1000 } });
+    const ids = Array.from({ length: 130 }, (_, i) => String(nextId + 1 + i));
+    nextId += ids.length;
+    for (const id of ids) {
+      await f.s.store.createOrder(
+        { id, lineItems: [MUG], fulfillmentOrders: [{ hold: { reason: 'OTHER' } }] },
+        { sendWebhook: false },
+      );
+    }
+    // Found by reconciliation, read by the worker: each waits.
+    await reconcileOrders(new Date(Date.now() - 3600_000), 'reconcile', {
       ...f.s.parts,
       store: f.s.storeClient,
       eligibility: f.s.config.eligibility,
     });
-    expect(pass).toMatchObject({ seen: 0, waitingRechecked: 1 });
-    await shipsExactly(f, id, { 'Ceramic mug': 1 });
-    expect(await f.s.records.dueWaiting(new Date(), 10)).toEqual([]);
-  });
+    await waitUntil(
+      async () => (await f.s.records.dueWaiting(minutesAhead(600), 200)).length === 130,
+      {
+        what: 'every order to wait',
+        timeoutMs: 60_000,
+      },
+    );
+
+    // Staff release all but ten; Shopify says nothing of it, and no order's updated_at moves.
+    const released = ids.slice(0, 120);
+    for (const id of released) {
+      const [fo] = f.s.store.order(id)!.fulfillmentOrders;
+      await f.s.store.releaseHold(fo!.id, { sendWebhook: false });
+    }
+    const registered = async () =>
+      (await Promise.all(released.map((id) => f.s.records.isRegistered(id)))).filter(Boolean)
+        .length;
+    const rechecked: number[] = [];
+    for (let minutes = 6; (await registered()) < released.length; minutes += 6) {
+      if (minutes > 60)
+        throw new Error(`only ${await registered()} registered after an hour of passes`);
+      const pass = await passIn(f, minutes);
+      rechecked.push(pass.waitingRechecked);
+      await waitUntil(
+        async () => {
+          const counts = await f.s.queues.createShipment.getJobCounts(
+            'waiting',
+            'active',
+            'delayed',
+            'prioritized',
+          );
+          return Object.values(counts).every((n) => n === 0);
+        },
+        { what: 'the looks to settle', timeoutMs: 60_000 },
+      );
+    }
+    // At most 100 a pass: more than one pass was needed.
+    expect(rechecked[0]).toBe(100);
+    expect(rechecked.length).toBeGreaterThan(1);
+    expect(shipmentsWithReference(f.s.sandbox, released[119]!)).toHaveLength(1);
+    const stillHeld = ids.slice(120);
+    expect((await f.s.records.dueWaiting(minutesAhead(600), 200)).sort()).toEqual(
+      [...stillHeld].sort(),
+    );
+  }, 60_000);
 
   it('scheduled: waits, saying until when', async () => {
     const f = await flow();

@@ -139,3 +139,29 @@ describe('a create request about to leave', () => {
     expect(record?.sentAt).toBeUndefined();
   });
 });
+
+describe('the index of waiting orders', () => {
+  const at = (minutes: number) => new Date(Date.UTC(2026, 10, 26, 12, minutes));
+
+  it('keeps since when the order waits, from its first wait until it stops waiting', async () => {
+    await records.markSkipped('7001', 'held', 'Waiting: …', at(0));
+    await records.markWaiting('7001', at(5), at(0));
+    expect(await records.isWaiting('7001')).toBe(true);
+    // Looked at again, still waiting: the start of the wait stays, the next look moves.
+    await records.markSkipped('7001', 'held', 'Waiting: …', at(5));
+    await records.markWaiting('7001', at(10), at(5));
+    expect((await records.get('7001'))?.waitingSince).toBe(at(0).toISOString());
+    expect(await records.dueWaiting(at(9), 10)).toEqual([]);
+    expect(await records.dueWaiting(at(10), 10)).toEqual(['7001']);
+
+    await records.markRegistered('7001', shipment, at(20));
+    expect(await records.isWaiting('7001')).toBe(false);
+    expect((await records.get('7001'))?.waitingSince).toBeUndefined();
+
+    await records.markSkipped('7002', 'held', 'Waiting: …', at(0));
+    await records.markWaiting('7002', at(5), at(0));
+    await records.stopWaiting('7002');
+    expect(await records.isWaiting('7002')).toBe(false);
+    expect((await records.get('7002'))?.waitingSince).toBeUndefined();
+  });
+});

@@ -90,6 +90,11 @@ export interface FakeStore {
     fulfillmentOrder: FakeFulfillmentOrder;
     webhook?: WebhookDelivery;
   }>;
+  /**
+   * Shopify stops (false) or starts again (true) offering the app fulfilment of an open
+   * fulfillment order: CREATE_FULFILLMENT leaves or rejoins its supportedActions.
+   */
+  offerFulfilment(fulfillmentOrderId: string, offered: boolean): FakeFulfillmentOrder;
   /** Emails Shopify sent customers about fulfillments (confirmations, updates), oldest first. */
   readonly notifications: readonly FakeCustomerNotification[];
   /** The store's locations ("Shop location", "Aarhus warehouse", "Another app's warehouse", …). */

@@ -34,12 +34,14 @@ type Action =
  * At the merchant's own locations the app fulfils (CREATE_FULFILLMENT) and, from 2026-04, reports
  * progress on OPEN and IN_PROGRESS ones; at a fulfillment service's location it can only request
  * fulfilment from that service. Held ones can be released, scheduled ones opened; closed,
- * cancelled and incomplete ones support nothing.
+ * cancelled and incomplete ones support nothing. An open one Shopify offers no fulfilment of
+ * (fulfilmentOffered false) supports nothing either, until it is offered again.
  */
 export function supportedActions(state: FakeStoreState, fo: FakeFulfillmentOrder): Action[] {
   const service = state.locationById(fo.locationId).isFulfillmentService;
   switch (fo.status) {
     case 'OPEN':
+      if (!fo.fulfilmentOffered) return [];
       return service
         ? ['REQUEST_FULFILLMENT', 'HOLD', 'MOVE']
         : ['CREATE_FULFILLMENT', 'REPORT_PROGRESS', 'HOLD', 'MOVE'];
@@ -93,6 +95,12 @@ export function reportProgress(
       'FULFILLMENT_ORDER_STATUS_INVALID',
     );
   }
+  if (!fo.fulfilmentOffered) {
+    return fail(
+      'The fulfillment order does not support this action now.',
+      'FULFILLMENT_ORDER_UNSUPPORTED_ACTION',
+    );
+  }
   if (reasonNotes !== null && reasonNotes.length > 256) {
     return {
       ok: false,
@@ -119,6 +127,19 @@ export function reportProgress(
     initialStatus,
   });
   return { ok: true, value: fo };
+}
+
+/** Shopify starts or stops offering the app fulfilment of an open fulfillment order. */
+export function offerFulfilment(
+  state: FakeStoreState,
+  id: string,
+  offered: boolean,
+): Result<FakeFulfillmentOrder> {
+  const found = state.findFulfillmentOrder(gidOf(id));
+  if (!found) return refused(`Fulfillment order ${id} does not exist`);
+  // Like a release, nothing documents a change of the order for it: updated_at stays.
+  found.fulfillmentOrder.fulfilmentOffered = offered;
+  return { ok: true, value: found.fulfillmentOrder };
 }
 
 /** Staff put a fulfillment order on hold in the admin (OPEN or IN_PROGRESS only). */

@@ -65,7 +65,7 @@ export function createFulfillment(
       return refuse(base, 'All fulfillment orders must be assigned to a single location.');
     }
     // Since 2024-10 an order management app cannot fulfil what a fulfillment service holds.
-    if (state.locationById(fo.locationId).isFulfillmentService) {
+    if (state.locationById(fo.locationId).isFulfillmentService || !fo.fulfilmentOffered) {
       return refuse(field, 'Cannot create fulfillment for the fulfillment order.');
     }
     touched.push(fo);

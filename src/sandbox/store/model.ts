@@ -132,6 +132,12 @@ export interface FakeFulfillmentOrder {
   /** When a SCHEDULED fulfillment order becomes ready. */
   fulfillAt: string | null;
   holds: FakeFulfillmentHold[];
+  /**
+   * Whether Shopify offers the app fulfilment of this open fulfillment order now. Its
+   * supportedActions are "the actions it supports in its current state": an open one may offer
+   * none (no CREATE_FULFILLMENT), and offer them again later.
+   */
+  fulfilmentOffered: boolean;
   /** Progress reports (fulfillmentOrderReportProgress), oldest first. */
   progressReports: { at: string; reasonNotes: string | null }[];
   lineItems: { id: string; lineItemId: string; totalQuantity: number; remainingQuantity: number }[];
@@ -294,6 +300,8 @@ export const fakeOrderInputSchema = z.object({
         location: z.string().min(1).default(DEFAULT_LOCATION),
         hold: holdInput.optional(),
         fulfillAt: isoTime.optional(),
+        /** false: open, but Shopify offers no fulfilment of it (yet). */
+        fulfilmentOffered: z.boolean().default(true),
       }),
     )
     .default([]),

@@ -7,6 +7,7 @@ import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
 import {
   holdFulfillmentOrder,
+  offerFulfilment,
   releaseHold as releaseFulfillmentHold,
   staffFulfil,
 } from './fulfillment-orders.js';
@@ -201,6 +202,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
         ...(webhook ? { webhook } : {}),
       };
     },
+    offerFulfilment: (id, offered) => structuredClone(unwrap(offerFulfilment(state, id, offered))),
     notifications: state.notifications,
     locations: () => structuredClone(state.locations),
     accessScopes: () => [...state.app.accessScopes],

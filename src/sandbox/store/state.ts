@@ -209,6 +209,7 @@ export class FakeStoreState {
           setting?.hold && !cancelled
             ? [{ id: this.newId(), ...setting.hold, heldByApp: false }]
             : [],
+        fulfilmentOffered: setting?.fulfilmentOffered ?? true,
         progressReports: [],
         lineItems: items.map((item) => ({
           id: this.newId(),

@@ -52,6 +52,7 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
       { id: '7007', lineItems: [{ title: 'Vase', quantity: 2 }] },
       { id: '7008' },
       { id: '7009', lineItems: [{ title: 'Gift card', requiresShipping: false }] },
+      { id: '7010', fulfillmentOrders: [{ fulfilmentOffered: false }] },
     ]);
   });
   afterAll(() => store.close());
@@ -190,6 +191,31 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
 
     const again = await control(store, `/_fake/fulfillment-orders/${numericId}/release-hold`, {});
     expect(again.status).toBe(409);
+  });
+
+  it('shows an open fulfillment order Shopify offers no action on, refuses to fulfil it, and fulfils it once offered', async () => {
+    const { nodes } = await fulfillmentOrders(store, '7010');
+    const [fo] = nodes;
+    expect(fo.status).toBe('OPEN');
+    expect(actionsOf(fo)).toEqual([]);
+    const refused = await createFulfillment(store, [fo.id]);
+    expect(refused.fulfillmentCreate.userErrors).toEqual([
+      {
+        field: ['fulfillment', 'lineItemsByFulfillmentOrder', '0', 'fulfillmentOrderId'],
+        message: 'Cannot create fulfillment for the fulfillment order.',
+      },
+    ]);
+    const report = await graphql(store, REPORT_PROGRESS, { id: fo.id });
+    expect(report.fulfillmentOrderReportProgress.userErrors[0].code).toBe(
+      'FULFILLMENT_ORDER_UNSUPPORTED_ACTION',
+    );
+    const before = store.order('7010')!.updatedAt;
+
+    store.offerFulfilment(fo.id, true);
+    const offered = await fulfillmentOrders(store, '7010');
+    expect(actionsOf(offered.nodes[0])).toContain('CREATE_FULFILLMENT');
+    expect(store.order('7010')!.updatedAt).toBe(before);
+    expect((await createFulfillment(store, [fo.id])).fulfillmentCreate.userErrors).toEqual([]);
   });
 
   it('lets staff put an open fulfillment order on hold', async () => {
