@@ -87,7 +87,7 @@ export function unseenFailureRecorder<Payload>(
 function unseenFailureReason(
   job: Job,
   error: Error,
-  definition: Pick<JobDefinition, 'queue' | 'redrive' | 'schedule'>,
+  definition: Pick<JobDefinition, 'redrive' | 'schedule'>,
   context: JobContext,
 ): string {
   if (!wasInterruptedTooOften(job)) {

@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { JOB_CATALOG, JOBS } from '../../../jobs/catalog.js';
+import type { JobSettings } from '../../../jobs/context.js';
 import { orderJobId } from '../../../jobs/create-shipment/job.js';
 import { markOrderJob } from '../../../jobs/mark-order/job.js';
 import { redriveOf, STALLED_TOO_OFTEN, WHEN_INTERRUPTED } from '../../../jobs/redrive.js';
@@ -189,5 +190,14 @@ describe('retrying jobs whose workers kept dying under them', () => {
       JOBS.filter((job) => job.schedule).map(() => undefined),
     );
     expect(JOBS).toContain(JOB_CATALOG.retryFailedJobs);
+  });
+
+  it('runs its pass every minute, or as often as a shorter first wait', () => {
+    const everyMs = (firstRetryDelayMs: number) =>
+      JOB_CATALOG.retryFailedJobs.schedule!.everyMs({
+        interruptedJobs: { firstRetryDelayMs },
+      } as JobSettings);
+    expect(everyMs(600_000)).toBe(60_000);
+    expect(everyMs(2_000)).toBe(2_000);
   });
 });
