@@ -1,5 +1,8 @@
 /**
- * Import boundaries (design.md, "Import rules"), checked by `npm run lint` with dependency-cruiser.
+ * Import boundaries, checked by `npm run lint` with dependency-cruiser: each side of the connector
+ * (the partner client, the Shopify client, the pure domain rules, the jobs, the sandboxes) can be
+ * read, tested and changed without the others, and the process that runs one side of
+ * `connector start` loads only that side. Each rule's comment says what it keeps apart.
  * Paths are relative to the directory depcruise runs in: the repository root, or a fixture tree
  * laid out like it (test/lint/boundaries.test.ts runs these same rules on one).
  */

@@ -7,8 +7,7 @@ import { markOrderJob } from './mark-order/job.js';
 import { reconcileOrdersJob } from './reconcile-orders/job.js';
 import { recordDeliveryJob } from './record-delivery/job.js';
 import { reportShipmentProgressJob } from './report-shipment-progress/job.js';
-import { retryFailedMarksJob } from './retry-failed-marks/job.js';
-import { retryInterruptedJobsJob } from './retry-interrupted-jobs/job.js';
+import { retryFailedJobsJob } from './retry-failed-jobs/job.js';
 import { syncShipmentsJob } from './sync-shipments/job.js';
 import { writeShipmentStatusJob } from './write-shipment-status/job.js';
 
@@ -21,8 +20,7 @@ export const JOB_CATALOG = {
   markOrder: markOrderJob,
   reconcileOrders: reconcileOrdersJob,
   checkOrderEdit: checkOrderEditJob,
-  retryFailedMarks: retryFailedMarksJob,
-  retryInterruptedJobs: retryInterruptedJobsJob,
+  retryFailedJobs: retryFailedJobsJob(() => JOBS),
   syncShipments: syncShipmentsJob,
   writeShipmentStatus: writeShipmentStatusJob,
   reportShipmentProgress: reportShipmentProgressJob,

@@ -1,5 +1,6 @@
 import type { DefaultJobOptions, Job } from 'bullmq';
 import type { z } from 'zod';
+import type { CounterName } from '../src/metrics/counters.js';
 import type { JobContext } from './context.js';
 
 /**
@@ -23,6 +24,12 @@ export interface JobDefinition<Payload = unknown> {
   /** A job scheduler that adds one job every `everyMs` (the payload is `{}`). */
   readonly schedule?: { id: string; everyMs(settings: JobContext['settings']): number };
   /**
+   * Which of its jobs that failed for good the retry-failed-jobs schedule runs again, and when.
+   * Without one, a job that is not scheduled is run again when its worker was cut off mid-run too
+   * often (`WHEN_INTERRUPTED`, jobs/redrive.ts): every job of ours is safe to run again.
+   */
+  readonly redrive?: Redrive;
+  /**
    * The work of one job: calls its use case with the ports it needs. The payload is already
    * checked, and what it throws goes through the one failure policy (src/queue/failure-policy.ts).
    */
@@ -43,6 +50,21 @@ export interface JobDefinition<Payload = unknown> {
    * for what only the end of a run may decide, such as an event that came in its last moments.
    */
   afterSettled?(context: JobContext, payload: Payload): Promise<void>;
+}
+
+/** How the retry-failed-jobs schedule runs again a queue's jobs that failed for good. */
+export interface Redrive {
+  /** Whether this failed job is run again; the others stay failed, for staff. */
+  retries(job: Job): boolean;
+  /** The wait after its failure; doubles after each run again that failed too, up to `maxDelayMs`. */
+  firstDelayMs(settings: JobContext['settings']): number;
+  maxDelayMs?: number;
+  /** Runs again of one job before it is left to staff. */
+  maxRetries: number;
+  /** The field of the job's data that counts them (the board shows it; a replay resets it). */
+  countField: string;
+  /** The counter they add to. */
+  counter: CounterName;
 }
 
 /** Declares a job; the identity function that lets TypeScript infer the payload type. */

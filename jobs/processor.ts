@@ -2,12 +2,7 @@ import { type Job, UnrecoverableError } from 'bullmq';
 import { runWithFailurePolicy } from '../src/queue/failure-policy.js';
 import type { JobContext } from './context.js';
 import type { JobDefinition } from './job-definition.js';
-import { RETRIED_WHEN_INTERRUPTED } from './retry-interrupted-jobs/job.js';
-import {
-  interruptedRetryDelayMs,
-  interruptedRetryLimits,
-  interruptedRetryState,
-} from './retry-interrupted-jobs/retry-pass.js';
+import { redriveCount, redriveDelayMs, redriveOf } from './redrive.js';
 
 /** What the processors threw: failures the failure policy has already dealt with. */
 const failuresSeen = new WeakSet<object>();
@@ -92,7 +87,7 @@ export function unseenFailureRecorder<Payload>(
 function unseenFailureReason(
   job: Job,
   error: Error,
-  definition: Pick<JobDefinition, 'queue'>,
+  definition: Pick<JobDefinition, 'redrive' | 'schedule'>,
   context: JobContext,
 ): string {
   if (!wasInterruptedTooOften(job)) {
@@ -102,16 +97,16 @@ function unseenFailureReason(
   // with every interruption would be written again each time (and the write is an order event).
   const interrupted =
     'The job was interrupted too often: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it.';
-  if (!RETRIED_WHEN_INTERRUPTED.some((retried) => retried.queue === definition.queue)) {
+  const redrive = redriveOf(definition);
+  if (!redrive?.retries(job)) {
     return `${interrupted} Running it again is safe: replay the job.`;
   }
-  const limits = interruptedRetryLimits(context.settings.interruptedJobs.firstRetryDelayMs);
-  const { interruptedRetries } = interruptedRetryState.parse(job.data ?? {});
-  if (interruptedRetries >= limits.maxRetries) {
-    return `${interrupted} The retry-interrupted-jobs schedule ran it again ${interruptedRetries} times and it was cut off each time: find what stops its worker (its logs, its memory), then replay the job.`;
+  const retries = redriveCount(job, redrive);
+  if (retries >= redrive.maxRetries) {
+    return `${interrupted} The retry-failed-jobs schedule ran it again ${retries} times and it was cut off each time: find what stops its worker (its logs, its memory), then replay the job.`;
   }
-  const wait = roundedWait(interruptedRetryDelayMs(interruptedRetries, limits));
-  return `${interrupted} Running it again is safe: the retry-interrupted-jobs schedule runs it again in about ${wait}, or replay the job now.`;
+  const wait = roundedWait(redriveDelayMs(retries, redrive, context.settings));
+  return `${interrupted} Running it again is safe: the retry-failed-jobs schedule runs it again in about ${wait}, or replay the job now.`;
 }
 
 /** BullMQ defers the failure of a job that stalled too often to the next worker that takes it. */

@@ -1,7 +1,7 @@
 import { defineJob } from '../job-definition.js';
 import { KEPT_JOBS } from '../kept-jobs.js';
 import { markOrderPayload } from './payload.js';
-import { isShopifyRefusal } from './retry-state.js';
+import { isShopifyRefusal, markRetryState } from './retry-state.js';
 import { writeOrderMarks } from './write-marks.js';
 
 /**
@@ -24,6 +24,18 @@ export const markOrderJob = defineJob({
   }),
   concurrency: 2,
   callsPartner: false,
+  // Shopify down for longer than the ten attempts, a revoked token since restored: 15 min, 30 min,
+  // 1 h … 24 h apart, ten times (about five days). A write Shopify refused is not retried.
+  redrive: {
+    retries: (job) =>
+      !markRetryState.safeParse(job.data).data?.refusedByShopify &&
+      markOrderPayload.safeParse(job.data).success,
+    firstDelayMs: () => 15 * 60_000,
+    maxDelayMs: 24 * 3_600_000,
+    maxRetries: 10,
+    countField: 'scheduledRetries',
+    counter: 'order_mark_retries',
+  },
   process:
     (ctx) =>
     async ({ orderId, kind, seen }, job) => {
@@ -35,7 +47,7 @@ export const markOrderJob = defineJob({
       }
       return { outcome };
     },
-  // The order stays unmarked until this is retried: by the retry-failed-marks schedule, or by the
+  // The order stays unmarked until this is retried: by the retry-failed-jobs schedule, or by the
   // next sign of the order (enqueue.ts), unless Shopify refused the write itself.
   async onGiveUp(ctx, { orderId, kind }, reason, { error, job }) {
     const refusedByShopify = isShopifyRefusal(error);
@@ -48,7 +60,7 @@ export const markOrderJob = defineJob({
       { orderId, kind, jobId: job.id, reason },
       refusedByShopify
         ? 'Shopify refused a mark on the order: not retried on schedule; fix the cause, then replay the job'
-        : 'a mark on the order failed for good: the retry-failed-marks schedule retries it',
+        : 'a mark on the order failed for good: the retry-failed-jobs schedule retries it',
     );
   },
 });

@@ -3,7 +3,7 @@ import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
 
 /**
  * What is kept about a failed mark job beside its payload (in its data, so the board shows it):
- * how often the retry-failed-marks schedule retried it, and whether Shopify refused the write
+ * how often the retry-failed-jobs schedule retried it, and whether Shopify refused the write
  * itself. The processor's payload parse drops these fields; only the schedule reads them.
  */
 export const markRetryState = z.object({

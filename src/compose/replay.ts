@@ -4,7 +4,7 @@ import { REPLAY_SOURCE } from '../../jobs/create-shipment/enqueue.js';
 import { createShipmentJob } from '../../jobs/create-shipment/job.js';
 import { registeredMarkJobId, retryFailedMark } from '../../jobs/mark-order/enqueue.js';
 import { markOrderJob } from '../../jobs/mark-order/job.js';
-import { FRESH_INTERRUPTED_RETRIES } from '../../jobs/retry-interrupted-jobs/retry-pass.js';
+import { redriveOf } from '../../jobs/redrive.js';
 import { retryFailedJob } from '../queue/failed-jobs.js';
 import type { SharedParts } from './parts.js';
 
@@ -149,8 +149,10 @@ async function replayOne(
     };
   }
   if (dryRun) return { ...base, outcome: 'retried' };
-  // A replay starts afresh, the retry-interrupted-jobs schedule's count included. False: retried
-  // by someone else a moment ago (the board, a second replay).
-  const retried = await retryFailedJob(job, FRESH_INTERRUPTED_RETRIES);
+  // A replay starts afresh, the retry-failed-jobs schedule's count included. False: retried by
+  // someone else a moment ago (the board, a second replay).
+  const definition = JOBS.find((known) => known.queue === queue.name);
+  const redrive = definition && redriveOf(definition);
+  const retried = await retryFailedJob(job, redrive ? { [redrive.countField]: 0 } : {});
   return { ...base, outcome: retried ? 'retried' : 'already_queued' };
 }

@@ -23,9 +23,9 @@ export type CounterName =
   | 'order_marks_failed'
   /** …of which Shopify refused the write itself (userErrors, order gone): not retried on schedule. */
   | 'order_marks_refused'
-  /** Failed marks retried by the retry-failed-marks schedule. */
+  /** Failed marks retried by the retry-failed-jobs schedule. */
   | 'order_mark_retries'
-  /** Jobs failed for being cut off mid-run too often, run again by the retry-interrupted-jobs schedule. */
+  /** Jobs failed for being cut off mid-run too often, run again by the retry-failed-jobs schedule. */
   | 'interrupted_job_retries';
 
 export class Counters {

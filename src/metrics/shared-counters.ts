@@ -29,9 +29,9 @@ export const COUNTER_HELP: Record<CounterName, string> = {
     'Marks on Shopify orders (metafields, tags, notes) that failed for good, refusals included.',
   order_marks_refused:
     'Marks Shopify refused itself (userErrors, order gone): not retried on the schedule.',
-  order_mark_retries: 'Failed marks retried by the retry-failed-marks schedule.',
+  order_mark_retries: 'Failed marks retried by the retry-failed-jobs schedule.',
   interrupted_job_retries:
-    'Jobs failed for being cut off mid-run too often (worker crashes), run again by the retry-interrupted-jobs schedule.',
+    'Jobs failed for being cut off mid-run too often (worker crashes), run again by the retry-failed-jobs schedule.',
 };
 
 /** Each Redis counter as `connector_<name>_total`, read from Redis at every scrape. */

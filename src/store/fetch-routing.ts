@@ -3,7 +3,7 @@
 import '@shopify/shopify-api/adapters/node';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setAbstractFetchFunc } from '@shopify/shopify-api/runtime';
-import { httpFetch } from './http-fetch.js';
+import { Agent } from 'undici';
 
 /**
  * The library sends every HTTP request through one process-wide "abstract fetch". The node
@@ -25,21 +25,55 @@ export function withFetch<T>(fetchFn: FetchFunction, work: () => Promise<T>): Pr
   return currentFetch.run(fetchFn, work);
 }
 
+/** Longest silence while an answer's headers or its next bytes are awaited (undici's is 300 s). */
+export const HTTP_IDLE_TIMEOUT_MS = 60_000;
+
+/** Longest wait for a new connection to open. */
+export const HTTP_CONNECT_TIMEOUT_MS = 10_000;
+
+/** The connections the Admin API client keeps open to the store, with its time limits. */
+export function storeConnections({
+  idleTimeoutMs = HTTP_IDLE_TIMEOUT_MS,
+  connectTimeoutMs = HTTP_CONNECT_TIMEOUT_MS,
+}: {
+  idleTimeoutMs?: number;
+  connectTimeoutMs?: number;
+} = {}): Agent {
+  return new Agent({
+    connect: { timeout: connectTimeoutMs },
+    headersTimeout: idleTimeoutMs,
+    bodyTimeout: idleTimeoutMs,
+  });
+}
+
+const sharedConnections = storeConnections();
+
 /**
- * The Admin API client's fetch (httpFetch), which sends requests for `https://{shop}` to
- * `adminApiUrl` instead when one is set (keeping path and query), and everything else unchanged.
+ * The Admin API client's fetch: Node's fetch over `connections`, sending requests for
+ * `https://{shop}` to `adminApiUrl` instead when one is set (keeping path and query), and
+ * everything else unchanged. `globalThis.fetch` is looked up on each request, so that nock, which
+ * replaces it, sees every one in the tests. (undici 7's Agent serves the fetch of Node 22 and of
+ * later Nodes alike; undici 8's does not serve Node 22's.)
  */
-export function shopFetch(shop: string, adminApiUrl?: string): FetchFunction {
-  if (!adminApiUrl) return httpFetch;
+export function shopFetch(
+  shop: string,
+  adminApiUrl?: string,
+  connections: Agent = sharedConnections,
+): FetchFunction {
   const shopOrigin = `https://${shop}`;
-  const target = new URL(adminApiUrl);
-  const basePath = target.pathname.replace(/\/+$/, '');
+  const target = adminApiUrl ? new URL(adminApiUrl) : undefined;
+  const basePath = target?.pathname.replace(/\/+$/, '') ?? '';
+  // Typed after Node 22's bundled undici, older than the package's types.
+  const dispatcher = connections as unknown as RequestInit['dispatcher'];
 
   return (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
-    if (url.origin !== shopOrigin) return httpFetch(input, init);
-    const rewritten = `${target.origin}${basePath}${url.pathname}${url.search}`;
+    const routed =
+      target && url.origin === shopOrigin
+        ? `${target.origin}${basePath}${url.pathname}${url.search}`
+        : url.href;
     // The library only ever passes a URL string plus init; a Request would carry its own body.
-    return httpFetch(input instanceof Request ? new Request(rewritten, input) : rewritten, init);
+    const request = input instanceof Request ? new Request(routed, input) : routed;
+    return globalThis.fetch(request, { ...init, dispatcher });
   };
 }

@@ -40,7 +40,7 @@ describe('connector replay', () => {
     );
     expect(await stack.queues.createShipment.getJobState(orderJobId(ORDER))).toBe('failed');
 
-    // Given up on by the retry-interrupted-jobs schedule as well: a replay starts afresh.
+    // Given up on by the retry-failed-jobs schedule as well: a replay starts afresh.
     const failed = await stack.queues.createShipment.getJob(orderJobId(ORDER));
     await failed!.updateData({ ...failed!.data, interruptedRetries: 3 });
 
@@ -95,7 +95,7 @@ describe('connector replay', () => {
     const stack = await stackFor({ workers: false });
     await addFailedJob(stack.queues.checkOrderEdit, stack.redis, {
       name: 'check-order-edit',
-      // Retried 3 times by the retry-interrupted-jobs schedule, and cut off each time.
+      // Retried 3 times by the retry-failed-jobs schedule, and cut off each time.
       data: { orderId: ORDER, interruptedRetries: 3 },
       jobId: `check-edit-${ORDER}-1`,
     });

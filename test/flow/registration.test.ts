@@ -336,7 +336,7 @@ describe('a job interrupted again and again', () => {
         { what: 'the failure to be recorded' },
       );
       expect(record.reason).toBe(
-        `The job was interrupted too often: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it. Running it again is safe: the retry-interrupted-jobs schedule runs it again in about 10 minutes, or replay the job now.`,
+        `The job was interrupted too often: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it. Running it again is safe: the retry-failed-jobs schedule runs it again in about 10 minutes, or replay the job now.`,
       );
       await waitUntil(() => s.store.order(id)?.tags.includes('shipment-error'), {
         what: 'the shipment-error tag',

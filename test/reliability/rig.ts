@@ -3,11 +3,8 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../config/index.js';
-import { RETRIED_WHEN_INTERRUPTED } from '../../jobs/retry-interrupted-jobs/job.js';
-import {
-  interruptedRetryLimits,
-  STALLED_TOO_OFTEN,
-} from '../../jobs/retry-interrupted-jobs/retry-pass.js';
+import { JOBS } from '../../jobs/catalog.js';
+import { redriveOf, STALLED_TOO_OFTEN, WHEN_INTERRUPTED } from '../../jobs/redrive.js';
 import { freePort } from '../../src/demo/free-port.js';
 import { createLogger } from '../../src/log.js';
 import {
@@ -43,7 +40,7 @@ export const ADMIN_PASSWORD = 'reliability-admin-password-0001';
 
 /** A job cut off too often runs again after this (production: 10 minutes), as the job lock is short. */
 const INTERRUPTED_RETRY_MS = 2_000;
-const INTERRUPTED_MAX_RETRIES = interruptedRetryLimits(INTERRUPTED_RETRY_MS).maxRetries;
+const INTERRUPTED_MAX_RETRIES = WHEN_INTERRUPTED.maxRetries;
 
 export interface RigOptions {
   redisUrl: string;
@@ -316,7 +313,7 @@ export async function startRig(options: RigOptions) {
     },
     /**
      * Failed jobs of every queue, by queue: nothing may fail for good. A job BullMQ failed for
-     * being cut off too often is not failed for good while the retry-interrupted-jobs schedule
+     * being cut off too often is not failed for good while the retry-failed-jobs schedule
      * will still run it again: this waits (up to `timeoutMs`) until no such job is left waiting
      * for its retry, and lists what is failed then.
      */
@@ -350,7 +347,9 @@ export async function startRig(options: RigOptions) {
               );
               failed[queue]!.push(`${id}: ${reason}`);
               const retried = Number(JSON.parse(data ?? '{}').interruptedRetries ?? 0);
-              const retriedQueue = RETRIED_WHEN_INTERRUPTED.some((job) => job.queue === queue);
+              const retriedQueue = JOBS.some(
+                (job) => job.queue === queue && redriveOf(job) === WHEN_INTERRUPTED,
+              );
               if (
                 reason === STALLED_TOO_OFTEN &&
                 retriedQueue &&

@@ -1,12 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { JOB_CATALOG, JOBS } from '../../../jobs/catalog.js';
 import { markOrderJob } from '../../../jobs/mark-order/job.js';
 import type { MarkOrderKind } from '../../../jobs/mark-order/payload.js';
-import { retryFailedMarksJob } from '../../../jobs/retry-failed-marks/job.js';
-import {
-  MARK_RETRY_LIMITS,
-  type MarkRetryLimits,
-  retryFailedMarks,
-} from '../../../jobs/retry-failed-marks/retry-pass.js';
+import { RETRIES_PER_PASS, retryFailedJobs } from '../../../jobs/retry-failed-jobs/retry-pass.js';
 import {
   FIXTURE,
   type ShipmentStack,
@@ -46,9 +42,18 @@ async function markThatFails(
   return waitForJob(s.queues.markOrder, jobId, 'failed');
 }
 
-function pass(s: ShipmentStack, now: number, limits: MarkRetryLimits = MARK_RETRY_LIMITS) {
-  return retryFailedMarks(
-    { queue: s.queues.markOrder, counters: s.counters, logger: s.logger, limits },
+const MAX_RETRIES = markOrderJob.redrive!.maxRetries;
+
+function pass(s: ShipmentStack, now: number, perPass = RETRIES_PER_PASS) {
+  return retryFailedJobs(
+    {
+      jobs: JOBS,
+      queueOf: (definition) => s.parts.queueOf(definition),
+      settings: s.config,
+      counters: s.counters,
+      logger: s.logger,
+      perPass,
+    },
     now,
   );
 }
@@ -105,7 +110,7 @@ describe('retrying marks that failed for good', () => {
       failed: 1,
       retried: 0,
       notYetDue: 0,
-      refused: 1,
+      notRetried: 1,
       exhausted: 0,
     });
     expect(await s.queues.markOrder.getJobState(failed.id!)).toBe('failed');
@@ -120,7 +125,7 @@ describe('retrying marks that failed for good', () => {
     await registeredRecord(s, ID);
     s.store.throttleNext(2);
     const failed = await markThatFails(s, ID);
-    await failed.updateData({ ...failed.data, scheduledRetries: MARK_RETRY_LIMITS.maxRetries });
+    await failed.updateData({ ...failed.data, scheduledRetries: MAX_RETRIES });
 
     expect(await pass(s, failed.finishedOn! + 30 * 24 * 60 * MIN)).toMatchObject({
       exhausted: 1,
@@ -137,10 +142,7 @@ describe('retrying marks that failed for good', () => {
     s.store.throttleNext(2);
     const newer = await markThatFails(s, ids[1]!);
 
-    const summary = await pass(s, newer.finishedOn! + 15 * MIN, {
-      ...MARK_RETRY_LIMITS,
-      perPass: 1,
-    });
+    const summary = await pass(s, newer.finishedOn! + 15 * MIN, 1);
 
     expect(summary).toMatchObject({ failed: 2, retried: 1, notYetDue: 1 });
     await waitForJob(s.queues.markOrder, older.id!, 'completed');
@@ -153,16 +155,17 @@ describe('retrying marks that failed for good', () => {
     s.store.throttleNext(2);
     await markThatFails(s, ID);
 
-    const jobId = retryFailedMarksJob.jobId({});
-    await s.queues.retryFailedMarks.add(retryFailedMarksJob.queue, {}, { jobId });
-    const job = await waitForJob(s.queues.retryFailedMarks, jobId, 'completed');
+    const passJob = JOB_CATALOG.retryFailedJobs;
+    const jobId = passJob.jobId({});
+    await s.queues.retryFailedJobs.add(passJob.queue, {}, { jobId });
+    const job = await waitForJob(s.queues.retryFailedJobs, jobId, 'completed');
 
     // Just failed: its first scheduled retry is 15 minutes away.
     expect(job.returnvalue).toEqual({
       failed: 1,
       retried: 0,
       notYetDue: 1,
-      refused: 0,
+      notRetried: 0,
       exhausted: 0,
     });
   });

@@ -1,17 +1,11 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { JOB_CATALOG, JOBS } from '../../../jobs/catalog.js';
+import type { JobSettings } from '../../../jobs/context.js';
 import { orderJobId } from '../../../jobs/create-shipment/job.js';
 import { markOrderJob } from '../../../jobs/mark-order/job.js';
-import {
-  RETRIED_WHEN_INTERRUPTED,
-  retryInterruptedJobsJob,
-} from '../../../jobs/retry-interrupted-jobs/job.js';
-import {
-  interruptedRetryLimits,
-  retryInterruptedJobs,
-  STALLED_TOO_OFTEN,
-} from '../../../jobs/retry-interrupted-jobs/retry-pass.js';
+import { redriveOf, STALLED_TOO_OFTEN, WHEN_INTERRUPTED } from '../../../jobs/redrive.js';
+import { retryFailedJobs } from '../../../jobs/retry-failed-jobs/retry-pass.js';
 import { MAX_STALLED_COUNT } from '../../../src/compose/workers.js';
 import {
   encodeFingerprint,
@@ -33,12 +27,13 @@ const ID = FIXTURE.paidCopenhagen;
 const JOB_ID = orderJobId(ID);
 
 function pass(s: ShipmentStack, now: number) {
-  return retryInterruptedJobs(
+  return retryFailedJobs(
     {
-      queues: RETRIED_WHEN_INTERRUPTED.map((definition) => s.parts.queueOf(definition)),
+      jobs: JOBS,
+      queueOf: (definition) => s.parts.queueOf(definition),
+      settings: s.config,
       counters: s.counters,
       logger: s.logger,
-      limits: interruptedRetryLimits(s.config.interruptedJobs.firstRetryDelayMs),
     },
     now,
   );
@@ -74,16 +69,17 @@ describe('retrying jobs whose workers kept dying under them', () => {
     const failed = await interruptedUntilFailed(s, MAX_STALLED_COUNT + 1);
     expect(failed.failedReason).toBe(STALLED_TOO_OFTEN);
     expect(await recordReason(s)).toMatch(
-      /interrupted too often: .* the retry-interrupted-jobs schedule runs it again in about 10 minutes, or replay the job now\.$/,
+      /interrupted too often: .* the retry-failed-jobs schedule runs it again in about 10 minutes, or replay the job now\.$/,
     );
     await waitUntil(() => s.store.order(ID)?.tags.includes('shipment-error'), {
       what: 'the failure mark',
     });
 
     expect(await pass(s, failed.finishedOn! + 10 * MIN - 1)).toEqual({
-      interrupted: 1,
+      failed: 1,
       retried: 0,
       notYetDue: 1,
+      notRetried: 0,
       exhausted: 0,
     });
     expect(await pass(s, failed.finishedOn! + 10 * MIN)).toMatchObject({ retried: 1 });
@@ -133,9 +129,10 @@ describe('retrying jobs whose workers kept dying under them', () => {
     );
     expect(reason).toMatch(lastReason);
     expect(await pass(s, failed.finishedOn! + 365 * 24 * 60 * MIN)).toEqual({
-      interrupted: 1,
+      failed: 1,
       retried: 0,
       notYetDue: 0,
+      notRetried: 0,
       exhausted: 1,
     });
     expect(await s.queues.createShipment.getJobState(JOB_ID)).toBe('failed');
@@ -172,19 +169,35 @@ describe('retrying jobs whose workers kept dying under them', () => {
     expect(failed.failedReason).not.toBe(STALLED_TOO_OFTEN);
 
     expect(await pass(s, failed.finishedOn! + 365 * 24 * 60 * MIN)).toEqual({
-      interrupted: 0,
+      failed: 1,
       retried: 0,
       notYetDue: 0,
+      notRetried: 1,
       exhausted: 0,
     });
     expect(await s.queues.createShipment.getJobState(orderJobId(refused))).toBe('failed');
   });
 
-  it('covers every job but the scheduled ones and the marks, which retry-failed-marks retries', () => {
+  it('covers every job but the scheduled ones, and the marks by their own rule', () => {
     const expected = JOBS.filter((job) => !job.schedule && job !== markOrderJob);
-    expect(RETRIED_WHEN_INTERRUPTED.map((job) => job.queue).sort()).toEqual(
-      expected.map((job) => job.queue).sort(),
+    expect(
+      JOBS.filter((job) => redriveOf(job) === WHEN_INTERRUPTED)
+        .map((job) => job.queue)
+        .sort(),
+    ).toEqual(expected.map((job) => job.queue).sort());
+    expect(redriveOf(markOrderJob)).toBe(markOrderJob.redrive);
+    expect(JOBS.filter((job) => job.schedule).map(redriveOf)).toEqual(
+      JOBS.filter((job) => job.schedule).map(() => undefined),
     );
-    expect(JOB_CATALOG.retryInterruptedJobs).toBe(retryInterruptedJobsJob);
+    expect(JOBS).toContain(JOB_CATALOG.retryFailedJobs);
+  });
+
+  it('runs its pass every minute, or as often as a shorter first wait', () => {
+    const everyMs = (firstRetryDelayMs: number) =>
+      JOB_CATALOG.retryFailedJobs.schedule!.everyMs({
+        interruptedJobs: { firstRetryDelayMs },
+      } as JobSettings);
+    expect(everyMs(600_000)).toBe(60_000);
+    expect(everyMs(2_000)).toBe(2_000);
   });
 });
