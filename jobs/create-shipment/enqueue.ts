@@ -2,7 +2,7 @@ import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
 import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
-import { FRESH_INTERRUPTED_RETRIES } from '../retry-interrupted-jobs/retry-pass.js';
+import { FRESH_INTERRUPTED_RETRIES } from '../redrive.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
 
 /** The source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */
@@ -45,7 +45,7 @@ export async function enqueueOrder(
       // A fresh run: without the reset, a job that used up its attempts would get one more
       // try only (BullMQ and the failure policy's "last attempt?" check count from attemptsMade).
       try {
-        // Staff replaying it start afresh, the retry-interrupted-jobs schedule's count included.
+        // Staff replaying it start afresh, the retry schedule's count of interruptions included.
         if (source === REPLAY_SOURCE) {
           await existing.updateData({ ...existing.data, ...FRESH_INTERRUPTED_RETRIES });
         }
