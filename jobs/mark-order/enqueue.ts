@@ -1,4 +1,5 @@
 import type { OrderMarksSeen } from '../../src/domain/order-marks.js';
+import { retryFailedJob } from '../../src/queue/failed-jobs.js';
 import type { QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
 import { markOrderJob } from './job.js';
@@ -35,18 +36,10 @@ export async function retryFailedMark(deps: Deps, jobId: string): Promise<boolea
   const queue = deps.queueOf(markOrderJob);
   const existing = await queue.getJob(jobId);
   if (!existing || (await existing.getState()) !== 'failed') return false;
-  try {
-    // A retry from outside the schedule starts afresh: the schedule's count and a Shopify
-    // refusal noted on the job no longer hold back the schedule should this one fail too.
-    // What an earlier run saw of the order is old by now: the retry reads the order afresh.
-    const { seen: _seen, ...payload } = markOrderPayload.parse(existing.data);
-    await existing.updateData(payload);
-    await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-  } catch (error) {
-    // Retried by another caller a moment ago (fine), or removed meanwhile (then add it anew).
-    if (!(await queue.getJob(jobId))) return false;
-    const state = await existing.getState();
-    if (state === 'failed') throw error;
-  }
-  return true;
+  // A retry from outside the schedule starts afresh: the schedule's count and a Shopify
+  // refusal noted on the job no longer hold back the schedule should this one fail too.
+  // What an earlier run saw of the order is old by now: the retry reads the order afresh.
+  const { seen: _seen, ...payload } = markOrderPayload.parse(existing.data);
+  // Removed meanwhile: the caller adds it anew.
+  return (await retryFailedJob(existing, payload)) !== 'gone';
 }

@@ -67,7 +67,10 @@ export async function retryFailedJobs(
         summary.retried >= perPass
       ) {
         summary.notYetDue++;
-      } else if (await retryFailedJob(job, { [redrive.countField]: retries + 1 })) {
+      } else if (
+        (await retryFailedJob(job, { ...job.data, [redrive.countField]: retries + 1 })) ===
+        'retried'
+      ) {
         summary.retried++;
         retriedBy.set(redrive.counter, (retriedBy.get(redrive.counter) ?? 0) + 1);
         deps.logger.info(

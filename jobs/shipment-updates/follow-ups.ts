@@ -1,4 +1,5 @@
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
+import { retryFailedJob } from '../../src/queue/failed-jobs.js';
 import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
@@ -115,10 +116,8 @@ export async function queueShipmentUpdates(
     }
     if (existing.finishedOn === undefined || (await existing.getState()) !== 'failed') return;
     if (CARRIES_STATUS.has(update)) carrierFailed = true;
-    if (now - existing.finishedOn >= RETRY_FAILED_UPDATE_AFTER_MS) {
-      await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-      queued += 1;
-    }
+    const due = now - existing.finishedOn >= RETRY_FAILED_UPDATE_AFTER_MS;
+    if (due && (await retryFailedJob(existing)) === 'retried') queued += 1;
   };
   for (const update of updates) await queueOne(update);
   // The write that was to carry the status failed: the status goes on its own meanwhile.

@@ -149,10 +149,12 @@ async function replayOne(
     };
   }
   if (dryRun) return { ...base, outcome: 'retried' };
-  // A replay starts afresh, the retry-failed-jobs schedule's count included. False: retried by
-  // someone else a moment ago (the board, a second replay).
+  // A replay starts afresh, the retry-failed-jobs schedule's count included.
   const definition = JOBS.find((known) => known.queue === queue.name);
   const redrive = definition && redriveOf(definition);
-  const retried = await retryFailedJob(job, redrive ? { [redrive.countField]: 0 } : {});
-  return { ...base, outcome: retried ? 'retried' : 'already_queued' };
+  const outcome = await retryFailedJob(
+    job,
+    redrive ? { ...job.data, [redrive.countField]: 0 } : job.data,
+  );
+  return { ...base, outcome: outcome === 'retried' ? 'retried' : 'already_queued' };
 }

@@ -14,18 +14,23 @@ export async function allFailedJobs(queue: Queue): Promise<Job[]> {
 }
 
 /**
- * Runs a failed job again with a fresh set of attempts, after writing `data` over its data (the
- * count of scheduled retries, say). False when someone else retried or removed it meanwhile (a
- * replay, another process's pass).
+ * What became of a failed job asked to run again: `taken` when someone else (a replay, the board,
+ * another process) ran it again meanwhile, `gone` when it was removed meanwhile.
  */
-export async function retryFailedJob(job: Job, data: Record<string, unknown>): Promise<boolean> {
+export type RetryOutcome = 'retried' | 'taken' | 'gone';
+
+/**
+ * Runs a failed job again with a fresh set of attempts (without the reset, a job that used up its
+ * attempts would get one more try only), its data replaced by `data`.
+ */
+export async function retryFailedJob(job: Job, data: unknown = job.data): Promise<RetryOutcome> {
   try {
-    await job.updateData({ ...job.data, ...data });
+    await job.updateData(data);
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-    return true;
+    return 'retried';
   } catch (error) {
     const state = await job.getState();
     if (state === 'failed') throw error;
-    return false;
+    return state === 'unknown' ? 'gone' : 'taken';
   }
 }
