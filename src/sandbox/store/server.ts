@@ -7,6 +7,7 @@ import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
 import {
   holdFulfillmentOrder,
+  moveFulfillmentOrder,
   releaseHold as releaseFulfillmentHold,
   staffFulfil,
 } from './fulfillment-orders.js';
@@ -183,6 +184,11 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     async holdFulfillmentOrder(id, hold, choice) {
       const fulfillmentOrder = unwrap(holdFulfillmentOrder(state, id, hold));
       return afterFulfillmentOrderChange(fulfillmentOrder, choice);
+    },
+    async moveFulfillmentOrder(id, location) {
+      // Shopify announces it as fulfillment_orders/moved; no webhook is sent here.
+      const fulfillmentOrder = unwrap(moveFulfillmentOrder(state, id, location));
+      return structuredClone(fulfillmentOrder);
     },
     async releaseHold(id, choice) {
       const fulfillmentOrder = unwrap(releaseFulfillmentHold(state, id));
