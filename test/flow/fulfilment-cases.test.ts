@@ -169,6 +169,24 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(emails(s, id)).toEqual(['shipping_confirmation', 'shipping_confirmation']);
   });
 
+  it('reports no progress on a fulfillment order staff put on hold, and writes the status once', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    await s.store.holdFulfillmentOrder(fo!.id, {}, { sendWebhook: false });
+    const writes = s.store.mutations.length;
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    expect(s.store.order(id)!.fulfillmentOrders[0]!.progressReports).toEqual([]);
+    // Refused, the report's request set the status metafields all the same: not written again.
+    expect(shopifyWrites(s, writes)).toEqual(['metafieldsSet']);
+    expect(metafield(s.store, id, 'status')).toBe('processing');
+  });
+
   it('fulfils only what is left of the units sent once staff fulfilled some of them', async () => {
     const { s, tick } = await stack();
     const id = await registeredOrder(s, { lineItems: [{ title: 'Mug', quantity: 3 }] });
@@ -186,6 +204,51 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
     expect(ours!.lineItems.reduce((n, l) => n + l.quantity, 0)).toBe(2);
     expect(s.store.order(id)!.fulfillmentOrders[0]!.status).toBe('CLOSED');
+  });
+
+  it('fulfils at the new location a fulfillment order staff moved whole after registration', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    const moved = await s.store.moveFulfillmentOrder(fo!.id, 'Aarhus warehouse');
+    expect(moved.id).toBe(fo!.id);
+
+    await ship(s, tick, id);
+
+    const [fulfillment, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(fulfillment!.locationId).toBe(moved.locationId);
+    expect(fulfillment!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+  });
+
+  it('fulfils from the new fulfillment order what staff moved after fulfilling part, nothing twice', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s, { lineItems: [{ title: 'Mug' }, { title: 'Vase' }] });
+    await s.store.fulfil(id, { lines: [{ title: 'Vase', quantity: 1 }] }, { sendWebhook: false });
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    const moved = await s.store.moveFulfillmentOrder(fo!.id, 'Aarhus warehouse');
+    expect(moved.id).not.toBe(fo!.id);
+
+    await ship(s, tick, id);
+
+    const [staff, ours, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(staff!.trackingInfo).toEqual([]);
+    expect(ours!.locationId).toBe(moved.locationId);
+    expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+    expect(ours!.fulfillmentOrderIds).toEqual([moved.id]);
+  });
+
+  it('fulfils nothing that staff moved to a fulfillment service after registration', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    await s.store.moveFulfillmentOrder(fo!.id, "Another app's warehouse");
+
+    await ship(s, tick, id);
+
+    expect(live(s, id)).toEqual([]);
+    expect((await s.parts.tracking.get(id))?.unfulfillableNumber).toBe(`TN${id}`);
   });
 
   it('adds the tracking to staff’s fulfillment made in the same second as the send, whatever the worker’s clock', async () => {
