@@ -23,7 +23,6 @@ import type {
   Fulfillments,
   OrderMarks,
   OrderReader,
-  Tracking,
 } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
 
@@ -76,14 +75,17 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
   const number = shipment?.trackingNumber;
   if (!shipment || !number || !isHandedToCarrier(shipment.stage)) return 'stale';
   if (shipment.fulfilledNumber === number) return 'already-fulfilled';
+  if (await fulfilAsSent(shipment, number, deps)) return 'fulfilled';
+  return fulfilAfterReading(reference, deps);
+}
+
+/** The tracking to send for this number, and whether Shopify emails the customer. */
+function telling(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
   const tracking = trackingFor(deps.settings.sync.tracking)(shipment.carrier ?? null, number);
   // A shipment found already with the carrier when first listed (before the connector was
   // installed, or its records lost): its customer was told long ago, by whatever shipped it.
   const adoptedShipped = shipment.adoptedAtStage && isHandedToCarrier(shipment.adoptedAtStage);
-  const notifyCustomer = deps.settings.sync.notifyCustomer && !adoptedShipped;
-
-  if (await fulfilAsSent(shipment, number, tracking, notifyCustomer, deps)) return 'fulfilled';
-  return fulfilAfterReading(reference, deps, tracking, notifyCustomer);
+  return { tracking, notifyCustomer: deps.settings.sync.notifyCustomer && !adoptedShipped };
 }
 
 /**
@@ -96,8 +98,6 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
 async function fulfilAsSent(
   shipment: TrackedShipment,
   number: string,
-  tracking: Tracking,
-  notifyCustomer: boolean,
   deps: FulfilDeps,
 ): Promise<boolean> {
   const untouched =
@@ -114,6 +114,7 @@ async function fulfilAsSent(
     const key = line.locationId ?? line.fulfillmentOrderId;
     byLocation.set(key, [...(byLocation.get(key) ?? []), line]);
   }
+  const { tracking, notifyCustomer } = telling(shipment, number, deps);
   await deps.tracking.saveShopifySide(shipment.reference, {
     fulfilStartedAt: new Date().toISOString(),
   });
@@ -157,16 +158,12 @@ async function fulfilAsSent(
 }
 
 /** The fulfilment once the order's fulfillment state is read. */
-async function fulfilAfterReading(
-  reference: string,
-  deps: FulfilDeps,
-  tracking: Tracking,
-  notifyCustomer: boolean,
-): Promise<FulfilOutcome> {
+async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
   const shipment = await deps.tracking.get(reference);
   const number = shipment?.trackingNumber;
   if (!shipment || !number || !isHandedToCarrier(shipment.stage)) return 'stale';
   if (shipment.fulfilledNumber === number) return 'already-fulfilled';
+  const { tracking, notifyCustomer } = telling(shipment, number, deps);
 
   const order = await deps.store.readFulfillmentState(reference);
   if (!order) {
