@@ -32,7 +32,12 @@ export interface OrderLife {
   showDelivered: number;
   /** Shopify requests of each step, by operation (all orders). */
   phases: string[];
-  shopify: { requests: number; actual: number; byOperation: Map<string, number> };
+  shopify: {
+    requests: number;
+    actual: number;
+    /** Requests and actual points of each operation (all orders). */
+    byOperation: Map<string, { requests: number; actual: number }>;
+  };
   partner: { requests: number; lowerBound: number; byKind: Map<string, number> };
 }
 
@@ -119,11 +124,15 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
     .filter((o) => ids.includes(o.id.replace(/\D/g, '')))
     .filter((o) => o.metafields.some((m) => m.key === 'status' && m.value === 'delivered')).length;
 
-  const byOperation = new Map<string, number>();
+  const byOperation = new Map<string, { requests: number; actual: number }>();
   let actual = 0;
   for (const { operation, outcome, cost } of seen) {
     if (outcome !== 'ok') continue;
-    byOperation.set(operation, (byOperation.get(operation) ?? 0) + 1);
+    const row = byOperation.get(operation) ?? { requests: 0, actual: 0 };
+    byOperation.set(operation, {
+      requests: row.requests + 1,
+      actual: row.actual + (cost?.actual ?? 0),
+    });
     actual += cost?.actual ?? 0;
   }
   const byKind = new Map<string, number>();
@@ -142,7 +151,7 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
     showDelivered: shown,
     phases: phases.map((p) => p.phase),
     shopify: {
-      requests: [...byOperation.values()].reduce((a, b) => a + b, 0),
+      requests: [...byOperation.values()].reduce((a, b) => a + b.requests, 0),
       actual,
       byOperation,
     },
@@ -167,6 +176,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `Shopify: ${per(life.shopify.requests)} requests and ${per(life.shopify.actual)} actual points per order`,
   );
   for (const line of life.phases) console.log(`  ${line}`);
+  console.log('\n| kind | requests per order | actual points per order |\n|---|---|---|');
+  for (const [operation, row] of life.shopify.byOperation) {
+    console.log(`| ${operation} | ${per(row.requests)} | ${per(row.actual)} |`);
+  }
+  console.log('');
   console.log(`  orders showing the delivered status at the end: ${life.showDelivered}`);
   console.log(
     `Partner: ${per(life.partner.requests)} requests per order (lower bound ${per(life.partner.lowerBound)})`,

@@ -2,6 +2,7 @@ import { ORDER_TAGS } from '../../src/domain/order-marks.js';
 import {
   ANY_SENT_UNITS,
   type ContentLine,
+  decodeSentLines,
   decodeSentUnits,
   describeHeld,
   type HeldUnits,
@@ -16,6 +17,7 @@ import type { Logger } from '../../src/log.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import { StoreUserError } from '../../src/store/errors.js';
 import type {
   FulfillmentState,
   Fulfillments,
@@ -61,15 +63,107 @@ export type FulfilOutcome =
  * same call (one email to the customer), one fulfillment per location. Only the units the
  * provider was asked to ship are fulfilled, and only while still left in Shopify: never a unit
  * staff fulfilled, another app ships, or that was added after registration; never a digital
- * line or a pickup. Shopify has no idempotency key for fulfillments, so the order's
- * fulfillments are read first: a number already on one, or nothing left to fulfil, ends the
- * job, which makes a retry after a lost answer safe.
+ * line or a pickup. Shopify has no idempotency key for fulfillments. A first attempt fulfils
+ * the fulfillment order lines the units were sent from, as many as were sent, unread: Shopify
+ * fulfils all of a request or nothing, and refuses one for more than is left or a fulfillment
+ * order no longer open or the merchant's. Refused, or after an attempt whose outcome is not
+ * known, the order's fulfillments are read first: a number already on one, or nothing left to
+ * fulfil, ends the job, which makes a retry after a lost answer safe.
  */
 export async function fulfilShipment(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
   const shipment = await deps.tracking.get(reference);
   const number = shipment?.trackingNumber;
   if (!shipment || !number || !isHandedToCarrier(shipment.stage)) return 'stale';
   if (shipment.fulfilledNumber === number) return 'already-fulfilled';
+  if (await fulfilAsSent(shipment, number, deps)) return 'fulfilled';
+  return fulfilAfterReading(reference, deps);
+}
+
+/** The tracking to send for this number, and whether Shopify emails the customer. */
+function telling(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
+  const tracking = trackingFor(deps.settings.sync.tracking)(shipment.carrier ?? null, number);
+  // A shipment found already with the carrier when first listed (before the connector was
+  // installed, or its records lost): its customer was told long ago, by whatever shipped it.
+  const adoptedShipped = shipment.adoptedAtStage && isHandedToCarrier(shipment.adoptedAtStage);
+  return { tracking, notifyCustomer: deps.settings.sync.notifyCustomer && !adoptedShipped };
+}
+
+/**
+ * The first attempt on a shipment Shopify has nothing of yet: the units sent, on the
+ * fulfillment order lines they were sent from, one request per location. True once all are
+ * fulfilled; false when it cannot be tried (no lines kept, an earlier attempt or fulfilment) or
+ * Shopify refused a request, which fulfilled nothing: the caller then reads the order. That an
+ * attempt started is recorded before the first request, so a retry after a lost answer reads.
+ */
+async function fulfilAsSent(
+  shipment: TrackedShipment,
+  number: string,
+  deps: FulfilDeps,
+): Promise<boolean> {
+  const untouched =
+    !shipment.fulfilStartedAt &&
+    !shipment.fulfilledNumber &&
+    !shipment.fulfillmentIds &&
+    !shipment.unfulfillableNumber &&
+    !shipment.fulfilBlockedReason;
+  if (!untouched) return false;
+  const sent = decodeSentLines((await deps.records.get(shipment.reference))?.sentUnits);
+  if (!sent || sent.length === 0) return false;
+  const byLocation = new Map<string, typeof sent>();
+  for (const line of sent) {
+    const key = line.locationId ?? line.fulfillmentOrderId;
+    byLocation.set(key, [...(byLocation.get(key) ?? []), line]);
+  }
+  const { tracking, notifyCustomer } = telling(shipment, number, deps);
+  await deps.tracking.saveShopifySide(shipment.reference, {
+    fulfilStartedAt: new Date().toISOString(),
+  });
+  const created: { id: string }[] = [];
+  for (const lines of byLocation.values()) {
+    await deps.keepWriteLock();
+    try {
+      created.push(
+        await deps.store.createFulfillment({
+          orderId: shipment.reference,
+          lineItems: lines.map((line) => ({
+            fulfillmentOrderId: line.fulfillmentOrderId,
+            fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
+            quantity: line.quantity,
+          })),
+          tracking,
+          notifyCustomer,
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof StoreUserError)) throw error;
+      deps.logger.info(
+        { reference: shipment.reference, err: error.message },
+        'Shopify refused to fulfil the units as sent; reading the order',
+      );
+      return false;
+    } finally {
+      // Saved after each location: the read that follows a refusal or a retry sees them.
+      if (created.length > 0) {
+        await deps.tracking.saveShopifySide(shipment.reference, {
+          fulfillmentIds: created.map((f) => f.id).join(','),
+        });
+      }
+    }
+  }
+  await deps.tracking.saveShopifySide(shipment.reference, {
+    fulfilledNumber: number,
+    fulfillmentIds: created.map((f) => f.id).join(','),
+  });
+  return true;
+}
+
+/** The fulfilment once the order's fulfillment state is read. */
+async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
+  const shipment = await deps.tracking.get(reference);
+  const number = shipment?.trackingNumber;
+  if (!shipment || !number || !isHandedToCarrier(shipment.stage)) return 'stale';
+  if (shipment.fulfilledNumber === number) return 'already-fulfilled';
+  const { tracking, notifyCustomer } = telling(shipment, number, deps);
 
   const order = await deps.store.readFulfillmentState(reference);
   if (!order) {
@@ -77,11 +171,6 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
       `Order ${reference} is no longer in Shopify, so shipment ${shipment.orderNumber} cannot be recorded on it.`,
     );
   }
-  const tracking = trackingFor(deps.settings.sync.tracking)(shipment.carrier ?? null, number);
-  // A shipment found already with the carrier when first listed (before the connector was
-  // installed, or its records lost): its customer was told long ago, by whatever shipped it.
-  const adoptedShipped = shipment.adoptedAtStage && isHandedToCarrier(shipment.adoptedAtStage);
-  const notifyCustomer = deps.settings.sync.notifyCustomer && !adoptedShipped;
   const live = order.fulfillments.filter((f) => f.status === 'SUCCESS');
   const record = (fulfillments: FulfillmentState[] | { id: string }[]) =>
     deps.tracking.saveShopifySide(reference, {

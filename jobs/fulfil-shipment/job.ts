@@ -20,9 +20,10 @@ function statusAlongside(reference: string, deps: WriteStatusDeps & { store: Ful
   return {
     async createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary> {
       const shipment = sent ? null : await deps.tracking.get(reference);
-      sent = true;
       if (!shipment || shipment.writtenStatus === statusVersion(shipment)) {
-        return deps.store.createFulfillment(input);
+        const created = await deps.store.createFulfillment(input);
+        sent = true;
+        return created;
       }
       let created: FulfillmentSummary | undefined;
       await writeShipmentStatus(reference, deps, {
@@ -34,6 +35,8 @@ function statusAlongside(reference: string, deps: WriteStatusDeps & { store: Ful
           });
         },
       });
+      // Only once made: a refused one (its status may or may not be set) leaves it to the next.
+      sent = true;
       return created!;
     },
     async writeIfNotSent(): Promise<void> {

@@ -1,6 +1,8 @@
-import { shipmentContents } from '../../src/domain/shipment-contents.js';
+import { decodeSentLines, shipmentContents } from '../../src/domain/shipment-contents.js';
 import type { Logger } from '../../src/log.js';
+import type { OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
 import type { Fulfillments, OrderMarks, OrderReader } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
 import { statusVersion } from '../shipment-updates/follow-ups.js';
@@ -11,20 +13,35 @@ export interface ReportProgressDeps {
     Pick<OrderMarks, 'setOrderMetafields'> &
     Pick<OrderReader, 'getOrder'>;
   tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
+  /** The fulfillment orders the units sent were on (sentUnits). */
+  records: Pick<OrderRecords, 'get'>;
   settings: Pick<JobSettings, 'shipment'>;
   logger: Logger;
+}
+
+export interface ReportProgressOptions {
+  /**
+   * A later attempt: an earlier one may have reported some fulfillment orders already, so the
+   * order is read and only OPEN ones are reported. A first attempt reports on the fulfillment
+   * orders the units were sent from, unread.
+   */
+  retry?: boolean;
 }
 
 /**
  * The provider started on the shipment: the fulfillment orders that hold the shipment's
  * contents (never a pickup's, another location's or a service's) are reported in progress, so
  * staff see it in Shopify, and the order's status metafields (the sync leaves them to this job)
- * go in the same request as the first report. Only OPEN ones are
- * reported: one already in progress needs nothing, which also makes a retry harmless.
+ * go in the same request as the first report. A first attempt reports on the fulfillment orders
+ * the units were sent from, as kept with the record, without reading the order: Shopify refuses
+ * a report on one that is no longer open, merchant-managed and reportable, and the order is
+ * then read. Read, only OPEN ones are reported: one already in progress needs nothing, which
+ * also makes a retry harmless.
  */
 export async function reportShipmentProgress(
   reference: string,
   deps: ReportProgressDeps,
+  options: ReportProgressOptions = {},
 ): Promise<'reported' | 'nothing-to-report' | 'stale'> {
   const shipment = await deps.tracking.get(reference);
   if (!shipment) return 'stale';
@@ -35,6 +52,28 @@ export async function reportShipmentProgress(
   if (shipment.progressReportedAt) {
     await writeStatusIfBehind(shipment, deps);
     return 'nothing-to-report';
+  }
+  const notes = `Being prepared by the provider (shipment ${shipment.orderNumber}).`;
+  if (!options.retry) {
+    const sent = decodeSentLines((await deps.records.get(reference))?.sentUnits);
+    const ids = [...new Set((sent ?? []).map((line) => line.fulfillmentOrderId))];
+    if (ids.length > 0) {
+      try {
+        await report(reference, shipment, ids, notes, deps);
+        await deps.tracking.saveShopifySide(reference, {
+          progressReportedAt: new Date().toISOString(),
+        });
+        return 'reported';
+      } catch (error) {
+        if (!(error instanceof StoreUserError || error instanceof StoreNotFoundError)) throw error;
+        deps.logger.info(
+          { reference, err: error.message },
+          'a fulfillment order the units were sent from cannot take a report now; reading the order',
+        );
+        // As a later attempt would: what was reported (and the status, if written) is kept.
+        return reportShipmentProgress(reference, deps, { retry: true });
+      }
+    }
   }
   const storeOrder = await deps.store.getOrder(reference);
   const contents = storeOrder
@@ -49,10 +88,29 @@ export async function reportShipmentProgress(
       !fo.location.isFulfillmentService &&
       fo.supportedActions.includes('REPORT_PROGRESS'),
   );
-  const notes = `Being prepared by the provider (shipment ${shipment.orderNumber}).`;
-  let [first, ...rest] = open;
+  await report(
+    reference,
+    shipment,
+    open.map((fo) => fo.id),
+    notes,
+    deps,
+  );
+  if (open.length === 0) await writeStatusIfBehind(shipment, deps);
+  await deps.tracking.saveShopifySide(reference, { progressReportedAt: new Date().toISOString() });
+  return open.length > 0 ? 'reported' : 'nothing-to-report';
+}
+
+/** Reports on these fulfillment orders, the status metafields (if behind) with the first. */
+async function report(
+  reference: string,
+  shipment: TrackedShipment,
+  ids: string[],
+  notes: string,
+  deps: ReportProgressDeps,
+) {
+  let [first, ...rest] = ids;
   if (first && shipment.writtenStatus !== statusVersion(shipment)) {
-    const id = first.id;
+    const id = first;
     await writeShipmentStatus(reference, deps, {
       shipment,
       firstWrite: (metafields) =>
@@ -62,12 +120,9 @@ export async function reportShipmentProgress(
     });
     first = undefined;
   }
-  for (const fo of first ? [first, ...rest] : rest) {
-    await deps.store.reportFulfillmentOrderProgress(fo.id, notes);
+  for (const id of first ? [first, ...rest] : rest) {
+    await deps.store.reportFulfillmentOrderProgress(id, notes);
   }
-  if (open.length === 0) await writeStatusIfBehind(shipment, deps);
-  await deps.tracking.saveShopifySide(reference, { progressReportedAt: new Date().toISOString() });
-  return open.length > 0 ? 'reported' : 'nothing-to-report';
 }
 
 /** The status metafields, when the order does not show the newest yet. */

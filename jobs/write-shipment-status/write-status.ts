@@ -5,6 +5,7 @@ import {
 } from '../../src/domain/order-marks.js';
 import type { Logger } from '../../src/log.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import { StoreUserError } from '../../src/store/errors.js';
 import type { MetafieldEntry, OrderMarks } from '../../src/store/types.js';
 import { statusVersion } from '../shipment-updates/follow-ups.js';
 
@@ -45,8 +46,19 @@ export async function writeShipmentStatus(
   for (let writes = 0; writes < MAX_WRITES; writes += 1) {
     const labels = await deps.tracking.labels();
     const metafields = statusMetafields(shipment, labels);
-    if (writes === 0 && options.firstWrite) await options.firstWrite(metafields);
-    else await deps.store.setOrderMetafields(reference, metafields);
+    if (writes === 0 && options.firstWrite) {
+      try {
+        await options.firstWrite(metafields);
+      } catch (error) {
+        // The caller's write was refused, the metafields in its request set all the same.
+        if (error instanceof StoreUserError && error.orderStatusSet) {
+          await deps.tracking.saveShopifySide(reference, {
+            writtenStatus: statusVersion(shipment),
+          });
+        }
+        throw error;
+      }
+    } else await deps.store.setOrderMetafields(reference, metafields);
     await deps.tracking.saveShopifySide(reference, { writtenStatus: statusVersion(shipment) });
     const after = await deps.tracking.get(reference);
     if (!after || statusVersion(after) === statusVersion(shipment)) return 'written';

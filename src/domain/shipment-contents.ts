@@ -245,25 +245,69 @@ export function describeHeld(held: readonly HeldUnits[]): string {
 }
 
 /**
- * The units sent, as kept with the order's record: `lineItemId×quantity,…` (numeric line item
- * ids). The fulfilment fulfils at most these, so it never fulfils a unit the provider was not
- * asked to ship.
+ * The units sent, as kept with the order's record, one entry per fulfillment order line:
+ * `lineItemId×quantity@fulfillmentOrderId.fulfillmentOrderLineItemId.locationId,…` (numeric
+ * ids; the location left out when Shopify gives none). The fulfilment fulfils at most these, so
+ * it never fulfils a unit the provider was not asked to ship; the fulfillment order ids let the
+ * progress report and the fulfilment name them without reading the order again. Records kept
+ * before the ids were (`lineItemId×quantity`, per line item) still read as units.
  */
 export function encodeSentUnits(contents: ShipmentContents): string {
-  return shippedItems(contents)
-    .map((item) => `${numericId(item.id)}x${item.quantity}`)
+  return contents.lines
+    .map((line) => {
+      const ids = [line.fulfillmentOrderId, line.fulfillmentOrderLineItemId, line.location.id];
+      return `${numericId(line.item.id)}x${line.quantity}@${ids
+        .filter((id): id is string => Boolean(id))
+        .map(numericId)
+        .join('.')}`;
+    })
     .join(',');
 }
 
-/** The stored units read back, by line item gid; null when none were kept. */
+const SENT_ENTRY = /^(\d+)x(\d+)(?:@(\d+)\.(\d+)(?:\.(\d+))?)?$/;
+
+/** The stored units read back, by line item gid (summed over its lines); null when none were kept. */
 export function decodeSentUnits(text: string | undefined | null): Map<string, number> | null {
   if (text === undefined || text === null) return null;
   const units = new Map<string, number>();
   for (const entry of text.split(',')) {
-    const match = /^(\d+)x(\d+)$/.exec(entry);
-    if (match) units.set(`gid://shopify/LineItem/${match[1]}`, Number(match[2]));
+    const match = SENT_ENTRY.exec(entry);
+    if (!match) continue;
+    const id = `gid://shopify/LineItem/${match[1]}`;
+    units.set(id, (units.get(id) ?? 0) + Number(match[2]));
   }
   return units;
+}
+
+/** One fulfillment order line of the units sent, as kept with the record. */
+export interface SentLine {
+  lineItemId: string;
+  quantity: number;
+  fulfillmentOrderId: string;
+  fulfillmentOrderLineItemId: string;
+  /** Location gid; null when Shopify gave none. */
+  locationId: string | null;
+}
+
+/**
+ * The units sent with the fulfillment order lines they were on; null when none were kept, or
+ * kept without those ids (a record older than them).
+ */
+export function decodeSentLines(text: string | undefined | null): SentLine[] | null {
+  if (!text) return null;
+  const lines: SentLine[] = [];
+  for (const entry of text.split(',')) {
+    const match = SENT_ENTRY.exec(entry);
+    if (!match?.[3] || !match[4]) return null;
+    lines.push({
+      lineItemId: `gid://shopify/LineItem/${match[1]}`,
+      quantity: Number(match[2]),
+      fulfillmentOrderId: `gid://shopify/FulfillmentOrder/${match[3]}`,
+      fulfillmentOrderLineItemId: `gid://shopify/FulfillmentOrderLineItem/${match[4]}`,
+      locationId: match[5] ? `gid://shopify/Location/${match[5]}` : null,
+    });
+  }
+  return lines;
 }
 
 /** Whether the provider collects from this location (COLLECT_FROM_LOCATIONS). */
@@ -308,17 +352,34 @@ export function holdsSentUnits(
 }
 
 /**
- * From when a fulfillment may be the shipment's: when the connector sent the create request
- * (its own clock, as Shopify's; the provider's may differ), else the shipment's creation.
+ * From when a fulfillment may be the shipment's: the earlier of when the first create request
+ * kept left (Redis's clock) and when the provider says it created the shipment. A record kept
+ * before those times were: when a request was last sent or the shipment registered; else the
+ * shipment's creation as followed.
  */
 export function shipmentSentSinceMs(
-  record: { sentAt?: string | undefined; registeredAt?: string | undefined } | null,
+  record: {
+    firstSentAtMs?: string | undefined;
+    partnerCreatedAtMs?: string | undefined;
+    sentAt?: string | undefined;
+    registeredAt?: string | undefined;
+  } | null,
   createdAtMs: number,
 ): number {
-  const times = [record?.sentAt, record?.registeredAt]
-    .map((time) => (time ? Date.parse(time) : Number.NaN))
-    .filter((time) => !Number.isNaN(time));
-  return times.length > 0 ? Math.min(...times) : createdAtMs;
+  const legible = (times: (number | undefined)[]) =>
+    times.filter((time): time is number => time !== undefined && Number.isFinite(time));
+  const kept = legible([record?.firstSentAtMs, record?.partnerCreatedAtMs].map(toNumber));
+  if (kept.length > 0) return Math.min(...kept);
+  const older = legible([record?.sentAt, record?.registeredAt].map(toTime));
+  return older.length > 0 ? Math.min(...older) : createdAtMs;
+}
+
+function toNumber(text: string | undefined): number | undefined {
+  return text ? Number(text) : undefined;
+}
+
+function toTime(text: string | undefined): number | undefined {
+  return text ? Date.parse(text) : undefined;
 }
 
 /** Whether a COLLECT_FROM_LOCATIONS entry names this location: its id (numeric or gid) or name. */

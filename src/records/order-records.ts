@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { parsePartnerTimestamp } from '../partner/time.js';
 
 /**
  * What the connector knows about each order it has seen, keyed by the numeric order id (which is
@@ -27,6 +28,13 @@ export interface OrderRecord {
   cancelledAfterRegistrationAt?: string;
   /** When a create request was last sent: the provider may hold a shipment we never heard of. */
   sentAt?: string;
+  /**
+   * When the first create request kept (sentFingerprint, sentUnits) left, by Redis's clock
+   * (epoch ms): later sends leave it alone, like what that request asked for.
+   */
+  firstSentAtMs?: string;
+  /** The provider's created_at as an instant (epoch ms), when it was legible. */
+  partnerCreatedAtMs?: string;
   /**
    * Shipment fingerprint (src/domain/shipment-fingerprint.ts) of what the provider holds: the
    * request that made the shipment (201), else the first one sent since the provider last said
@@ -158,6 +166,9 @@ export class OrderRecords {
     now = new Date(),
     made?: { fingerprint: string; units: string; settings: string },
   ): Promise<void> {
+    const createdAtMs = shipment.createdAt
+      ? parsePartnerTimestamp(shipment.createdAt)?.getTime()
+      : undefined;
     const fields = {
       state: 'registered',
       updatedAt: now.toISOString(),
@@ -165,6 +176,7 @@ export class OrderRecords {
       orderNumber: shipment.orderNumber,
       ...(shipment.status ? { partnerStatus: shipment.status } : {}),
       ...(shipment.createdAt ? { partnerCreatedAt: shipment.createdAt } : {}),
+      ...(createdAtMs !== undefined ? { partnerCreatedAtMs: String(createdAtMs) } : {}),
       ...(made
         ? { sentFingerprint: made.fingerprint, sentUnits: made.units, sentSettings: made.settings }
         : {}),
@@ -393,13 +405,18 @@ local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end
 redis.call('HSET', KEYS[1], 'sentAt', ARGV[1])
+if redis.call('HEXISTS', KEYS[1], 'firstSentAtMs') == 0 then
+  local now = redis.call('TIME')
+  redis.call('HSET', KEYS[1], 'firstSentAtMs',
+    string.format('%.0f', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `;
 
 const CLEAR_SENT = `
 if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then
-  redis.call('HDEL', KEYS[1], 'sentAt', 'sentFingerprint', 'sentUnits', 'sentSettings')
+  redis.call('HDEL', KEYS[1], 'sentAt', 'firstSentAtMs', 'sentFingerprint', 'sentUnits', 'sentSettings')
 end
 return 1
 `;

@@ -43,6 +43,11 @@ export interface TrackedShipment {
   fulfilledNumber?: string;
   fulfillmentIds?: string;
   /**
+   * When a fulfilment was first sent unread (the units as sent): a later attempt, not knowing
+   * what that one did, reads the order first.
+   */
+  fulfilStartedAt?: string;
+  /**
    * The tracking number for which nothing of the order was left to fulfil (its fulfillment
    * orders closed or cancelled in Shopify, an order cancelled after registration say): no
    * fulfillment carries it, and the sync asks none for it.
@@ -74,6 +79,7 @@ export type ShopifySide = Partial<
     | 'progressReportedAt'
     | 'fulfilledNumber'
     | 'fulfillmentIds'
+    | 'fulfilStartedAt'
     | 'unfulfillableNumber'
     | 'deliveryRecordedAt'
     | 'cancelFlaggedAt'

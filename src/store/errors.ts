@@ -55,10 +55,19 @@ export class StoreUserError extends StoreError {
   readonly kind = 'user_error';
   /** The code of the first userError that is a known refusal, else undefined. */
   readonly refusal: string | undefined;
+  /**
+   * A write sent with the order's status metafields in the same request (…WithStatus): Shopify
+   * refused the write but set the metafields, which run on their own.
+   */
+  readonly orderStatusSet: boolean;
   constructor(
     operation: string,
     readonly userErrors: StoreUserErrorDetail[],
-    options: { cause?: unknown; knownRefusals?: readonly KnownRefusal[] } = {},
+    options: {
+      cause?: unknown;
+      knownRefusals?: readonly KnownRefusal[];
+      orderStatusSet?: boolean;
+    } = {},
   ) {
     const known = findKnownRefusal(userErrors, options.knownRefusals ?? []);
     const first = known?.detail ?? userErrors[0];
@@ -69,6 +78,7 @@ export class StoreUserError extends StoreError {
     const more = userErrors.length > 1 ? ` (and ${userErrors.length - 1} more)` : '';
     super(`Shopify refused ${operation}: ${summary}${more}`, { cause: options.cause, operation });
     this.refusal = known?.refusal.code;
+    this.orderStatusSet = options.orderStatusSet ?? false;
   }
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkEligibility } from '../../src/domain/eligibility.js';
 import {
+  decodeSentLines,
   decodeSentUnits,
   describeLeftOut,
   encodeSentUnits,
@@ -147,12 +148,34 @@ describe('shipmentContents', () => {
     });
   });
 
-  it('keeps the units sent by line item id, and reads them back', () => {
+  it('keeps the units sent with their fulfillment order lines, and reads them back', () => {
     const mug = anItem({ id: 'gid://shopify/LineItem/77', quantity: 2 });
     const contents = shipmentContents(anOrder({ lineItems: [mug] }), []);
-    expect(encodeSentUnits(contents)).toBe('77x2');
-    expect(decodeSentUnits('77x2')).toEqual(new Map([['gid://shopify/LineItem/77', 2]]));
+    const line = contents.lines[0]!;
+    const kept = encodeSentUnits(contents);
+    expect(decodeSentUnits(kept)).toEqual(new Map([['gid://shopify/LineItem/77', 2]]));
+    expect(decodeSentLines(kept)).toEqual([
+      {
+        lineItemId: 'gid://shopify/LineItem/77',
+        quantity: 2,
+        fulfillmentOrderId: line.fulfillmentOrderId,
+        fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
+        locationId: line.location.id,
+      },
+    ]);
     expect(decodeSentUnits(undefined)).toBeNull();
+  });
+
+  it('sums a line split over fulfillment orders, and reads units kept without their lines', () => {
+    const split = '77x1@5.50.1,77x2@6.60';
+    expect(decodeSentUnits(split)).toEqual(new Map([['gid://shopify/LineItem/77', 3]]));
+    expect(decodeSentLines(split)?.map((l) => [l.fulfillmentOrderId, l.locationId])).toEqual([
+      ['gid://shopify/FulfillmentOrder/5', 'gid://shopify/Location/1'],
+      ['gid://shopify/FulfillmentOrder/6', null],
+    ]);
+    // Kept before the lines were: units only, and no lines to fulfil unread.
+    expect(decodeSentUnits('77x2')).toEqual(new Map([['gid://shopify/LineItem/77', 2]]));
+    expect(decodeSentLines('77x2')).toBeNull();
   });
 });
 

@@ -4,7 +4,6 @@ import { numberKey, updateJobId } from '../../jobs/shipment-updates/updates.js';
 import type { PartnerClient } from '../../src/partner/client.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/index.js';
-import type { StoreClient } from '../../src/store/types.js';
 import {
   holdPoint,
   metafield,
@@ -141,8 +140,148 @@ describe('fulfilling in Shopify, case by case', () => {
     const [fulfillment, ...more] = live(s, id);
     expect(more).toEqual([]);
     expect(fulfillment!.trackingInfo[0]?.number).toBe(`TN${id}`);
-    // No fulfillment created: the status metafields follow on their own.
-    expect(shopifyWrites(s, writes)).toEqual(['fulfillmentTrackingInfoUpdate', 'metafieldsSet']);
+    // The units as sent were refused (staff fulfilled them), the status metafields in that
+    // request set all the same, and not written again.
+    expect(shopifyWrites(s, writes)).toEqual(['metafieldsSet', 'fulfillmentTrackingInfoUpdate']);
+  });
+
+  it('fulfils the units as sent without reading the order, and the progress report neither', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s, {
+      lineItems: [{ title: 'Mug' }, { title: 'Vase', location: 'Aarhus warehouse' }],
+    });
+    const from = s.store.requests.length;
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+    await ship(s, tick, id);
+
+    const operations = s.store.requests.slice(from).map((r) => r.operationName);
+    expect(operations).not.toContain('GetOrder');
+    expect(operations).not.toContain('ReadFulfillmentState');
+    expect(operations.filter((op) => op?.startsWith('CreateFulfillment'))).toHaveLength(2);
+    expect(live(s, id)).toHaveLength(2);
+    const order = s.store.order(id)!;
+    expect(order.fulfillmentOrders.every((fo) => fo.status === 'CLOSED')).toBe(true);
+    expect(order.fulfillmentOrders.every((fo) => fo.progressReports.length === 1)).toBe(true);
+    expect(emails(s, id)).toEqual(['shipping_confirmation', 'shipping_confirmation']);
+  });
+
+  it('reports no progress on a fulfillment order staff put on hold, and writes the status once', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    await s.store.holdFulfillmentOrder(fo!.id, {}, { sendWebhook: false });
+    const writes = s.store.mutations.length;
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    expect(s.store.order(id)!.fulfillmentOrders[0]!.progressReports).toEqual([]);
+    // Refused, the report's request set the status metafields all the same: not written again.
+    expect(shopifyWrites(s, writes)).toEqual(['metafieldsSet']);
+    expect(metafield(s.store, id, 'status')).toBe('processing');
+  });
+
+  it('fulfils only what is left of the units sent once staff fulfilled some of them', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s, { lineItems: [{ title: 'Mug', quantity: 3 }] });
+    await s.store.fulfil(
+      id,
+      { lines: [{ title: 'Mug', quantity: 1 }], tracking: { number: 'STAFF-1' } },
+      { sendWebhook: false },
+    );
+
+    await ship(s, tick, id);
+
+    const [staff, ours, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(staff!.trackingInfo.map((t) => t.number)).toEqual(['STAFF-1']);
+    expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+    expect(ours!.lineItems.reduce((n, l) => n + l.quantity, 0)).toBe(2);
+    expect(s.store.order(id)!.fulfillmentOrders[0]!.status).toBe('CLOSED');
+  });
+
+  it('fulfils at the new location a fulfillment order staff moved whole after registration', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    const moved = await s.store.moveFulfillmentOrder(fo!.id, 'Aarhus warehouse');
+    expect(moved.id).toBe(fo!.id);
+
+    await ship(s, tick, id);
+
+    const [fulfillment, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(fulfillment!.locationId).toBe(moved.locationId);
+    expect(fulfillment!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+  });
+
+  it('fulfils from the new fulfillment order what staff moved after fulfilling part, nothing twice', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s, { lineItems: [{ title: 'Mug' }, { title: 'Vase' }] });
+    await s.store.fulfil(id, { lines: [{ title: 'Vase', quantity: 1 }] }, { sendWebhook: false });
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    const moved = await s.store.moveFulfillmentOrder(fo!.id, 'Aarhus warehouse');
+    expect(moved.id).not.toBe(fo!.id);
+
+    await ship(s, tick, id);
+
+    const [staff, ours, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(staff!.trackingInfo).toEqual([]);
+    expect(ours!.locationId).toBe(moved.locationId);
+    expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+    expect(ours!.fulfillmentOrderIds).toEqual([moved.id]);
+  });
+
+  it('fulfils nothing that staff moved to a fulfillment service after registration', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    await s.store.moveFulfillmentOrder(fo!.id, "Another app's warehouse");
+
+    await ship(s, tick, id);
+
+    expect(live(s, id)).toEqual([]);
+    expect((await s.parts.tracking.get(id))?.unfulfillableNumber).toBe(`TN${id}`);
+  });
+
+  it('adds the tracking to staff’s fulfillment made in the same second as the send, whatever the worker’s clock', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    // A worker whose clock runs ahead wrote its own times of the send.
+    const ahead = new Date(Date.now() + 5_000).toISOString();
+    await s.redis.hset(`${s.prefix}:order:${id}`, 'sentAt', ahead, 'registeredAt', ahead);
+    await s.store.fulfil(id, {}, { sendWebhook: false });
+
+    await ship(s, tick, id);
+
+    const [fulfillment, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(fulfillment!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+  });
+
+  it('finds a sent line after the fifth of a fulfillment staff made without tracking', async () => {
+    const { s, tick } = await stack();
+    const books = Array.from({ length: 5 }, (_, i) => ({
+      title: `E-book ${i + 1}`,
+      requiresShipping: false,
+    }));
+    const id = await registeredOrder(s, { lineItems: [...books, { title: 'Mug' }] });
+    await s.store.fulfil(id, {}, { sendWebhook: false });
+    const [staff] = live(s, id);
+    expect(staff!.lineItems).toHaveLength(6);
+
+    await ship(s, tick, id);
+
+    const [fulfillment, ...more] = live(s, id);
+    expect(more).toEqual([]);
+    expect(fulfillment!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
   });
 
   it('updates the tracking when the provider re-labels the parcel, never fulfilling twice', async () => {
@@ -284,23 +423,21 @@ describe("the order's write lock when a fulfilment is cut off", () => {
     s.startWorkers({ jobLock: SHORT_JOB_LOCK });
     const id = await registeredOrder(s);
     await s.stopWorkers();
-    // GIVEN a fulfil run that took the write lock and read the order, held there
+    // GIVEN a fulfil run that took the write lock and is about to fulfil, held there
     const hold = holdPoint();
-    const store: StoreClient = Object.create(s.storeClient);
-    store.getOrder = async (reference) => {
-      const order = await s.storeClient.getOrder(reference);
-      await hold.stop();
-      return order;
-    };
     // What the cut-off run is told when it asks to keep the lock.
     const cutOffKeeps: boolean[] = [];
     const tracking: ShipmentTracking = Object.create(s.parts.tracking);
+    tracking.saveShopifySide = async (reference, side) => {
+      if (side.fulfilStartedAt) await hold.stop();
+      return s.parts.tracking.saveShopifySide(reference, side);
+    };
     tracking.keepWriteLock = async (...args) => {
       const kept = await s.parts.tracking.keepWriteLock(...args);
       cutOffKeeps.push(kept);
       return kept;
     };
-    s.startWorkers({ ports: { store, tracking }, jobLock: SHORT_JOB_LOCK });
+    s.startWorkers({ ports: { tracking }, jobLock: SHORT_JOB_LOCK });
     time.tick();
     s.sandbox.advance(id, 'shipped', { carrier: 'PostNord', trackingNumber: `TN${id}` });
     await runSync(s);

@@ -478,6 +478,8 @@ describe('what goes into a shipment, through the whole flow', () => {
     // Shopify's times are whole seconds: the payment comes in a later one.
     const madeAt = Date.parse(staff.fulfillments[0]!.createdAt);
     await waitUntil(() => Date.now() >= madeAt + 1000, { what: 'the next second' });
+    // The provider's clock at the send, as in life: its created_at is a bound too.
+    f.tick();
     await f.s.store.updateOrder(id, { markPaid: true }, { webhookUrl: f.webhookUrl });
     await settledAs(f, id, 'registered');
     providerReceived(f, id, { 'Wool blanket': 1, 'Ceramic mug': 1 });

@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shipmentSentSinceMs } from '../../src/domain/shipment-contents.js';
 import { OrderRecords } from '../../src/records/order-records.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { waitUntil } from '../helpers/shipment-stack.js';
 
 const DAY_MS = 24 * 3600_000;
 const shipment = { orderNumber: 'PS-1', status: 'pending', createdAt: '2026-11-20T10:00:00+01:00' };
@@ -113,6 +115,43 @@ describe('a create request about to leave', () => {
       sentUnits: '11x3',
       sentSettings: 'settings-3',
     });
+  });
+
+  it("keeps the first send's time by Redis's clock through later sends, until the provider said none", async () => {
+    const redisNowMs = async () => {
+      const [seconds, micro] = await redis.time();
+      return Number(seconds) * 1000 + Math.floor(Number(micro) / 1000);
+    };
+    const before = await redisNowMs();
+    // A worker clock an hour ahead changes nothing of it.
+    await records.markSending('1', 'first', new Date(Date.now() + 3600_000), '11x1');
+    const first = Number((await records.get('1'))?.firstSentAtMs);
+    expect(first).toBeGreaterThanOrEqual(before);
+    expect(first).toBeLessThanOrEqual(await redisNowMs());
+
+    await waitUntil(async () => (await redisNowMs()) > first + 5, {
+      what: "Redis's clock to move",
+    });
+    await records.markSending('1', 'second', new Date(), '11x2');
+    const resent = await records.get('1');
+    expect(Number(resent?.firstSentAtMs)).toBe(first);
+    expect(Date.parse(resent!.sentAt!)).toBeGreaterThan(first);
+
+    await records.clearSent('1', resent!.sentAt!);
+    expect((await records.get('1'))?.firstSentAtMs).toBeUndefined();
+  });
+
+  it('keeps the provider’s creation as an instant, and the fulfilment counts from the earlier', async () => {
+    await records.markSending('1', 'first', new Date(), '11x1');
+    await records.markRegistered('1', shipment);
+    const record = await records.get('1');
+    const created = Date.parse('2026-11-20T09:00:00Z');
+    expect(Number(record?.partnerCreatedAtMs)).toBe(created);
+    // The provider's created_at is earlier than the send here: it is the cut-off.
+    expect(shipmentSentSinceMs(record, 0)).toBe(created);
+    expect(shipmentSentSinceMs({ ...record!, partnerCreatedAtMs: undefined }, 0)).toBe(
+      Number(record?.firstSentAtMs),
+    );
   });
 
   it('keeps the request that made the shipment (a 201) over earlier ones', async () => {

@@ -44,6 +44,7 @@ function fulfillmentNode(n: number, createdAt: string, overrides: Record<string,
     },
     fulfillmentLineItems: {
       nodes: [{ quantity: 2, lineItem: { id: 'gid://shopify/LineItem/11' } }],
+      pageInfo: LAST_PAGE,
     },
     trackingInfo: [{ company: 'Partner', number: `TRK${n}`, url: null }],
     ...overrides,
@@ -114,7 +115,7 @@ describe('readFulfillmentState', () => {
           status: 'CANCELLED',
           displayStatus: 'CANCELED',
           location: null,
-          fulfillmentLineItems: { nodes: [] },
+          fulfillmentLineItems: { nodes: [], pageInfo: LAST_PAGE },
           trackingInfo: [],
         }),
       ],
@@ -323,6 +324,41 @@ describe('readFulfillmentState', () => {
       after: 'l2',
     });
     expect(state?.fulfillmentOrders.map((fo) => fo.hasRemainingLines)).toEqual([true, true]);
+    expect(nock.isDone()).toBe(true);
+  });
+
+  it("reads a fulfillment's lines after its first five, page by page", async () => {
+    const line = (n: number) => ({ quantity: 1, lineItem: { id: `gid://shopify/LineItem/${n}` } });
+    stateAnswer({
+      fulfillmentsCount: { count: 1 },
+      fulfillments: [
+        fulfillmentNode(77, '2026-11-20T10:00:00Z', {
+          fulfillmentLineItems: {
+            nodes: [1, 2, 3, 4, 5].map(line),
+            pageInfo: { hasNextPage: true, endCursor: 'f5' },
+          },
+        }),
+      ],
+    });
+    const more = answer({
+      data: {
+        fulfillment: {
+          id: 'gid://shopify/Fulfillment/77',
+          fulfillmentLineItems: { nodes: [line(6)], pageInfo: LAST_PAGE },
+        },
+      },
+    });
+
+    const state = await fulfillments().readFulfillmentState('5551234');
+
+    expect(more.requests[0]?.query).toContain('query ReadFulfillmentLineItems');
+    expect(more.requests[0]?.variables).toEqual({
+      id: 'gid://shopify/Fulfillment/77',
+      after: 'f5',
+    });
+    expect(state?.fulfillments[0]?.lineItems.map((l) => l.lineItemId)).toEqual(
+      [1, 2, 3, 4, 5, 6].map((n) => `gid://shopify/LineItem/${n}`),
+    );
     expect(nock.isDone()).toBe(true);
   });
 

@@ -81,6 +81,12 @@ export interface FakeStore {
     fulfillmentOrder: FakeFulfillmentOrder;
     webhook?: WebhookDelivery;
   }>;
+  /**
+   * Staff move a fulfillment order's units left to another location (by name): the same
+   * fulfillment order when nothing of it was fulfilled, else a new one; answers the one now at
+   * the destination.
+   */
+  moveFulfillmentOrder(fulfillmentOrderId: string, location: string): Promise<FakeFulfillmentOrder>;
   /** Staff release a held fulfillment order: OPEN again (IN_PROGRESS if it had started). */
   releaseHold(
     fulfillmentOrderId: string,

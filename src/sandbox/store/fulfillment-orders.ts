@@ -161,6 +161,57 @@ export function holdFulfillmentOrder(
   return { ok: true, value: fo };
 }
 
+/**
+ * Staff move a fulfillment order's units to another location (fulfillmentOrderMove, every line
+ * left). As Shopify documents it: refused for a closed fulfillment order, or one with progress
+ * reported; nothing of it fulfilled yet, the fulfillment order itself is moved (same id, new
+ * location); else the units left go to a new fulfillment order at the destination, and the
+ * original keeps what was fulfilled, closed.
+ */
+export function moveFulfillmentOrder(
+  state: FakeStoreState,
+  id: string,
+  locationName: string,
+): Result<FakeFulfillmentOrder> {
+  const found = state.findFulfillmentOrder(gidOf(id));
+  if (!found) return refused(`Fulfillment order ${id} does not exist`);
+  const { order, fulfillmentOrder: fo } = found;
+  if (!FULFILLABLE.has(fo.status)) return refused(`Fulfillment order ${id} is ${fo.status}`);
+  if (fo.progressReports.length > 0) {
+    return refused(`Fulfillment order ${id} has had progress reported; mark it open first`);
+  }
+  const destination = state.location(locationName);
+  if (fo.lineItems.every((line) => line.remainingQuantity === line.totalQuantity)) {
+    fo.locationId = destination.id;
+    state.touch(order);
+    return { ok: true, value: fo };
+  }
+  const moved: FakeFulfillmentOrder = {
+    ...structuredClone(fo),
+    id: state.newId(),
+    status: 'OPEN',
+    locationId: destination.id,
+    progressReports: [],
+    lineItems: fo.lineItems
+      .filter((line) => line.remainingQuantity > 0)
+      .map((line) => ({
+        id: state.newId(),
+        lineItemId: line.lineItemId,
+        totalQuantity: line.remainingQuantity,
+        remainingQuantity: line.remainingQuantity,
+      })),
+  };
+  for (const line of fo.lineItems) {
+    line.totalQuantity -= line.remainingQuantity;
+    line.remainingQuantity = 0;
+  }
+  fo.lineItems = fo.lineItems.filter((line) => line.totalQuantity > 0);
+  fo.status = 'CLOSED';
+  order.fulfillmentOrders.push(moved);
+  state.touch(order);
+  return { ok: true, value: moved };
+}
+
 /** Staff release every hold of a fulfillment order: it is open again (in progress if partly shipped). */
 export function releaseHold(state: FakeStoreState, id: string): Result<FakeFulfillmentOrder> {
   const found = state.findFulfillmentOrder(gidOf(id));

@@ -80,11 +80,10 @@ export function createFulfillment(
         (l) => l.id === idFromGid('FulfillmentOrderLineItem', want.id),
       );
       if (!line) return refuse([...lineField, 'id'], 'Fulfillment order line item does not exist.');
+      // Shopify's answer to more than a line has left (its reference is silent on it; this is
+      // what it returns): a userError on the whole input, and nothing fulfilled.
       if (want.quantity < 1 || want.quantity > line.remainingQuantity) {
-        return refuse(
-          [...lineField, 'quantity'],
-          `Quantity must be between 1 and ${line.remainingQuantity}.`,
-        );
+        return refuse(['fulfillment'], 'Invalid fulfillment order line item quantity requested.');
       }
       plan.push({ line, quantity: want.quantity });
     }

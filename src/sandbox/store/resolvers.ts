@@ -78,6 +78,11 @@ function rootResolvers(state: FakeStoreState, shop: { name: string; domain: stri
       return visible ? fulfillmentOrderView(state, found.order, found.fulfillmentOrder) : null;
     },
 
+    fulfillment: ({ id }: { id: string }) => {
+      const found = state.findFulfillment(id);
+      return found ? fulfillmentView(state, found.order, found.fulfillment) : null;
+    },
+
     currentAppInstallation: () => ({
       id: gid('AppInstallation', '1'),
       accessScopes: state.app.accessScopes.map((handle) => ({ handle, description: handle })),

@@ -26,6 +26,7 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     shop: Shop!
     order(id: ID!): Order
     fulfillmentOrder(id: ID!): FulfillmentOrder
+    fulfillment(id: ID!): Fulfillment
     nodes(ids: [ID!]!): [Node]!
     orders(
       first: Int

@@ -9,6 +9,7 @@ import type { FakeLocation } from './model.js';
 /** Any one of these grants the root field (Shopify's documented requirements). */
 export const REQUIRED_SCOPES: Record<string, string[]> = {
   order: ['read_orders'],
+  fulfillment: ['read_orders'],
   orders: ['read_orders'],
   locations: ['read_locations'],
   metafieldsSet: ['write_orders'],

@@ -7,6 +7,7 @@ import type { FakeStore, WebhookChoice } from './fake-store.js';
 import { fixtureOrders } from './fixtures/index.js';
 import {
   holdFulfillmentOrder,
+  moveFulfillmentOrder,
   offerFulfilment,
   releaseHold as releaseFulfillmentHold,
   staffFulfil,
@@ -184,6 +185,11 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     async holdFulfillmentOrder(id, hold, choice) {
       const fulfillmentOrder = unwrap(holdFulfillmentOrder(state, id, hold));
       return afterFulfillmentOrderChange(fulfillmentOrder, choice);
+    },
+    async moveFulfillmentOrder(id, location) {
+      // Shopify announces it as fulfillment_orders/moved; no webhook is sent here.
+      const fulfillmentOrder = unwrap(moveFulfillmentOrder(state, id, location));
+      return structuredClone(fulfillmentOrder);
     },
     async releaseHold(id, choice) {
       const fulfillmentOrder = unwrap(releaseFulfillmentHold(state, id));

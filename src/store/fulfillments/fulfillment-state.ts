@@ -39,6 +39,10 @@ export async function readFulfillmentState(
   );
   if (!fulfillmentOrderNodes || !fulfillmentNodes) return null;
 
+  const fulfillments: FulfillmentState[] = [];
+  for (const node of fulfillmentNodes) {
+    fulfillments.push(toFulfillmentState(node, await allFulfillmentLines(transport, node)));
+  }
   const fulfillmentOrders: FulfillmentOrderState[] = [];
   for (const node of fulfillmentOrderNodes) {
     fulfillmentOrders.push(await toFulfillmentOrderState(transport, node));
@@ -48,7 +52,7 @@ export async function readFulfillmentState(
     name: order.name,
     cancelledAt: order.cancelledAt,
     fulfillmentOrders,
-    fulfillments: fulfillmentNodes.map(toFulfillmentState),
+    fulfillments,
   };
 }
 
@@ -171,7 +175,40 @@ async function hasRemainingLines(
   }
 }
 
-function toFulfillmentState(node: R.FulfillmentStateNode): FulfillmentState {
+/**
+ * Every line of a fulfillment: the first page as read, and the rest page by page for one with
+ * more (a sent line may be among them).
+ */
+async function allFulfillmentLines(
+  transport: StoreTransport,
+  node: R.FulfillmentStateNode,
+): Promise<R.FulfillmentStateNode['fulfillmentLineItems']['nodes']> {
+  const operation = 'ReadFulfillmentLineItems';
+  const lines = [...node.fulfillmentLineItems.nodes];
+  let after = nextCursor(node.fulfillmentLineItems.pageInfo, 'ReadFulfillmentState');
+  while (after) {
+    const more = await transport.send(
+      operation,
+      D.READ_FULFILLMENT_LINE_ITEMS,
+      R.readFulfillmentLineItemsData,
+      { id: node.id, after },
+    );
+    if (!more.fulfillment) {
+      throw new StoreRequestError(`Fulfillment ${node.id} disappeared while its lines were read`, {
+        operation,
+        retryable: true,
+      });
+    }
+    lines.push(...more.fulfillment.fulfillmentLineItems.nodes);
+    after = nextCursor(more.fulfillment.fulfillmentLineItems.pageInfo, operation);
+  }
+  return lines;
+}
+
+function toFulfillmentState(
+  node: R.FulfillmentStateNode,
+  lines: R.FulfillmentStateNode['fulfillmentLineItems']['nodes'],
+): FulfillmentState {
   return {
     id: node.id,
     status: node.status,
@@ -181,7 +218,7 @@ function toFulfillmentState(node: R.FulfillmentStateNode): FulfillmentState {
     locationId: node.location?.id ?? null,
     locationName: node.location?.name ?? null,
     atFulfillmentService: node.location?.isFulfillmentService ?? false,
-    lineItems: node.fulfillmentLineItems.nodes.map((line) => ({
+    lineItems: lines.map((line) => ({
       lineItemId: line.lineItem.id,
       quantity: line.quantity ?? 0,
     })),

@@ -75,8 +75,11 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
           { fulfillment, metafields: statusMetafieldsInput(input.orderStatus, withStatus) },
         );
         const payload = required(data.fulfillmentCreate, withStatus);
-        throwOnUserErrors(withStatus, payload.userErrors, FULFILLMENT_REFUSALS);
-        throwOnUserErrors(withStatus, required(data.metafieldsSet, withStatus).userErrors);
+        const status = required(data.metafieldsSet, withStatus).userErrors;
+        throwOnUserErrors(withStatus, payload.userErrors, FULFILLMENT_REFUSALS, {
+          orderStatusSet: status.length === 0,
+        });
+        throwOnUserErrors(withStatus, status);
         return toFulfillmentSummary(required(payload.fulfillment, withStatus));
       }
       const data = await transport.send(operation, D.CREATE_FULFILLMENT, R.createFulfillmentData, {
@@ -158,10 +161,13 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
           operation,
         });
       }
-      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
-      if (orderStatus) {
-        throwOnUserErrors(operation, required(data.metafieldsSet ?? null, operation).userErrors);
-      }
+      const status = orderStatus
+        ? required(data.metafieldsSet ?? null, operation).userErrors
+        : undefined;
+      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS, {
+        orderStatusSet: status?.length === 0,
+      });
+      if (status) throwOnUserErrors(operation, status);
     },
   };
 }

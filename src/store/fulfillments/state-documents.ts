@@ -8,7 +8,8 @@
  * reads on (ReadFulfillmentOrderRemainingLines) only while every line read so far is done.
  * A fulfillment costs 19: itself, its location, up to 5 tracking entries and its first 5 lines
  * with their line items (2 + 5 × 2): enough to tell whether it holds units the provider was
- * asked to ship.
+ * asked to ship for nearly every fulfillment; the client reads the lines of a bigger one on
+ * (ReadFulfillmentLineItems).
  */
 
 const FULFILLMENT_ORDER_STATE_FIELDS = /* GraphQL */ `
@@ -59,6 +60,10 @@ const FULFILLMENT_STATE_FIELDS = /* GraphQL */ `
         lineItem {
           id
         }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
       }
     }
     trackingInfo(first: 5) {
@@ -145,6 +150,27 @@ export const READ_FULFILLMENT_ORDER_REMAINING_LINES = /* GraphQL */ `
       lineItems(first: 100, after: $after) {
         nodes {
           remainingQuantity
+        }
+        pageInfo {
+          hasNextPage
+          endCursor
+        }
+      }
+    }
+  }
+`;
+
+/** A fulfillment's lines after its first five: 1 + 2 + 100 × 2 = 203. */
+export const READ_FULFILLMENT_LINE_ITEMS = /* GraphQL */ `
+  query ReadFulfillmentLineItems($id: ID!, $after: String) {
+    fulfillment(id: $id) {
+      id
+      fulfillmentLineItems(first: 100, after: $after) {
+        nodes {
+          quantity
+          lineItem {
+            id
+          }
         }
         pageInfo {
           hasNextPage

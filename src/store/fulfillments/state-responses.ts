@@ -28,6 +28,13 @@ export type FulfillmentOrderStateNode = z.output<typeof fulfillmentOrderState>;
 
 const fulfillmentOrders = z.object({ nodes: z.array(fulfillmentOrderState), pageInfo });
 
+const fulfillmentLines = z.object({
+  nodes: z.array(
+    z.object({ quantity: z.number().int().nullable(), lineItem: z.object({ id: z.string() }) }),
+  ),
+  pageInfo,
+});
+
 const fulfillmentState = z.object({
   id: z.string(),
   status: z.string(),
@@ -37,11 +44,7 @@ const fulfillmentState = z.object({
   location: z
     .object({ id: z.string(), name: z.string(), isFulfillmentService: z.boolean() })
     .nullable(),
-  fulfillmentLineItems: z.object({
-    nodes: z.array(
-      z.object({ quantity: z.number().int().nullable(), lineItem: z.object({ id: z.string() }) }),
-    ),
-  }),
+  fulfillmentLineItems: fulfillmentLines,
   trackingInfo: z.array(
     z.object({
       company: z.string().nullable(),
@@ -76,6 +79,10 @@ export const readOrderFulfillmentsData = z.object({
 
 export const readRemainingLinesData = z.object({
   fulfillmentOrder: z.object({ id: z.string(), lineItems: remainingLines }).nullable(),
+});
+
+export const readFulfillmentLineItemsData = z.object({
+  fulfillment: z.object({ id: z.string(), fulfillmentLineItems: fulfillmentLines }).nullable(),
 });
 
 export const reportProgressData = z.object({

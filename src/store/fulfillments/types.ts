@@ -88,7 +88,7 @@ export interface FulfillmentState {
   locationName: string | null;
   /** Made at a fulfillment service's location (a fulfillment service or another app). */
   atFulfillmentService: boolean;
-  /** The order's lines it covers (LineItem gid), the first 5 only. */
+  /** The order's lines it covers (LineItem gid), all of them. */
   lineItems: { lineItemId: string; quantity: number }[];
   /** Up to 5 entries. */
   tracking: { company: string | null; number: string | null; url: string | null }[];

@@ -207,6 +207,7 @@ export function throwOnUserErrors(
   operation: string,
   userErrors: readonly { field?: string[] | null; message: string; code?: string | null }[],
   knownRefusals?: readonly KnownRefusal[],
+  options: { orderStatusSet?: boolean } = {},
 ): void {
   if (userErrors.length === 0) return;
   const details: StoreUserErrorDetail[] = userErrors.map((e) => ({
@@ -214,7 +215,10 @@ export function throwOnUserErrors(
     message: e.message,
     ...(e.code ? { code: e.code } : {}),
   }));
-  throw new StoreUserError(operation, details, knownRefusals ? { knownRefusals } : {});
+  throw new StoreUserError(operation, details, {
+    ...(knownRefusals ? { knownRefusals } : {}),
+    ...options,
+  });
 }
 
 function bodyExtensions(error: GraphqlQueryError): unknown {

@@ -50,6 +50,8 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ReadOrderFulfillments: 476,
   // 1 + 2 + 100 lines × 1
   ReadFulfillmentOrderRemainingLines: 103,
+  // 1 + 2 + 100 lines × 2 (only for a fulfillment of more than 5 lines)
+  ReadFulfillmentLineItems: 203,
   ReportFulfillmentOrderProgress: 12,
   ReportFulfillmentOrderProgressWithStatus: 23,
   GetGrantedScopes: 2,

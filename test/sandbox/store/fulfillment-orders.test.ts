@@ -52,7 +52,10 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
       { id: '7007', lineItems: [{ title: 'Vase', quantity: 2 }] },
       { id: '7008' },
       { id: '7009', lineItems: [{ title: 'Gift card', requiresShipping: false }] },
-      { id: '7010', fulfillmentOrders: [{ fulfilmentOffered: false }] },
+      { id: '7010' },
+      { id: '7011', lineItems: [{ title: 'Mug' }, { title: 'Vase', quantity: 2 }] },
+      { id: '7012' },
+      { id: '7013', fulfillmentOrders: [{ fulfilmentOffered: false }] },
     ]);
   });
   afterAll(() => store.close());
@@ -194,7 +197,7 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
   });
 
   it('shows an open fulfillment order Shopify offers no action on, refuses to fulfil it, and fulfils it once offered', async () => {
-    const { nodes } = await fulfillmentOrders(store, '7010');
+    const { nodes } = await fulfillmentOrders(store, '7013');
     const [fo] = nodes;
     expect(fo.status).toBe('OPEN');
     expect(actionsOf(fo)).toEqual([]);
@@ -209,12 +212,12 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
     expect(report.fulfillmentOrderReportProgress.userErrors[0].code).toBe(
       'FULFILLMENT_ORDER_UNSUPPORTED_ACTION',
     );
-    const before = store.order('7010')!.updatedAt;
+    const before = store.order('7013')!.updatedAt;
 
     store.offerFulfilment(fo.id, true);
-    const offered = await fulfillmentOrders(store, '7010');
+    const offered = await fulfillmentOrders(store, '7013');
     expect(actionsOf(offered.nodes[0])).toContain('CREATE_FULFILLMENT');
-    expect(store.order('7010')!.updatedAt).toBe(before);
+    expect(store.order('7013')!.updatedAt).toBe(before);
     expect((await createFulfillment(store, [fo.id])).fulfillmentCreate.userErrors).toEqual([]);
   });
 
@@ -231,6 +234,50 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
     ]);
     await store.releaseHold(fo.id);
     expect((await fulfillmentOrders(store, '7008')).nodes[0].status).toBe('OPEN');
+  });
+
+  it('moves a fulfillment order staff move with nothing fulfilled, keeping its id', async () => {
+    const [fo] = store.order('7010')!.fulfillmentOrders;
+    const aarhus = store.locations().find((l) => l.name === 'Aarhus warehouse')!;
+    const moved = await store.moveFulfillmentOrder(fo!.id, aarhus.name);
+    expect(moved).toMatchObject({ id: fo!.id, locationId: aarhus.id, status: 'OPEN' });
+    expect(store.order('7010')!.fulfillmentOrders).toHaveLength(1);
+  });
+
+  it('moves what is left of a partly fulfilled one to a new fulfillment order, closing the original', async () => {
+    await store.fulfil('7011', { lines: [{ title: 'Vase', quantity: 1 }] }, { sendWebhook: false });
+    const [fo] = store.order('7011')!.fulfillmentOrders;
+    const moved = await store.moveFulfillmentOrder(fo!.id, 'Aarhus warehouse');
+    const [original, created, ...more] = store.order('7011')!.fulfillmentOrders;
+    expect(more).toEqual([]);
+    expect(created!.id).toBe(moved.id);
+    expect(original).toMatchObject({ id: fo!.id, status: 'CLOSED' });
+    expect(original!.lineItems.map((l) => [l.totalQuantity, l.remainingQuantity])).toEqual([
+      [1, 0],
+    ]);
+    expect(moved.lineItems.map((l) => [l.totalQuantity, l.remainingQuantity])).toEqual([
+      [1, 1],
+      [1, 1],
+    ]);
+    // The old lines cannot be fulfilled any more; the new ones can.
+    const stale = await graphql(store, FULFILLMENT_CREATE, {
+      fulfillment: {
+        lineItemsByFulfillmentOrder: [
+          { fulfillmentOrderId: `gid://shopify/FulfillmentOrder/${fo!.id}` },
+        ],
+      },
+    });
+    expect(stale.fulfillmentCreate.userErrors).toHaveLength(1);
+  });
+
+  it('refuses to move a fulfillment order with progress reported, or a closed one', async () => {
+    const [fo] = store.order('7012')!.fulfillmentOrders;
+    await graphql(store, REPORT_PROGRESS, { id: `gid://shopify/FulfillmentOrder/${fo!.id}` });
+    await expect(store.moveFulfillmentOrder(fo!.id, 'Aarhus warehouse')).rejects.toThrow(
+      /progress reported/,
+    );
+    const [closed] = store.order('7011')!.fulfillmentOrders;
+    await expect(store.moveFulfillmentOrder(closed!.id, 'Shop location')).rejects.toThrow(/CLOSED/);
   });
 
   it('shows a scheduled fulfillment order with fulfillAt and MARK_AS_OPEN only', async () => {
