@@ -70,7 +70,7 @@ export async function startService(
   const workerSide = runsWorkers ? import('./compose/worker-side.js') : undefined;
   const httpSide = options.http !== false ? import('./compose/http-side.js') : undefined;
   const retrySpanMs = minimumRetrySpanMs(config.createJob.attempts, config.createJob.backoff);
-  // Said where the workers run.
+  // Said once, by the process or thread that runs the workers.
   if (retrySpanMs < SIX_HOURS_MS && runsWorkers) {
     logger.warn(
       { retrySpanHours: +(retrySpanMs / 3_600_000).toFixed(1) },

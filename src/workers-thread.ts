@@ -41,8 +41,8 @@ export class WorkersThreadError extends Error {
 const CLOSE_MARGIN_MS = 10_000;
 
 /**
- * V8 lets a heap whose limit is 2 GB or more grow to 4 times what it kept before collecting again.
- * The workers keep little but make garbage fast. NODE_OPTIONS=--max-old-space-size overrides it.
+ * The workers keep little but make garbage fast, and V8 lets a heap with a large limit grow to
+ * several times what it keeps before collecting. NODE_OPTIONS=--max-old-space-size overrides it.
  */
 const HEAP_LIMIT_MB = 1024;
 

@@ -24,7 +24,7 @@ export interface StoredEnvironment {
 
 export type ClaimOutcome =
   | { outcome: 'matched' }
-  /** `earlierRegistrations` were recorded before fingerprints existed. */
+  /** `earlierRegistrations`: orders already registered under the prefix when it was claimed. */
   | { outcome: 'claimed'; earlierRegistrations: number }
   /** The new token read `checkedReference` (null: nothing registered yet, nothing to mix up). */
   | { outcome: 'token_adopted'; checkedReference: string | null };
