@@ -1,10 +1,8 @@
 import { Writable } from 'node:stream';
 
 /**
- * Pino's JSON lines as a person reads them on a terminal: time, level, where, message, then the
- * other fields as key=value, and an error's stack below. Built in rather than pino-pretty, so it
- * also works where only the production dependencies are installed. Redaction has already been
- * applied: this only reformats what pino wrote.
+ * Built in rather than pino-pretty, so it also works where only the production dependencies are
+ * installed. Redaction has already been applied: this only reformats what pino wrote.
  */
 
 const LEVELS: Record<number, string> = {
@@ -42,7 +40,6 @@ export function formatLogLine(line: string, colour = false): string {
   return `${text}\n`;
 }
 
-/** A destination for pino that writes readable lines to `out` (stdout by default). */
 export function prettyStream(
   out: { write(text: string): unknown; isTTY?: boolean } = process.stdout,
 ): Writable {

@@ -4,10 +4,7 @@ import { prettyStream } from './log-pretty.js';
 
 export type { Logger } from 'pino';
 
-/**
- * Paths pino censors wherever they appear in a log object. Secrets first, then the receiver's
- * personal data; order and shipment ids stay visible so an admin can follow one order.
- */
+/** Order and shipment ids stay visible so an admin can follow one order. */
 export const redactPaths = [
   'authorization',
   '*.authorization',
@@ -43,17 +40,13 @@ export const redactPaths = [
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
 
-/**
- * JSON lines (for log collectors) unless a person is reading: `auto` (the default, LOG_FORMAT)
- * writes readable lines when stdout is a terminal. A given destination (tests) gets JSON unless
- * `format: 'pretty'` is passed.
- */
+/** A given destination (tests) gets JSON unless `format: 'pretty'` is passed. */
 export function createLogger(
   options: {
     level?: LoggerOptions['level'];
     name?: string;
     format?: LogFormat;
-    /** Colours in readable lines; default: when stdout is a terminal. */
+    /** Default: when stdout is a terminal. */
     colour?: boolean;
   } = {},
   destination?: pino.DestinationStream,
@@ -74,7 +67,6 @@ export function createLogger(
   return pino(opts, prettyStream({ write: (text) => process.stdout.write(text), isTTY: colour }));
 }
 
-/** What `createLogger` writes to stdout with: readable lines for a terminal, else JSON. */
 export function stdoutLogFormat(
   format: LogFormat = lenientSetting('LOG_FORMAT') ?? 'auto',
 ): 'json' | 'pretty' {

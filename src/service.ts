@@ -18,54 +18,42 @@ import { startWorkersThread, type WorkersThreadData } from './workers-thread.js'
 
 export interface ServiceOptions {
   logger: Logger;
-  /** Start the HTTP server (webhooks, health). Default true. */
+  /** Default true. */
   http?: boolean;
-  /** Start the queue workers and the reconciliation schedule. Default true. */
+  /** Default true. */
   workers?: boolean;
-  /**
-   * How long `close()` lets active jobs finish before it stops them (they run again later: every
-   * job is safe to repeat). Keep it under the orchestrator's stop timeout. Default 20 s.
-   */
+  /** Keep it under the orchestrator's stop timeout; stopped jobs run again later. Default 20 s. */
   shutdownGraceMs?: number;
-  /**
-   * Run the queue workers in a thread of their own (workers-thread.ts), so that they never hold
-   * up a webhook's answer: what `connector start` does when it runs both. Needs the logger's
-   * format to give the thread's own logger. Default false (one thread).
-   */
+  /** So that the workers never hold up a webhook's answer. Default: one thread. */
   workersThread?: { log: WorkersThreadData['log'] };
-  /**
-   * This service is the workers' thread of a process whose main thread started it: the main
-   * thread reports the process's metrics and Redis's durability once for both.
-   */
+  /** The main thread reports the process's metrics and Redis's durability once for both. */
   isWorkersThread?: boolean;
-  /** Called when the service cannot go on (its workers' thread ended): stop it and exit. */
+  /** Called when the workers' thread ended: stop the service and exit. */
   onFatal?: (reason: string) => void;
-  /** BullMQ's job lock and stalled-job check; only tests change them (see WorkerOptions). */
+  /** Only tests change it. */
   jobLock?: WorkerOptions['jobLock'];
-  /** How often the schedulers are put back after Redis lost them; only tests change it. */
+  /** Only tests change it. */
   scheduleRefreshMs?: number;
-  /** How often the workers read Redis's maxmemory-policy again; only tests change it. */
+  /** Only tests change it. */
   evictionCheckMs?: number;
 }
 
 export interface RunningService {
   server: FastifyInstance | undefined;
-  /** What /metrics serves; other parts add theirs with `metrics.registerGauge`. */
   metrics: ConnectorMetrics;
-  /** The address the server listens on, e.g. http://127.0.0.1:3000. */
+  /** E.g. http://127.0.0.1:3000. */
   url: string | undefined;
   close(): Promise<void>;
 }
 
 const SIX_HOURS_MS = 6 * 3_600_000;
 
-/** How often each worker process puts the schedulers back, should Redis have lost them. */
+/** Should Redis have lost them. */
 const SCHEDULE_REFRESH_MS = 60_000;
 
 /**
- * The composition root: builds every part from the configuration and starts them. The workers'
- * side (Shopify and partner clients, job processors) and the HTTP side (Fastify, Bull Board) are
- * imported only where they run: each thread of `connector start` loads what it needs, no more.
+ * The composition root. Each side is imported only where it runs, so each thread of `connector
+ * start` loads what it needs, no more.
  */
 export async function startService(
   config: Config,
@@ -76,13 +64,13 @@ export async function startService(
     const problems = adminSurfaceProblems(config);
     if (problems.length > 0) throw new ConfigError(problems);
   }
-  /** In this thread; with `workersThread`, they run in a thread of their own. */
+  /** With `workersThread`, the workers run in a thread of their own. */
   const runsWorkers = options.workers !== false && !options.workersThread;
-  // Each side is loaded only where it runs; both start loading now, while Redis connects.
+  // Both sides start loading now, while Redis connects.
   const workerSide = runsWorkers ? import('./compose/worker-side.js') : undefined;
   const httpSide = options.http !== false ? import('./compose/http-side.js') : undefined;
   const retrySpanMs = minimumRetrySpanMs(config.createJob.attempts, config.createJob.backoff);
-  // Said where the workers run.
+  // Said once, by the process or thread that runs the workers.
   if (retrySpanMs < SIX_HOURS_MS && runsWorkers) {
     logger.warn(
       { retrySpanHours: +(retrySpanMs / 3_600_000).toFixed(1) },
@@ -103,15 +91,13 @@ export async function startService(
     'connector starting',
   );
 
-  // Health checks and the webhook's delivery marks fail fast when Redis is down, so a Redis
-  // outage is a quick 503. Queues, records and workers wait for Redis to return instead: a BullMQ
-  // queue whose first commands fail on a fail-fast connection stays broken until a restart.
+  // Request paths fail fast, so a Redis outage is a quick 503. Queues, records and workers wait
+  // for Redis instead: a BullMQ queue whose first commands fail stays broken until a restart.
   const requestRedis = createRedis(config.redis.url, 'client');
   const workerRedis = createRedis(config.redis.url, 'worker');
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
-  // Warns only, and in the background: the intake answers 503 while Redis is down, and a
-  // deliberately different Redis (a throwaway one for trials) still starts.
+  // Warns only: a deliberately different Redis (a throwaway one for trials) still starts.
   if (!options.isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
 
   // Before anything reads a record: they must belong to the configured partner environment.
@@ -127,7 +113,7 @@ export async function startService(
     throw error;
   }
 
-  // Requests are counted per process; what lives in Redis is read at each scrape (the HTTP side).
+  // Requests are counted per process; what lives in Redis is read at each scrape.
   const metrics = new ConnectorMetrics({
     logger,
     ...(options.isWorkersThread ? { processMetrics: false } : {}),
@@ -192,7 +178,7 @@ export async function startService(
   };
 }
 
-/** Records the partner environment at the first start; refuses another one later (throws). */
+/** Refuses (throws) when the records belong to another partner environment. */
 async function claimEnvironment(config: Config, redis: Redis, logger: Logger): Promise<void> {
   const prefix = config.redis.queuePrefix;
   // Loaded only for a new token: the partner client is not otherwise needed in this thread.

@@ -1,8 +1,4 @@
-/**
- * The queue workers of `connector start`, in a thread of their own (see workers-thread.ts): the
- * same `startService` with the workers only, answering the main thread's requests for its
- * metrics and for a graceful stop.
- */
+/** Answers the main thread's requests for its metrics and for a graceful stop. */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createLogger } from './log.js';
 import { startService } from './service.js';

@@ -6,10 +6,8 @@ import type { Config } from '../config/index.js';
 import type { Logger } from './log.js';
 
 /**
- * `connector start` runs the queue workers in a thread of their own, so that a webhook never
- * waits behind a worker's CPU work: the main thread keeps the HTTP server (intake, health, Bull
- * Board, /metrics) and answers within milliseconds while the workers drain a backlog on the
- * other core. One process still, one container: signals, logs and /metrics stay as they were.
+ * A thread of its own for the workers, so a webhook never waits behind a worker's CPU work; still
+ * one process, so signals, logs and /metrics stay one.
  */
 
 export type ThreadMetrics = MetricObjectWithValues<MetricValue<string>>[];
@@ -29,9 +27,9 @@ export type FromWorkersThread =
   | { type: 'closed' };
 
 export interface WorkersThread {
-  /** The thread's own metrics (the requests its workers sent), for /metrics to add up. */
+  /** For /metrics to add up. */
   metrics(timeoutMs?: number): Promise<ThreadMetrics>;
-  /** Lets active jobs finish (within the grace period), then ends the thread. */
+  /** Within the grace period. */
   close(): Promise<void>;
 }
 
@@ -43,21 +41,17 @@ export class WorkersThreadError extends Error {
 const CLOSE_MARGIN_MS = 10_000;
 
 /**
- * The most the thread's heap may hold, in MB. V8 lets a heap whose limit is 2 GB or more (its
- * default with 8 GB of memory or more) grow to 4 times what it kept after a full collection
- * before it collects again, and 1.3 to 2 times below that. The workers keep about 30 MB (the
- * status sync holds one page at a time) but make garbage fast: at 1 GB the process peaks about
- * 60 MB lower through a sync cycle over 100,000 shipments (bench/RESULTS.md, "Redis footprint"),
- * and the limit stays far above what they keep. `--max-old-space-size` (NODE_OPTIONS) overrides it.
+ * The workers keep little but make garbage fast, and V8 lets a heap with a large limit grow to
+ * several times what it keeps before collecting. NODE_OPTIONS=--max-old-space-size overrides it.
  */
 const HEAP_LIMIT_MB = 1024;
 
-/** Starts the thread and resolves once its workers run; rejects if they cannot start. */
+/** Rejects if the workers cannot start. */
 export async function startWorkersThread(
   data: WorkersThreadData,
   options: {
     logger: Logger;
-    /** The thread ended on its own (an error it did not survive): the service must stop. */
+    /** An error the thread did not survive: the service must stop. */
     onUnexpectedExit(reason: string): void;
   },
 ): Promise<WorkersThread> {

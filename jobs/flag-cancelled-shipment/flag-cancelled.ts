@@ -8,9 +8,8 @@ export interface FlagCancelledDeps {
 }
 
 /**
- * Cancelled at the provider: a tag and a note for staff. The Shopify order itself is left as it
- * is; whether to ship it another way, refund or cancel it is the merchant's call. Both writes are
- * idempotent (a tag is a set, the note line is added once).
+ * The Shopify order itself is left as it is: shipping it another way, refunding or cancelling it
+ * is the merchant's call. Both writes are idempotent.
  */
 export async function flagCancelledShipment(
   reference: string,

@@ -1,7 +1,6 @@
 import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
 import { flagCancelledShipment } from './flag-cancelled.js';
 
-/** Cancelled at the provider: the order tagged and noted for staff. */
 export const flagCancelledShipmentJob = defineShipmentUpdateJob({
   update: 'cancelled',
   write: (reference, ctx) => flagCancelledShipment(reference, ctx),

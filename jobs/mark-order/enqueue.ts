@@ -8,9 +8,8 @@ import { type MarkOrderKind, markOrderPayload } from './payload.js';
 type Deps = Pick<QueueContext, 'queueOf'>;
 
 /**
- * Queues a mark on the Shopify order. Registration and cancellation mark once per order (a fixed
- * job id); one of theirs that failed for good is retried instead, so it is never swallowed by its
- * own failed job.
+ * Registration and cancellation mark once per order (a fixed job id); one of theirs that failed
+ * for good is retried instead, so it is never swallowed by its own failed job.
  */
 export async function enqueueMarkOrder(
   deps: Deps,
@@ -26,19 +25,17 @@ export async function enqueueMarkOrder(
   await deps.queueOf(markOrderJob).add(name, data, { jobId });
 }
 
-/** The job id of an order's registration mark. */
 export function registeredMarkJobId(orderId: string): string {
   return markOrderJob.jobId({ orderId, kind: 'registered' });
 }
 
-/** Retries a mark job that failed for good; false when there is none to retry. */
+/** False when there is none to retry. */
 export async function retryFailedMark(deps: Deps, jobId: string): Promise<boolean> {
   const queue = deps.queueOf(markOrderJob);
   const existing = await queue.getJob(jobId);
   if (!existing || (await existing.getState()) !== 'failed') return false;
-  // A retry from outside the schedule starts afresh: the schedule's count and a Shopify
-  // refusal noted on the job no longer hold back the schedule should this one fail too.
-  // What an earlier run saw of the order is old by now: the retry reads the order afresh.
+  // A retry from outside the schedule starts afresh: the schedule's count and a noted Shopify
+  // refusal no longer hold it back, and it reads the order afresh.
   const { seen: _seen, ...payload } = markOrderPayload.parse(existing.data);
   // Removed meanwhile: the caller adds it anew.
   return (await retryFailedJob(existing, payload)) !== 'gone';

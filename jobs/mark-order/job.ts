@@ -4,15 +4,11 @@ import { markOrderPayload } from './payload.js';
 import { isShopifyRefusal, markRetryState } from './retry-state.js';
 import { writeOrderMarks } from './write-marks.js';
 
-/**
- * Writes the order's shipment state onto the Shopify order. Kept apart from registration, so a
- * Shopify hiccup retries only the marks and never posts to the provider again.
- */
+/** Apart from registration, so a Shopify hiccup never posts to the provider again. */
 export const markOrderJob = defineJob({
   queue: 'mark-order',
   payload: markOrderPayload,
-  // One job per order and kind; a failure or an edit gets a fresh id each time, so each reason
-  // or edit is written.
+  // A failure or an edit gets a fresh id each time, so each reason or edit is written.
   jobId: ({ orderId, kind }) =>
     kind === 'failed' || kind === 'order_edited'
       ? `${kind.replaceAll('_', '-')}-${orderId}-${Date.now()}`
@@ -24,8 +20,8 @@ export const markOrderJob = defineJob({
   }),
   concurrency: 2,
   callsPartner: false,
-  // Shopify down for longer than the ten attempts, a revoked token since restored: 15 min, 30 min,
-  // 1 h … 24 h apart, ten times (about five days). A write Shopify refused is not retried.
+  // Outlasts a Shopify outage or a revoked token later restored; a write Shopify refused would
+  // fail the same way again.
   redrive: {
     retries: (job) =>
       !markRetryState.safeParse(job.data).data?.refusedByShopify &&
@@ -47,11 +43,11 @@ export const markOrderJob = defineJob({
       }
       return { outcome };
     },
-  // The order stays unmarked until this is retried: by the retry-failed-jobs schedule, or by the
-  // next sign of the order (enqueue.ts), unless Shopify refused the write itself.
+  // Retried by the retry-failed-jobs schedule or the next sign of the order, unless Shopify
+  // refused the write itself.
   async onGiveUp(ctx, { orderId, kind }, reason, { error, job }) {
     const refusedByShopify = isShopifyRefusal(error);
-    // What the first run was handed of the order is old by now: any retry reads it afresh.
+    // What the first run was handed is stale for any retry.
     const { seen: _seen, ...data } = job.data;
     await job.updateData({ ...data, refusedByShopify });
     await ctx.counters.increment('order_marks_failed');

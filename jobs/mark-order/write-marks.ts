@@ -24,7 +24,7 @@ import type { MarkOrderKind } from './payload.js';
 export interface OrderMarksDeps {
   store: OrderMarks;
   records: Pick<OrderRecords, 'get' | 'recordEditMarked'>;
-  /** The status sync's record: once it follows the shipment, it owns the status metafields. */
+  /** Once it follows the shipment, the status sync owns the status metafields. */
   tracking: WriteStatusDeps['tracking'];
   logger: Logger;
 }
@@ -39,13 +39,9 @@ const text = (key: string, value: string, multiLine = false): MetafieldEntry => 
 const named = (key: string): MetafieldKey => ({ namespace: METAFIELD_NAMESPACE, key });
 
 /**
- * Writes the order's shipment state onto the Shopify order, from the order record. Every write
- * is idempotent (metafields set or deleted, tags added or removed), so a retried or replayed job
- * does no harm. Marks of an earlier refusal go once the order is registered or cancelled.
- *
- * Registration and refusal write only what the order lacks, in one request: `seen` (what the job
- * that queued this one saw on the order) says what it has; without it, a registration mark reads
- * the order's marks first (one cheap query), and writes nothing when they are all there.
+ * Every write is idempotent, so a retried or replayed job does no harm. Registration and refusal
+ * write only what the order lacks, in one request; without `seen`, a registration mark reads the
+ * order's marks first (one cheap query).
  */
 export async function writeOrderMarks(
   orderId: string,
@@ -75,9 +71,8 @@ export async function writeOrderMarks(
           await deps.store.writeOrderMarks(orderId, marks);
           return 'written';
         }
-        // Followed by the sync: the newest status it knows, written the way its own job writes
-        // it (read again after writing), so a late mark never puts an older status back. The
-        // marks go in the same request as its first write.
+        // Followed by the sync: written the way its own job writes it (read again after writing),
+        // so a late mark never puts an older status back.
         const followed = await writeShipmentStatus(orderId, deps, {
           shipment,
           firstWrite: (metafields) =>
@@ -85,8 +80,7 @@ export async function writeOrderMarks(
         });
         if (followed === 'written') return 'written';
       }
-      // Not followed (yet): the number and status the registration recorded. metafieldsSet is
-      // atomic, so an order carrying this number got its status in the same write.
+      // metafieldsSet is atomic, so an order carrying this number got its status in the same write.
       const numberThere = has.orderNumber === record.orderNumber;
       await deps.store.writeOrderMarks(orderId, {
         ...marks,
@@ -122,8 +116,8 @@ export async function writeOrderMarks(
       return 'written';
     }
     case 'cancelled_after_failure': {
-      // Refused, then cancelled in Shopify: it will never be shipped, so there is nothing left to
-      // fix. The status "error" goes with the reason: no shipment exists to have a status.
+      // Refused, then cancelled in Shopify: nothing is left to fix. The status "error" goes with
+      // the reason: no shipment exists to have a status.
       if (record?.state !== 'skipped' || record.skipCode !== 'cancelled') {
         return stale(orderId, kind, deps);
       }

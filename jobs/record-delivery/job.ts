@@ -1,7 +1,6 @@
 import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
 import { recordDelivery } from './record-delivery.js';
 
-/** Delivered at the provider: a DELIVERED fulfillment event in Shopify. */
 export const recordDeliveryJob = defineShipmentUpdateJob({
   update: 'delivery',
   write: (reference, ctx, logger, job) =>

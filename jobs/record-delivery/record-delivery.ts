@@ -14,18 +14,13 @@ export interface RecordDeliveryDeps {
 
 export interface RecordDeliveryOptions {
   /**
-   * A later attempt: an earlier one may have added the event and lost the answer, so the
-   * order's fulfillments are read first and one already shown delivered is left alone. A first
-   * attempt goes by the fulfillments the fulfilment recorded, unread.
+   * An earlier attempt may have added the event and lost the answer, so the fulfillments are read
+   * first. A first attempt goes by the fulfillments the fulfilment recorded.
    */
   retry?: boolean;
 }
 
-/**
- * Delivered at the provider: a DELIVERED event on each fulfillment that carries the shipment's
- * number, at the time the provider reports, and the order's status metafields (the sync leaves
- * them to this job) in the same request as the first event.
- */
+/** The sync leaves the status metafields to this job: they go with the first event's request. */
 export async function recordDelivery(
   reference: string,
   deps: RecordDeliveryDeps,
@@ -92,7 +87,6 @@ export async function recordDelivery(
   return toMark.length > 0 ? 'recorded' : 'already-recorded';
 }
 
-/** The status metafields, when the order does not show the newest yet. */
 async function writeStatusIfBehind(shipment: TrackedShipment, deps: RecordDeliveryDeps) {
   if (shipment.writtenStatus === statusVersion(shipment)) return;
   await writeShipmentStatus(shipment.reference, deps, { shipment });

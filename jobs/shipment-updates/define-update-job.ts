@@ -10,17 +10,13 @@ import {
   updateJobId,
 } from './updates.js';
 
-/**
- * Declares one of the sync's Shopify writes: its queue, payload, job id and options are the same
- * for all five; each brings its write and the words its outcomes get in the job's log.
- */
+/** Queue, payload, job id and options are the same for all five writes. */
 export function defineShipmentUpdateJob<Outcome extends string>(spec: {
   update: ShipmentUpdate;
-  /** Brings Shopify in line with the shipment's record, and says what it did. */
   write(reference: string, ctx: JobContext, logger: Logger, job: Job): Promise<Outcome>;
-  /** Each outcome as a line in the job's log, for the board. */
+  /** For the board. */
   log: Record<Outcome, string>;
-  /** The outcomes that wrote to Shopify: each is noted on the order's timeline. */
+  /** Each is noted on the order's timeline. */
   wrote: readonly NoInfer<Outcome>[];
 }) {
   const queue = SHIPMENT_UPDATE_QUEUES[spec.update];

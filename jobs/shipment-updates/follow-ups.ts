@@ -11,19 +11,15 @@ import {
   updateJobId,
 } from './updates.js';
 
-/** Writes that set the order's status metafields in their own request, when behind. */
+/** In their own request, when behind. */
 const CARRIES_STATUS: ReadonlySet<ShipmentUpdate> = new Set(['progress', 'fulfil', 'delivery']);
 
 type PendingUpdate = { update: ShipmentUpdate; payload: ShipmentUpdatePayload };
 
 /**
- * The Shopify writes a shipment still needs, each with its job id. The id names what is written
- * (the status of that instant, that tracking number), so a write queued twice runs once, and a
- * new status or number gets a job of its own. Nothing is asked of a shipment whose Shopify side
- * is already in line: a sync that finds nothing new writes nothing. A progress report, a
- * fulfilment or a delivered event carries the status metafields in its own request: with one of
- * them due, the status has no write of its own (`status` is returned apart, for when that write
- * fails).
+ * Each id names what is written, so a write queued twice runs once and a new status or number
+ * gets a job of its own. A progress report, fulfilment or delivered event carries the status
+ * metafields itself; `status` is returned apart, for when that write fails.
  */
 export function pendingUpdates(
   shipment: TrackedShipment,
@@ -57,7 +53,7 @@ function plannedUpdates(
   ) {
     updates.push({ update: 'fulfil', payload: { reference, version: numberKey(number) } });
   }
-  // After the fulfilment: the delivered event goes on the fulfillment that carries the number.
+  // The delivered event goes on the fulfillment that carries the number.
   if (
     shipment.stage === 'delivered' &&
     number &&
@@ -72,26 +68,16 @@ function plannedUpdates(
   return status ? { updates, status } : { updates };
 }
 
-/**
- * What the order's status metafields show, as one value: the status's instant and the tracking
- * number (a detail read may bring the number after the status).
- */
+/** A detail read may bring the number after the status. */
 export function statusVersion(shipment: TrackedShipment): string {
   const number = shipment.trackingNumber ? numberKey(shipment.trackingNumber).slice(0, 12) : '';
   return `${shipment.updatedAtMs.toString(16)}${number}`;
 }
 
-/**
- * A write that failed for good is tried again (by the next sync cycle that sees the shipment) once
- * this long has passed: a Shopify outage ends, a hold is released, without anyone replaying it.
- */
+/** A Shopify outage ends, a hold is released: the next sync cycle tries again, unreplayed. */
 export const RETRY_FAILED_UPDATE_AFTER_MS = 3_600_000;
 
-/**
- * Queues the writes the shipment still needs. A job id that exists in any state makes BullMQ
- * ignore the add, so a write already queued or running is not doubled; one that failed for good
- * is retried once it has rested RETRY_FAILED_UPDATE_AFTER_MS. Returns how many were queued.
- */
+/** BullMQ ignores adding an existing job id: a write already queued or running is not doubled. */
 export async function queueShipmentUpdates(
   ctx: Pick<QueueContext, 'queueOf' | 'settings'>,
   shipment: TrackedShipment,
@@ -120,7 +106,7 @@ export async function queueShipmentUpdates(
     if (due && (await retryFailedJob(existing)) === 'retried') queued += 1;
   };
   for (const update of updates) await queueOne(update);
-  // The write that was to carry the status failed: the status goes on its own meanwhile.
+  // The write that was to carry the status failed: the status goes on its own.
   if (statusCarried && carrierFailed) await queueOne(status);
   return queued;
 }

@@ -27,30 +27,24 @@ export interface SyncSummary {
   reason?: string;
   listRequests: number;
   detailRequests: number;
-  /** List items read (a shipment listed on two pages counts twice). */
+  /** A shipment listed on two pages counts twice. */
   itemsRead: number;
   changed: number;
   adopted: number;
-  /** Listed shipments whose reference is no order of this store. */
   foreign: number;
   shopifyUpdatesQueued: number;
 }
 
 /**
- * One run of the status sync. It holds the sync's lock for its whole run, so runs never overlap
- * in any process; it keeps its place (the cursor) after every page, so a run cut short (a budget
- * wait, a crash, a deploy) resumes at the page it was on.
- *
- * A cycle reads every page of `GET /shipments?created_after=…`, newest first. Shipments created
- * while it pages go in at the front, so later pages move back: an item may be read twice, but
- * none is skipped, and the ones created meanwhile fall in the next cycle's window (which reaches
- * back to this cycle's start). Then it reads in detail only the shipments whose tracking is
- * needed and not known.
+ * Holds the sync's lock for its whole run, so runs never overlap in any process, and saves its
+ * cursor after every page, so a run cut short resumes there. The list is newest first: shipments
+ * created while it pages push later pages back, so an item may be read twice but none is skipped,
+ * and the new ones fall in the next cycle's window.
  */
 export async function runSyncCycle(
   deps: SyncDeps,
   holder: string,
-  /** Holders starting with this are earlier executions of the same job: taken over at start. */
+  /** Holders starting with this are earlier executions of the same job, taken over at start. */
   sameJob?: string,
 ): Promise<SyncSummary> {
   const lockMs = Math.max(10 * 60_000, 2 * deps.settings.sync.intervalMs);
@@ -76,7 +70,7 @@ export async function runSyncCycle(
     if (error instanceof SyncLockLost) {
       return { ...summary, outcome: 'skipped', reason: 'another sync run took over' };
     }
-    // A wait, a crash of a request: whichever run comes next resumes from the cursor.
+    // Whichever run comes next resumes from the cursor.
     await deps.tracking.releaseLock(holder);
     throw error;
   }
@@ -84,7 +78,7 @@ export async function runSyncCycle(
   return summary;
 }
 
-/** This run's lock expired and another run holds it now: this one stops where it is. */
+/** Another run holds the lock: this one stops where it is. */
 class SyncLockLost extends Error {}
 
 async function runCycle(
@@ -97,7 +91,7 @@ async function runCycle(
   if (!cursor) {
     const startedAtMs = now();
     const floorMs = startedAtMs - deps.settings.sync.lookbackDays * 24 * 3600_000;
-    // Shipments created before the lookback are no longer followed: they would hold the window.
+    // Shipments created before the lookback would hold the window open.
     const dropped = await deps.tracking.dropOpenCreatedBefore(floorMs);
     if (dropped > 0) {
       deps.logger.warn(
@@ -129,7 +123,7 @@ async function runCycle(
     summary.listRequests += 1;
     summary.itemsRead += answer.data.length;
     await applyListPage(deps, answer.data, labels, summary, Date.parse(cursor.windowStart));
-    // The total of the latest page: it grows when shipments are created while we page.
+    // The latest page's total grows when shipments are created while we page.
     const perPage = answer.meta.per_page > 0 ? answer.meta.per_page : SYNC_PAGE_SIZE;
     const last: boolean = answer.data.length === 0 || cursor.page * perPage >= answer.meta.total;
     cursor = last ? { ...cursor, phase: 'details' } : { ...cursor, page: cursor.page + 1 };
@@ -142,7 +136,6 @@ async function runCycle(
   deps.logger.info({ ...summary, windowStart: cursor.windowStart }, 'sync cycle done');
 }
 
-/** Applies one list page: what moved is saved and its Shopify writes queued; the unknown adopted. */
 async function applyListPage(
   deps: SyncDeps,
   items: readonly ListItem[],
@@ -166,8 +159,7 @@ async function applyListPage(
       summary,
       shipment.createdAtMs,
     );
-    // Unchanged, but a write it needs was never queued (a crash between the two) or failed:
-    // queued (or retried) again. Nothing is queued for a shipment Shopify is in line with.
+    // Unchanged, but a write it needs was never queued (a crash between the two) or failed.
     if (
       !changed &&
       pendingUpdates(shipment, deps.settings.sync).length > 0 &&
@@ -180,9 +172,8 @@ async function applyListPage(
 }
 
 /**
- * Shipments the connector has no record of: registered before it was installed, or their record
- * lost. One that belongs to an order of this store is followed from now on; the others are noted
- * (for the drift report) and left alone.
+ * Shipments registered before the connector was installed, or whose record was lost. Those of
+ * other stores are noted for the drift report and left alone.
  */
 async function adopt(
   deps: SyncDeps,
@@ -209,8 +200,8 @@ async function adopt(
     const orders = await deps.store.findOrders(toAsk.map((item) => item.reference));
     for (const item of toAsk) {
       const order = orders.get(item.reference);
-      // Its shipment was created after the order and after this cycle's created_after: the
-      // later of the two is still no later than the shipment's creation, so the window keeps it.
+      // The later of the order's creation and this cycle's created_after is still no later than
+      // the shipment's creation, so the window keeps it.
       const ms = order ? Math.max(Date.parse(order.createdAt), listedAfterMs) : Number.NaN;
       if (Number.isFinite(ms)) createdAt.set(item.reference, ms);
       else foreign.push(item.reference);
@@ -226,14 +217,10 @@ async function adopt(
   summary.foreign += foreign.length;
 }
 
-/** After this many failed reads of one shipment, it waits for its next change at the provider. */
+/** Then the shipment waits for its next change at the provider. */
 const DETAIL_ATTEMPTS = 5;
 
-/**
- * Reads in detail the shipments that need it: carrier, tracking number, label, delivery time.
- * One shipment the provider keeps failing to answer for is left for the next cycle (and given up
- * after DETAIL_ATTEMPTS cycles) so it never holds up the others.
- */
+/** A shipment the provider keeps failing to answer for is left for the next cycle. */
 async function readDetails(
   deps: SyncDeps,
   labels: Record<string, string>,
@@ -247,7 +234,7 @@ async function readDetails(
     for (const reference of references) {
       tried.add(reference);
       const known = await deps.tracking.get(reference);
-      // Still wanted? A label learned from another shipment may have made it needless.
+      // A label learned from another shipment may have made it needless.
       if (known && wantsDetail(known, labels)) {
         try {
           await readDetail(deps, known, labels, summary);
@@ -273,10 +260,7 @@ async function readDetails(
   }
 }
 
-/**
- * A failure that concerns this shipment's answer only (a 5xx, a malformed body, a network error):
- * the cycle goes on without it. A wait, a refused token or a wrong URL concern every request.
- */
+/** A wait, a refused token or a wrong URL concern every request; the rest, this shipment only. */
 function isOneShipmentsFailure(error: unknown): boolean {
   if (error instanceof PartnerWaitError || error instanceof PartnerAuthError) return false;
   if (error instanceof PartnerUrlMisconfiguredError) return false;
@@ -294,7 +278,7 @@ async function readDetail(
     summary.detailRequests += 1;
     record = await deps.partner.getShipment(known.reference, { priority: 'sync' });
   } catch (error) {
-    // Listed a moment ago, gone now: nothing to read; the next list says what became of it.
+    // The next list says what became of it.
     if (error instanceof PartnerNotFoundError) {
       deps.logger.warn({ reference: known.reference }, 'a listed shipment could not be read');
       return;
@@ -329,10 +313,7 @@ function detailReport(record: TrackingRecord): ShipmentReport {
   };
 }
 
-/**
- * Saves what the report changes and queues the Shopify writes that follow. The save succeeds
- * only if the shipment is still as read; otherwise (another writer was faster) it reads again.
- */
+/** The save succeeds only if the shipment is still as read; otherwise it reads again. */
 async function applyAndQueue(
   deps: SyncDeps,
   known: TrackedShipment | null,

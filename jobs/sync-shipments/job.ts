@@ -2,11 +2,7 @@ import { z } from 'zod';
 import { defineJob } from '../job-definition.js';
 import { runSyncCycle } from './cycle.js';
 
-/**
- * Scheduled: reads the provider's statuses and tracking numbers and queues the Shopify writes
- * they call for (the jobs of jobs/shipment-updates). The provider has no webhooks; this is how
- * Shopify hears of shipped, delivered and cancelled shipments.
- */
+/** The provider has no webhooks: this is how Shopify hears what became of each shipment. */
 export const syncShipmentsJob = defineJob({
   queue: 'sync-shipments',
   payload: z.object({}),
@@ -23,9 +19,8 @@ export const syncShipmentsJob = defineJob({
   schedule: { id: 'sync-shipments', everyMs: (settings) => settings.sync.intervalMs },
   process: (ctx) => async (_payload, job) => {
     const logger = ctx.logger.child({ module: 'sync', jobId: job.id });
-    // One holder per execution: a stalled run and its re-run elsewhere never share the lock. The
-    // re-run takes it over (BullMQ re-runs a job only once its earlier execution stalled), so a
-    // crash mid-run does not stop the sync until the lock expires.
+    // One holder per execution; the re-run takes a stalled run's lock over (BullMQ re-runs a job
+    // only once it stalled), so a crash mid-run does not stop the sync until the lock expires.
     const summary = await runSyncCycle(
       { ...ctx, logger },
       `${job.id}/${job.token ?? ''}`,
@@ -39,7 +34,7 @@ export const syncShipmentsJob = defineJob({
     }
     return summary;
   },
-  // The cycle released its lock; the cursor stays, so the next run resumes where this one stopped.
+  // The cursor stays, so the next run resumes where this one stopped.
   async onGiveUp(ctx, _payload, reason, { job }) {
     ctx.logger.error({ jobId: job.id, reason }, 'a sync run failed; the next one resumes it');
   },

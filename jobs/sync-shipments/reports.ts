@@ -7,15 +7,14 @@ import {
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
 import type { ProviderSide, TrackedShipment } from '../../src/records/shipment-tracking.js';
 
-/** What one read of the provider says of a shipment: a list item, or a detail read. */
+/** A list item, or a detail read. */
 export interface ShipmentReport {
   reference: string;
   orderNumber: string;
   status: string;
   updatedAt: string;
-  /** First seen in the provider's list, not registered by this connector. */
+  /** Not registered by this connector. */
   adopted?: boolean;
-  /** Only a detail read carries these. */
   detail?: {
     carrier: string | null;
     trackingNumber: string | null;
@@ -23,11 +22,7 @@ export interface ShipmentReport {
   };
 }
 
-/**
- * The provider's side after a report, and whether the shipment then needs a detail read; null
- * when the report changes nothing (an older or repeated report). `createdAtMs` is used for a
- * shipment not followed before.
- */
+/** Null when the report changes nothing (older or repeated). */
 export function applyReport(
   known: TrackedShipment | null,
   report: ShipmentReport,
@@ -74,7 +69,6 @@ export function applyReport(
   return { side, needsDetail: needsDetail(known, side, labels) };
 }
 
-/** Whether a followed shipment, as it stands, still wants a detail read. */
 export function wantsDetail(
   shipment: TrackedShipment,
   labels: Readonly<Record<string, string>>,
@@ -82,11 +76,7 @@ export function wantsDetail(
   return needsDetail(null, shipment, labels);
 }
 
-/**
- * A detail read costs one request, so it is made only when it tells something the list cannot:
- * the carrier and number of a shipment handed to the carrier that has none yet, a possibly new
- * number once a shipped shipment changed again, or the label of a status never seen before.
- */
+/** A detail read costs one request, so it is made only when it tells something the list cannot. */
 function needsDetail(
   known: TrackedShipment | null,
   side: ProviderSide | TrackedShipment,

@@ -1,16 +1,12 @@
 const DAY_MS = 24 * 3600_000;
 
-/**
- * How far before a known creation time the list is read again: covers a difference between the
- * provider's clock and ours, and the seconds the provider's filter may round away.
- */
+/** Covers clock difference with the provider and the seconds its filter may round away. */
 export const SYNC_OVERLAP_MS = 15 * 60_000;
 
 /**
- * The created_after of a new cycle: the creation of the oldest shipment still moving, or the
- * start of the last cycle (shipments created since then may be new to us), whichever is older,
- * less the overlap; never further back than the lookback. Nothing known (a first run, or Redis
- * lost its data): the whole lookback, which adopts what the provider holds.
+ * Reaches back to the oldest shipment still moving or the last cycle's start, whichever is older,
+ * never beyond the lookback. With nothing known (first run, Redis lost its data) it reads the
+ * whole lookback, which adopts what the provider holds.
  */
 export function windowStartMs(input: {
   nowMs: number;

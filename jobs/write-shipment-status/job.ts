@@ -1,7 +1,6 @@
 import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
 import { writeShipmentStatus } from './write-status.js';
 
-/** The provider's status, its label and the tracking, into the order's metafields. */
 export const writeShipmentStatusJob = defineShipmentUpdateJob({
   update: 'status',
   write: (reference, ctx, logger) => writeShipmentStatus(reference, { ...ctx, logger }),

@@ -16,25 +16,18 @@ export interface WriteStatusDeps {
 }
 
 export interface StatusWriteOptions {
-  /**
-   * Sends the first write of the status metafields instead of a lone metafieldsSet, so a caller
-   * can send its own marks in the same request. Later writes (a newer status came meanwhile)
-   * are status only.
-   */
+  /** So a caller can send its own marks in the same request as the first write. */
   firstWrite?: (metafields: MetafieldEntry[]) => Promise<void>;
-  /** The record as the caller just read it, so it is not read twice. */
+  /** So it is not read twice. */
   shipment?: TrackedShipment;
 }
 
-/** Writes at most this often in one job: a shipment that keeps changing is caught next time. */
+/** A shipment that keeps changing is caught next time. */
 const MAX_WRITES = 3;
 
 /**
- * Writes the shipment's current status into the order's metafields (one metafieldsSet). It
- * writes what the record holds when it runs, never what it held when it was queued, and reads
- * the record again after writing: if a newer status came meanwhile (another job may have written
- * it first, and this one overwritten it), it writes again. So the last write is always the
- * newest status, and statuses never move backwards in Shopify.
+ * Writes what the record holds when it runs, and reads it again after writing: if a newer status
+ * came meanwhile it writes again, so statuses never move backwards in Shopify.
  */
 export async function writeShipmentStatus(
   reference: string,

@@ -10,7 +10,7 @@ import { StoreError } from '../store/errors.js';
 import { parseDay } from './dates.js';
 import { EXIT, redisOrExit, settingsOrExit } from './exit.js';
 
-/** Who runs this command: the OS user (the CLI has no login of its own). */
+/** The CLI has no login of its own. */
 export function cliUser(): string {
   try {
     return userInfo().username;
@@ -20,10 +20,7 @@ export function cliUser(): string {
   }
 }
 
-/**
- * Puts a change made by a `connector` command in the audit trail. A trail that cannot be written
- * does not undo the change: the command says so and goes on.
- */
+/** A trail that cannot be written does not undo the change: the command says so and goes on. */
 export async function recordCliAction(
   redis: Redis,
   prefix: string,
@@ -43,7 +40,6 @@ export async function recordCliAction(
   }
 }
 
-/** One action per line, oldest last, in an admin's words. */
 export function formatStaffAction(action: StaffAction): string {
   const when = new Date(action.at)
     .toISOString()
@@ -124,7 +120,7 @@ function parseLimit(value: string): number {
   return n;
 }
 
-/** The order id of what was typed; a name is looked up in Shopify. Undefined after saying why not. */
+/** Undefined after saying why not. */
 async function orderIdOf(raw: string): Promise<string | undefined> {
   const value = raw.trim();
   const id = /^#/.test(value) ? null : parseOrderId(value);

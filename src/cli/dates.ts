@@ -1,7 +1,7 @@
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 24 * 3600_000;
 
-/** A day (YYYY-MM-DD, from its first moment, UTC) or an ISO timestamp, as options take them. */
+/** A day starts at its first moment, UTC. */
 export function parseDay(value: string): Date {
   const date = new Date(DAY.test(value) ? `${value}T00:00:00Z` : value);
   if (Number.isNaN(date.getTime())) throw new Error(`Not a date: ${value} (use YYYY-MM-DD)`);

@@ -21,7 +21,6 @@ const DOCKER_REDIS = 'docker run -d --name connector-redis -p 6379:6379 redis:7-
 
 const print = (line: string) => console.log(line);
 
-/** `connector demo`: the whole order-to-shipment flow on this machine, with only Redis. */
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
@@ -37,8 +36,7 @@ export function registerDemoCommand(program: Command): void {
 }
 
 async function runDemo(options: { keepRunning: boolean }): Promise<number> {
-  // The one setting the demo takes from outside (the environment or .env); the connector's
-  // config then validates it with everything else in startDemoStack.
+  // The one setting the demo takes from outside; startDemoStack validates it with the rest.
   let configuredUrl: string;
   try {
     configuredUrl = loadSettings(['redis']).redis.url;
@@ -47,7 +45,6 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
     console.error(error.message);
     return 78;
   }
-  // The Redis at REDIS_URL, or a private redis-server for this run when none answers there.
   let redis: LocalRedis;
   try {
     redis = await localRedis({ url: configuredUrl });
@@ -216,7 +213,6 @@ function printAddresses(stack: DemoStack): void {
   );
 }
 
-/** The settings that point the CLI at this demo, printed and written to a file it can read. */
 function printCliSettings(stack: DemoStack): () => void {
   const settings = demoCliSettings(stack.env);
   let remove: () => void = () => {};

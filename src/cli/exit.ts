@@ -7,13 +7,10 @@ import {
   PartnerEnvironmentMismatchError,
 } from '../records/partner-environment.js';
 
-/**
- * sysexits(3) codes, so scripts and orchestrators can tell a bad setting from an outage; `noInput`: the
- * job or order asked for does not exist.
- */
+/** sysexits(3) codes, so scripts can tell a bad setting from an outage. */
 export const EXIT = { usage: 2, noInput: 66, unavailable: 69, config: 78 } as const;
 
-/** The configuration, or undefined after printing every problem and setting the exit code. */
+/** Undefined after printing every problem and setting the exit code. */
 export function configOrExit(): Config | undefined {
   try {
     return loadConfig();
@@ -25,7 +22,6 @@ export function configOrExit(): Config | undefined {
   }
 }
 
-/** Loads settings a step needs; on failure prints what is missing and why it is needed. */
 export function settingsOrExit<T>(load: () => T, why: string): T | undefined {
   try {
     return load();
@@ -37,7 +33,6 @@ export function settingsOrExit<T>(load: () => T, why: string): T | undefined {
   }
 }
 
-/** A ready Redis connection, or undefined after saying it does not answer. */
 export async function redisOrExit(url: string) {
   try {
     return await connectedRedis(url);
@@ -48,14 +43,11 @@ export async function redisOrExit(url: string) {
   }
 }
 
-/**
- * True when the records under the prefix belong to the configured partner environment (recording
- * it if none is yet); false after printing why not and what to do.
- */
+/** Records the environment if none is yet; false after printing why not and what to do. */
 export async function environmentOrExit(
   redis: Redis,
   config: Config,
-  /** Check only, recording nothing (a dry run): the same verdict the real run would get. */
+  /** Records nothing; the same verdict the real run would get. */
   options: { dryRun?: boolean } = {},
 ): Promise<boolean> {
   const prefix = config.redis.queuePrefix;
@@ -89,8 +81,8 @@ export async function environmentOrExit(
 }
 
 /**
- * Resolves with the first SIGINT or SIGTERM. Call it before announcing readiness, so that a
- * signal sent the moment the announcement is read is never met by Node's default (exit 143).
+ * Call it before announcing readiness, so a signal sent the moment the announcement is read is
+ * never met by Node's default (exit 143).
  */
 export function nextStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {

@@ -22,17 +22,13 @@ const optionsSchema = z.object({
   empty: z.boolean().optional(),
 });
 
-/**
- * Local-only values, the same as the Docker sandbox profile's (docs/deployment.md), so
- * `connector fake-store` runs with no flags and prints the settings that point the connector at it.
- */
+/** The Docker sandbox profile's values (docs/deployment.md), so the command runs with no flags. */
 export const FAKE_STORE_DEFAULTS = {
   shop: DEMO_SHOP,
   accessToken: DEMO_STORE_TOKEN,
   webhookSecret: DEMO_WEBHOOK_SECRET,
 };
 
-/** `connector fake-store`: a local Shopify Admin API with demo orders, until SIGINT or SIGTERM. */
 export function registerFakeStoreCommand(program: Command): void {
   program
     .command('fake-store')

@@ -5,11 +5,7 @@ import { connectorVersion } from './version.js';
 
 type Register = (program: Command) => void;
 
-/**
- * Every command, in the order help lists them, each loaded from its own module. Only the command
- * being run is loaded (all of them for help or a name that is none of them): `connector start`
- * then carries neither the sandboxes nor the demo nor the other commands' clients.
- */
+/** Only the command being run is loaded, so `connector start` carries no sandbox or demo code. */
 const COMMANDS: Record<string, () => Promise<Register>> = {
   start: async () => (await import('./start.js')).registerStartCommand,
   setup: async () => (await import('./setup.js')).registerSetupCommand,
@@ -26,10 +22,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   demo: async () => (await import('./demo.js')).registerDemoCommand,
 };
 
-/**
- * `--env-file <path>` before the command reads the settings from that file instead of `.env`
- * (the demo writes `.connector-demo.env`); the environment still wins over either.
- */
+/** The environment still wins over the file. */
 function takeEnvFile(argv: string[]): string | undefined {
   const at = argv.findIndex(
     (arg, i) => i >= 2 && (arg === '--env-file' || arg.startsWith('--env-file=')),

@@ -16,7 +16,6 @@ export interface OrderReport {
   job: { id: string; state: string; attemptsMade: number; failedReason?: string } | null;
 }
 
-/** What the connector knows of one order: its record and its create-shipment job. */
 export async function reportOrder(
   orderId: string,
   parts: { records: Pick<OrderRecords, 'get'>; queues: { createShipment: Queue } },

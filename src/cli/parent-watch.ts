@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
 
 /**
- * Resolves once a process this one was started from has gone: its parent, or the `npm run` and
- * shell above it. `npm run sandbox` starts npm → sh → tsx → node, and killing npm (SIGKILL, or a
- * closed terminal) signals none of the others: without this the local servers would keep their
- * ports. On Linux the whole chain of ancestors is watched through /proc; elsewhere the parent.
- * PID 1 (a container's entry point, systemd) is never waited on.
+ * Killing `npm run` (SIGKILL, a closed terminal) signals none of the sh, tsx and node below it:
+ * without this the local servers would keep their ports. PID 1 is never waited on.
  */
 export function whenStartedFromGone(intervalMs = 500): Promise<string> {
   const initial = ancestors();
@@ -21,7 +18,6 @@ export function whenStartedFromGone(intervalMs = 500): Promise<string> {
   });
 }
 
-/** Pids from the parent up, stopping before PID 1. */
 function ancestors(): number[] {
   const chain: number[] = [];
   let pid = process.ppid;

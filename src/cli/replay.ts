@@ -12,7 +12,6 @@ import { parseDay } from './dates.js';
 import { EXIT, environmentOrExit } from './exit.js';
 import { withSharedParts } from './with-parts.js';
 
-/** One line per job, in the words of the README. */
 export function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
   const name = `${job.queue}/${job.jobId}${job.orderId ? ` (order ${job.orderId})` : ''}`;
   switch (job.outcome) {
@@ -45,7 +44,6 @@ export function formatReplaySummary(jobs: ReplayedJob[], request: ReplayRequest)
   return `${request.dryRun ? 'Dry run, nothing changed: ' : ''}${jobs.length} job(s) in ${request.queue}: ${parts.join(', ')}.`;
 }
 
-/** The jobs a replay changed (retried, or the failed mark of a registered order), in the audit trail. */
 async function recordReplay(
   parts: { redis: Redis; prefix: string },
   request: ReplayRequest,
@@ -64,7 +62,6 @@ async function recordReplay(
   });
 }
 
-/** The whole reason, its further lines indented under the job's line. */
 function indented(text: string): string {
   return text.trimEnd().replaceAll('\n', '\n    ');
 }
@@ -106,8 +103,7 @@ export function registerReplayCommand(program: Command): void {
       };
       await withSharedParts(async (parts, config) => {
         try {
-          // A replay may send orders to the provider: only into the environment of these records.
-          // A dry run checks the same, recording nothing.
+          // A replay may send orders: only into the environment of these records.
           const dryRun = request.dryRun ?? false;
           if (!(await environmentOrExit(parts.redis, config, { dryRun }))) return;
           const jobs = await replayJobs(parts, request);

@@ -12,7 +12,7 @@ const wholeNumber = (min: number) =>
     .int('must be a whole number')
     .min(min, `must be at least ${min}`);
 
-/** `rateWindowMs` → `--rate-window-ms`, so messages name the flag the user typed. */
+/** So messages name the flag the user typed. */
 const flagOf = (key: PropertyKey) =>
   `--${String(key).replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
@@ -25,7 +25,6 @@ const optionsSchema = z.object({
   latencyMs: wholeNumber(0).optional(),
 });
 
-/** `connector sandbox`: the local Partner Shipment API, until SIGINT or SIGTERM. */
 export function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')

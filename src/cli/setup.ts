@@ -11,7 +11,7 @@ import { createLogger } from '../log.js';
 import { StoreError } from '../store/errors.js';
 import { EXIT, settingsOrExit } from './exit.js';
 
-/** Something is missing that setup cannot fix (scopes, customer data, the public address). */
+/** Scopes, customer data or the public address: setup cannot fix them. */
 export const SETUP_INCOMPLETE = 1;
 
 const MARK: Record<SetupItem['state'], string> = {

@@ -23,7 +23,6 @@ export function registerStartCommand(program: Command): void {
       const logger = createLogger({ level: config.logLevel });
       let service: RunningService | undefined;
       let stopping = false;
-      /** Why the service cannot go on, once its workers' thread ended. */
       let fatal: string | undefined;
       const stop = async (reason: string) => {
         if (stopping || !service) return;

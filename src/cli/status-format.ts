@@ -8,13 +8,12 @@ import type { OrderRecord } from '../records/order-records.js';
 import { fulfilledInShopify } from '../records/shipment-tracking.js';
 
 export interface OrderStatus extends StoredOrderStatus {
-  /** The order's name, when it was found by it. */
   name?: string;
-  /** What the provider said when asked (--live). */
+  /** --live. */
   live?: { shipment: LiveShipment } | { error: string };
 }
 
-/** The record's states in the README's words (its failure table says "refused"). */
+/** The README's words (its failure table says "refused"). */
 const STATE_WORD: Record<OrderRecord['state'], string> = {
   registered: 'registered',
   failed: 'refused',
@@ -28,7 +27,7 @@ const STATE_WORDS: Record<OrderRecord['state'], string> = {
   sending: 'sending (a create request left; its answer is not recorded yet)',
 };
 
-/** A record's state (or `not seen`) in one word, as status says it: drift uses the same. */
+/** Drift uses the same words. */
 export function stateWord(state: string): string {
   return STATE_WORD[state as OrderRecord['state']] ?? state;
 }
@@ -43,7 +42,6 @@ function eligibility(record: OrderRecord | null): string {
   return 'eligible';
 }
 
-/** The newest reason something failed: the record's, else the last failed job's. */
 export function lastError(status: StoredOrderStatus): string | undefined {
   if (status.record?.state === 'failed' && status.record.reason) return status.record.reason;
   const failed = status.jobs
@@ -96,7 +94,6 @@ export function formatOrderStatus(status: OrderStatus): string {
   return lines.join('\n');
 }
 
-/** The order's story, one line per entry (job log lines indented under their run). */
 export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
   const lines = ['  Timeline (oldest first, times in UTC):'];
   if (timeline.length === 0) lines.push('    nothing recorded for it');
@@ -138,7 +135,7 @@ export function describeEntry(entry: TimelineEntry): string {
   }
 }
 
-/** The next step for staff, where the record says there is one (the README's failure table). */
+/** The README's failure table. */
 function whatToDo(status: OrderStatus): string | undefined {
   const r = status.record;
   const id = status.orderId;
@@ -156,7 +153,6 @@ function whatToDo(status: OrderStatus): string | undefined {
   return undefined;
 }
 
-/** The status sync's view: what the provider last said, and what Shopify has been given. */
 function formatSync(shipment: StoredOrderStatus['shipment']): string[] {
   if (!shipment) return ['  Status sync: not following a shipment for this order (yet)'];
   const label = shipment.statusLabel ?? STATUS_LABELS[shipment.status] ?? shipment.status;

@@ -14,7 +14,7 @@ import { StoreError } from '../store/errors.js';
 import { EXIT, redisOrExit, settingsOrExit } from './exit.js';
 import { formatOrderStatus, type OrderStatus } from './status-format.js';
 
-/** What the admin typed: an order id (numeric or gid), a name (`#1003`), or digits (either). */
+/** Bare digits may be either an id or a name. */
 type OrderArgument = { kind: 'id' | 'name' | 'idOrName'; value: string };
 
 function parseOrderArgument(raw: string): OrderArgument | null {

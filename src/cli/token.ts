@@ -11,10 +11,7 @@ export interface TokenCommandIo {
   errorOutput: NodeJS.WritableStream;
 }
 
-/**
- * Exchanges the account's email and password for an API token, once. The password comes from a
- * hidden prompt or from stdin, never from argv (where `ps` and shell history would keep it).
- */
+/** The password never comes from argv, where `ps` and shell history would keep it. */
 export async function runTokenCommand(
   options: { url: string; email: string; name: string },
   io: TokenCommandIo,

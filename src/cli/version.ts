@@ -4,10 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 const PACKAGE_NAME = 'shopify-partner-shipment-connector';
 
-/**
- * The connector's version from its package.json, found by walking up from this file: the same
- * lookup works from src/ (tsx) and from dist/ (the built CLI, the container image).
- */
+/** Walking up from this file works from src/ (tsx) and from dist/ (the built CLI). */
 export function connectorVersion(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {

@@ -3,13 +3,9 @@ import { buildSharedParts, type SharedParts } from '../compose/parts.js';
 import { createLogger, type Logger } from '../log.js';
 import { configOrExit, redisOrExit } from './exit.js';
 
-/**
- * What the admin commands share: the configuration and a ready Redis (or a clear message and the
- * exit code), the shared parts of the configured prefix for `work`, and everything closed after.
- */
 export async function withSharedParts(
   work: (parts: SharedParts, config: Config, logger: Logger) => Promise<void>,
-  /** Log at LOG_LEVEL (a command that does the service's work); otherwise warnings only. */
+  /** For a command that does the service's work; otherwise warnings only. */
   options: { configuredLogLevel?: boolean } = {},
 ): Promise<void> {
   const config = configOrExit();

@@ -4,10 +4,7 @@ import type { SharedParts } from './parts.js';
 
 export type { ReconcileSummary };
 
-/**
- * What `connector backfill` does: one reconciliation pass over orders updated since `since`
- * (created until `until`), without the scheduled pass's watermark or lock.
- */
+/** Without the scheduled pass's watermark or lock. */
 export function backfillOrders(
   parts: SharedParts,
   store: Pick<OrderReader, 'listOrdersUpdatedSince'>,
@@ -22,7 +19,7 @@ export function backfillOrders(
   );
 }
 
-/** The summary in words; every order seen is counted once, so the parts add up to `seen`. */
+/** Every order seen is counted once, so the parts add up to `seen`. */
 export function describeBackfill(summary: ReconcileSummary): string {
   const parts = [
     `${summary.queued} queued`,

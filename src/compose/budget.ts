@@ -2,14 +2,11 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import { PartnerBudget } from '../queue/partner-budget.js';
 
-/**
- * The one budget of the partner token in Redis, which every request of every process draws on.
- * Kept apart from the partner client, so that the HTTP side reads it without loading the client.
- */
+/** Kept apart from the partner client, so the HTTP side reads it without loading the client. */
 export function buildPartnerBudget(
   settings: Config['partner'],
   redis: Redis,
-  /** Where the budget keys live (default `partner-budget`, shared by every prefix). */
+  /** Default `partner-budget`, shared by every prefix. */
   keyPrefix?: string,
 ): PartnerBudget {
   return new PartnerBudget(redis, {

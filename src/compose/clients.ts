@@ -15,10 +15,7 @@ export interface PartnerSide {
   budget: PartnerBudget;
 }
 
-/**
- * Notes each request about one shipment (create, detail read) on its order's timeline: route and
- * status only. In the background: a request's outcome never waits for, or fails with, the note.
- */
+/** Route and status only; a request's outcome never waits for, or fails with, the note. */
 export function noteRequestsOnTimeline(
   timeline: Pick<OrderTimeline, 'note'>,
   logger: Logger,
@@ -38,14 +35,12 @@ export function noteRequestsOnTimeline(
   };
 }
 
-/** The partner client, drawing every request from the one budget of its token in Redis. */
 export function buildPartnerSide(
   settings: Config['partner'],
   redis: Redis,
   logger: Logger,
-  /** Where the budget keys live (default `partner-budget`, shared by every prefix). */
+  /** Default `partner-budget`, shared by every prefix. */
   budgetKeyPrefix?: string,
-  /** Told how each request ended (the metrics). */
   onRequest?: (outcome: PartnerRequestOutcome) => void,
 ): PartnerSide {
   const budget = buildPartnerBudget(settings, redis, budgetKeyPrefix);
@@ -62,12 +57,7 @@ export function buildPartnerSide(
   return { partner, budget };
 }
 
-/**
- * The Shopify Admin client from the shop's settings; `health` hears how each request ends, and
- * `onRequest` each request's cost and throttling (the metrics). With `shared`, every request
- * first takes its cost from the shop's bucket model in that Redis, under the connector's prefix,
- * which every process of the connector shares; one-off commands go without.
- */
+/** With `shared`, every request first takes its cost from the shop's bucket model in Redis. */
 export function buildStoreClient(
   settings: Config['shopify'],
   logger: Logger,

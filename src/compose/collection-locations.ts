@@ -3,9 +3,8 @@ import type { Logger } from '../log.js';
 import type { StoreSetup } from '../store/setup/types.js';
 
 /**
- * At start: which of the store's own locations the provider collects from. Left unset on a
- * store with several, every one of them ships, which is worth one warning; an entry naming no
- * location of the store's own ships nothing, which is worth one too.
+ * Unset on a store with several locations, every one of them ships; an entry naming no location
+ * of the store's own ships nothing. Either is worth one warning at start.
  */
 export async function checkCollectionLocations(
   store: Pick<StoreSetup, 'merchantLocations'>,

@@ -1,7 +1,6 @@
 import { scanKeys } from '../queue/redis.js';
 import type { SharedParts } from './parts.js';
 
-/** Forgetting was refused: something still works on the prefix. */
 export class ForgetRefusedError extends Error {
   constructor(message: string) {
     super(message);
@@ -10,14 +9,12 @@ export class ForgetRefusedError extends Error {
 }
 
 export interface PrefixContents {
-  /** Every key under the prefix: records, jobs of every queue, watermark, counters, … */
   keys: number;
-  /** Order records, and how many of them are registered shipments. */
+  /** And how many of them are registered shipments. */
   records: number;
   registered: number;
 }
 
-/** What `forgetEnvironment` would delete. */
 export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'>) {
   let keys = 0;
   let records = 0;
@@ -30,11 +27,8 @@ export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'
 }
 
 /**
- * Deletes everything the connector keeps under its QUEUE_PREFIX (order records, the jobs of every
- * queue, the reconciliation watermark, counters and the partner environment), so the next start
- * begins afresh with the configured environment. The request budget lives outside the prefix
- * (keyed by token) and stays. Refused while any worker is connected or any job runs: a process
- * still working on the old environment would write its records back.
+ * The request budget lives outside the prefix (keyed by token) and stays. Refused while any worker
+ * is connected or any job runs: a process still on the old environment would write records back.
  */
 export async function forgetEnvironment(
   parts: Pick<SharedParts, 'redis' | 'prefix' | 'queues'>,

@@ -12,16 +12,12 @@ import { registerSharedMetrics } from './metrics.js';
 import { buildOrderLookup, lazyFindOrderByName } from './order-lookup.js';
 import type { SharedParts } from './parts.js';
 
-/**
- * The HTTP server: webhook intake, health, /metrics, /status and Bull Board; with an admin
- * listener (ADMIN_PORT), a second server for the last three. Only the process or thread that
- * serves HTTP loads this module (and with it Fastify and Bull Board): see `startService`.
- */
+/** Only the process or thread that serves HTTP loads this module (and Fastify and Bull Board). */
 export async function startHttpSide(
   config: Config,
   options: {
     parts: SharedParts;
-    /** The fail-fast connection of the request paths: a Redis that is down means 503 at once. */
+    /** Fail-fast: a Redis that is down means 503 at once. */
     redis: Redis;
     metrics: ConnectorMetrics;
     logger: Logger;
@@ -49,7 +45,6 @@ export async function startHttpSide(
     budget,
     storeHealth: new StoreHealth(redis, prefix),
     logger,
-    // Every queue of the job catalog, its job schedulers included.
     board: {
       queues: Object.values(parts.queues),
       login: config.admin,
@@ -69,7 +64,7 @@ export async function startHttpSide(
   const server = await buildServer({ ...deps, surface: admin ? 'public' : 'all' });
   if (admin) server.addHook('onClose', async () => admin.close());
   if (admin && adminListener) {
-    // (A copy: Fastify writes into its argument, and the configuration is frozen.)
+    // A copy: Fastify writes into its argument, and the configuration is frozen.
     const adminUrl = await admin.listen({ port: adminListener.port, host: adminListener.host });
     logger.info({ url: adminUrl }, 'listening for /metrics, /status and Bull Board');
   } else if (!config.metrics.token) {

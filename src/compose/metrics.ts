@@ -5,16 +5,12 @@ import { registerStaffActionMetrics } from '../metrics/staff-actions.js';
 import type { SharedParts } from './parts.js';
 import { registerQueueMetrics } from './queue-metrics.js';
 
-/**
- * Registers everything /metrics reads at scrape time from Redis and the queues: the same numbers
- * from every process. Per-process request metrics come from the clients' hooks instead
- * (`requestMetrics`), and other parts add their own with `metrics.registerGauge`.
- */
+/** Read at scrape time from Redis, so every process gives the same numbers. */
 export function registerSharedMetrics(
   metrics: ConnectorMetrics,
   deps: {
     parts: Pick<SharedParts, 'queueOf' | 'redis' | 'prefix' | 'counters'>;
-    /** How long one reading of the queue metrics serves (default 0: every scrape reads). */
+    /** Default 0: every scrape reads. */
     cacheMs?: number;
   } & PartnerMetricsDeps,
 ): void {

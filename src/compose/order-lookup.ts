@@ -6,10 +6,6 @@ import type { FoundJob, OrderLookup } from '../server/order-search.js';
 import type { StoreClient } from '../store/types.js';
 import { readStoredOrderStatus } from './order-status.js';
 
-/**
- * How the order search next to the board finds an order: its jobs the way `connector status`
- * finds them, its name through Shopify (one read per search by name).
- */
 export function buildOrderLookup(deps: {
   redis: Redis;
   prefix: string;
@@ -38,10 +34,7 @@ export function buildOrderLookup(deps: {
   };
 }
 
-/**
- * Shopify's `findOrderByName`, with the Shopify client built on the first search: the HTTP side
- * loads the Shopify library only when an admin searches by name.
- */
+/** The HTTP side loads the Shopify library only when an admin searches by name. */
 export function lazyFindOrderByName(
   shopify: Config['shopify'],
   logger: Logger,

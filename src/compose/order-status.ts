@@ -21,39 +21,31 @@ export interface OrderJob {
   state: string;
   attemptsMade: number;
   failedReason?: string;
-  /** When it finished (ISO), if it did. */
   finishedAt?: string;
 }
 
 export interface PartnerQueuesState {
-  /** The queues whose jobs call the provider. */
   queues: string[];
   paused: string[];
-  /** When the provider refused the token (ISO): the reason they are paused. */
   tokenRefusedSince: string | null;
-  /** Why they are paused (a refused token, a wrong PARTNER_API_URL) and since when. */
   pause: PartnerPause | null;
 }
 
-/** What Redis holds about one order: its record and its jobs in every queue of the catalog. */
 export interface StoredOrderStatus {
   orderId: string;
   record: OrderRecord | null;
-  /** What the status sync knows of its shipment, and what Shopify has been given. */
   shipment: (TrackedShipment & { statusLabel?: string; newestStatusWritten: boolean }) | null;
   jobs: OrderJob[];
   partnerQueues: PartnerQueuesState;
-  /** Every queue's workers are paused: Redis runs with a policy that may evict keys. */
+  /** Redis runs with a policy that may evict keys. */
   evictionPause: EvictionPause | null;
-  /** Everything that happened to it, oldest first (src/compose/order-timeline.ts). */
+  /** Oldest first. */
   timeline: TimelineEntry[];
 }
 
 /**
- * Reads an order's record and jobs with nothing but the Redis connection and the prefix: no
- * settings, no queue options, nothing written. Jobs are found by their ids, which all hold the
- * order id (`order-<id>`, `registered-<id>`, `failed-<id>-<time>`, `check-edit-<id>-<time>`…),
- * and kept when their payload names the order.
+ * Needs nothing but the Redis connection and the prefix, and writes nothing. Every job id holds
+ * the order id, and a job is kept only when its payload names the order.
  */
 export async function readStoredOrderStatus(
   redis: Redis,
@@ -164,7 +156,6 @@ function toOrderJob(run: JobRun): OrderJob {
   };
 }
 
-/** What the provider says of the shipment now, or that it holds none. */
 export type LiveShipment =
   | {
       found: true;
@@ -177,7 +168,7 @@ export type LiveShipment =
     }
   | { found: false };
 
-/** `GET /shipments/{reference}`: one request drawn from the token's shared budget. */
+/** One request drawn from the token's shared budget. */
 export async function askProviderForShipment(
   settings: Config['partner'],
   redis: Redis,

@@ -20,44 +20,32 @@ import { OrderRecords } from '../records/order-records.js';
 import { OrderTimeline } from '../records/order-timeline.js';
 import { ShipmentTracking } from '../records/shipment-tracking.js';
 
-/** The create-shipment job id of an order, for commands that look its job up. */
 export { CREATE_SHIPMENT_QUEUE, orderJobId };
 
 export interface SharedPartsOptions {
-  /** One connection for all of them: a worker connection, or a fail-fast one for request paths. */
+  /** A worker connection, or a fail-fast one for request paths. */
   redis: Redis;
   prefix: string;
   settings: JobSettings;
   logger: Logger;
 }
 
-/** The parts every process builds the same way: queues of the catalog, records, counters… */
 export interface SharedParts extends QueueContext {
-  /** The queue of each job in the catalog. */
   readonly queues: Readonly<Record<JobKey, Queue>>;
-  /**
-   * A webhook delivery about an order: once per delivery id and per topic and body, then as
-   * `acceptOrderEvent`. `redis`: a fail-fast connection for its first step, so that a Redis that
-   * is down means 503 at once.
-   */
+  /** `redis`: a fail-fast connection, so a Redis that is down means 503 at once. */
   acceptDelivery(
     event: OrderEvent,
     delivery: { id: string; bodyHash: string },
     redis?: Redis,
   ): Promise<DeliveryResult>;
-  /** What any sign of an order (webhook, reconciliation, backfill) leads to. */
   acceptOrderEvent(event: OrderEvent): Promise<OrderEventResult>;
-  /** Queues an order for registration, unless it is registered or already queued. */
   enqueueOrder(orderId: string, source: string): Promise<EnqueueResult>;
   markOrder: MarkOrder;
-  /** Closes the queues; the connection is the caller's. */
+  /** The connection is the caller's. */
   close(): Promise<void>;
 }
 
-/**
- * The one builder of the shared parts, used by the service, every CLI command, the demo and the
- * tests, so each of them sees the same queues, options and keys.
- */
+/** The one builder, so the service, CLI, demo and tests see the same queues, options and keys. */
 export function buildSharedParts(options: SharedPartsOptions): SharedParts {
   const { redis, prefix, settings, logger } = options;
   const byName = new Map<string, Queue>();

@@ -7,23 +7,17 @@ import type { SharedParts } from './parts.js';
 
 const SHARED = 'Shared by all processes (read from Redis).';
 
-/** Job states counted per queue. */
 const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 
-/** States of a registration job that has not run to its end yet: the order waits. */
+/** A registration job that has not run to its end yet: the order waits. */
 const WAITING = ['waiting', 'prioritized', 'delayed'] as const;
 
-/** More waiting orders than this are counted, but only this many are looked at for the oldest. */
+/** More are counted, but only this many are looked at for the oldest. */
 const OLDEST_SCAN_LIMIT = 10_000;
 
 /**
- * The queues of the job catalog, and what they say about orders: read from BullMQ when
- * Prometheus scrapes. This is the catalog-facing part of the metrics, so it lives in the
- * composition root.
- *
  * One scrape costs a few hundred Redis commands. With `cacheMs`, each metric is read at most once
- * in that time, and scrapes that come while it is being read wait for that reading: however
- * often /metrics is asked, Redis sees a bounded number of commands.
+ * in that time, and concurrent scrapes share the reading under way.
  */
 export function registerQueueMetrics(
   metrics: ConnectorMetrics,
@@ -129,10 +123,7 @@ export function registerQueueMetrics(
   });
 }
 
-/**
- * `read`, but at most once per `ttlMs` (a failed reading is not kept), and never twice at a time:
- * callers while it runs get the reading under way.
- */
+/** A failed reading is not kept; callers while it runs get the reading under way. */
 function sharedReading<T>(read: () => Promise<T>, ttlMs: number, now: () => number) {
   if (ttlMs <= 0) return read;
   let running: Promise<T> | undefined;
@@ -152,7 +143,7 @@ function sharedReading<T>(read: () => Promise<T>, ttlMs: number, now: () => numb
   };
 }
 
-/** The writes of the status sync: a job waiting in one is a provider change not yet in Shopify. */
+/** A job waiting in one of these is a provider change not yet in Shopify. */
 const SHOPIFY_UPDATE_JOBS = [
   JOB_CATALOG.writeShipmentStatus,
   JOB_CATALOG.reportShipmentProgress,
@@ -161,7 +152,7 @@ const SHOPIFY_UPDATE_JOBS = [
   JOB_CATALOG.flagCancelledShipment,
 ];
 
-/** When the longest-waiting job was added (ms), from the job hashes: ids, then one field each. */
+/** From the job hashes: ids, then one field each. */
 async function oldestQueuedAt(queue: Queue, redis: Redis): Promise<number | undefined> {
   const ids = await queue.getRanges([...WAITING], 0, OLDEST_SCAN_LIMIT - 1, true);
   if (ids.length === 0) return undefined;

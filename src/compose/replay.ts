@@ -8,7 +8,6 @@ import { redriveOf } from '../../jobs/redrive.js';
 import { retryFailedJob } from '../queue/failed-jobs.js';
 import type { SharedParts } from './parts.js';
 
-/** The queues a replay can name: every queue of the job catalog. */
 export const REPLAYABLE_QUEUES: readonly string[] = JOBS.map((job) => job.queue);
 
 export class UnknownQueueError extends Error {
@@ -32,19 +31,15 @@ export class UnknownJobError extends Error {
 
 export interface ReplayRequest {
   queue: string;
-  /** One job; otherwise every failed job of the queue. */
+  /** Otherwise every failed job of the queue. */
   jobId?: string;
-  /** Only jobs that failed at or after this time. */
   since?: Date;
-  /** Say what would be done, change nothing. */
   dryRun?: boolean;
 }
 
 /**
- * What became of one job: `retried` (it runs again), `not_failed` (left as it is: only failed
- * jobs are replayed), `already_registered` (a create-shipment job of an order the provider
- * already has: not sent again, so no second shipment; its failed registration mark is retried
- * instead, `markRetried`), `already_queued` (another caller retried it meanwhile).
+ * `already_registered`: a create-shipment job of an order the provider already has is not sent
+ * again; its failed registration mark is retried instead (`markRetried`).
  */
 export type ReplayOutcome = 'retried' | 'not_failed' | 'already_registered' | 'already_queued';
 
@@ -53,16 +48,13 @@ export interface ReplayedJob {
   jobId: string;
   orderId?: string;
   outcome: ReplayOutcome;
-  /** The job's state when looked at. */
   state: string;
   failedReason?: string;
-  /** For `already_registered`: the order's failed registration mark job that was (or would be) retried. */
   markRetried?: string;
 }
 
 type Parts = Pick<SharedParts, 'queueOf' | 'records' | 'logger' | 'enqueueOrder'>;
 
-/** The jobs a replay is about: one by id, or every failed job of the queue (since a time). */
 async function jobsToReplay(queue: Queue, request: ReplayRequest): Promise<Job[]> {
   if (request.jobId) {
     const job = await queue.getJob(request.jobId);
@@ -83,10 +75,8 @@ async function jobsToReplay(queue: Queue, request: ReplayRequest): Promise<Job[]
 }
 
 /**
- * `connector replay`: retries failed jobs of one queue through the same enqueue rules as the
- * service. A create-shipment job goes back through `enqueueOrder` as a replay, so even a refusal
- * of an unchanged order is sent again; one of an order already registered is not (no second
- * shipment), and its failed registration mark is retried instead.
+ * Goes through the same enqueue rules as the service: a create-shipment job goes back through
+ * `enqueueOrder` as a replay, so even a refusal of an unchanged order is sent again.
  */
 export async function replayJobs(parts: Parts, request: ReplayRequest): Promise<ReplayedJob[]> {
   const definition = JOBS.find((job) => job.queue === request.queue);

@@ -6,13 +6,12 @@ import { PartnerNotFoundError, PartnerWaitError } from '../partner/errors.js';
 import type { ShipmentReader } from '../records/partner-environment.js';
 import { buildPartnerSide } from './clients.js';
 
-/** How long the check at start waits for the shared budget or a 429, in all, before it gives up. */
+/** In all, for the shared budget or a 429, before the check at start gives up. */
 const MAX_WAIT_MS = 5 * 60_000;
 
 /**
- * Reads one shipment with the configured token, from the token's shared budget: how a start with
- * a new token tells a reissued token of the same account from another account's. A spent budget
- * or a 429 is waited out (other processes may be busy with the same token), up to MAX_WAIT_MS.
+ * How a start with a new token tells a reissued token of the same account from another account's.
+ * A spent budget or a 429 is waited out: other processes may be busy with the same token.
  */
 export function shipmentReader(
   settings: Config['partner'],

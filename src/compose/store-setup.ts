@@ -5,17 +5,12 @@ import { StoreAuthError, StoreError, StoreUserError } from '../store/errors.js';
 import { missingScopes, type RequiredScope, SCOPE_PURPOSES } from '../store/setup/scopes.js';
 import type { OrderReader, StoreSetup } from '../store/types.js';
 
-/** Where the connector takes Shopify's webhooks (src/server/webhook-route.ts). */
 export const WEBHOOK_PATH = '/webhooks/shopify';
 
-/**
- * One line of the checklist. `ok`: in place (or made so now); `todo`: a dry run would change it;
- * `missing`: not in place and this command cannot fix it; `unchecked`: nothing to check yet.
- */
+/** `missing`: not in place and this command cannot fix it; `todo`: a dry run would change it. */
 export interface SetupItem {
   state: 'ok' | 'todo' | 'missing' | 'unchecked';
   text: string;
-  /** What was (or would be) done: created, updated, left alone. */
   change?: 'created' | 'updated' | 'unchanged';
   details?: string[];
 }
@@ -29,17 +24,13 @@ export interface SetupResult {
 export type SetupStore = StoreSetup & Pick<OrderReader, 'listOrdersUpdatedSince' | 'getOrder'>;
 
 export interface SetupOptions {
-  /** The connector's public address (PUBLIC_URL or --public-url); undefined when unknown. */
+  /** PUBLIC_URL or --public-url. */
   publicUrl: string | undefined;
   dryRun: boolean;
   now?: () => number;
 }
 
-/**
- * `connector setup`: checks and prepares the Shopify side. Reads always; writes (webhook
- * subscriptions, metafield definitions) only without `dryRun`, and only what is missing or
- * points elsewhere. A step that Shopify refuses is a ✗ line, and the others still run.
- */
+/** Writes only what is missing or points elsewhere; a step Shopify refuses stops no other. */
 export async function prepareStore(store: SetupStore, options: SetupOptions): Promise<SetupResult> {
   const result: SetupResult = { items: [], dryRun: options.dryRun };
   try {
@@ -61,7 +52,7 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
   return result;
 }
 
-/** Whether anything is missing that the command cannot fix (the exit code). */
+/** The exit code. */
 export function needsAttention(result: SetupResult): boolean {
   return result.items.some((item) => item.state === 'missing');
 }
@@ -93,7 +84,7 @@ async function checkScopes(store: SetupStore): Promise<SetupItem> {
   return item!;
 }
 
-/** ORDERS_CREATE for orders/create: the enum Shopify's Admin API names topics by. */
+/** Shopify's Admin API names topics by enum: ORDERS_CREATE for orders/create. */
 const topicEnum = (topic: string) => topic.toUpperCase().replace('/', '_');
 
 async function subscribeWebhooks(store: SetupStore, options: SetupOptions): Promise<SetupItem[]> {
@@ -148,7 +139,7 @@ async function subscribeWebhooks(store: SetupStore, options: SetupOptions): Prom
   });
 }
 
-/** https anywhere; plain http only on this machine (a local fake store in trials). */
+/** Plain http only on this machine (a local fake store in trials). */
 function isDeliverable(uri: string): boolean {
   const url = new URL(uri);
   return (
@@ -206,15 +197,14 @@ async function defineMetafields(store: SetupStore, dryRun: boolean): Promise<Set
 }
 
 const DAY_MS = 24 * 3600_000;
-/** Looks for recent orders a day back, then a week, then a month; a few pages each at most. */
+/** A few pages each at most. */
 const LOOKBACKS_DAYS = [1, 7, 30];
 const PAGES_PER_LOOKBACK = 3;
 const ORDERS_TO_READ = 2;
 
 /**
- * Reads the newest orders that need shipping, whole: an order that comes back without its
- * shipping address means the app may not read protected customer data (name, address, phone,
- * email), and no shipment can be made from it.
+ * An order without its shipping address means the app may not read protected customer data,
+ * and no shipment can be made from it.
  */
 async function checkCustomerData(store: SetupStore, now: () => number): Promise<SetupItem> {
   const [item] = await step('Customer data', async () => {

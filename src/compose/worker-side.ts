@@ -13,29 +13,23 @@ import { checkCollectionLocations } from './collection-locations.js';
 import type { SharedParts } from './parts.js';
 import { jobConcurrency, keepSchedules, startWorkers, type WorkerOptions } from './workers.js';
 
-/**
- * The queue workers with what they call: the Shopify and partner clients, the schedules, and the
- * checks at start. Only the process or thread that runs the workers loads this module (and with
- * it the Shopify library, got and the job processors): see `startService`.
- */
+/** Only the process or thread that runs the workers loads this module and the Shopify library. */
 
 export interface WorkerSideOptions {
   parts: SharedParts;
-  /** The workers' connection (waits for Redis to return rather than failing fast). */
+  /** Waits for Redis to return rather than failing fast. */
   redis: Redis;
   logger: Logger;
   requests: RequestMetrics;
   shutdownGraceMs: number | undefined;
   jobLock: WorkerOptions['jobLock'] | undefined;
   scheduleRefreshMs: number;
-  /** How often maxmemory-policy is read again (EVICTION_CHECK_INTERVAL_MS). */
   evictionCheckMs: number;
 }
 
-/** How often a refused partner token is tried again, so a restored token resumes the queues. */
+/** So that a restored token resumes the queues. */
 const AUTH_PROBE_INTERVAL_MS = 60_000;
 
-/** Starts the workers and the schedules; resolves with what stops them. */
 export async function startWorkerSide(
   config: Config,
   options: WorkerSideOptions,
@@ -70,10 +64,8 @@ export async function startWorkerSide(
     logger,
   });
 
-  // At start, one cheap request from the shared budget checks the token and the address: a
-  // refusal (401) or a wrong PARTNER_API_URL (404) pauses the partner queues with that reason,
-  // before any order meets it; a pause from earlier is lifted once they work. Then every minute
-  // while they stay paused.
+  // Before any order meets a refused token or wrong PARTNER_API_URL, one cheap request checks
+  // them; then every minute while the queues stay paused.
   await parts.authGuard
     .probe(partner, { always: true })
     .catch((err) => logger.warn({ err }, 'partner check at start failed'));
@@ -82,8 +74,7 @@ export async function startWorkerSide(
   const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
   probeTimer.unref();
 
-  // A Redis that starts evicting keys pauses the workers until it stops (checked at start too:
-  // a reason left by an earlier run is cleared once the policy is safe).
+  // Checked at start too: a reason left by an earlier run is cleared once the policy is safe.
   const evictionWatch = config.redis.allowEviction
     ? undefined
     : new EvictionPolicyWatch(redis, parts.prefix, workers, logger);
@@ -103,12 +94,7 @@ export async function startWorkerSide(
   };
 }
 
-/**
- * Two cheap queries at start: `shop` proves the token works, and the app's granted scopes are
- * compared with what the connector needs. A refused token is named, with the variable to fix,
- * in the log and (through the store health record) in /status; a missing scope is named with
- * what needs it, before any order does.
- */
+/** A refused token or missing scope is named at start, before any order meets it. */
 export async function checkShopifyAccess(
   store: Pick<StoreSetup, 'shopIdentity' | 'grantedScopes'>,
   logger: Logger,

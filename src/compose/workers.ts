@@ -10,34 +10,23 @@ import { retryDelayMs } from '../queue/backoff.js';
 import type { SharedParts } from './parts.js';
 
 export interface WorkerOptions {
-  /** A connection for the workers' blocking commands; BullMQ duplicates it as needed. */
+  /** BullMQ duplicates it as needed. */
   connection: Redis;
-  /** Jobs at a time per worker, where it differs from the job's own default. */
+  /** Where it differs from the job's own default. */
   concurrency?: Partial<Record<JobKey, number>>;
-  /**
-   * BullMQ's job lock and stalled-job check (default 30 s each). Only the reliability suite
-   * shortens them, so that a killed worker's job runs again within seconds rather than a minute.
-   */
+  /** Default 30 s each; the reliability suite shortens them. */
   jobLock?: { durationMs: number; stalledIntervalMs: number };
 }
 
 /**
- * Times a job may be cut off mid-run (its worker crashed, was stopped past the shutdown grace, or
- * lost Redis for longer than the job's lock) and still go back to its queue; once more and BullMQ
- * fails it. Running any of our jobs again is safe (creates are keyed by reference, marks are
- * idempotent), so an interruption costs nothing, and BullMQ never resets the count, not even when
- * the job is replayed: BullMQ's default of 1 would fail a job that a deploy cut short once and a
- * crash hit later. A bound remains so that a job that kills its worker every time cannot take the
- * workers down for ever. A job that runs out fails through its `onGiveUp` like any other failure
- * (see `unseenFailureRecorder`). The process running the stalled-job check applies this: every
- * worker does, so they all must agree.
+ * Running any of our jobs again is safe, and BullMQ never resets the stalled count, not even on a
+ * replay: its default of 1 would fail a job a deploy cut short once and a crash hit later. The
+ * bound stops a job that kills its worker every time. Every worker runs the stalled-job check, so
+ * they all must agree.
  */
 export const MAX_STALLED_COUNT = 3;
 
-/**
- * Jobs at a time per worker from the settings: creates, marks, and the sync's writes to Shopify.
- * The rest (schedules, rare flags) keep their own defaults.
- */
+/** The rest (schedules, rare flags) keep their own defaults. */
 export function jobConcurrency(
   settings: Pick<Config, 'concurrency'>['concurrency'],
 ): Partial<Record<JobKey, number>> {
@@ -51,7 +40,6 @@ export function jobConcurrency(
   };
 }
 
-/** Starts one worker for each job in the catalog. */
 export function startWorkers(context: JobContext, options: WorkerOptions): Worker[] {
   const { logger } = context;
   const entries = Object.entries(JOB_CATALOG) as [JobKey, AnyJobDefinition][];
@@ -60,7 +48,7 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
       connection: options.connection,
       prefix: context.prefix,
       concurrency: options.concurrency?.[key] ?? job.concurrency,
-      // The partner budget, not BullMQ, decides the pace; this limiter only makes workers honour
+      // The partner budget decides the pace; this limiter only makes workers honour
       // `queue.rateLimit()` (BullMQ ignores the limiter key on workers without one).
       limiter: { max: 1_000_000, duration: 1_000 },
       maxStalledCount: MAX_STALLED_COUNT,
@@ -70,8 +58,7 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
             stalledInterval: options.jobLock.stalledIntervalMs,
           }
         : {}),
-      // BullMQ then counts completed and failed jobs in Redis (connector_jobs_total); a day of
-      // per-minute points is kept beside the count.
+      // Counts completed and failed jobs in Redis for connector_jobs_total.
       metrics: { maxDataPoints: 24 * MetricsTime.ONE_HOUR },
       settings: {
         backoffStrategy: (attemptsMade: number) =>
@@ -121,10 +108,9 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
 }
 
 /**
- * Creates or updates the scheduler of every scheduled job in the catalog (at start: the settings
- * may have changed). With `onlyMissing`, puts back only schedulers that are gone, and leaves the
- * others alone: processes with different settings (a rolling deploy) would otherwise take turns
- * changing the interval, and BullMQ runs a scheduler at once whenever its interval changes.
+ * `onlyMissing` leaves existing schedulers alone: processes with different settings (a rolling
+ * deploy) would otherwise take turns, and BullMQ runs a scheduler at once when its interval
+ * changes.
  */
 export async function upsertSchedules(
   parts: SharedParts,
@@ -142,12 +128,7 @@ export async function upsertSchedules(
   }
 }
 
-/**
- * Upserts the schedulers now, then every `intervalMs` puts back any that are gone, until the
- * returned function is called. A Redis that loses its data (a restart without persistence, a
- * flush, a replacement instance) loses the schedulers with it, and reconciliation would stop
- * until the next restart.
- */
+/** A Redis that loses its data loses the schedulers, and reconciliation would stop with them. */
 export async function keepSchedules(
   parts: SharedParts,
   options: { intervalMs: number; logger: Logger },

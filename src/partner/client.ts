@@ -39,46 +39,39 @@ import {
 import { toCopenhagenIso } from './time.js';
 
 export interface PartnerClientOptions {
-  /** Base address including the version prefix, e.g. https://partner.example.com/api/v1. */
+  /** Including the version prefix, e.g. https://partner.example.com/api/v1. */
   baseUrl: string;
-  /** Bearer token; not needed for `exchangeToken`. */
+  /** Not needed for `exchangeToken`. */
   token?: string;
   timeoutMs?: number;
-  /** Applied to a 429 that carries no usable Retry-After. */
   retryAfterDefaultMs?: number;
-  /** The longest wait a Retry-After may impose; a longer one is capped (and logged). */
+  /** A longer Retry-After is capped (and logged). */
   retryAfterMaxMs?: number;
-  /** The shared request budget; without one the client sends freely (CLI, tests). */
+  /** Without one the client sends freely (CLI, tests). */
   gate?: RequestGate;
   logger?: Logger;
-  /** Told how each request that went out ended (for metrics); never throws into the client. */
+  /** Never throws into the client. */
   onRequest?: (outcome: PartnerRequestOutcome) => void;
 }
 
-/** One request that went out: its route (never an id), its status, and how long it took. */
 export interface PartnerRequestOutcome {
-  /** e.g. `POST /shipments`, `GET /shipments/{reference}`. */
+  /** The route, never an id: e.g. `GET /shipments/{reference}`. */
   endpoint: string;
-  /** The HTTP status, or undefined when no answer came (timeout, connection refused). */
+  /** Undefined when no answer came. */
   status: number | undefined;
   durationMs: number;
-  /** The shipment it was about, for requests about one (create, detail read). */
   reference?: string;
 }
 
 /**
- * A create request's place in the budget, taken before the work that leads to the request (reading
- * the order): a job that would wait for the budget learns so before it does that work. Used by
- * the first request it is passed to; `release` gives it back when no request follows.
+ * A create's place in the budget, taken before reading the order, so a job that would wait for
+ * the budget learns so before doing that work. `release` gives it back when no request follows.
  */
 export interface BudgetSlot {
   release(): Promise<void>;
 }
 
-/**
- * The longest a request whose place was taken ahead waits in its worker for a 429 block to end;
- * a longer block sends the job back to its queue for the wait.
- */
+/** A longer 429 block sends the job back to its queue rather than holding a worker. */
 const HOLD_THROUGH_BLOCK_MS = 10_000;
 
 class ReservedSlot implements BudgetSlot {
@@ -96,22 +89,18 @@ class ReservedSlot implements BudgetSlot {
 }
 
 export interface CreateShipmentOptions {
-  /** Sent in this place, taken ahead with `reserveCreate`. */
+  /** Taken ahead with `reserveCreate`. */
   slot?: BudgetSlot;
-  /**
-   * Called once the budget has granted the request, just before it goes out: never for a request
-   * that was held back. If it throws, nothing is sent.
-   */
+  /** Never called for a request that was held back. If it throws, nothing is sent. */
   onSending?(): Promise<void>;
 }
 
 export interface CreateShipmentResult {
-  /** True on 201 (new), false on 200 (the reference was already registered). */
+  /** False on 200: the reference was already registered. */
   created: boolean;
   shipment: CreatedShipment;
 }
 
-/** The Partner Shipment API as typed calls. */
 export interface PartnerApi {
   exchangeToken(credentials: {
     email: string;
@@ -122,7 +111,7 @@ export interface PartnerApi {
     request: ShipmentRequest,
     options?: CreateShipmentOptions,
   ): Promise<CreateShipmentResult>;
-  /** Takes a create's place in the budget now; throws PartnerBudgetExhaustedError when spent. */
+  /** Throws PartnerBudgetExhaustedError when the budget is spent. */
   reserveCreate(): Promise<BudgetSlot>;
   getShipment(
     reference: string,
@@ -139,11 +128,8 @@ interface PartnerRequest {
   successStatuses: number[];
   /** Undefined for POST /token, which needs no bearer token and no budget. */
   priority?: RequestPriority;
-  /** Runs after the budget granted the request and before it is sent. */
   beforeSend?(): Promise<void>;
-  /** A place taken ahead: sent in it rather than taking one. */
   slot?: BudgetSlot;
-  /** The shipment the request is about, told to `onRequest`. */
   reference?: string;
 }
 
@@ -219,10 +205,7 @@ export class PartnerClient implements PartnerApi {
     return { created, shipment: read.shipment ?? (await this.lookUpCreated(reference, answer)) };
   }
 
-  /**
-   * The shipment a 2xx to POST /shipments made, when that answer could not be read: the 2xx
-   * proves it exists, so it is asked for by reference, never created again.
-   */
+  /** The 2xx proves the shipment exists, so it is asked for by reference, never created again. */
   private async lookUpCreated(
     reference: string,
     created: { status: number },
@@ -305,9 +288,8 @@ export class PartnerClient implements PartnerApi {
   }
 
   /**
-   * Whether a place taken ahead carries this request (a place serves one request only). A 429
-   * that came after the place was taken (while the order was read, say) holds the request until
-   * its Retry-After has passed, if that is soon: the work done meanwhile is not thrown away.
+   * A place serves one request only. A 429 that came after the place was taken holds the request
+   * until its Retry-After, if that is soon, so the work done meanwhile is not thrown away.
    */
   private async sendsInSlot(gate: RequestGate, slot: BudgetSlot | undefined): Promise<boolean> {
     if (!(slot instanceof ReservedSlot) || slot.used) return false;
@@ -341,10 +323,7 @@ export class PartnerClient implements PartnerApi {
     return { status, body: parsed.data };
   }
 
-  /**
-   * Sends one request within the budget. A success status returns with its JSON body (undefined
-   * when the body is not JSON), unchecked; any other answer, or none, throws its error.
-   */
+  /** The success body is returned unchecked (undefined when not JSON); anything else throws. */
   private async send(
     call: PartnerRequest,
   ): Promise<{ status: number; body: unknown; unreadable?: string }> {
@@ -485,18 +464,18 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; wh
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    // Says what came (an HTML error page, cut-off JSON) without echoing the body itself.
+    // Says what came without echoing the body itself.
     const kind = /^\s*</.test(text) ? 'HTML or XML' : 'JSON cut off or broken';
     return { ok: false, why: `the body is not JSON (${kind}, ${text.length} bytes)` };
   }
 }
 
-/** The path without the reference, so messages do not carry ids twice. */
+/** So messages do not carry ids twice. */
 function routeOf(path: string): string {
   return path.startsWith('shipments/') ? 'shipments/{reference}' : path;
 }
 
-/** Retry-After is seconds (the API's form) or an HTTP date; undefined when absent or unusable. */
+/** Seconds (the API's form) or an HTTP date; undefined when absent or unusable. */
 export function parseRetryAfterMs(
   header: string | string[] | undefined,
   now: number = Date.now(),

@@ -8,26 +8,22 @@ import {
 import { parsePartnerTimestamp } from './time.js';
 
 /**
- * What a 2xx to POST /shipments tells us. That answer proves the shipment exists, so it is read
- * for what we need, the order number, and never turned into a failed create because something
- * else in it is odd.
+ * A 2xx to POST /shipments proves the shipment exists, so it is read for the order number and
+ * never turned into a failed create because something else in it is odd.
  */
 export interface CreatedShipment {
   reference: string;
   order_number: string;
-  /** Absent when the answer's status could not be read. */
   status?: string;
-  /** When the provider made it, as the provider wrote it; absent when it could not be read. */
+  /** As the provider wrote it. */
   created_at?: string;
 }
 
 export type AnswerReading =
-  /** The whole answer matched the contract. */
   | { complete: true; shipment: CreatedShipment }
-  /** It did not; `shipment` holds what could be read (undefined without an order number). */
+  /** `shipment` is undefined without an order number. */
   | { complete: false; shipment: CreatedShipment | undefined; issues: string };
 
-/** Reads the body of a 2xx to POST /shipments. */
 export function readCreateAnswer(body: unknown, reference: string): AnswerReading {
   const full = createResponseSchema.safeParse(body);
   if (full.success) return { complete: true, shipment: full.data };
@@ -38,7 +34,7 @@ export function readCreateAnswer(body: unknown, reference: string): AnswerReadin
   };
 }
 
-/** Reads the body of GET /shipments/{reference}, asked for a shipment whose create answer was lost. */
+/** For a shipment whose create answer was lost. */
 export function readLookedUpShipment(body: unknown, reference: string): AnswerReading {
   const full = trackingRecordSchema.safeParse(body);
   if (full.success) {
@@ -60,9 +56,8 @@ export function readLookedUpShipment(body: unknown, reference: string): AnswerRe
 }
 
 /**
- * When the provider made a shipment, read from its tracking record, which has no created_at: the
- * earliest history entry (the contract lists history oldest first only "in the reference
- * behaviour", so the first entry may be the latest), else updated_at.
+ * The tracking record has no created_at. The contract lists history oldest first only "in the
+ * reference behaviour", so the earliest entry is searched for.
  */
 export function creationFromHistory(record: {
   history: readonly { occurred_at: string }[];
@@ -80,7 +75,6 @@ const orderNumberOnly = z.object({
   order_number: z.string().refine((value) => value.trim().length > 0),
 });
 
-/** The order number, and the status and creation time where they are well-formed. */
 function salvage(body: unknown, reference: string): CreatedShipment | undefined {
   const essential = orderNumberOnly.safeParse(body);
   if (!essential.success) return undefined;
@@ -95,7 +89,7 @@ function salvage(body: unknown, reference: string): CreatedShipment | undefined 
   };
 }
 
-/** The first few problems of a body, by field, for a message an admin reads. */
+/** The first few problems, for a message an admin reads. */
 export function describeZodIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)

@@ -1,13 +1,9 @@
 import { z } from 'zod';
 import { parsePartnerTimestamp } from './time.js';
 
-/**
- * The Partner Shipment API's answers (../shared/partner-shipment-api.md), parsed with these.
- * What a valid create request is lives in src/domain/shipment-contract.ts, since the domain
- * builds requests to it.
- */
+/** Create requests are defined in src/domain/shipment-contract.ts, since the domain builds them. */
 
-/** Statuses the API documents. Others may appear and are treated as "in progress". */
+/** Others may appear and are treated as "in progress". */
 export const KNOWN_STATUSES = [
   'pending',
   'processing',
@@ -16,7 +12,7 @@ export const KNOWN_STATUSES = [
   'cancelled',
 ] as const;
 export type KnownStatus = (typeof KNOWN_STATUSES)[number];
-/** Kept as a plain string so an unknown status never fails parsing. */
+/** A plain string, so an unknown status never fails parsing. */
 export const statusSchema = z.string().min(1);
 
 export function isTerminalStatus(status: string): status is 'delivered' | 'cancelled' {
@@ -24,9 +20,8 @@ export function isTerminalStatus(status: string): status is 'delivered' | 'cance
 }
 
 /**
- * A date and time in any ISO 8601 form (`+01:00`, `+0100`, `Z`, to the minute, …): the API
- * promises ISO 8601, not one spelling of it. Kept as the string the API sent so the offset
- * survives; `parsePartnerTimestamp` gives the instant.
+ * The API promises ISO 8601, not one spelling of it. Kept as sent so the offset survives;
+ * `parsePartnerTimestamp` gives the instant.
  */
 export const timestampSchema = z
   .string()
@@ -83,7 +78,7 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export interface ListQuery {
   status?: string;
-  /** Sent as ISO 8601 with the Europe/Copenhagen offset. */
+  /** Sent with the Europe/Copenhagen offset. */
   createdAfter?: Date;
   perPage?: number;
   page?: number;

@@ -1,4 +1,4 @@
-/** The provider writes and expects timestamps in Europe/Copenhagen local time with their offset. */
+/** The provider writes and expects timestamps in Copenhagen local time with their offset. */
 export const PARTNER_TIME_ZONE = 'Europe/Copenhagen';
 
 const parts = new Intl.DateTimeFormat('en-GB', {
@@ -12,7 +12,6 @@ const parts = new Intl.DateTimeFormat('en-GB', {
   second: '2-digit',
 });
 
-/** Copenhagen's wall clock at an instant, and its offset from UTC in minutes. */
 function copenhagenClock(epochMs: number) {
   const p = Object.fromEntries(parts.formatToParts(epochMs).map((x) => [x.type, x.value]));
   const local = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
@@ -20,7 +19,7 @@ function copenhagenClock(epochMs: number) {
   return { p, offsetMin };
 }
 
-/** Formats an instant as `2026-11-22T14:05:00+01:00` in Copenhagen time (summer time: +02:00). */
+/** E.g. `2026-11-22T14:05:00+01:00` (summer time: +02:00). */
 export function toCopenhagenIso(date: Date): string {
   const { p, offsetMin } = copenhagenClock(date.getTime());
   const sign = offsetMin >= 0 ? '+' : '-';
@@ -30,18 +29,13 @@ export function toCopenhagenIso(date: Date): string {
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${sign}${hh}:${mm}`;
 }
 
-/**
- * A calendar date and a time of day in ISO 8601, extended or basic (`2026-11-22T14:05:09+01:00`,
- * `20261122T140509+0100`), to the hour, minute, second or a fraction of it, with `Z`, `±hh`,
- * `±hhmm`, `±hh:mm` or no offset; RFC 3339's space between date and time is taken too.
- */
+/** Extended or basic, to any precision, any offset form or none; RFC 3339's space is taken too. */
 const ISO_DATE_TIME =
   /^(\d{4})-?(\d{2})-?(\d{2})[Tt ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 /**
- * The instant a provider timestamp denotes, from any ISO 8601 form of a date and time: the API
- * promises an offset, not one spelling of it. A time without an offset is Copenhagen time, as
- * the API writes its times. Undefined for anything else (a date alone, an impossible date).
+ * The API promises an offset, not one spelling of it. A time without an offset is Copenhagen
+ * time, as the API writes its times.
  */
 export function parsePartnerTimestamp(text: string): Date | undefined {
   const m = ISO_DATE_TIME.exec(text);
@@ -77,7 +71,7 @@ export function parsePartnerTimestamp(text: string): Date | undefined {
     const offsetMin = (sign === '-' ? -1 : 1) * (hours * 60 + minutes);
     return new Date(wallClockAsUtc - offsetMin * 60_000);
   }
-  // Copenhagen wall-clock time: the offset in force then (asked twice, for the days it changes).
+  // The offset in force then, asked twice for the days it changes.
   const guess = wallClockAsUtc - copenhagenClock(wallClockAsUtc).offsetMin * 60_000;
   return new Date(wallClockAsUtc - copenhagenClock(guess).offsetMin * 60_000);
 }

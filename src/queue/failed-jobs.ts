@@ -2,7 +2,6 @@ import type { Job, Queue } from 'bullmq';
 
 const PAGE = 500;
 
-/** Every job in a queue's failed set, oldest failure first. */
 export async function allFailedJobs(queue: Queue): Promise<Job[]> {
   const jobs: Job[] = [];
   for (let start = 0; ; start += PAGE) {
@@ -13,16 +12,10 @@ export async function allFailedJobs(queue: Queue): Promise<Job[]> {
   }
 }
 
-/**
- * What became of a failed job asked to run again: `taken` when someone else (a replay, the board,
- * another process) ran it again meanwhile, `gone` when it was removed meanwhile.
- */
+/** `taken`: someone else (a replay, the board, another process) ran it again meanwhile. */
 export type RetryOutcome = 'retried' | 'taken' | 'gone';
 
-/**
- * Runs a failed job again with a fresh set of attempts (without the reset, a job that used up its
- * attempts would get one more try only), its data replaced by `data`.
- */
+/** Without the reset, a job that used up its attempts would get one more try only. */
 export async function retryFailedJob(job: Job, data: unknown = job.data): Promise<RetryOutcome> {
   try {
     await job.updateData(data);

@@ -11,10 +11,7 @@ import {
 import { isRetryableStoreError, StoreBudgetWaitError, StoreError } from '../store/errors.js';
 import type { PartnerAuthGuard } from './partner-auth.js';
 
-/**
- * The job itself decided it cannot succeed as things stand (an order the provider refuses, say),
- * and has already recorded why: it fails for good with this message, no retries.
- */
+/** The job has already recorded why it cannot succeed: it fails for good, no retries. */
 export class JobRefusedError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -22,31 +19,22 @@ export class JobRefusedError extends Error {
   }
 }
 
-/** How long a job whose token was refused waits before it is looked at again (queues are paused). */
+/** The queues are paused meanwhile. */
 const AUTH_RECHECK_MS = 5_000;
 
 export interface FailurePolicyDeps {
-  /** The job's own queue: a wait holds it back (BullMQ's rate-limit path). */
+  /** A wait holds it back (BullMQ's rate-limit path). */
   queue: Queue;
   authGuard: PartnerAuthGuard;
   counters: Counters;
   logger: Logger;
-  /**
-   * Called once when the job fails for good (a permanent error, or the last attempt of a
-   * transient one) with the admin-readable reason, before BullMQ records the failure.
-   */
+  /** Runs once, before BullMQ records the failure for good. */
   onGiveUp?(reason: string, error: unknown): Promise<void>;
 }
 
 /**
- * The one mapping from what a job's work threw onto BullMQ's outcomes, for every job that calls
- * the partner or the store:
- * - a spent budget (the partner's, or Shopify's shared bucket) or a 429: back to the queue for
- *   the wait, no attempt used;
- * - a refused partner token (401) or a misconfigured PARTNER_API_URL (404 from a route the API
- *   always has): the partner queues pause in every process with that reason, no attempt used;
- * - a transient failure (5xx, network, throttling): retried with backoff until the last attempt;
- * - anything permanent, or the last attempt: failed for good with a reason an admin can act on.
+ * The one mapping from what a job's work threw onto BullMQ's outcomes. Waits (budget, 429) and a
+ * refused token or wrong PARTNER_API_URL use no attempt; transient failures are retried.
  */
 export async function runWithFailurePolicy<T>(
   job: Job,
@@ -88,9 +76,8 @@ export async function runWithFailurePolicy<T>(
 }
 
 /**
- * Fails a job for good with an admin's reason. BullMQ keeps the error's stack and Bull Board
- * shows it in place of the reason: a trace through this file tells an admin nothing (the
- * cause, with its own stack, is in the log), so the stack is the reason alone.
+ * Bull Board shows the error's stack in place of the reason, and a trace through this file tells
+ * an admin nothing (the cause's stack is in the log).
  */
 function failForGood(reason: string): UnrecoverableError {
   const failure = new UnrecoverableError(reason);
@@ -98,26 +85,20 @@ function failForGood(reason: string): UnrecoverableError {
   return failure;
 }
 
-/** Whether the same work may succeed later: partner and store errors say so; anything else may. */
+/** Anything not known to be permanent may succeed later. */
 function isTransient(error: unknown): boolean {
   if (error instanceof PartnerError) return isRetryablePartnerError(error);
   if (error instanceof StoreError) return isRetryableStoreError(error);
   return true;
 }
 
-/**
- * Puts the job back at the head of its queue and holds the queue for `waitMs`: the job keeps its
- * attempts, and no worker slot sits idle waiting. (BullMQ's rate-limit path does exactly this.)
- */
+/** BullMQ's rate-limit path: the job keeps its attempts and no worker slot sits idle waiting. */
 export async function deferQueue(queue: Queue, waitMs: number): Promise<never> {
   await queue.rateLimit(Math.max(1, Math.ceil(waitMs)));
   throw Worker.RateLimitError();
 }
 
-/**
- * The waiting part of the policy alone, for code that calls the partner outside a catalog job
- * (the budget benchmark): a spent budget or a 429 sends the job back for the wait.
- */
+/** For code that calls the partner outside a catalog job. */
 export async function runPartnerStep<T>(queue: Queue, step: () => Promise<T>): Promise<T> {
   try {
     return await step();

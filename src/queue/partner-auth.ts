@@ -5,21 +5,17 @@ import type { Logger } from '../log.js';
 import type { PartnerApi } from '../partner/client.js';
 import { PartnerAuthError, PartnerUrlMisconfiguredError } from '../partner/errors.js';
 
-/** Why the partner queues are paused: a refused token, or a base address that is not the API's. */
 export type PartnerPauseReason = 'token_refused' | 'url_misconfigured';
 
 export interface PartnerPause {
   reason: PartnerPauseReason;
-  /** When the queues were paused (ISO time). */
   since: string;
 }
 
 /**
- * A 401 means the token is missing, malformed or revoked; a 404 from a route the API always has
- * means PARTNER_API_URL is wrong. Either way every further call would fail the same way. So the
- * first one pauses every queue that calls the partner (in every process, since the pause lives in
- * Redis) with its reason, for /status and the health check; jobs wait in their queues with their
- * attempts intact. Once a request works again, the queues resume.
+ * After a 401, or a 404 from a route the API always has, every further call would fail the same
+ * way, so every partner queue pauses, in every process (the pause lives in Redis), until a
+ * request works again. Jobs keep their attempts.
  */
 export class PartnerAuthGuard {
   constructor(
@@ -42,8 +38,8 @@ export class PartnerAuthGuard {
   }
 
   private async pause(reason: PartnerPauseReason): Promise<void> {
-    // Always a fresh value, set before pausing: whatever interleaves with `tokenAccepted` in
-    // another process, paused queues are never left without the key that gets them resumed.
+    // A fresh value, set before pausing: whatever interleaves with `tokenAccepted` elsewhere,
+    // paused queues are never left without the key that gets them resumed.
     const value = `${new Date().toISOString()} ${randomUUID()} ${reason}`;
     const previous = await this.redis.set(this.key, value, 'GET');
     await Promise.all(this.queues.map((q) => q.pause()));
@@ -57,12 +53,10 @@ export class PartnerAuthGuard {
     }
   }
 
-  /** When the token was refused (ISO time), or null while it is accepted. */
   async refusedSince(): Promise<string | null> {
     return (await this.paused())?.since ?? null;
   }
 
-  /** Why and since when the partner queues are paused, or null while they run. */
   paused(): Promise<PartnerPause | null> {
     return readPartnerPause(this.redis, this.prefix);
   }
@@ -82,12 +76,7 @@ export class PartnerAuthGuard {
     this.logger.info('partner API accepts the token and address again: queues resumed');
   }
 
-  /**
-   * While the queues are paused (or always, with `always`: the check at start), tries the token
-   * and address with one cheap request from the shared budget (`GET /shipments?per_page=1`).
-   * A 401 or a 404 pauses the queues with that reason; a 200 resumes them. Returns whether the
-   * partner accepts the token; any other answer changes nothing.
-   */
+  /** Spends one request of the shared budget; answers other than 200, 401, 404 change nothing. */
   async probe(partner: PartnerApi, options: { always?: boolean } = {}): Promise<boolean> {
     if (!options.always && !(await this.paused())) return true;
     try {
@@ -103,7 +92,6 @@ export class PartnerAuthGuard {
   }
 }
 
-/** What an admin reads about a pause: in the log, /status and `connector status`. */
 export function pauseMessage(pause: PartnerPause): string {
   return pause.reason === 'url_misconfigured'
     ? `the partner API answered 404 to a route it always has (at ${pause.since}): PARTNER_API_URL is misconfigured (it must include /api/v1); shipment queues are paused until it is fixed`
@@ -122,13 +110,11 @@ function refusedAtKey(prefix: string): string {
   return `${prefix}:partner-auth:refused-at`;
 }
 
-/** Why and since when the partner queues are paused, or null while they run: for readers. */
 export async function readPartnerPause(redis: Redis, prefix: string): Promise<PartnerPause | null> {
   const value = await redis.get(refusedAtKey(prefix));
   return value ? parsePause(value) : null;
 }
 
-/** When the partner token was refused (ISO time), or null while it is accepted: for readers. */
 export async function tokenRefusedSince(redis: Redis, prefix: string): Promise<string | null> {
   const pause = await readPartnerPause(redis, prefix);
   return pause?.reason === 'token_refused' ? pause.since : null;

@@ -8,16 +8,9 @@ import type {
 } from '../partner/gate.js';
 
 /**
- * The partner request budget, shared by every queue and process through Redis.
- *
- * A sliding log: each request sent is a member of a sorted set scored by Redis server time, so
- * no two processes disagree about the clock. A request is granted only while fewer than `limit`
- * requests were sent in the last window, so no sliding window ever holds more than `limit`.
- * A 429 sets a block key that denies everyone until Retry-After has passed.
- *
- * Priority: creating shipments goes first. While sync requests wait, creates leave `reserve`
- * slots per window to them; while creates wait, sync gets no more than `reserve` slots. With only
- * one kind waiting, it may use the whole budget.
+ * A sliding log scored by Redis server time, so no two processes disagree about the clock, and no
+ * sliding window ever holds more than `limit`. While both kinds wait, creates leave `reserve`
+ * slots per window to sync and sync gets no more than `reserve`.
  */
 const TAKE_SCRIPT = `
 local log, syncLog, blocked, waitingCreate, waitingSync, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -82,7 +75,6 @@ redis.call('HINCRBY', stats, 'sent', 1)
 return 0
 `;
 
-/** Extends the block to `waitMs` from now, never shortens it. */
 const BLOCK_SCRIPT = `
 local ttl = redis.call('PTTL', KEYS[1])
 local waitMs = math.max(1, tonumber(ARGV[1]))
@@ -93,8 +85,7 @@ return 0
 
 /**
  * Moves a place taken ahead to now, as its request leaves: the log then holds the time the
- * provider sees, and a later time only ever counts against more windows, never fewer. While a
- * 429 blocks every request the place is not moved (-1): nothing leaves before its Retry-After.
+ * provider sees. During a 429 block it is not moved (-1): nothing leaves before its Retry-After.
  */
 const CONFIRM_SCRIPT = `
 local now = tonumber(ARGV[2])
@@ -110,7 +101,6 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
 return 1
 `;
 
-/** Gives back a place taken ahead that no request used. */
 const RELEASE_SCRIPT = `
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -119,24 +109,17 @@ return 1
 `;
 
 export interface PartnerBudgetOptions {
-  /** The partner token; only a hash of it names the keys, so it never lands in Redis. */
+  /** Only a hash of it names the keys, so it never lands in Redis. */
   token: string;
   limit: number;
   windowMs: number;
-  /** Share of each window kept for sync while sync requests wait (0 to 0.9). */
+  /** 0 to 0.9. */
   syncReserve?: number;
-  /**
-   * Added to the window so that requests which left together do not arrive at the provider
-   * inside one window because of network jitter. Default: 2% of the window, at least 100 ms
-   * and at most 1 s (60 requests a minute then leave about 1.6% unused).
-   */
+  /** Added to the window, so network jitter cannot put more than `limit` in a provider window. */
   safetyMarginMs?: number;
-  /**
-   * The clock of the sliding log, in milliseconds. Default: Redis server time, which every
-   * process shares; tests pass a clock they move by hand.
-   */
+  /** Default: Redis server time, which every process shares. */
   clock?: () => number;
-  /** Key namespace; the budget is per token, not per queue prefix. */
+  /** The budget is per token, not per queue prefix. */
   keyPrefix?: string;
 }
 
@@ -145,7 +128,6 @@ export interface PartnerBudgetStats {
   rateLimited: number;
   denied: number;
   waitMs: number;
-  /** Requests still allowed in the current window. */
   remaining: number;
 }
 
@@ -156,10 +138,7 @@ type BudgetRedis = Redis & {
   partnerBudgetRelease(...args: (string | number)[]): Promise<number>;
 };
 
-/**
- * Where a token's budget lives in Redis: named by a hash of the token, never the token. The hash
- * is the key's hash tag, so the scripts' six keys share one slot on a Redis Cluster.
- */
+/** The hash is the keys' hash tag, so the scripts' keys share one slot on a Redis Cluster. */
 export function budgetKeyBase(token: string, keyPrefix = 'partner-budget'): string {
   const id = createHash('sha256').update(token).digest('hex').slice(0, 16);
   return `${keyPrefix}:{${id}}`;
@@ -219,8 +198,7 @@ export class PartnerBudget implements RequestGate {
       this.reserve,
       priority,
       slot,
-      // A waiting marker outlives the wait, so the waiter still counts when it returns: BullMQ
-      // can take up to about a second to hand a deferred job back to a worker.
+      // Outlives the wait: BullMQ can take about a second to hand a deferred job back.
       Math.max(1_000, Math.ceil(this.windowMs / 10)),
       this.options.clock ? this.options.clock() : '',
     );
@@ -244,12 +222,11 @@ export class PartnerBudget implements RequestGate {
   }
 
   async block(waitMs: number): Promise<void> {
-    // Retry-After: 0 (or a date already past) still counts as a 429; Redis refuses PX 0.
+    // Retry-After: 0 still counts as a 429; Redis refuses PX 0.
     const ms = Math.max(1, Math.ceil(waitMs));
     await this.redis.partnerBudgetBlock(this.keys.blocked, this.keys.stats, ms);
   }
 
-  /** Milliseconds until a 429 block ends, or 0. */
   async blockedForMs(): Promise<number> {
     return Math.max(0, await this.redis.pttl(this.keys.blocked));
   }

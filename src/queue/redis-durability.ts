@@ -2,11 +2,9 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 
 /**
- * What production needs from Redis, which holds every queued order and every record: an
- * append-only file, so a restart loses at most a second of writes instead of everything since the
- * last RDB snapshot (Debian's default configuration keeps snapshots only), and no eviction, so a
- * full Redis refuses writes (the webhook answers 503, Shopify delivers again) instead of silently
- * dropping jobs and records.
+ * Redis holds every queued order and record: without an append-only file a restart loses
+ * everything since the last snapshot, and with eviction a full Redis drops jobs silently instead
+ * of refusing writes.
  */
 const REQUIRED = {
   appendonly: {
@@ -25,7 +23,7 @@ export type DurabilityReport =
   | { checked: true; unsafe: { setting: DurabilitySetting; value: string | null }[] }
   | { checked: false; reason: string };
 
-/** Reads the settings with CONFIG GET; managed Redis often disables that command. */
+/** Managed Redis often disables CONFIG GET. */
 export async function checkRedisDurability(redis: Redis): Promise<DurabilityReport> {
   const unsafe: { setting: DurabilitySetting; value: string | null }[] = [];
   try {
@@ -40,7 +38,6 @@ export async function checkRedisDurability(redis: Redis): Promise<DurabilityRepo
   return { checked: true, unsafe };
 }
 
-/** Checks at start and says, one line per problem, what is at risk and how to fix it. */
 export async function warnAboutRedisDurability(
   redis: Redis,
   logger: Logger,
@@ -63,15 +60,13 @@ export async function warnAboutRedisDurability(
   return report;
 }
 
-/** The only policy under which Redis never deletes a key to make room. */
 export const SAFE_EVICTION_POLICY = 'noeviction';
 
-/** How often the workers read maxmemory-policy again: a CONFIG SET needs no restart of Redis. */
+/** A CONFIG SET needs no restart of Redis, so the workers read it again. */
 export const EVICTION_CHECK_INTERVAL_MS = 180_000;
 
 export type EvictionPolicyReading =
   | { checked: true; policy: string }
-  /** CONFIG GET refused (most managed Redis services rename or disable it). */
   | { checked: false; reason: string };
 
 export async function readEvictionPolicy(redis: Redis): Promise<EvictionPolicyReading> {
@@ -89,7 +84,6 @@ const EVICTION_RISK =
 const EVICTION_FIX =
   'Set "maxmemory-policy noeviction" (redis.conf, or CONFIG SET maxmemory-policy noeviction then CONFIG REWRITE; on a managed Redis, in its settings), or set REDIS_ALLOW_EVICTION=true to run anyway and accept the risk';
 
-/** The workers do not start on a Redis that may evict their keys. */
 export class EvictionPolicyError extends Error {
   override name = 'EvictionPolicyError';
   constructor(readonly policy: string) {
@@ -99,11 +93,7 @@ export class EvictionPolicyError extends Error {
   }
 }
 
-/**
- * At the start of a process that runs workers: throws EvictionPolicyError unless Redis runs with
- * noeviction or REDIS_ALLOW_EVICTION is set. When CONFIG GET is refused the policy cannot be
- * known: the workers start, with a warning saying what to check by hand.
- */
+/** When CONFIG GET is refused the policy cannot be known: the workers start, with a warning. */
 export async function refuseEvictingRedis(
   redis: Redis,
   logger: Logger,
@@ -125,10 +115,9 @@ export async function refuseEvictingRedis(
   return reading;
 }
 
-/** Why every worker is paused: Redis may evict keys. Kept in Redis for /status and the CLI. */
+/** Kept in Redis for /status and the CLI. */
 export interface EvictionPause {
   policy: string;
-  /** When a worker first saw it (ISO time). */
   since: string;
 }
 
@@ -146,22 +135,18 @@ export async function readEvictionPause(
   return { since, policy };
 }
 
-/** What an admin reads about the pause: in the log, /status and `connector status`. */
 export function evictionPauseMessage(pause: EvictionPause): string {
   return `Redis runs with maxmemory-policy ${pause.policy} (seen at ${pause.since}): the queue workers are paused until it is noeviction again, because ${EVICTION_RISK}`;
 }
 
-/** What the watch needs of a BullMQ worker. */
 interface PausableWorker {
   pause(doNotWaitActive?: boolean): Promise<void>;
   resume(): void;
 }
 
 /**
- * Re-reads maxmemory-policy while the workers run (call `check` every few minutes): a policy
- * that changed to one that evicts pauses this process's workers and records why under the
- * prefix; noeviction again resumes them and clears the reason. Jobs wait in their queues
- * meanwhile, and the webhook intake goes on queueing. A refused CONFIG GET changes nothing.
+ * Pauses this process's workers while Redis may evict keys; the webhook intake goes on queueing.
+ * A refused CONFIG GET changes nothing.
  */
 export class EvictionPolicyWatch {
   private paused = false;
@@ -189,14 +174,13 @@ export class EvictionPolicyWatch {
       this.paused = false;
       return 'running';
     }
-    // The first sighting's time stays; a race between processes only picks one of two times.
+    // The first sighting's time stays.
     const stored = await readEvictionPause(this.redis, this.prefix);
     const pause = { since: stored?.since ?? this.now().toISOString(), policy: reading.policy };
     if (stored?.policy !== pause.policy)
       await this.redis.set(key, `${pause.since} ${pause.policy}`);
     if (!this.paused) {
       this.paused = true;
-      // Running jobs finish; no new one starts here until the policy is safe again.
       await Promise.all(this.workers.map((worker) => worker.pause(true)));
       this.logger.error({ policy: reading.policy }, evictionPauseMessage(pause));
     }

@@ -1,13 +1,8 @@
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 
 /**
- * Redis connections. Workers block on Redis and must never give up a command
- * (`maxRetriesPerRequest: null`, as BullMQ requires). Everything on a request path (the webhook
- * intake, health checks) fails fast instead, so a Redis outage becomes a quick 503, not a hang.
- *
- * REDIS_URL names one Redis (`redis://`, or `rediss://` for TLS) or a Redis Cluster
- * (`redis+cluster://`, `rediss+cluster://`, with one or more seed nodes separated by commas:
- * `rediss+cluster://user:password@node-1:6379,node-2:6379`). A cluster connection is returned
+ * Workers must never give up a command (`maxRetriesPerRequest: null`, as BullMQ requires); request
+ * paths fail fast, so a Redis outage becomes a quick 503, not a hang. A cluster connection is
  * typed as `Redis`: it answers the same commands, and BullMQ takes either.
  */
 export function createRedis(url: string, purpose: 'worker' | 'client'): Redis {
@@ -23,14 +18,13 @@ export function createRedis(url: string, purpose: 'worker' | 'client'): Redis {
     enableReadyCheck: true,
     ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
     redisOptions: { ...nodeOptions, ...cluster.auth, ...(cluster.tls ? { tls: {} } : {}) },
-    // Managed clusters with TLS (ElastiCache, MemoryDB) announce nodes by address while their
-    // certificates name the host: connect by the name given, as ioredis advises for them.
+    // Managed TLS clusters (ElastiCache, MemoryDB) announce nodes by address while their
+    // certificates name the host: connect by the name given, as ioredis advises.
     ...(cluster.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
   };
   return new Cluster(cluster.nodes, clusterOptions) as unknown as Redis;
 }
 
-/** Whether the connection is to a Redis Cluster (see createRedis). */
 export function isClusterUrl(url: string): boolean {
   return /^rediss?\+cluster:\/\//i.test(url);
 }
@@ -41,7 +35,7 @@ interface ClusterAddress {
   tls: boolean;
 }
 
-/** The seed nodes, credentials and TLS of a `redis+cluster://` URL; null for any other URL. */
+/** Null for a URL that is not `redis+cluster://` or `rediss+cluster://`. */
 export function parseClusterUrl(url: string): ClusterAddress | null {
   const match = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#]+)/i.exec(url);
   if (!match) return null;
@@ -63,10 +57,7 @@ export function parseClusterUrl(url: string): ClusterAddress | null {
   return { nodes, auth, tls: scheme!.toLowerCase() === 'rediss' };
 }
 
-/**
- * Every key matching `pattern`, in batches. On a cluster each master holds only its own slots,
- * so every master is scanned (with a hash-tagged prefix all the keys are on one of them).
- */
+/** On a cluster each master holds only its own slots, so every master is scanned. */
 export async function* scanKeys(redis: Redis, pattern: string, count = 1000) {
   const nodes = redis instanceof Cluster ? (redis as Cluster).nodes('master') : [redis];
   for (const node of nodes) {
@@ -79,10 +70,7 @@ export async function* scanKeys(redis: Redis, pattern: string, count = 1000) {
   }
 }
 
-/**
- * A fail-fast connection that is ready to use, for commands that do one thing and exit: with no
- * offline queue, a command sent before the connection is up would fail rather than wait.
- */
+/** With no offline queue, a command sent before the connection is up would fail, not wait. */
 export async function connectedRedis(url: string, timeoutMs = 5_000): Promise<Redis> {
   const redis = createRedis(url, 'client');
   redis.on('error', () => {}); // reported below, once, instead of on every retry
@@ -105,7 +93,6 @@ export async function connectedRedis(url: string, timeoutMs = 5_000): Promise<Re
   return redis;
 }
 
-/** The URL without its password, for messages. */
 function redactUrl(url: string): string {
   return url.replace(/\/\/([^@/]*)@/, '//***@');
 }

@@ -1,36 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-/**
- * What staff did to jobs and records, from Bull Board or the `connector` command: who, when,
- * what, and to which queue, jobs and orders. Ids and order numbers only, no personal data.
- */
+/** Ids and order numbers only, no personal data. */
 export interface StaffAction {
-  /** When (ms since the epoch). */
   at: number;
   /** The board's login user, or the OS user who ran the command. */
   who: string;
   via: 'board' | 'cli';
-  /** What was done, e.g. `retry`, `clean`, `replay`, `environment forget`. */
   action: string;
   queue?: string;
-  /** The jobs it touched (the first MAX_IDS of them; `count` says how many in all). */
+  /** At most MAX_IDS; `count` says how many in all. */
   jobIds: string[];
-  /** The orders behind those jobs (the first MAX_IDS of them). */
   orderIds: string[];
-  /** How many jobs or records it changed. */
   count: number;
-  /** Anything else that tells what was asked, e.g. `failed jobs` or `dry run`. */
   detail?: string;
 }
 
-/** Kept at least this long (and at most MAX_ACTIONS entries). */
 export const AUDIT_RETENTION_DAYS = 90;
-/** Bounds the trail's size whatever staff do: the oldest entries go first. */
 export const MAX_ACTIONS = 20_000;
-/** Per order: its latest actions, for its timeline. */
 const MAX_ACTIONS_PER_ORDER = 100;
-/** Ids kept in one entry: a "retry all" of thousands of jobs stays one small entry. */
+/** A "retry all" of thousands of jobs stays one small entry. */
 export const MAX_IDS = 50;
 
 const DAY_MS = 24 * 3600_000;
@@ -39,15 +28,11 @@ function keys(prefix: string) {
   return {
     all: `${prefix}:audit`,
     order: (orderId: string) => `${prefix}:audit:order:${orderId}`,
-    /** Actions counted by `via:action`, for /metrics: counts survive the trail's trimming. */
+    /** For /metrics: counts survive the trail's trimming. */
     counts: `${prefix}:audit:counts`,
   };
 }
 
-/**
- * Adds an action to the trail (and to the trail of each order it names), trims what is older
- * than the retention or past the size bound, and counts it for /metrics. One round trip.
- */
 export async function recordStaffAction(
   redis: Redis,
   prefix: string,
@@ -80,10 +65,6 @@ export async function recordStaffAction(
   await multi.exec();
 }
 
-/**
- * The latest actions, newest first: all of them, or those that named one order (its id), and
- * only those at or after `since` (ms) if given. `limit` defaults to 100.
- */
 export async function listStaffActions(
   redis: Redis,
   prefix: string,
@@ -100,7 +81,6 @@ export async function listStaffActions(
   });
 }
 
-/** How many actions of each kind were recorded since the prefix was first used. */
 export async function countStaffActions(
   redis: Redis,
   prefix: string,

@@ -2,51 +2,37 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
- * Which partner environment and account the records under a QUEUE_PREFIX belong to.
- *
  * Records and job ids are keyed by the order id alone, and the provider's sandbox and production
- * are separate databases with separate tokens. An order registered in the sandbox during
- * onboarding would count as registered in production and never be sent there. Rather than
- * putting a hash of the environment into every key (which would silently orphan every record,
- * queued job and failed job, and leave them in Redis for ever, each time the provider reissues a
- * token), the first start stores a fingerprint of the partner address and token under the
- * prefix, and a start with another address refuses, saying what to do. Another token for the
- * same address is either a reissued token of the same account or another account: only the
- * account that created a shipment can read it, so reading one shipment registered here tells
- * them apart. The token itself is never stored: only a hash of it together with the address.
+ * are separate databases, so an order registered in the sandbox would never be sent in production.
+ * The first start stores a hash of address and token under the prefix; a start with another
+ * address refuses. Another token for the same address is told apart by reading a shipment
+ * registered here: only the account that created it can read it.
  */
 
 export interface PartnerEnvironment {
-  /** The partner base address, including /api/v1. */
+  /** Including /api/v1. */
   apiUrl: string;
   token: string;
 }
 
 export interface StoredEnvironment {
   fingerprint: string;
-  /** The address the records were made with (shown to admins; no credentials). */
+  /** Without credentials. */
   apiUrl: string;
-  /** When this prefix was first used with it (ISO, UTC). */
   claimedAt: string;
 }
 
 export type ClaimOutcome =
   | { outcome: 'matched' }
-  /** First start under this prefix; `earlierRegistrations` were recorded before fingerprints. */
+  /** `earlierRegistrations`: orders already registered under the prefix when it was claimed. */
   | { outcome: 'claimed'; earlierRegistrations: number }
-  /**
-   * Another token for the same address, proven to be the same account: the new token read
-   * shipment `checkedReference` (null: none was registered yet, so nothing could be mixed up).
-   */
+  /** The new token read `checkedReference` (null: nothing registered yet, nothing to mix up). */
   | { outcome: 'token_adopted'; checkedReference: string | null };
 
-/**
- * Reads one shipment with the configured token (`GET /shipments/{reference}`): `found` (200) or
- * `not_found` (404). Throws when the provider gave no such answer (network error, 401, 429, 5xx).
- */
+/** Throws when the provider gave neither 200 nor 404. */
 export type ShipmentReader = (reference: string) => Promise<'found' | 'not_found'>;
 
-/** A hash of address and token: equal for the same environment and account, useless to a thief. */
+/** Equal for the same environment and account, useless to a thief. */
 export function environmentFingerprint(environment: PartnerEnvironment): string {
   return createHash('sha256')
     .update(`${environment.apiUrl}\n${environment.token}`)
@@ -58,13 +44,11 @@ export function environmentKey(prefix: string): string {
   return `${prefix}:partner-environment`;
 }
 
-/** The records under `prefix` belong to another partner environment or account. */
 export class PartnerEnvironmentMismatchError extends Error {
   constructor(
     readonly prefix: string,
     readonly stored: StoredEnvironment,
     readonly configuredUrl: string,
-    /** What reading a shipment with the new token showed, or why it could not tell. */
     readonly accountCheck?: { undecided: boolean; detail: string },
   ) {
     const sameAddress = stored.apiUrl === configuredUrl;
@@ -93,7 +77,6 @@ export class PartnerEnvironmentMismatchError extends Error {
   }
 }
 
-/** The address without user info, as it is stored and shown. */
 function displayUrl(apiUrl: string): string {
   return apiUrl.replace(/\/\/[^@/]*@/, '//');
 }
@@ -115,10 +98,6 @@ export async function readPartnerEnvironment(
   return stored.fingerprint ? (stored as unknown as StoredEnvironment) : null;
 }
 
-/**
- * Records the environment at the first start under `prefix`, passes when it is the same one, and
- * throws PartnerEnvironmentMismatchError when the records belong to another.
- */
 export async function claimPartnerEnvironment(
   redis: Redis,
   prefix: string,
@@ -126,7 +105,6 @@ export async function claimPartnerEnvironment(
   now = new Date(),
   /** Without it, another token for the same address is refused like another address. */
   readShipment?: ShipmentReader,
-  /** Decide only, recording nothing: the verdict a real claim would get (a dry run). */
   dryRun = false,
 ): Promise<ClaimOutcome> {
   const fingerprint = environmentFingerprint(environment);
@@ -182,10 +160,9 @@ async function readStoredTriple(
   return stored ? [stored.fingerprint, stored.apiUrl, stored.claimedAt] : null;
 }
 
-/** How many of the newest registrations are tried for one whose record is still there. */
+/** The newest registrations' records may have expired: a few are tried. */
 const REGISTERED_CANDIDATES = 10;
 
-/** The newest order registered under `prefix` (its shipment's reference), or null. */
 async function newestRegisteredReference(redis: Redis, prefix: string): Promise<string | null> {
   const newest = await redis.zrevrange(`${prefix}:orders:registered`, 0, REGISTERED_CANDIDATES - 1);
   for (const orderId of newest) {
@@ -194,7 +171,6 @@ async function newestRegisteredReference(redis: Redis, prefix: string): Promise<
   return null;
 }
 
-/** Adopting a token was refused: the address differs, so it is another environment. */
 export class AdoptTokenRefusedError extends Error {
   constructor(message: string) {
     super(message);
@@ -202,11 +178,7 @@ export class AdoptTokenRefusedError extends Error {
   }
 }
 
-/**
- * The provider reissued the token of the same account (as it does the same day a token is
- * exposed): the records stay and the new fingerprint is stored. Sandbox and production have
- * different addresses, so a changed address is refused.
- */
+/** Sandbox and production have different addresses, so a changed address is refused. */
 export async function adoptReissuedToken(
   redis: Redis,
   prefix: string,

@@ -3,63 +3,45 @@ import { scanKeys } from '../queue/redis.js';
 import { encodeEntry, pushEntryLua, TIMELINE_KEEP_MS, timelineKey } from './order-timeline.js';
 
 /**
- * What the status sync knows of each shipment, keyed by its reference (the Shopify order id):
- * the provider's side (status, tracking, as last read) and the Shopify side (what has been
- * written back). The sync and the write jobs compare the two to decide what Shopify still needs,
- * so nothing is written twice. Only ids, statuses and tracking are stored: no personal data.
+ * What the status sync knows of each shipment, keyed by the Shopify order id: the provider's side
+ * as last read and what Shopify has been given, so nothing is written twice. No personal data.
  */
 export interface TrackedShipment {
   reference: string;
   orderNumber: string;
-  /** The provider's status as last read; an unknown one is kept as sent. */
+  /** Unknown statuses are kept as sent. */
   status: string;
-  /** The provider's updated_at of that status, as sent, and as an instant. */
   updatedAt: string;
   updatedAtMs: number;
-  /** The furthest documented stage reached (pending … delivered, or cancelled). */
   stage: string;
-  /** When the shipment was created at the provider (or a time no later than that). */
+  /** No later than the creation at the provider. */
   createdAtMs: number;
   carrier?: string;
   trackingNumber?: string;
-  /** The updated_at of the detail read that gave carrier and tracking number. */
   trackingReadAt?: string;
-  /** When the provider says it was delivered (history, or updated_at). */
   deliveredAt?: string;
   /**
-   * Set for a shipment first seen in the provider's list (not registered by this connector):
-   * the stage it had then. One already with the carrier is fulfilled without emailing the
-   * customer, who heard of it long ago.
+   * For a shipment first seen in the provider's list: its stage then. One already with the
+   * carrier is fulfilled without emailing the customer, who heard of it long ago.
    */
   adoptedAtStage?: string;
-  /** Failed detail reads since the last good one. */
   detailFailures?: number;
 
   // What Shopify has been given:
-  /** The status version (jobs/shipment-updates) written into the order's metafields. */
   writtenStatus?: string;
   progressReportedAt?: string;
-  /** The tracking number on the order's fulfillments, and their ids (comma-separated). */
+  /** Comma-separated. */
   fulfilledNumber?: string;
   fulfillmentIds?: string;
-  /**
-   * When a fulfilment was first sent unread (the units as sent): a later attempt, not knowing
-   * what that one did, reads the order first.
-   */
+  /** A fulfilment sent without reading first: a later attempt, not knowing its outcome, reads. */
   fulfilStartedAt?: string;
-  /**
-   * The tracking number for which nothing of the order was left to fulfil (its fulfillment
-   * orders closed or cancelled in Shopify, an order cancelled after registration say): no
-   * fulfillment carries it, and the sync asks none for it.
-   */
+  /** Nothing of the order was left to fulfil for this number: cancelled after registration, say. */
   unfulfillableNumber?: string;
   deliveryRecordedAt?: string;
   cancelFlaggedAt?: string;
-  /** Why the order could not be fulfilled, as last told to staff (holds, other apps…). */
   fulfilBlockedReason?: string;
 }
 
-/** The provider's side of a shipment as the sync writes it. */
 export type ProviderSide = Pick<
   TrackedShipment,
   'orderNumber' | 'status' | 'updatedAt' | 'updatedAtMs' | 'stage' | 'createdAtMs'
@@ -71,7 +53,6 @@ export type ProviderSide = Pick<
     >
   >;
 
-/** What the write jobs record once Shopify has it. */
 export type ShopifySide = Partial<
   Pick<
     TrackedShipment,
@@ -87,7 +68,6 @@ export type ShopifySide = Partial<
   >
 >;
 
-/** Whether a fulfillment in Shopify carries the shipment's tracking number (as last recorded). */
 export function fulfilledInShopify(shipment: TrackedShipment): boolean {
   return Boolean(
     shipment.trackingNumber &&
@@ -100,15 +80,12 @@ const NUMBER_FIELDS = new Set(['updatedAtMs', 'createdAtMs', 'detailFailures']);
 
 const DAY_MS = 24 * 3600_000;
 
-/** Where a cycle of the sync stands: kept so that a run cut short resumes at its page. */
+/** Kept so that a run cut short resumes at its page. */
 export interface SyncCursor {
-  /** The created_after of the cycle (ISO). */
   windowStart: string;
-  /** The next page to read. */
   page: number;
-  /** When the cycle began (epoch ms): the next cycle's window reaches back to it. */
+  /** The next cycle's window reaches back to it. */
   startedAtMs: number;
-  /** Reading the list's pages, or (every page read) the detail reads. */
   phase: 'list' | 'details';
 }
 
@@ -127,11 +104,10 @@ export class ShipmentTracking {
   private key(reference: string) {
     return `${this.prefix}:shipment:${reference}`;
   }
-  /** Shipments not yet delivered or cancelled, scored by creation time. */
+  /** Scored by creation time. */
   private get openKey() {
     return `${this.prefix}:sync:open`;
   }
-  /** Shipments whose carrier or tracking number the sync must read in detail. */
   private get detailKey() {
     return `${this.prefix}:sync:needs-detail`;
   }
@@ -160,7 +136,6 @@ export class ShipmentTracking {
     return raw.status ? toShipment(reference, raw) : null;
   }
 
-  /** Several at once (one round trip); null where none is kept. */
   async getMany(references: readonly string[]): Promise<(TrackedShipment | null)[]> {
     if (references.length === 0) return [];
     const pipeline = this.redis.pipeline();
@@ -173,7 +148,7 @@ export class ShipmentTracking {
     });
   }
 
-  /** Every reference the sync keeps a record of (a scan: for reports, not for the sync itself). */
+  /** A scan: for reports, not for the sync itself. */
   async *references(): AsyncGenerator<string[]> {
     const start = `${this.prefix}:shipment:`;
     for await (const keys of scanKeys(this.redis, `${start}*`)) {
@@ -181,10 +156,6 @@ export class ShipmentTracking {
     }
   }
 
-  /**
-   * Starts following a shipment just registered, unless the sync already follows it. Its
-   * creation time puts it in the sync's window from the start.
-   */
   async track(reference: string, side: ProviderSide, now = Date.now()): Promise<boolean> {
     const created = await this.redis.eval(
       TRACK,
@@ -203,9 +174,8 @@ export class ShipmentTracking {
   }
 
   /**
-   * Writes the provider's side when it still is as it was read (`readUpdatedAtMs`, undefined for
-   * a shipment not followed before): a report decided on stale data is refused (false), and the
-   * caller reads again. Final shipments leave the open set; one needing detail joins that set.
+   * Refused (false) unless the record still has `readUpdatedAtMs` (undefined: no record), so a
+   * report decided on stale data is never written; the caller reads again.
    */
   async saveProviderSide(
     reference: string,
@@ -233,21 +203,18 @@ export class ShipmentTracking {
     return saved === 1;
   }
 
-  /** Records what Shopify now has. Fields given as undefined are left alone. */
   async saveShopifySide(reference: string, side: ShopifySide): Promise<void> {
     const fields = fieldsOf(side);
     if (fields.length === 0) return;
-    // A script, not MULTI: ioredis builds every MULTI by copying each script defined on the
-    // connection (BullMQ's, dozens) onto it, which cost more than the commands themselves.
+    // A script, not MULTI: ioredis copies every script defined on the connection (BullMQ's,
+    // dozens) onto each MULTI it builds.
     await this.redis.eval(SAVE_SHOPIFY_SIDE, 1, this.key(reference), this.keepMs, ...fields);
   }
 
-  /** Removes Shopify-side fields (a blocked reason that no longer holds, say). */
   async clearShopifySide(reference: string, ...fields: (keyof ShopifySide)[]): Promise<void> {
     if (fields.length > 0) await this.redis.hdel(this.key(reference), ...fields);
   }
 
-  /** Creation time of the oldest shipment not yet delivered or cancelled, if any. */
   async oldestOpenCreatedAtMs(): Promise<number | undefined> {
     const [, score] = await this.redis.zrange(this.openKey, 0, 0, 'WITHSCORES');
     return score === undefined ? undefined : Number(score);
@@ -257,15 +224,11 @@ export class ShipmentTracking {
     return this.redis.zcard(this.openKey);
   }
 
-  /**
-   * Stops following shipments created before `ms` that never reached a final status (the
-   * provider never said delivered): they would hold the sync's window open for ever.
-   */
+  /** Shipments never finalised would otherwise hold the sync's window open for ever. */
   async dropOpenCreatedBefore(ms: number): Promise<number> {
     return this.redis.zremrangebyscore(this.openKey, '-inf', `(${ms}`);
   }
 
-  /** References whose carrier and tracking number must be read in detail. */
   async needingDetail(): Promise<string[]> {
     return this.redis.smembers(this.detailKey);
   }
@@ -274,12 +237,10 @@ export class ShipmentTracking {
     return (await this.redis.sismember(this.detailKey, reference)) === 1;
   }
 
-  /** Counts a failed detail read of the shipment; the count so far. */
   async noteDetailFailure(reference: string): Promise<number> {
     return this.redis.hincrby(this.key(reference), 'detailFailures', 1);
   }
 
-  /** Drops a reference from the detail set (read, given up on, or no longer wanted). */
   async detailDone(reference: string): Promise<void> {
     await this.redis
       .multi()
@@ -305,7 +266,7 @@ export class ShipmentTracking {
     return this.redis.zrange(this.foreignKey, 0, -1);
   }
 
-  /** The provider's label of each status seen in a detail read (list items carry none). */
+  /** List items carry no labels; detail reads do. */
   async labels(): Promise<Record<string, string>> {
     return this.redis.hgetall(this.labelsKey);
   }
@@ -313,8 +274,6 @@ export class ShipmentTracking {
   async learnLabel(status: string, label: string): Promise<void> {
     await this.redis.hset(this.labelsKey, status, label);
   }
-
-  // --- The cycle: cursor, last completed start, and the guard against overlapping runs ---
 
   async cursor(): Promise<SyncCursor | null> {
     const raw = await this.redis.hgetall(this.cursorKey);
@@ -336,7 +295,6 @@ export class ShipmentTracking {
     });
   }
 
-  /** Ends a cycle: the next one reaches back to when this one began. */
   async finishCycle(startedAtMs: number): Promise<void> {
     await this.redis.multi().set(this.lastCycleKey, String(startedAtMs)).del(this.cursorKey).exec();
   }
@@ -347,12 +305,9 @@ export class ShipmentTracking {
   }
 
   /**
-   * Takes (or keeps) the sync's lock for `holder` for `ttlMs`. False when another run holds it:
-   * runs never overlap, whichever process they are in. With `takeOverFrom`, a holder whose name
-   * starts with it is replaced: an earlier execution of the same job, which BullMQ runs again only
-   * once it declared that execution stalled (its worker crashed). Without it, a crash mid-run
-   * would stop the sync until the lock expired (10 minutes). Should the earlier execution still
-   * be alive, it finds the lock taken at its next page and stops.
+   * Runs never overlap, whichever process they are in. `takeOverFrom` replaces a holder whose name
+   * starts with it: an earlier execution of the same job, which BullMQ reruns only once it declared
+   * it stalled. That execution, if still alive, finds the lock taken at its next page and stops.
    */
   async holdLock(holder: string, ttlMs: number, takeOverFrom?: string): Promise<boolean> {
     const held = await this.redis.eval(
@@ -371,12 +326,8 @@ export class ShipmentTracking {
   }
 
   /**
-   * Takes the shipment's write lock for `holder`: two writes that must not interleave (two
-   * fulfilments of one order, by two jobs) take turns. False while another holds it. With
-   * `takeOverFrom`, a holder whose name starts with it is replaced, as in `holdLock`: an earlier
-   * execution of the same job, which BullMQ runs again only once it declared that execution
-   * stalled. That execution, should it still be alive, must check `keepWriteLock` before each
-   * write, and stops there.
+   * Two writes that must not interleave (two fulfilments of one order) take turns. `takeOverFrom`
+   * as in `holdLock`; the stalled execution must check `keepWriteLock` before each write.
    */
   async holdWriteLock(
     reference: string,
@@ -395,11 +346,7 @@ export class ShipmentTracking {
     return held === 1;
   }
 
-  /**
-   * Keeps the write lock `holder` holds for another `ttlMs`. False when it holds it no more
-   * (taken over, or expired and maybe taken and released by another write meanwhile): what it
-   * read before may be stale, so it must not write.
-   */
+  /** False when the lock was lost: what the holder read may be stale, so it must not write. */
   async keepWriteLock(reference: string, holder: string, ttlMs: number): Promise<boolean> {
     return (await this.redis.eval(KEEP_LOCK, 1, this.writeLockKey(reference), holder, ttlMs)) === 1;
   }
@@ -409,7 +356,7 @@ export class ShipmentTracking {
   }
 }
 
-/** The order timeline's entry for a status the provider reported (kept only when it changed). */
+/** Kept only when the status changed. */
 function statusEntry(status: string, now: number): string {
   return encodeEntry({ at: now, kind: 'provider-status', status });
 }
@@ -466,10 +413,7 @@ if ARGV[5] == '1' then redis.call('SADD', KEYS[3], ARGV[1]) else redis.call('SRE
 return 1
 `;
 
-/**
- * Takes or keeps the lock KEYS[1] for ARGV[1] (ttl ARGV[2] ms): free, or its own, or held by a
- * holder starting with ARGV[3] (an earlier execution of the same job), which it replaces.
- */
+/** A holder starting with ARGV[3] is an earlier execution of the same job, and is replaced. */
 const TAKE_OVER_LOCK = `
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] and string.sub(holder, 1, #ARGV[3]) ~= ARGV[3] then return 0 end
@@ -477,7 +421,6 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `;
 
-/** Keeps the lock KEYS[1] for ARGV[2] ms more only if ARGV[1] still holds it. */
 const KEEP_LOCK = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])

@@ -6,19 +6,15 @@ export type StoreHealthStatus = 'ok' | 'access_refused' | 'throttled' | 'failing
 
 export interface StoreHealthReport {
   status: StoreHealthStatus | 'unknown';
-  /** When this status was first seen (ISO). */
   since: string | null;
-  /** What Shopify's last failing answer meant, in an admin's words. */
   reason: string | null;
 }
 
-/** How often a process confirms an unchanged status to Redis (other processes may differ). */
 const REFRESH_MS = 60_000;
 
 /**
- * What the connector last saw of its access to Shopify, shared by every process through Redis for
- * /status. Each process writes only when what it sees changes (or once a minute), so the hot path
- * of every Admin API call costs no Redis round trip.
+ * Each process writes only when what it sees changes (or once a minute), so Admin API calls cost
+ * no Redis round trip.
  */
 export class StoreHealth {
   private last: { status: StoreHealthStatus; writtenAt: number } | undefined;
@@ -33,7 +29,7 @@ export class StoreHealth {
     return `${this.prefix}:store-health`;
   }
 
-  /** Takes one request's outcome; never throws (health must not break the work). */
+  /** Never throws: health must not break the work. */
   report(outcome: StoreOutcome): void {
     const { status, reason } = describe(outcome);
     const now = this.now();

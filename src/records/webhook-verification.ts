@@ -1,21 +1,18 @@
 import type { Redis } from 'ioredis';
 
 /**
- * How many webhooks in a row failed HMAC verification, shared by every process through Redis.
- * Shopify signs every delivery, so a long streak of bad signatures means our secret is wrong
- * (a rotated app secret, a secret from another app), not an attacker: /status and the log say
- * to check SHOPIFY_WEBHOOK_SECRET. A verified webhook ends the streak.
+ * Shopify signs every delivery, so a long streak of bad signatures means our secret is wrong, not
+ * an attacker. A verified webhook ends the streak.
  */
 export const HMAC_FAILURE_STREAK_ALERT = 5;
 
-/** Long enough to span a quiet night; a streak that stops growing is forgotten after it. */
+/** Spans a quiet night; a streak that stops growing is forgotten after it. */
 const STREAK_TTL_S = 7 * 24 * 3600;
 
 export function hmacStreakKey(prefix: string): string {
   return `${prefix}:webhooks:hmac-failure-streak`;
 }
 
-/** Counts one failed verification; returns the streak's length. */
 export async function countHmacFailure(redis: Redis, prefix: string): Promise<number> {
   const [[, count]] = (await redis
     .multi()

@@ -2,9 +2,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Asks every request of this scope for `Authorization: Bearer <token>` (METRICS_TOKEN): /metrics
- * and /status show queue states, the partner budget and Shopify's error texts. Register it in the
- * scope of those routes only; the webhook and health routes stay open.
+ * /metrics and /status show queue states, the partner budget and Shopify's error texts. Register
+ * it in the scope of those routes only; the webhook and health routes stay open.
  */
 export function requireBearerToken(app: FastifyInstance, token: string): void {
   const expected = digest(`Bearer ${token}`);

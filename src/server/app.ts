@@ -6,31 +6,22 @@ import { type HealthDeps, healthRoutes, statusRoutes } from './health-routes.js'
 import { type MetricsDeps, metricsRoutes } from './metrics-route.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
 
-/**
- * Which routes a listener serves. 'public': what must face the internet (Shopify's webhooks,
- * /healthz, /readyz). 'admin': /metrics, /status, /status/partner and Bull Board. 'all': both,
- * on one port.
- */
+/** 'public' is what must face the internet: Shopify's webhooks, /healthz and /readyz. */
 export type Surface = 'all' | 'public' | 'admin';
 
-/** How long a client may take; without limits a slow client holds a connection for ever. */
+/** Without limits a slow client holds a connection for ever. */
 export interface HttpTimeouts {
-  /** The whole request, headers and body, must have arrived within this (else 408 and close). */
+  /** Headers and body (else 408 and close). */
   requestMs: number;
-  /** A connection with no traffic for this long is closed. */
   idleMs: number;
-  /** A kept-alive connection waiting for its next request is closed after this. */
   keepAliveMs: number;
-  /** Requests one kept-alive connection may carry before it is closed. */
   maxRequestsPerConnection: number;
-  /** How often Node looks for requests past `requestMs`. */
   checkEveryMs: number;
 }
 
 /**
- * Shopify's delivery arrives at once and waits 5 s for the answer; nobody else needs long. The
- * keep-alive limit stays above the 60 s idle timeout of common proxies and load balancers, so
- * that they never reuse a connection this side is closing.
+ * Shopify's delivery arrives at once and waits 5 s for the answer. The keep-alive limit stays
+ * above the 60 s idle timeout of common proxies, so they never reuse a connection being closed.
  */
 export const HTTP_TIMEOUTS: HttpTimeouts = {
   requestMs: 10_000,
@@ -43,27 +34,24 @@ export const HTTP_TIMEOUTS: HttpTimeouts = {
 export type ServerDeps = WebhookRouteDeps &
   HealthDeps & {
     logger: Logger;
-    /** Bull Board and the order search: what they show, and the login (undefined: not mounted). */
+    /** Undefined: not mounted. */
     board:
       | Omit<BoardDeps, 'logger' | 'redis' | 'prefix'>
       | { queues: BoardDeps['queues']; login: undefined };
-    /** Prometheus metrics at /metrics (undefined: not served). */
+    /** Undefined: not served. */
     metrics?: MetricsDeps;
-    /** The bearer token /metrics and /status ask for (METRICS_TOKEN); undefined: none. */
+    /** METRICS_TOKEN, asked for by /metrics and /status. */
     adminToken?: string;
-    /** The routes this listener serves; default 'all'. */
     surface?: Surface;
-    /** Default HTTP_TIMEOUTS. */
     timeouts?: HttpTimeouts;
   };
 
-/** The HTTP side of the service: Shopify webhooks, health checks, metrics and Bull Board. */
 export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const timeouts = deps.timeouts ?? HTTP_TIMEOUTS;
   const surface = deps.surface ?? 'all';
   const app = Fastify({
     loggerInstance: deps.logger.child({ module: 'http' }) as FastifyBaseLogger,
-    // (The top-level `disableRequestLogging` is deprecated in Fastify 5.)
+    // The top-level `disableRequestLogging` is deprecated in Fastify 5.
     logController: new LogController({ disableRequestLogging: true }),
     // Behind a proxy the client address is not ours to trust; we log none.
     trustProxy: false,

@@ -5,7 +5,7 @@ import type { Logger } from '../log.js';
 import { MAX_IDS, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
 import { orderIdOfJob } from './board-jobs.js';
 
-/** What the board's write routes do, in the words of the audit trail (others: the route's words). */
+/** Other routes are named by the route's words. */
 const ACTIONS: Record<string, string> = {
   '/api/queues/:queueName/:jobId/retry': 'retry',
   '/api/queues/:queueName/retry/:queueStatus': 'retry',
@@ -30,16 +30,14 @@ interface Pending {
   queue?: Queue;
   jobIds: string[];
   orderIds: string[];
-  /** Jobs in the states the action empties, before it ran. */
   states?: string[];
   before?: number;
   detail?: string;
 }
 
 /**
- * Bull Board's handler hooks that put every change made on the board in the audit trail: `before`
- * notes which jobs (and orders) the action is about, `after` records it once it succeeded, with
- * how many jobs it changed. The user is the board's basic-auth login (checked before any route).
+ * `before` notes which jobs the action is about, `after` records it once it succeeded. The user is
+ * the board's basic-auth login, checked before any route.
  */
 export function boardAuditHooks(deps: {
   queues: readonly Queue[];
@@ -147,7 +145,7 @@ async function changedCount(note: Pending, body: unknown, context: HookContext):
   return 0;
 }
 
-/** The user of a basic-auth header (already checked by the board's login). */
+/** Already checked by the board's login. */
 export function loginUser(authorization: string | undefined): string {
   const encoded = authorization?.match(/^Basic\s+(\S+)$/i)?.[1];
   if (!encoded) return 'unknown';

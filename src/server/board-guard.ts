@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** The board is never shown inside another site's frame (clickjacking its Retry and Clean buttons). */
+/** Against clickjacking the board's Retry and Clean buttons. */
 export const FRAME_HEADERS = {
   'content-security-policy': "frame-ancestors 'none'",
   'x-frame-options': 'DENY',
@@ -9,13 +9,10 @@ export const FRAME_HEADERS = {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Why a request that changes something comes from another site, or null when it is the board's
- * own. A browser names the page's origin in `Origin` on every request other than GET; where a
- * browser leaves it out, `Sec-Fetch-Site` says whether the page was this site. Only the host is
- * compared: behind a proxy that ends TLS, the board sees http while the browser says https.
- * The board's host is the `Host` the request was sent to, or the `X-Forwarded-Host` a proxy set
- * (another site's page cannot add that header without a CORS preflight, which the board fails).
- * A client that sends neither (curl, a script) is no browser, so no other site is behind it.
+ * Why a change comes from another site, or null. Only the host is compared: behind a proxy that
+ * ends TLS the board sees http while the browser says https. Another site's page cannot set
+ * `X-Forwarded-Host` without a CORS preflight, which the board fails. A client that sends neither
+ * `Origin` nor `Sec-Fetch-Site` is no browser, so no other site is behind it.
  */
 export function crossSiteReason(request: FastifyRequest): string | null {
   if (READS.has(request.method)) return null;
@@ -41,7 +38,6 @@ export function crossSiteReason(request: FastifyRequest): string | null {
   return `it comes from another site (Sec-Fetch-Site: ${String(site).slice(0, 30)})`;
 }
 
-/** onRequest hook: refuses a cross-site change with 403 and says why. */
 export async function refuseCrossSite(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const reason = crossSiteReason(request);
   if (!reason) return;

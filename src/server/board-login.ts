@@ -1,7 +1,6 @@
 /**
- * Wrong board logins per client: past MAX_FAILURES within WINDOW_MS, the client is refused (429)
- * until the oldest of them leaves the window, whatever it sends. Kept in this process's memory:
- * only the process that serves the board sees its logins.
+ * Kept in this process's memory: only the process that serves the board sees its logins. The
+ * client stays refused until its oldest failure leaves the window, whatever it sends.
  */
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 10 * 60_000;
@@ -13,14 +12,13 @@ export class LoginThrottle {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** How long (ms) the client must wait before its next login is looked at; 0: not throttled. */
+  /** 0: not throttled. */
   waitMs(client: string): number {
     const times = this.recent(client);
     if (times.length < MAX_FAILURES) return 0;
     return times[times.length - MAX_FAILURES]! + WINDOW_MS - this.now();
   }
 
-  /** Notes a wrong login; returns the client's wrong logins within the window. */
   fail(client: string): number {
     const times = this.recent(client);
     times.push(this.now());
@@ -34,7 +32,6 @@ export class LoginThrottle {
     return times.length;
   }
 
-  /** A right login ends the client's count. */
   succeed(client: string): void {
     this.failures.delete(client);
   }

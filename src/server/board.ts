@@ -18,32 +18,23 @@ export const BOARD_PATH = '/admin/queues';
 export interface AdminLogin {
   user: string;
   password: string;
-  /** Bull Board's per-queue readOnlyMode: no retry, clean, pause or delete (writes answer 405). */
+  /** Writes answer 405. */
   readOnly: boolean;
 }
 
 export interface BoardDeps {
-  /** Every queue of the job catalog, passed in by the composition root. */
   queues: readonly Queue[];
   login: AdminLogin;
-  /** Where the audit trail is kept (the request paths' fail-fast connection) and its prefix. */
+  /** The request paths' fail-fast connection, for the audit trail. */
   redis: Redis;
   prefix: string;
-  /** The store's myshopify domain: each order job links to the order in the Shopify admin. */
   shop: string;
-  /** Finds an order and its jobs for the search page next to the board. */
   lookup: OrderLookup;
   logger: Logger;
-  /** Wrong logins per client (a test passes its own clock). */
   throttle?: LoginThrottle;
 }
 
-/**
- * Bull Board at /admin/queues, and the order search at /admin/orders, behind basic auth. Register
- * it in its own scope: the hooks then guard these routes only, and the webhook and health routes
- * stay open. Wrong logins are throttled per client and logged; the pages refuse to be framed;
- * changes from another site's page are refused; every change is put in the audit trail.
- */
+/** Register it in its own scope: the hooks then guard these routes only. */
 export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promise<void> {
   const log = deps.logger.child({ module: 'board' });
   const throttle = deps.throttle ?? new LoginThrottle();
@@ -89,11 +80,10 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
       (queue) =>
         new BullMQAdapter(queue, {
           readOnlyMode: deps.login.readOnly,
-          // Jobs that failed for good (a refused order, say) are what admins retry here.
           allowRetries: !deps.login.readOnly,
           externalJobUrl: (job) => {
             const orderId = orderIdOfJob(job);
-            // A schedule's job names no order: no link (the board shows none for undefined).
+            // The board shows no link for undefined.
             if (!orderId) return undefined as unknown as { href: string };
             return { displayText: 'Shopify order', href: shopifyOrderUrl(deps.shop, orderId) };
           },

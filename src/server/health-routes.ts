@@ -11,19 +11,16 @@ import {
 } from '../records/webhook-verification.js';
 
 export interface HealthDeps {
-  /** A fail-fast connection: health answers at once when Redis is down. */
+  /** Fail-fast: health answers at once when Redis is down. */
   redis: Redis;
   prefix: string;
-  /** The partner token's request budget, read for /status. */
   budget: Pick<PartnerBudget, 'blockedForMs' | 'stats'>;
-  /** What the workers last saw of their access to Shopify. */
   storeHealth: Pick<StoreHealth, 'read'>;
 }
 
 /**
- * /healthz: the process answers (liveness). /readyz: it can take webhooks, which needs Redis and
- * nothing else: a refused partner token must not make a load balancer turn Shopify away, or
- * Shopify would in the end drop the subscriptions. The container health check asks /readyz.
+ * /readyz needs Redis and nothing else: a refused partner token must not make a load balancer
+ * turn Shopify away, or Shopify would in the end drop the subscriptions.
  */
 export async function healthRoutes(app: FastifyInstance, deps: Pick<HealthDeps, 'redis'>) {
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -36,13 +33,7 @@ export async function healthRoutes(app: FastifyInstance, deps: Pick<HealthDeps, 
   });
 }
 
-/**
- * The admin side of health. /status: what the connector's work depends on beyond taking
- * webhooks, with reasons: the partner token, address and rate limit, access to Shopify, webhooks
- * failing verification, and workers paused because Redis may evict keys. /status/partner: 503
- * while the partner queues are paused (a refused token, a wrong PARTNER_API_URL) or Redis is
- * down: for alerting.
- */
+/** /status/partner answers 503 while the partner queues are paused or Redis is down (alerting). */
 export async function statusRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
   app.get('/status/partner', async (_request, reply) => {
     if (!(await redisAnswers(deps.redis))) {

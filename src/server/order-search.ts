@@ -6,7 +6,6 @@ import { shopifyOrderUrl } from './board-jobs.js';
 
 export const ORDER_SEARCH_PATH = '/admin/orders';
 
-/** One job of an order, as the search lists it. */
 export interface FoundJob {
   queue: string;
   id: string;
@@ -16,19 +15,16 @@ export interface FoundJob {
   failedReason?: string;
 }
 
-/** How the search finds an order and its jobs (given by the composition root). */
 export interface OrderLookup {
-  /** The order with this name (`#1003`), asked of Shopify; null when the store has none. */
+  /** Asked of Shopify; null when the store has none. */
   findByName(name: string): Promise<{ id: string; name: string } | null>;
-  /** The order's jobs in every queue of the catalog. */
   jobsOf(orderId: string): Promise<FoundJob[]>;
 }
 
 export interface OrderSearchDeps {
   lookup: OrderLookup;
-  /** The store's myshopify domain, for links to the order in the Shopify admin. */
+  /** The myshopify domain. */
   shop: string;
-  /** Where Bull Board is mounted, for links to each job's page. */
   boardPath: string;
   redis: Redis;
   prefix: string;
@@ -41,11 +37,7 @@ type Found =
   | { kind: 'lookup-failed'; query: string; reason: string }
   | { kind: 'order'; query: string; orderId: string; name?: string; jobs: FoundJob[] };
 
-/**
- * GET /admin/orders?order=…: an order's jobs across every queue, found by its name (`#1003` or
- * `1003`), its id or its gid, with links to each job on the board and to the order in Shopify.
- * Registered in the board's scope: the same login guards it.
- */
+/** Registered in the board's scope: the same login guards it. */
 export async function orderSearchRoutes(
   app: FastifyInstance,
   deps: OrderSearchDeps,

@@ -23,11 +23,10 @@ const orderWebhookBody = z.object({
   id: z.union([z.number(), z.string()]).optional(),
   admin_graphql_api_id: z.string().optional(),
   cancelled_at: z.string().nullable().optional(),
-  /** The order's name (`#1003`), for its job's name on the board; anything odd is left out. */
+  /** Anything odd is left out. */
   name: z.string().max(40).optional().catch(undefined),
 });
 
-/** A sign of an order, handed to the intake (jobs/create-shipment/accept-order-event.ts). */
 export interface OrderEvent {
   orderId: string;
   source: string;
@@ -38,42 +37,33 @@ export interface OrderEvent {
 export interface WebhookRouteDeps {
   verify: VerifyWebhook;
   /**
-   * Queues the order (or flags it), once per delivery id (Shopify delivers at least once) and
-   * once per body, and counts the delivery; resolves with what it did ('duplicate' for an id seen
-   * before, 'repeated' for a body seen before under another id).
+   * Once per delivery id (Shopify delivers at least once) and once per body. Resolves with what
+   * it did ('duplicate': id seen before, 'repeated': body seen before under another id).
    */
   acceptDelivery(event: OrderEvent, delivery: Delivery): Promise<string>;
-  /** Client connection (fails fast) for the HMAC failure streak. */
+  /** Fail-fast. */
   redis: Redis;
   prefix: string;
   counters: Counters;
   logger: Logger;
-  /** The longest a delivery waits for Redis before it gets 503 (default 3 s). */
   answerWithinMs?: number;
 }
 
-/** Which delivery this is: by Shopify's id, and by what it says. */
 export interface Delivery {
   /** X-Shopify-Event-Id (X-Shopify-Webhook-Id when absent): the same for every retry. */
   id: string;
-  /**
-   * SHA-256 of the topic and raw body. The HMAC covers the body, not the id headers: a body
-   * captured once could be sent again under fresh ids, and is known by this.
-   */
+  /** The HMAC does not cover the id headers: a captured body could come again under fresh ids. */
   bodyHash: string;
 }
 
-/** Shopify's ids are UUIDs; each id seen costs a key in Redis, so a long one is refused. */
+/** Each id seen costs a key in Redis; Shopify's are UUIDs. */
 export const MAX_DELIVERY_ID_LENGTH = 128;
 
 class TimeoutError extends Error {}
 
-/**
- * POST /webhooks/shopify: verify the HMAC on the raw body, queue the order, answer. Nothing here
- * calls Shopify or the provider; a job that cannot be stored gets 503 so Shopify delivers again.
- */
+/** A job that cannot be stored gets 503, so Shopify delivers again. */
 export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
-  // The HMAC covers the exact bytes received, so this route keeps the body as a string.
+  // The HMAC covers the exact bytes received.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     '*',
@@ -126,7 +116,6 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     }
 
     try {
-      // Also ends a streak of bad signatures and counts the delivery, in the same round trip.
       const result = await withTimeout(deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS, () =>
         deps.acceptDelivery(
           {
@@ -157,7 +146,6 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
   });
 }
 
-/** Counts a bad signature; says once, when a streak reaches the alert length, what to check. */
 async function noteHmacFailure(deps: WebhookRouteDeps): Promise<void> {
   try {
     const streak = await countHmacFailure(deps.redis, deps.prefix);
