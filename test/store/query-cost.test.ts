@@ -39,8 +39,18 @@ const documents = storeDocuments.map(({ document }) => ({
   document,
 }));
 
+/** The client's metafield writes are on one order, which `metafieldsSet` charges 10 for. */
+const ONE_ORDER_METAFIELDS = {
+  metafields: [{ ownerId: 'gid://shopify/Order/1', namespace: 'partner_shipment', key: 'status' }],
+};
+
 const costOf = (schema: GraphQLSchema, { name, document }: (typeof documents)[number]) =>
-  requestedQueryCost(schema, parse(document), { variables: CLIENT_VARIABLES[name] ?? {} });
+  requestedQueryCost(schema, parse(document), {
+    variables: {
+      ...(document.includes('metafieldsSet(') ? ONE_ORDER_METAFIELDS : {}),
+      ...CLIENT_VARIABLES[name],
+    },
+  });
 
 describe('requested cost of every document in src/store/documents.ts (real 2026-10 schema)', () => {
   it.each(documents)(`$name costs at most ${MAX_QUERY_COST}`, (entry) => {
@@ -115,10 +125,42 @@ describe('actualQueryCost: what the fake store charges for what it answered', ()
     expect(actualQueryCost(fakeAdminSchema, parse(getOrder), data)).toBe(22);
   });
 
-  it('charges 10 per mutation answered', () => {
+  it('charges 10 per mutation answered, and metafieldsSet 10 more per order it writes to', () => {
     const write = storeDocuments.find((d) => d.document.includes('mutation WriteOrderMarks'))!;
     const data = { metafieldsSet: { userErrors: [] }, tagsAdd: { userErrors: [] } };
-    expect(actualQueryCost(realSchema, parse(write.document), data)).toBe(20);
+    expect(
+      actualQueryCost(realSchema, parse(write.document), data, { variables: ONE_ORDER_METAFIELDS }),
+    ).toBe(30);
+  });
+
+  it("charges metafieldsSet by Shopify's owner weights: 25 orders 260, aliases each their own", () => {
+    const owners = (type: string, count: number) =>
+      Array.from({ length: count }, (_, i) => ({ ownerId: `gid://shopify/${type}/${i + 1}` }));
+    const set = parse(/* GraphQL */ `
+      mutation Set($metafields: [MetafieldsSetInput!]!) {
+        metafieldsSet(metafields: $metafields) { userErrors { field } }
+      }
+    `);
+    const data = { metafieldsSet: { userErrors: [] } };
+    const cost = (metafields: unknown[]) =>
+      actualQueryCost(fakeAdminSchema, set, data, { variables: { metafields } });
+    expect(cost(owners('Order', 25))).toBe(260);
+    // Each owner counts once, however many of its metafields are set.
+    expect(cost([...owners('Product', 1), ...owners('Product', 1)])).toBe(14);
+    expect(cost(owners('Location', 3))).toBe(10);
+    const aliased = parse(/* GraphQL */ `
+      mutation Set($metafields: [MetafieldsSetInput!]!) {
+        a: metafieldsSet(metafields: $metafields) { userErrors { field } }
+        b: metafieldsSet(metafields: $metafields) { userErrors { field } }
+        c: metafieldsSet(metafields: $metafields) { userErrors { field } }
+      }
+    `);
+    const answered = { a: data.metafieldsSet, b: data.metafieldsSet, c: data.metafieldsSet };
+    expect(
+      actualQueryCost(fakeAdminSchema, aliased, answered, {
+        variables: { metafields: owners('Order', 25) },
+      }),
+    ).toBe(780);
   });
 });
 

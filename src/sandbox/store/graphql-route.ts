@@ -46,8 +46,6 @@ export interface FakeGraphqlRequest {
  */
 const REQUESTED_QUERY_COST = 10;
 const MAXIMUM_AVAILABLE = 2000;
-/** What Shopify charges a mutation in the end, whatever its payload selects. */
-const MUTATION_ACTUAL_COST = 10;
 
 const bodySchema = z.object({
   query: z.string().min(1),
@@ -174,11 +172,12 @@ export function graphqlRoute(
       variableValues: seen.variables,
       operationName: body.data.operationName ?? undefined,
     });
-    // A query costs what it returned (connections count the nodes they held), a mutation 10.
-    const actual =
-      operation?.operation === 'mutation'
-        ? Math.min(requested, MUTATION_ACTUAL_COST * seen.rootFields.length)
-        : (actualCostOf(document, body.data.operationName, result.data) ?? requested);
+    // A query costs what it returned (connections count the nodes they held), a mutation what it
+    // costs before its payload.
+    const actual = Math.min(
+      requested,
+      actualCostOf(document, body.data.operationName, result.data, seen.variables) ?? requested,
+    );
     bucket?.settle(requested, actual);
     const lost =
       operation?.operation === 'mutation'
@@ -253,10 +252,11 @@ function actualCostOf(
   document: DocumentNode,
   operationName: string | null | undefined,
   data: unknown,
+  variables: Record<string, unknown>,
 ): number | null {
   if (data == null) return null;
   try {
-    return actualQueryCost(fakeAdminSchema, document, data, { operationName });
+    return actualQueryCost(fakeAdminSchema, document, data, { operationName, variables });
   } catch (error) {
     if (error instanceof QueryCostError) return null;
     throw error;

@@ -16,6 +16,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
   type VariableDefinitionNode,
+  valueFromASTUntyped,
 } from 'graphql';
 
 /** Shopify refuses, before running it, any single query whose requested cost is above this. */
@@ -23,6 +24,35 @@ export const MAX_QUERY_COST = 1000;
 
 /** A mutation costs this much, whatever its payload (Shopify's calculated query cost rules). */
 const MUTATION_COST = 10;
+
+/**
+ * `metafieldsSet` adds, to its 10, a weight per distinct owner it writes to (Shopify's
+ * "Dynamic complexity cost for metafieldsSet", 2026-09-15); other owner types weigh 0.
+ */
+const METAFIELD_OWNER_WEIGHTS: Record<string, number> = {
+  Order: 10,
+  Product: 4,
+  Collection: 1,
+  Customer: 1,
+  Shop: 1,
+};
+
+/** What one mutation field costs before its payload: 10, and `metafieldsSet`'s owners. */
+function mutationCost(field: FieldNode, variables: Record<string, unknown>): number {
+  if (field.name.value !== 'metafieldsSet') return MUTATION_COST;
+  const argument = field.arguments?.find((a) => a.name.value === 'metafields');
+  const metafields = argument ? valueFromASTUntyped(argument.value, variables) : [];
+  const owners = new Set<string>();
+  for (const metafield of Array.isArray(metafields) ? metafields : []) {
+    const ownerId = (metafield as { ownerId?: unknown } | null)?.ownerId;
+    if (typeof ownerId === 'string') owners.add(ownerId);
+  }
+  let cost = MUTATION_COST;
+  for (const owner of owners) {
+    cost += METAFIELD_OWNER_WEIGHTS[/^gid:\/\/shopify\/(\w+)\//.exec(owner)?.[1] ?? ''] ?? 0;
+  }
+  return cost;
+}
 
 export interface QueryCostOptions {
   /** Which operation of the document; needed only when it holds more than one. */
@@ -85,7 +115,7 @@ export function requestedQueryCost(
     const field = walker.fieldDefinition(rootType, selection);
     const payload = getNamedType(field.type);
     cost +=
-      MUTATION_COST +
+      mutationCost(selection, options.variables ?? {}) +
       (selection.selectionSet && isCompositeType(payload)
         ? walker.selectionSetCost(selection.selectionSet, payload)
         : 0);
@@ -232,7 +262,8 @@ function pickOperation(
 /**
  * The cost Shopify charges in the end (its `actualQueryCost`), from what the answer holds: an
  * object returned costs 1, a connection 2 plus its nodes as returned, a null or a scalar 0, each
- * mutation 10. So a connection asked for 25 and answering 3 is charged for 3.
+ * mutation what it costs before its payload. So a connection asked for 25 and answering 3 is
+ * charged for 3.
  */
 export function actualQueryCost(
   schema: GraphQLSchema,
@@ -242,8 +273,14 @@ export function actualQueryCost(
 ): number {
   const operation = pickOperation(document, options.operationName);
   if (operation.operation === 'mutation') {
-    const answered = data && typeof data === 'object' ? Object.keys(data) : [];
-    return MUTATION_COST * answered.length;
+    const answered = data && typeof data === 'object' ? data : {};
+    let cost = 0;
+    for (const selection of operation.selectionSet.selections) {
+      if (selection.kind !== Kind.FIELD) continue;
+      const key = selection.alias?.value ?? selection.name.value;
+      if (key in answered) cost += mutationCost(selection, options.variables ?? {});
+    }
+    return cost;
   }
   const rootType = schema.getQueryType();
   if (!rootType) throw new QueryCostError('The schema has no query type');

@@ -1,8 +1,7 @@
 /**
  * One `mutation` document holding only the writes an order still needs, so marking an order is
  * one request whatever it takes: Shopify runs the root fields of a mutation one after another,
- * in the order written. Each part costs 10 points (metafieldsSet 10 more per order from
- * 2026-09). Every combination is one slice of WRITE_ORDER_MARKS (documents.ts), and
+ * in the order written. Each part costs 10 points, metafieldsSet 10 more for the order. Every combination is one slice of WRITE_ORDER_MARKS (documents.ts), and
  * test/store/graphql-schema.test.ts validates each against the real schema.
  */
 
