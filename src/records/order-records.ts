@@ -40,8 +40,9 @@ export interface OrderRecord {
   sentUnits?: string;
   /**
    * The settings that request was made under (src/domain/shipment-fingerprint.ts
-   * encodeSettings): the edit check takes the order as they do, so a setting changed since is
-   * not reported as an edit.
+   * encodeSettings, the locations also by id): the edit check takes the order as they do, so a
+   * setting changed since is not reported as an edit. For a shipment sent without them kept,
+   * those of its first edit check.
    */
   sentSettings?: string;
   /** Shipment fingerprint of the order as it was when it failed (refused or given up on). */
