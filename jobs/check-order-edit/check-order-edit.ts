@@ -1,13 +1,15 @@
 import type { Config } from '../../config/index.js';
 import type { StoreOrder } from '../../src/domain/order.js';
-import { ANY_SENT_UNITS, shipmentContents } from '../../src/domain/shipment-contents.js';
+import { shipmentContents } from '../../src/domain/shipment-contents.js';
 import {
   changedParts,
   decodeFingerprint,
   decodeSettings,
   describeChanges,
   encodeFingerprint,
+  encodeSettings,
   type FingerprintPart,
+  type FingerprintSettings,
   isCurrentFingerprint,
   type ShipmentFingerprint,
   shipmentFingerprint,
@@ -72,39 +74,43 @@ export async function compareWithSent(
   { receiverOnly }: { receiverOnly: boolean },
   deps: Pick<CheckOrderEditDeps, 'records' | 'counters' | 'settings' | 'markOrder' | 'logger'>,
 ): Promise<EditCheck> {
-  const sentSettings = decodeSettings(record.sentSettings);
-  const settings = sentSettings ?? deps.settings.shipment;
-  const current = shipmentFingerprint(order, settings, shipmentContents(order, settings));
   const sent = decodeFingerprint(record.sentFingerprint);
+  // Kept before the lines and weights were counted from the shipment's contents: only its
+  // receiver compares, and the order as it is now becomes what later checks compare with.
+  const comparable = sent !== null && isCurrentFingerprint(record.sentFingerprint);
+  const kept = decodeSettings(record.sentSettings);
+  const settings =
+    kept ??
+    (comparable
+      ? settingsOfEarlierSend(order, sent, deps.settings.shipment)
+      : deps.settings.shipment);
+  const current = shipmentFingerprint(order, settings, shipmentContents(order, settings));
+  // Kept with the record from the first look on (never replacing settings kept before), so a
+  // setting changed later is never taken for an edit.
+  const keptSettings = encodeSettings(settings, order);
   if (!sent) {
-    // Registered before fingerprints were kept: what it is now is the best we know of it.
-    await deps.records.adoptSentFingerprint(orderId, encodeFingerprint(current));
+    // Registered before fingerprints were kept, or found at the provider after a lost answer:
+    // what it is now is the best we know of it.
+    await deps.records.adoptSentFingerprint(orderId, encodeFingerprint(current), keptSettings);
     deps.logger.info(
       { orderId },
       'no fingerprint of the sent shipment: the order as it is now is kept',
     );
     return { outcome: 'baseline_recorded' };
   }
-  // Kept before the lines and weights were counted from the shipment's contents: only its
-  // receiver compares, and the order as it is now becomes what later checks compare with.
-  const comparable = isCurrentFingerprint(record.sentFingerprint);
-  const compared: readonly FingerprintPart[] =
-    receiverOnly || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
-  let changes = changedParts(sent, current).filter((part) => compared.includes(part));
-  if (!sentSettings && record.sentUnits && changes.some((part) => part !== 'receiver')) {
-    // Sent before the settings were kept with it, so taken under today's, which may differ:
-    // its lines and weights count as changed only if they differ however the order's own
-    // locations and pickup points are taken too.
-    const anySent = shipmentFingerprint(order, settings, shipmentContents(order, ANY_SENT_UNITS));
-    changes = changes.filter((part) => part === 'receiver' || anySent[part] !== sent[part]);
-  }
   if (!comparable) {
     await deps.records.rebaseSentFingerprint(
       orderId,
       record.sentFingerprint ?? '',
       encodeFingerprint(current),
+      keptSettings,
     );
+  } else if (!kept) {
+    await deps.records.keepSentSettings(orderId, keptSettings);
   }
+  const compared: readonly FingerprintPart[] =
+    receiverOnly || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
+  const changes = changedParts(sent, current).filter((part) => compared.includes(part));
   if (changes.length === 0) return { outcome: comparable ? 'unchanged' : 'baseline_recorded' };
   return reportEditAfterRegistration(orderId, record, current, changes, deps);
 }
@@ -135,4 +141,21 @@ async function reportEditAfterRegistration(
     await deps.markOrder(orderId, 'order_edited');
   }
   return { outcome: reported ? 'reported' : 'already_reported', changes };
+}
+
+/**
+ * The settings a shipment sent before they were kept with it is taken under: today's, unless
+ * its lines and weights read as sent only when every own location and pickup point counts (one
+ * of those settings was narrowed since it was sent): then those, with today's DOCUMENT_TAG.
+ */
+function settingsOfEarlierSend(
+  order: StoreOrder,
+  sent: ShipmentFingerprint,
+  today: FingerprintSettings,
+): FingerprintSettings {
+  const wide = { ...today, collectFromLocations: [], shipPickupPoints: true };
+  const differing = (settings: FingerprintSettings) =>
+    changedParts(sent, shipmentFingerprint(order, settings)).filter((part) => part !== 'receiver')
+      .length;
+  return differing(wide) < differing(today) ? wide : today;
 }

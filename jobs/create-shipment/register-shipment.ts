@@ -225,7 +225,7 @@ async function registerWithSlot(
           encodeFingerprint(fingerprint),
           new Date(),
           encodeSentUnits(contents),
-          encodeSettings(deps.settings.shipment),
+          encodeSettings(deps.settings.shipment, order),
         ),
     });
   } catch (error) {
@@ -260,7 +260,7 @@ async function registerWithSlot(
       ? {
           fingerprint: encodeFingerprint(fingerprint),
           units: encodeSentUnits(contents),
-          settings: encodeSettings(deps.settings.shipment),
+          settings: encodeSettings(deps.settings.shipment, order),
         }
       : undefined,
   );

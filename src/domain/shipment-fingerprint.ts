@@ -3,7 +3,12 @@ import { z } from 'zod';
 import type { Config } from '../../config/index.js';
 import type { StoreOrder } from './order.js';
 import { buildReceiver } from './receiver.js';
-import { type ShipmentContents, shipmentContents, unitsOfShipment } from './shipment-contents.js';
+import {
+  collects,
+  type ShipmentContents,
+  shipmentContents,
+  unitsOfShipment,
+} from './shipment-contents.js';
 import { clean, hasAnyTag } from './text.js';
 import { unitWeightMilligrams } from './weight.js';
 
@@ -77,10 +82,30 @@ const fingerprintSettings = z.object({
   shipPickupPoints: z.boolean(),
 });
 
-/** How the settings are kept: JSON of these three only (a tag and location ids or names). */
-export function encodeSettings(settings: FingerprintSettings): string {
+/**
+ * How the settings are kept: JSON of these three only (a tag, location ids or names, a choice).
+ * The locations as configured, and the ids of the order's own locations they named then: a
+ * location renamed since, with COLLECT_FROM_LOCATIONS following it, is still the one sent from.
+ * None configured: every own location.
+ */
+export function encodeSettings(
+  settings: FingerprintSettings,
+  order: Pick<StoreOrder, 'fulfillmentOrders'>,
+): string {
   const { documentTag, collectFromLocations, shipPickupPoints } = settings;
-  return JSON.stringify({ documentTag, collectFromLocations, shipPickupPoints });
+  const named = order.fulfillmentOrders.flatMap(({ location }) =>
+    location.id &&
+    !location.isFulfillmentService &&
+    collectFromLocations.length > 0 &&
+    collects(collectFromLocations, location)
+      ? [location.id]
+      : [],
+  );
+  return JSON.stringify({
+    documentTag,
+    collectFromLocations: [...new Set([...collectFromLocations, ...named])],
+    shipPickupPoints,
+  });
 }
 
 /** The kept settings read back; null when none were kept (or not legibly). */

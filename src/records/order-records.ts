@@ -48,8 +48,9 @@ export interface OrderRecord {
   sentUnits?: string;
   /**
    * The settings that request was made under (src/domain/shipment-fingerprint.ts
-   * encodeSettings): the edit check takes the order as they do, so a setting changed since is
-   * not reported as an edit.
+   * encodeSettings, the locations also by id): the edit check takes the order as they do, so a
+   * setting changed since is not reported as an edit. For a shipment sent without them kept,
+   * those of its first edit check.
    */
   sentSettings?: string;
   /** Shipment fingerprint of the order as it was when it failed (refused or given up on). */
@@ -279,19 +280,56 @@ export class OrderRecords {
 
   // --- Shipment fingerprints: what was sent, what failed, which edit staff were told of ---
 
-  /** For a registered order with no fingerprint (registered before they were kept): this one. */
-  async adoptSentFingerprint(orderId: string, fingerprint: string): Promise<boolean> {
-    return (await this.redis.hsetnx(this.key(orderId), 'sentFingerprint', fingerprint)) === 1;
+  /**
+   * For a registered order with no fingerprint (registered before they were kept, or found at
+   * the provider after a lost answer): this one, and the settings it was taken under unless
+   * some are kept already.
+   */
+  async adoptSentFingerprint(
+    orderId: string,
+    fingerprint: string,
+    settings: string,
+  ): Promise<boolean> {
+    return (
+      (await this.redis.eval(
+        ADOPT_SENT_FINGERPRINT,
+        1,
+        this.key(orderId),
+        fingerprint,
+        settings,
+      )) === 1
+    );
   }
 
   /**
-   * Replaces a sent fingerprint computed an older way (`before`) by the order as it is now; not
-   * if another write changed it meanwhile.
+   * Replaces a sent fingerprint computed an older way (`before`) by the order as it is now, and
+   * keeps the settings it was taken under unless some are kept already; not if another write
+   * changed the fingerprint meanwhile.
    */
-  async rebaseSentFingerprint(orderId: string, before: string, now: string): Promise<boolean> {
+  async rebaseSentFingerprint(
+    orderId: string,
+    before: string,
+    now: string,
+    settings: string,
+  ): Promise<boolean> {
     return (
-      (await this.redis.eval(REBASE_SENT_FINGERPRINT, 1, this.key(orderId), before, now)) === 1
+      (await this.redis.eval(
+        REBASE_SENT_FINGERPRINT,
+        1,
+        this.key(orderId),
+        before,
+        now,
+        settings,
+      )) === 1
     );
+  }
+
+  /**
+   * For a shipment sent before its settings were kept with it: these, taken as its own. Never
+   * replaces settings kept before.
+   */
+  async keepSentSettings(orderId: string, settings: string): Promise<boolean> {
+    return (await this.redis.eval(KEEP_SENT_SETTINGS, 1, this.key(orderId), settings)) === 1;
   }
 
   /** The fingerprint the order failed with; none (unknown) removes an older one. */
@@ -421,10 +459,23 @@ end
 return 1
 `;
 
+// Only on a record that exists: a field written to one that expired meanwhile would never expire.
+const ADOPT_SENT_FINGERPRINT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSETNX', KEYS[1], 'sentSettings', ARGV[2])
+return redis.call('HSETNX', KEYS[1], 'sentFingerprint', ARGV[1])
+`;
+
 const REBASE_SENT_FINGERPRINT = `
 if redis.call('HGET', KEYS[1], 'sentFingerprint') ~= ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'sentFingerprint', ARGV[2])
+redis.call('HSETNX', KEYS[1], 'sentSettings', ARGV[3])
 return 1
+`;
+
+const KEEP_SENT_SETTINGS = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+return redis.call('HSETNX', KEYS[1], 'sentSettings', ARGV[1])
 `;
 
 const SET_FAILED_FINGERPRINT = `

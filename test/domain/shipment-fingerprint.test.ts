@@ -8,7 +8,7 @@ import {
   encodeSettings,
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
-import { anAddress, anItem, anOrder } from './builders.js';
+import { aFulfillmentOrder, anAddress, anItem, anOrder } from './builders.js';
 
 const SETTINGS = { documentTag: 'document', collectFromLocations: [] };
 const fingerprint = (overrides: Parameters<typeof anOrder>[0] = {}) =>
@@ -113,11 +113,52 @@ describe('the settings kept with what was sent', () => {
       defaultWeightKg: 0.5,
     };
 
-    expect(decodeSettings(encodeSettings(settings))).toEqual({
+    expect(decodeSettings(encodeSettings(settings, anOrder({ fulfillmentOrders: [] })))).toEqual({
       documentTag: 'paper',
       collectFromLocations: ['Shop location', 'gid://shopify/Location/2'],
       shipPickupPoints: true,
     });
+  });
+
+  it("keep the ids of the order's locations named, so a location renamed since is still the one sent from", () => {
+    const mug = anItem();
+    const vase = anItem();
+    const at = (id: string, name: string, isFulfillmentService = false) => ({
+      location: { id: `gid://shopify/Location/${id}`, name, isFulfillmentService },
+    });
+    const order = anOrder({
+      lineItems: [mug, vase],
+      fulfillmentOrders: [
+        aFulfillmentOrder([mug], at('1', 'Shop location')),
+        aFulfillmentOrder([vase], at('2', 'Aarhus warehouse')),
+      ],
+    });
+    const settings = {
+      documentTag: 'document',
+      collectFromLocations: ['shop location'],
+      shipPickupPoints: false,
+    };
+    const kept = decodeSettings(encodeSettings(settings, order))!;
+    expect(kept.collectFromLocations).toEqual(['shop location', 'gid://shopify/Location/1']);
+
+    const renamed = anOrder({
+      lineItems: [mug, vase],
+      fulfillmentOrders: [
+        aFulfillmentOrder([mug], at('1', 'Copenhagen shop')),
+        aFulfillmentOrder([vase], at('2', 'Aarhus warehouse')),
+      ],
+    });
+    expect(shipmentFingerprint(renamed, kept)).toEqual(shipmentFingerprint(order, settings));
+    // Kept as configured only (the older form), the renamed location is no longer collected from.
+    const asConfigured = decodeSettings(JSON.stringify(settings))!;
+    expect(shipmentFingerprint(renamed, asConfigured).lines).not.toBe(
+      shipmentFingerprint(order, settings).lines,
+    );
+  });
+
+  it('keep no ids when every own location is collected from', () => {
+    const settings = { documentTag: 'document', collectFromLocations: [], shipPickupPoints: false };
+    expect(decodeSettings(encodeSettings(settings, anOrder()))?.collectFromLocations).toEqual([]);
   });
 
   it('read as none when absent or illegible', () => {

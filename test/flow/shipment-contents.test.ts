@@ -597,6 +597,33 @@ describe('what goes into a shipment, through the whole flow', () => {
     },
   );
 
+  it('the location collected from renamed, COLLECT_FROM_LOCATIONS following it: not an edit, while a real edit still is', async () => {
+    const f = await flow({ shipment: { collectFromLocations: ['Shop location'] } });
+    const id = await place(f, {
+      lineItems: [
+        { ...MUG, quantity: 2 },
+        { title: 'Vase', location: 'Aarhus warehouse' },
+      ],
+    });
+    await settledAs(f, id, 'registered');
+    expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 2 });
+    await settled(f.s);
+
+    f.s.store.renameLocation('Shop location', 'Copenhagen shop');
+    f.s.config.shipment.collectFromLocations = ['Copenhagen shop'];
+    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+
+    await f.s.store.updateOrder(
+      id,
+      { lineQuantities: [{ title: 'Ceramic mug', quantity: 1 }] },
+      { sendWebhook: false },
+    );
+    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({
+      outcome: 'reported',
+      changes: ['lines'],
+    });
+  });
+
   it('digital plus physical: the parcel only; the digital line is not fulfilled with it', async () => {
     const f = await flow();
     const id = await place(f, {

@@ -169,6 +169,36 @@ describe('a create request about to leave', () => {
     });
   });
 
+  it('keeps the first settings a fingerprint is adopted, rebased or judged under, never a later one', async () => {
+    await records.markRegistered('1', shipment);
+    expect(await records.adoptSentFingerprint('1', 'adopted', 'settings-1')).toBe(true);
+    expect(await records.adoptSentFingerprint('1', 'again', 'settings-2')).toBe(false);
+    expect(await records.rebaseSentFingerprint('1', 'adopted', 'rebased', 'settings-3')).toBe(true);
+    expect(await records.keepSentSettings('1', 'settings-4')).toBe(false);
+    expect(await records.get('1')).toMatchObject({
+      sentFingerprint: 'rebased',
+      sentSettings: 'settings-1',
+    });
+
+    await records.markRegistered('2', shipment, new Date(), {
+      fingerprint: 'made',
+      units: '11x1',
+      settings: '',
+    });
+    await redis.hdel(`${prefix}:order:2`, 'sentSettings');
+    expect(await records.rebaseSentFingerprint('2', 'made', 'rebased', 'settings-5')).toBe(true);
+    expect((await records.get('2'))?.sentSettings).toBe('settings-5');
+    await redis.hdel(`${prefix}:order:2`, 'sentSettings');
+    expect(await records.keepSentSettings('2', 'settings-6')).toBe(true);
+    expect((await records.get('2'))?.sentSettings).toBe('settings-6');
+  });
+
+  it('writes no settings or fingerprint to a record gone meanwhile', async () => {
+    expect(await records.keepSentSettings('1', 'settings-1')).toBe(false);
+    expect(await records.adoptSentFingerprint('1', 'adopted', 'settings-1')).toBe(false);
+    expect(await redis.exists(`${prefix}:order:1`)).toBe(0);
+  });
+
   it('leaves a registered order registered, and still notes what was sent', async () => {
     await records.markRegistered('1', shipment);
     await records.markSending('1', 'raced');

@@ -105,6 +105,11 @@ export interface FakeStore {
   readonly notifications: readonly FakeCustomerNotification[];
   /** The store's locations ("Shop location", "Aarhus warehouse", "Another app's warehouse", …). */
   locations(): FakeLocation[];
+  /**
+   * The merchant renames a location (the admin, or Shopify's locationEdit): it keeps its id, and
+   * its fulfillment orders and fulfillments show the new name.
+   */
+  renameLocation(name: string, newName: string): FakeLocation;
   /** The scopes currentAppInstallation.accessScopes reports (and client credentials grant). */
   accessScopes(): string[];
   setAccessScopes(scopes: string[]): void;

@@ -211,6 +211,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     offerFulfilment: (id, offered) => structuredClone(unwrap(offerFulfilment(state, id, offered))),
     notifications: state.notifications,
     locations: () => structuredClone(state.locations),
+    renameLocation: (name, newName) => structuredClone(state.renameLocation(name, newName)),
     accessScopes: () => [...state.app.accessScopes],
     setAccessScopes: (scopes) => {
       state.app.accessScopes = [...scopes];

@@ -112,6 +112,16 @@ export class FakeStoreState {
     return location;
   }
 
+  renameLocation(name: string, newName: string): FakeLocation {
+    const location = this.locations.find((l) => l.name === name);
+    if (!location) throw new Error(`Location ${name} does not exist`);
+    if (this.locations.some((l) => l.name === newName)) {
+      throw new Error(`Location ${newName} exists already`);
+    }
+    location.name = newName;
+    return location;
+  }
+
   locationById(id: string): FakeLocation {
     const found = this.locations.find((l) => l.id === id);
     if (!found) throw new Error(`Location ${id} does not exist`);

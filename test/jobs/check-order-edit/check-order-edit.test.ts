@@ -65,9 +65,66 @@ describe('checkOrderEdit', () => {
     s.config.shipment.shipPickupPoints = false;
 
     expect(await check(s, id)).toEqual({ outcome: 'unchanged' });
+    // From then on taken as it was sent, whatever the settings say.
+    s.config.shipment.documentTag = 'paper';
+    s.config.shipment.collectFromLocations = ['Aarhus warehouse'];
+    expect(await check(s, id)).toEqual({ outcome: 'unchanged' });
     await s.store.updateOrder(id, { lineQuantities: [{ title: 'Vase', quantity: 0 }] });
     expect(await check(s, id)).toEqual({ outcome: 'reported', changes: ['lines', 'weights'] });
   });
+
+  it('keeps the settings with the fingerprint kept at the first look, so a later setting change is no edit', async () => {
+    const s = await start({ workers: false });
+    // Registered as when a lost answer is found at the provider: nothing kept of what was sent.
+    await s.records.markRegistered(ID, { orderNumber: 'PS-1' });
+    await s.store.updateOrder(ID, { tags: ['document'] }, { sendWebhook: false });
+
+    expect(await check(s)).toEqual({ outcome: 'baseline_recorded' });
+    expect(JSON.parse((await s.records.get(ID))!.sentSettings!)).toMatchObject({
+      documentTag: 'document',
+    });
+    s.config.shipment.documentTag = 'paper';
+    expect(await check(s)).toEqual({ outcome: 'unchanged' });
+    expect(await allJobs(s.queues.markOrder)).toEqual([]);
+  });
+
+  it.each([
+    {
+      kept: 'a fingerprint of the current kind',
+      change: (_fingerprint: string) => undefined,
+      first: 'unchanged',
+    },
+    {
+      kept: 'a fingerprint of the older kind',
+      change: (fingerprint: string) =>
+        fingerprint.replace(/^v=\d+;/, '').replace(/lines=[0-9a-f]{16}/, 'lines=0123456789abcdef'),
+      first: 'baseline_recorded',
+    },
+  ])(
+    'keeps the settings of a shipment sent before they were kept ($kept) at its first look',
+    async ({ change, first }) => {
+      const s = await start({ workers: false });
+      const id = '8699102';
+      await s.store.createOrder({ id, tags: ['document'], lineItems: [{ title: 'Letter' }] });
+      await registerShipment(id, {
+        ...s.parts,
+        store: s.storeClient,
+        partner: s.partner,
+        settings: s.config,
+        logger: s.logger,
+      });
+      const key = `${s.prefix}:order:${id}`;
+      await s.redis.hdel(key, 'sentSettings');
+      const older = change((await s.records.get(id))!.sentFingerprint!);
+      if (older) await s.redis.hset(key, 'sentFingerprint', older);
+
+      expect(await check(s, id)).toEqual({ outcome: first });
+      s.config.shipment.documentTag = 'paper';
+      expect(await check(s, id)).toEqual({ outcome: 'unchanged' });
+      await s.store.updateOrder(id, { tags: [] }, { sendWebhook: false });
+      expect(await check(s, id)).toEqual({ outcome: 'reported', changes: ['lines'] });
+    },
+  );
 
   it('leaves a cancelled order to the cancellation flag', async () => {
     const s = await start();
