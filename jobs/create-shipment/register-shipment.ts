@@ -355,7 +355,6 @@ async function settleIneligible(
   }
   const skipped = await skip(orderId, code, reason, deps);
   if (recheckAt) await deps.records.markWaiting(orderId, recheckAt);
-  else await deps.records.stopWaiting(orderId);
   // A refused order that is then cancelled will never ship: its error marks are cleared once
   // (cancelling cannot be undone, so one mark job per order is enough).
   if (record?.state === 'failed' && code === 'cancelled') {

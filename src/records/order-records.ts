@@ -198,8 +198,12 @@ export class OrderRecords {
     );
   }
 
-  /** Records why an order is not shipped (now). A registered order is never downgraded. */
+  /**
+   * Records why an order is not shipped (now). A registered order is never downgraded. Skipped
+   * for any reason but a wait on Shopify (`held`), the order no longer waits.
+   */
   async markSkipped(orderId: string, skipCode: string, reason: string, now = new Date()) {
+    if (skipCode !== 'held') await this.stopWaiting(orderId);
     await this.setUnlessRegistered(orderId, this.keepSkippedMs, {
       state: 'skipped',
       skipCode,

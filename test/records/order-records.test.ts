@@ -232,5 +232,13 @@ describe('the index of waiting orders', () => {
     await records.stopWaiting('7002');
     expect(await records.isWaiting('7002')).toBe(false);
     expect((await records.get('7002'))?.waitingSince).toBeUndefined();
+
+    // Skipped for another reason (cancelled, fulfilled by staff, unpaid): it waits no more.
+    await records.markSkipped('7003', 'held', 'Waiting: …', at(0));
+    await records.markWaiting('7003', at(5), at(0));
+    await records.markSkipped('7003', 'cancelled', 'Order is cancelled.', at(6));
+    expect(await records.isWaiting('7003')).toBe(false);
+    expect(await records.get('7003')).toMatchObject({ skipCode: 'cancelled' });
+    expect((await records.get('7003'))?.waitingSince).toBeUndefined();
   });
 });

@@ -213,6 +213,28 @@ describe('reconcileOrders over the fake store', () => {
     expect(await createJobIds(intake)).toEqual(['order-5562001', 'order-5562002']);
   });
 
+  it('takes a waiting order found cancelled off the waiting list, with since when it waited', async () => {
+    const fakeStore = await store({
+      orders: [
+        { id: '5563001', cancelledAt: '2026-11-21T09:00:00Z', updatedAt: '2026-11-21T09:00:00Z' },
+      ],
+    });
+    const intake = await parts('reconcile-waiting-cancelled');
+    await intake.records.markSkipped('5563001', 'held', 'Waiting: 1 × Mug is on hold in Shopify.');
+    await intake.records.markWaiting('5563001', new Date(Date.now() + 3600_000));
+
+    const summary = await reconcileOrders(
+      new Date('2026-11-21T00:00:00Z'),
+      'reconcile',
+      reconcileDeps(intake, fakeStore),
+    );
+
+    expect(summary).toMatchObject({ seen: 1, skipped: 1 });
+    expect(await intake.records.get('5563001')).toMatchObject({ skipCode: 'cancelled' });
+    expect((await intake.records.get('5563001'))?.waitingSince).toBeUndefined();
+    expect(await intake.records.isWaiting('5563001')).toBe(false);
+  });
+
   it('queues on the next pass an order whose webhook never came, and not one that was delivered', async () => {
     const intake: RunningIntake = await startIntake({ name: 'reconcile-missed' });
     closers.push(() => intake.close());
