@@ -38,4 +38,6 @@ export interface QueueContext {
 export interface JobContext extends QueueContext {
   readonly store: StoreClient;
   readonly partner: PartnerApi;
+  /** This machine's clock unless a test drives it (a waiting order's next look). */
+  readonly clock?: () => Date;
 }

@@ -1,6 +1,10 @@
 import type { Config } from '../../config/index.js';
 import type { StoreOrder } from '../../src/domain/order.js';
-import { shipmentContents } from '../../src/domain/shipment-contents.js';
+import {
+  type ShipmentTime,
+  shipmentContents,
+  shipmentSentSinceMs,
+} from '../../src/domain/shipment-contents.js';
 import {
   changedParts,
   decodeFingerprint,
@@ -66,6 +70,8 @@ export async function checkOrderEdit(
  * The order is taken under the settings that request was made under, so a setting changed since
  * (DOCUMENT_TAG, COLLECT_FROM_LOCATIONS, SHIP_PICKUP_POINTS) is never reported as an edit.
  * `receiverOnly`: the lines and weights no longer say anything (the parcel was handed over).
+ * Deliveries due after the send (a prepaid subscription's next boxes) were never part of the
+ * shipment, opened since or not.
  */
 export async function compareWithSent(
   orderId: string,
@@ -75,6 +81,10 @@ export async function compareWithSent(
   deps: Pick<CheckOrderEditDeps, 'records' | 'counters' | 'settings' | 'markOrder' | 'logger'>,
 ): Promise<EditCheck> {
   const sent = decodeFingerprint(record.sentFingerprint);
+  const sentMs = shipmentSentSinceMs(record, Number.NaN);
+  const when: ShipmentTime = Number.isNaN(sentMs)
+    ? { now: new Date() }
+    : { sentAt: new Date(sentMs) };
   // Kept before the lines and weights were counted from the shipment's contents: only its
   // receiver compares, and the order as it is now becomes what later checks compare with.
   const comparable = sent !== null && isCurrentFingerprint(record.sentFingerprint);
@@ -82,9 +92,9 @@ export async function compareWithSent(
   const settings =
     kept ??
     (comparable
-      ? settingsOfEarlierSend(order, sent, deps.settings.shipment)
+      ? settingsOfEarlierSend(order, sent, deps.settings.shipment, when)
       : deps.settings.shipment);
-  const current = shipmentFingerprint(order, settings, shipmentContents(order, settings));
+  const current = shipmentFingerprint(order, settings, shipmentContents(order, settings, when));
   // Kept with the record from the first look on (never replacing settings kept before), so a
   // setting changed later is never taken for an edit.
   const keptSettings = encodeSettings(settings, order);
@@ -110,7 +120,13 @@ export async function compareWithSent(
   }
   const compared: readonly FingerprintPart[] =
     receiverOnly || !comparable ? ['receiver'] : ['receiver', 'lines', 'weights'];
-  const changes = changedParts(sent, current).filter((part) => compared.includes(part));
+  let changes = changedParts(sent, current).filter((part) => compared.includes(part));
+  if ('sentAt' in when && changes.some((part) => part !== 'receiver')) {
+    // A delivery staff opened early ("Fulfill early") before the send was part of it: its lines
+    // and weights count as changed only if they differ with what is open now taken as sent too.
+    const openNow = shipmentFingerprint(order, settings, shipmentContents(order, settings));
+    changes = changes.filter((part) => part === 'receiver' || openNow[part] !== sent[part]);
+  }
   if (changes.length === 0) return { outcome: comparable ? 'unchanged' : 'baseline_recorded' };
   return reportEditAfterRegistration(orderId, record, current, changes, deps);
 }
@@ -152,10 +168,13 @@ function settingsOfEarlierSend(
   order: StoreOrder,
   sent: ShipmentFingerprint,
   today: FingerprintSettings,
+  when: ShipmentTime,
 ): FingerprintSettings {
   const wide = { ...today, collectFromLocations: [], shipPickupPoints: true };
   const differing = (settings: FingerprintSettings) =>
-    changedParts(sent, shipmentFingerprint(order, settings)).filter((part) => part !== 'receiver')
-      .length;
+    changedParts(
+      sent,
+      shipmentFingerprint(order, settings, shipmentContents(order, settings, when)),
+    ).filter((part) => part !== 'receiver').length;
   return differing(wide) < differing(today) ? wide : today;
 }

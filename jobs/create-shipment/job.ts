@@ -65,5 +65,6 @@ function registerDeps(ctx: JobContext, job?: Job): RegisterShipmentDeps {
     markOrder: (orderId, kind, seen) => enqueueMarkOrder(ctx, orderId, kind, seen),
     logger: ctx.logger.child({ module: 'create-shipment', jobId: job?.id }),
     ...(job ? { step: async (line: string) => void (await job.log(line)) } : {}),
+    ...(ctx.clock ? { now: ctx.clock } : {}),
   };
 }

@@ -52,6 +52,8 @@ export interface RegisterShipmentDeps {
    * provider numbers only: BullMQ keeps these lines in clear text.
    */
   step?(line: string): Promise<void>;
+  /** What a waiting order's contents and next look are judged by; this machine's clock unless a test drives it. */
+  now?: () => Date;
 }
 
 export type RegisterOutcome =
@@ -165,10 +167,10 @@ async function registerWithSlot(
     );
   }
   // What the provider is asked to ship: every step below works from this one answer.
-  const contents = shipmentContents(order, deps.settings.shipment);
+  const now = deps.now?.() ?? new Date();
+  const contents = shipmentContents(order, deps.settings.shipment, { now });
   const eligibility = checkEligibility(order, deps.settings.eligibility, contents);
   if (!eligibility.eligible) {
-    const now = new Date();
     const since = record?.waitingSince ? new Date(record.waitingSince) : now;
     return settleIneligible(orderId, order, eligibility.code, eligibility.reason, {
       record,
@@ -354,7 +356,7 @@ async function settleIneligible(
     if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
   }
   const skipped = await skip(orderId, code, reason, deps);
-  if (recheckAt) await deps.records.markWaiting(orderId, recheckAt);
+  if (recheckAt) await deps.records.markWaiting(orderId, recheckAt, deps.now?.());
   // A refused order that is then cancelled will never ship: its error marks are cleared once
   // (cancelling cannot be undone, so one mark job per order is enough).
   if (record?.state === 'failed' && code === 'cancelled') {

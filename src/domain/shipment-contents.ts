@@ -12,7 +12,8 @@ export interface ShipmentContents {
   lines: ContentLine[];
   /**
    * Units the provider would ship but Shopify holds back (on hold, scheduled, or open without a
-   * fulfilment the app may make yet): the order waits.
+   * fulfilment the app may make yet): the order waits. Later deliveries are held only while
+   * nothing else is to ship.
    */
   held: HeldUnits[];
   /** Units of the order the provider does not ship, and why. */
@@ -45,7 +46,8 @@ export type LeftOutReason =
   | 'not_visible'
   | 'digital'
   | 'not_delivered'
-  | 'closed';
+  | 'closed'
+  | 'later';
 
 export interface LeftOutUnits {
   title: string;
@@ -91,12 +93,22 @@ const METHOD_WORDS: Record<string, string> = {
 };
 
 /**
+ * When the shipment is taken: `now` for one about to be sent, `sentAt` for one sent. A
+ * fulfillment order due later than that (fulfillAt) is a later delivery (a prepaid
+ * subscription's next box, a pre-order), never part of this shipment: about to be sent, one
+ * still SCHEDULED to open after now; sent, any whose fulfillAt is after the send, opened since
+ * or not.
+ */
+export type ShipmentTime = { now: Date } | { sentAt: Date };
+
+/**
  * The contents of an order's shipment. `settings`: the shipment settings, or just the locations
- * the provider collects from.
+ * the provider collects from. `when`: see ShipmentTime.
  */
 export function shipmentContents(
   order: StoreOrder,
   settings: ContentsSettings | readonly string[],
+  when: ShipmentTime = { now: new Date() },
 ): ShipmentContents {
   const { collectFromLocations: collectFrom, shipPickupPoints = false } = Array.isArray(settings)
     ? { collectFromLocations: settings as readonly string[] }
@@ -105,6 +117,7 @@ export function shipmentContents(
   const items = new Map(order.lineItems.map((item) => [item.id, item]));
   const contents: ShipmentContents = { lines: [], held: [], leftOut: [] };
   const onVisibleOrders = new Map<string, number>();
+  const later: { item: StoreLineItem; quantity: number; fo: StoreFulfillmentOrder }[] = [];
 
   for (const fo of order.fulfillmentOrders) {
     const method = fo.deliveryMethod ?? 'SHIPPING';
@@ -132,6 +145,8 @@ export function shipmentContents(
         leave('digital', 'needs no shipping');
       } else if (!carried.has(method)) {
         leave('not_delivered', METHOD_WORDS[method] ?? `has delivery method ${method}`);
+      } else if (isLaterDelivery(fo, when)) {
+        later.push({ item, quantity, fo });
       } else if (HELD.has(fo.status) || !fo.supportedActions.includes('CREATE_FULFILLMENT')) {
         // An open fulfillment order whose supportedActions (those of its current state) lack
         // CREATE_FULFILLMENT waits like a held one: sent now, the provider would ship units the
@@ -153,6 +168,23 @@ export function shipmentContents(
         });
       }
     }
+  }
+
+  // The provider takes one shipment per order: later deliveries wait only while nothing else is
+  // to ship, now or once released (the order is sent when the first opens); else the shipment
+  // goes without them.
+  if ('now' in when && contents.lines.length === 0 && contents.held.length === 0) {
+    for (const { item, quantity, fo } of later) {
+      contents.held.push({
+        lineItemId: item.id,
+        title: titleOf(item),
+        quantity,
+        why: heldWhy(fo),
+        until: fo.fulfillAt,
+      });
+    }
+  } else {
+    contents.leftOut.push(...laterDeliveries(later));
   }
 
   for (const item of order.lineItems) {
@@ -228,15 +260,22 @@ export const RECHECK_MAX_MS = 3600_000;
  * When a waiting order is worth reading again. Only staff or an app release a hold or make an
  * order fulfillable, and Shopify need not change the order when they do, so it is read again
  * after as long as it has waited so far (from RECHECK_FIRST_MS, doubling, at most
- * RECHECK_MAX_MS). When everything waits on a schedule, at the first fulfillAt still ahead.
+ * RECHECK_MAX_MS). A schedule is read again when it opens, and at least every RECHECK_MAX_MS
+ * before (staff may fulfil early); one past its date and still scheduled backs off from that
+ * date.
  */
 export function recheckDue(held: readonly HeldUnits[], now: Date, waitingSince: Date = now): Date {
-  const waited = now.getTime() - waitingSince.getTime();
-  const backOff = now.getTime() + Math.min(RECHECK_MAX_MS, Math.max(RECHECK_FIRST_MS, waited));
-  const times = held.map((units) => (units.until ? Date.parse(units.until) : Number.NaN));
-  if (times.some((time) => Number.isNaN(time))) return new Date(backOff);
-  const opens = Math.min(...times);
-  return new Date(opens > now.getTime() ? opens : backOff);
+  const nowMs = now.getTime();
+  const backOffFrom = (startMs: number) =>
+    nowMs + Math.min(RECHECK_MAX_MS, Math.max(RECHECK_FIRST_MS, nowMs - startMs));
+  let due = nowMs + RECHECK_MAX_MS;
+  for (const units of held) {
+    const opens = units.until ? Date.parse(units.until) : Number.NaN;
+    if (Number.isNaN(opens)) due = Math.min(due, backOffFrom(waitingSince.getTime()));
+    else if (opens > nowMs) due = Math.min(due, opens);
+    else due = Math.min(due, backOffFrom(Math.max(opens, waitingSince.getTime())));
+  }
+  return new Date(due);
 }
 
 /** "1 × Mug is on hold (Other)". */
@@ -390,6 +429,35 @@ export function namesLocation(
   const value = entry.trim();
   if (location.id && numericId(value) === numericId(location.id)) return true;
   return value.toLowerCase() === location.name.trim().toLowerCase();
+}
+
+function isLaterDelivery(fo: StoreFulfillmentOrder, when: ShipmentTime): boolean {
+  const opens = fo.fulfillAt ? Date.parse(fo.fulfillAt) : Number.NaN;
+  if (Number.isNaN(opens)) return false;
+  if ('sentAt' in when) return opens > when.sentAt.getTime();
+  return fo.status === 'SCHEDULED' && opens > when.now.getTime();
+}
+
+/** "2 × Coffee box are scheduled for later deliveries (next on 2027-01-10): …", per line item. */
+function laterDeliveries(
+  later: readonly { item: StoreLineItem; quantity: number; fo: StoreFulfillmentOrder }[],
+): LeftOutUnits[] {
+  const byItem = new Map<string, { title: string; quantity: number; next: string }>();
+  for (const { item, quantity, fo } of later) {
+    const seen = byItem.get(item.id);
+    const at = fo.fulfillAt ?? '';
+    byItem.set(item.id, {
+      title: titleOf(item),
+      quantity: (seen?.quantity ?? 0) + quantity,
+      next: seen && Date.parse(seen.next) < Date.parse(at) ? seen.next : at,
+    });
+  }
+  return [...byItem.values()].map(({ title, quantity, next }) => ({
+    title,
+    quantity,
+    reason: 'later' as const,
+    why: `${quantity === 1 ? 'is' : 'are'} scheduled for later deliveries (next on ${next.slice(0, 10)}): the provider takes one shipment per order`,
+  }));
 }
 
 function heldWhy(fo: StoreFulfillmentOrder): string {

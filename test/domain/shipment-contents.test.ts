@@ -138,6 +138,99 @@ describe('shipmentContents', () => {
     });
   });
 
+  describe('later deliveries (fulfillment orders scheduled to open later)', () => {
+    const now = new Date('2026-11-26T12:00:00Z');
+    const coffee = anItem({ title: 'Coffee box', quantity: 3 });
+    const scheduled = (fulfillAt: string) => ({
+      status: 'SCHEDULED',
+      supportedActions: ['MARK_AS_OPEN'],
+      fulfillAt,
+    });
+    // A prepaid subscription: the first box now, one per later delivery.
+    const subscription = (first: Parameters<typeof aFulfillmentOrder>[1] = {}) =>
+      anOrder({
+        lineItems: [coffee],
+        fulfillmentOrders: [
+          aFulfillmentOrder([{ ...coffee, unfulfilledQuantity: 1 }], first),
+          aFulfillmentOrder(
+            [{ ...coffee, unfulfilledQuantity: 1 }],
+            scheduled('2027-02-10T08:00:00Z'),
+          ),
+          aFulfillmentOrder(
+            [{ ...coffee, unfulfilledQuantity: 1 }],
+            scheduled('2027-01-10T08:00:00Z'),
+          ),
+        ],
+      });
+
+    it('ships what is open now, leaving the later deliveries out with the reason', () => {
+      const order = subscription();
+      const contents = shipmentContents(order, [], { now });
+      expect(shippedItems(contents).map((i) => [i.title, i.quantity])).toEqual([['Coffee box', 1]]);
+      expect(contents.held).toEqual([]);
+      expect(describeLeftOut(contents.leftOut)).toBe(
+        '2 × Coffee box are scheduled for later deliveries (next on 2027-01-10): the provider takes one shipment per order',
+      );
+      expect(checkEligibility(order, someRules(), contents)).toMatchObject({ eligible: true });
+      expect(decodeSentUnits(encodeSentUnits(contents))).toEqual(new Map([[coffee.id, 1]]));
+    });
+
+    it('waits while nothing is open yet, until the first opens', () => {
+      const order = subscription(scheduled('2026-12-10T08:00:00Z'));
+      const contents = shipmentContents(order, [], { now });
+      expect(contents.lines).toEqual([]);
+      expect(contents.held.map((h) => h.until).sort()).toEqual([
+        '2026-12-10T08:00:00Z',
+        '2027-01-10T08:00:00Z',
+        '2027-02-10T08:00:00Z',
+      ]);
+      expect(checkEligibility(order, someRules(), contents)).toMatchObject({ code: 'held' });
+    });
+
+    it('ships a delivery staff opened early ("Fulfill early"), with the rest left out', () => {
+      const order = subscription({ status: 'OPEN', fulfillAt: '2026-12-10T08:00:00Z' });
+      const contents = shipmentContents(order, [], { now });
+      expect(contents.lines.map((l) => l.quantity)).toEqual([1]);
+      expect(contents.leftOut.map((u) => [u.reason, u.quantity])).toEqual([['later', 2]]);
+    });
+
+    it('counts a delivery due after the send as a later one after it opens too', () => {
+      const order = subscription();
+      const sentAt = new Date('2026-11-26T12:00:00Z');
+      // Opened on its date, after the shipment was sent: still not part of it.
+      order.fulfillmentOrders[2] = { ...order.fulfillmentOrders[2]!, status: 'OPEN' };
+      const sent = shipmentContents(order, [], { sentAt });
+      expect(sent.lines.map((l) => l.fulfillmentOrderId)).toEqual([order.fulfillmentOrders[0]!.id]);
+      expect(sent.leftOut.map((u) => [u.reason, u.quantity])).toEqual([['later', 2]]);
+      // Once the first box is fulfilled nothing of it is left, and the later ones still wait on
+      // no one: they are left out, never held.
+      order.fulfillmentOrders[0] = {
+        ...order.fulfillmentOrders[0]!,
+        lineItems: order.fulfillmentOrders[0]!.lineItems.map((l) => ({
+          ...l,
+          remainingQuantity: 0,
+        })),
+      };
+      expect(shipmentContents(order, [], { sentAt }).held).toEqual([]);
+    });
+
+    it('keeps the whole-order wait for a hold, and for a schedule past its date', () => {
+      const held = subscription({
+        status: 'ON_HOLD',
+        holdReasons: ['Other'],
+        supportedActions: [],
+      });
+      const contents = shipmentContents(held, [], { now });
+      expect(contents.held.map((h) => [h.why, h.until])).toEqual([['is on hold (Other)', null]]);
+      expect(contents.leftOut.map((u) => u.reason)).toEqual(['later']);
+
+      const overdue = subscription(scheduled('2026-11-26T11:00:00Z'));
+      expect(shipmentContents(overdue, [], { now }).held.map((h) => h.until)).toEqual([
+        '2026-11-26T11:00:00Z',
+      ]);
+    });
+  });
+
   it('skips an order with nothing left, saying what was left out', () => {
     const blanket = anItem({ title: 'Blanket', quantity: 3, unfulfilledQuantity: 0 });
     const order = anOrder({ lineItems: [blanket] });
@@ -202,11 +295,21 @@ describe('recheckDue', () => {
     expect(recheckDue(onHold, now, since(17 * 60))).toEqual(later(60 * MINUTE));
   });
 
-  it('is the first scheduled date still ahead when all is scheduled, else backs off', () => {
+  it('reads a schedule again when it opens, and at least hourly before (staff may fulfil early)', () => {
     expect(recheckDue([held('2030-01-01T09:00:00Z'), held('2029-06-01T00:00:00Z')], now)).toEqual(
-      new Date('2029-06-01T00:00:00Z'),
+      later(60 * MINUTE),
     );
-    // Past its date and still scheduled in Shopify: read again like a hold.
+    expect(recheckDue([held(later(20 * MINUTE).toISOString())], now)).toEqual(later(20 * MINUTE));
+  });
+
+  it('backs off from the date of a schedule past it and still scheduled, from the first step', () => {
+    const daysAgo = new Date(now.getTime() - 3 * 24 * 60 * MINUTE);
+    const ago = (minutes: number) => new Date(now.getTime() - minutes * MINUTE).toISOString();
+    expect(recheckDue([held(ago(2))], now, daysAgo)).toEqual(later(5 * MINUTE));
+    expect(recheckDue([held(ago(7))], now, daysAgo)).toEqual(later(7 * MINUTE));
+    expect(recheckDue([held(ago(30))], now, daysAgo)).toEqual(later(30 * MINUTE));
+    expect(recheckDue([held(ago(300))], now, daysAgo)).toEqual(later(60 * MINUTE));
+    // Waiting began after the date: counted from the wait.
     expect(recheckDue([held('2020-01-01T00:00:00Z')], now)).toEqual(later(5 * MINUTE));
   });
 });

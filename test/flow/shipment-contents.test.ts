@@ -834,21 +834,102 @@ describe('what goes into a shipment, through the whole flow', () => {
     );
   }, 60_000);
 
-  it('scheduled: waits, saying until when', async () => {
+  it('scheduled weeks ahead: waits, saying until when, and is registered within the hour after staff fulfil it early', async () => {
     const f = await flow();
     const id = await place(f, {
       lineItems: [MUG],
       fulfillmentOrders: [{ fulfillAt: '2030-01-01T09:00:00Z' }],
     });
     await skippedWith(f, id, /^Waiting: 1 × Ceramic mug is scheduled for 2030-01-01T09:00:00Z/);
-    // Read again by reconciliation once the schedule is due, not before. The order is noted as
-    // waiting right after its skip is recorded.
-    const due = new Date('2030-01-01T09:00:00Z');
-    await waitUntil(async () => (await f.s.records.dueWaiting(due, 10)).length > 0, {
+    // Read again at least hourly until its date: "Fulfill early" changes nothing Shopify lists
+    // orders by. The order is noted as waiting right after its skip is recorded.
+    await waitUntil(async () => (await f.s.records.dueWaiting(minutesAhead(60), 10)).length > 0, {
       what: 'the order to be noted as waiting',
     });
-    expect(await f.s.records.dueWaiting(new Date(), 10)).toEqual([]);
-    expect(await f.s.records.dueWaiting(due, 10)).toEqual([id]);
+    expect(await f.s.records.dueWaiting(minutesAhead(50), 10)).toEqual([]);
+
+    const [fo] = f.s.store.order(id)!.fulfillmentOrders;
+    const { updatedAt } = f.s.store.order(id)!;
+    f.s.store.openEarly(fo!.id);
+    expect(f.s.store.order(id)!.updatedAt).toBe(updatedAt);
+    expect(await passIn(f, 61)).toMatchObject({ waitingRechecked: 1 });
+    await shipsExactly(f, id, { 'Ceramic mug': 1 });
+  });
+
+  it('a prepaid subscription: the box due now ships alone, the later deliveries are left out, never an edit nor fulfilled by the connector once they open', async () => {
+    const f = await flow();
+    const id = await place(f, {
+      lineItems: [
+        { ...MUG, title: 'Coffee box' },
+        { ...MUG, title: 'Coffee box, January', location: 'Aarhus warehouse' },
+        { ...MUG, title: 'Coffee box, February', location: 'Odense warehouse' },
+      ],
+      fulfillmentOrders: [
+        { location: 'Aarhus warehouse', fulfillAt: '2030-01-10T08:00:00Z' },
+        { location: 'Odense warehouse', fulfillAt: '2030-02-10T08:00:00Z' },
+      ],
+    });
+    await settledAs(f, id, 'registered');
+    expect(await askedFor(f, id)).toEqual({ 'Coffee box': 1 });
+    expect(await f.s.records.isWaiting(id)).toBe(false);
+
+    // Staff fulfil January's early: a later delivery, not a change of the shipment sent.
+    const january = f.s.store
+      .order(id)!
+      .fulfillmentOrders.find((fo) => fo.fulfillAt === '2030-01-10T08:00:00Z')!;
+    f.s.store.openEarly(january.id);
+    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+    // Shipped and fulfilled: the box sent only, January's left open for staff.
+    await shipsExactly(f, id, { 'Coffee box': 1 });
+    const opened = f.s.store.order(id)!.fulfillmentOrders.find((fo) => fo.id === january.id)!;
+    expect(opened.lineItems.map((l) => l.remainingQuantity)).toEqual([1]);
+  });
+
+  it('the looks at a waiting order back off by the clock the worker is given: 5, 10, 20, 40 minutes, then hourly', async () => {
+    const f = await flow({ workers: false });
+    let clock = new Date();
+    f.s.startWorkers({ ports: { clock: () => clock } });
+    const id = await place(f, {
+      lineItems: [MUG],
+      fulfillmentOrders: [{ hold: { reason: 'OTHER' } }],
+    });
+    await skippedWith(f, id, /^Waiting: /);
+    const began = clock.getTime();
+    /** The next look's time, once the worker has recorded one later than `after`. */
+    const nextLook = async (after: number) =>
+      waitUntil(
+        async () => {
+          const [due] = await f.s.records.dueWaiting(new Date(after + 3 * 3600_000), 1);
+          if (!due) return null;
+          const soon = await f.s.records.dueWaiting(new Date(after), 1);
+          if (soon.length > 0) return null;
+          for (let minutes = 1; minutes <= 180; minutes += 1) {
+            const at = after + minutes * 60_000;
+            if ((await f.s.records.dueWaiting(new Date(at), 1)).length > 0) return at;
+          }
+          return null;
+        },
+        { what: 'the next look to be set' },
+      );
+    const gaps: number[] = [];
+    let due = await nextLook(began);
+    expect(due - began).toBe(5 * 60_000);
+    for (let look = 0; look < 6; look += 1) {
+      clock = new Date(due);
+      const pass = await reconcileOrders(new Date(Date.now() + 3600_000), 'reconcile', {
+        ...f.s.parts,
+        store: f.s.storeClient,
+        eligibility: f.s.config.eligibility,
+        now: () => clock,
+      });
+      expect(pass.waitingRechecked).toBe(1);
+      const next = await nextLook(due);
+      gaps.push((next - due) / 60_000);
+      due = next;
+    }
+    // Looks at 5, 10, 20, 40, 80 minutes into the wait: each as long again as it waited, then
+    // at most an hour apart.
+    expect(gaps).toEqual([5, 10, 20, 40, 60, 60]);
   });
 
   it('a line without weight: the default weight', async () => {

@@ -143,11 +143,11 @@ export interface ShipmentStack {
   /**
    * Starts the catalog's workers, as a restart of the service would; `ports` replaces the
    * partner or store client (or the shipment records) their processors get (to hold a call
-   * mid-job, say); `jobLock` shortens BullMQ's job lock, so that a job cut off runs again soon.
+   * mid-job, say), or drives their clock; `jobLock` shortens BullMQ's job lock, so that a job cut off runs again soon.
    */
   startWorkers(options?: {
     token?: string;
-    ports?: Partial<Pick<JobContext, 'partner' | 'store' | 'tracking'>>;
+    ports?: Partial<Pick<JobContext, 'partner' | 'store' | 'tracking' | 'clock'>>;
     jobLock?: WorkerOptions['jobLock'];
   }): Worker[];
   /**

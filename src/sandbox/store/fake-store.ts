@@ -101,6 +101,11 @@ export interface FakeStore {
    * fulfillment order: CREATE_FULFILLMENT leaves or rejoins its supportedActions.
    */
   offerFulfilment(fulfillmentOrderId: string, offered: boolean): FakeFulfillmentOrder;
+  /**
+   * Staff "Fulfill early" a scheduled fulfillment order (fulfillmentOrderOpen): OPEN ahead of
+   * its fulfillAt, left as it was.
+   */
+  openEarly(fulfillmentOrderId: string): FakeFulfillmentOrder;
   /** Emails Shopify sent customers about fulfillments (confirmations, updates), oldest first. */
   readonly notifications: readonly FakeCustomerNotification[];
   /** The store's locations ("Shop location", "Aarhus warehouse", "Another app's warehouse", …). */

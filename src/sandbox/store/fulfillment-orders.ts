@@ -142,6 +142,21 @@ export function offerFulfilment(
   return { ok: true, value: found.fulfillmentOrder };
 }
 
+/**
+ * Staff "Fulfill early" a scheduled fulfillment order in the admin (fulfillmentOrderOpen): it is
+ * OPEN ahead of its fulfillAt, left as it was (Shopify documents no change of it).
+ */
+export function openEarly(state: FakeStoreState, id: string): Result<FakeFulfillmentOrder> {
+  const found = state.findFulfillmentOrder(gidOf(id));
+  if (!found) return refused(`Fulfillment order ${id} does not exist`);
+  const { order, fulfillmentOrder: fo } = found;
+  if (fo.status !== 'SCHEDULED') return refused(`Fulfillment order ${id} is not scheduled`);
+  // Like a release, nothing documents a change of the order for it: updated_at stays.
+  fo.status = 'OPEN';
+  order.fulfillmentStatus = orderFulfillmentStatus(order);
+  return { ok: true, value: fo };
+}
+
 /** Staff put a fulfillment order on hold in the admin (OPEN or IN_PROGRESS only). */
 export function holdFulfillmentOrder(
   state: FakeStoreState,

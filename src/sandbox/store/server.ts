@@ -9,6 +9,7 @@ import {
   holdFulfillmentOrder,
   moveFulfillmentOrder,
   offerFulfilment,
+  openEarly,
   releaseHold as releaseFulfillmentHold,
   staffFulfil,
 } from './fulfillment-orders.js';
@@ -209,6 +210,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
       };
     },
     offerFulfilment: (id, offered) => structuredClone(unwrap(offerFulfilment(state, id, offered))),
+    openEarly: (id) => structuredClone(unwrap(openEarly(state, id))),
     notifications: state.notifications,
     locations: () => structuredClone(state.locations),
     renameLocation: (name, newName) => structuredClone(state.renameLocation(name, newName)),
