@@ -48,11 +48,18 @@ export function formatDrift(r: DriftReport): string {
   );
   for (const o of f.orders.slice(0, LIST))
     lines.push(`    ${o.orderId}: provider status ${o.providerStatus}`);
+  const w = r.waitingTooLong;
+  lines.push(
+    `${mark(w.count)} Waiting on Shopify for more than ${plural(w.days, 'day')} (still looked at): ${w.count}`,
+  );
+  for (const o of w.orders.slice(0, LIST))
+    lines.push(`    ${o.orderId}: since ${o.waitingSince}${o.reason ? ` (${o.reason})` : ''}`);
   const total =
     r.paidWithoutShipment.count +
     r.shipmentsWithoutOrder.count +
     r.shippedNotFulfilled.count +
-    f.count;
+    f.count +
+    w.count;
   const younger = r.paidWithoutShipment.youngerLeftOut;
   const verdict =
     total > 0

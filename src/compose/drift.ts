@@ -15,6 +15,7 @@ import {
   holdsSentUnits,
   shipmentContents,
   shipmentSentSinceMs,
+  WAITING_TOO_LONG_MS,
 } from '../domain/shipment-contents.js';
 import { isHandedToCarrier } from '../domain/shipment-progress.js';
 import type { PartnerApi } from '../partner/client.js';
@@ -81,6 +82,15 @@ export interface DriftReport {
     checked: number;
     limit: number;
   };
+  /**
+   * Orders waiting on Shopify (on hold, scheduled, not yet fulfillable) for longer than
+   * WAITING_TOO_LONG_MS: still looked at, but maybe forgotten. Read from Redis alone.
+   */
+  waitingTooLong: {
+    count: number;
+    days: number;
+    orders: { orderId: string; waitingSince: string; reason: string | null }[];
+  };
   requests: {
     /** List pages read at the provider. */
     provider: number;
@@ -123,8 +133,28 @@ export async function driftReport(deps: DriftDeps, options: DriftOptions): Promi
     shipmentsWithoutOrder: await shipmentsWithoutOrder(deps, orders, listed, requests),
     shippedNotFulfilled: await shippedNotFulfilled(deps, cutoffMs),
     fulfilledNotShipped: await fulfilledNotShipped(deps, options, cutoffMs, requests),
+    waitingTooLong: await waitingTooLong(deps, startedAt),
     requests,
   };
+}
+
+/** Listed at most, longest wait first; the count says how many there are. */
+const WAITING_TOO_LONG_LISTED = 200;
+
+async function waitingTooLong(
+  deps: DriftDeps,
+  nowMs: number,
+): Promise<DriftReport['waitingTooLong']> {
+  const { count, waits } = await deps.parts.records.waitingSince(
+    new Date(nowMs - WAITING_TOO_LONG_MS),
+    WAITING_TOO_LONG_LISTED,
+  );
+  const orders: DriftReport['waitingTooLong']['orders'] = [];
+  for (const { orderId, since } of waits) {
+    const record = await deps.parts.records.get(orderId);
+    orders.push({ orderId, waitingSince: since.toISOString(), reason: record?.reason ?? null });
+  }
+  return { count, days: WAITING_TOO_LONG_MS / DAY_MS, orders };
 }
 
 /** Every page of the provider's list since `from`, newest first, as the sync reads them. */

@@ -9,7 +9,7 @@ import { registerQueueMetrics } from './queue-metrics.js';
 export function registerSharedMetrics(
   metrics: ConnectorMetrics,
   deps: {
-    parts: Pick<SharedParts, 'queueOf' | 'redis' | 'prefix' | 'counters'>;
+    parts: Pick<SharedParts, 'queueOf' | 'redis' | 'prefix' | 'counters' | 'records'>;
     /** Default 0: every scrape reads. */
     cacheMs?: number;
   } & PartnerMetricsDeps,

@@ -21,7 +21,7 @@ const OLDEST_SCAN_LIMIT = 10_000;
  */
 export function registerQueueMetrics(
   metrics: ConnectorMetrics,
-  parts: Pick<SharedParts, 'queueOf' | 'redis'>,
+  parts: Pick<SharedParts, 'queueOf' | 'redis' | 'records'>,
   options: { cacheMs?: number; now?: () => number } = {},
 ): void {
   const now = options.now ?? Date.now;
@@ -82,6 +82,15 @@ export function registerQueueMetrics(
     read: shared(async () => {
       const oldest = await oldestQueuedAt(registration, parts.redis);
       return oldest === undefined ? 0 : Math.max(0, (now() - oldest) / 1000);
+    }),
+  });
+
+  metrics.registerGauge({
+    name: 'connector_orders_held_oldest_age_seconds',
+    help: `Seconds since the oldest order waiting on Shopify (on hold, scheduled, not yet fulfillable by the app) began to wait; 0 when none waits. Past 7 days connector drift lists it. ${SHARED}`,
+    read: shared(async () => {
+      const oldest = await parts.records.oldestWaitingSince();
+      return oldest === null ? 0 : Math.max(0, (now() - oldest.getTime()) / 1000);
     }),
   });
 

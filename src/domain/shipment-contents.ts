@@ -255,6 +255,11 @@ export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
 export const RECHECK_FIRST_MS = 5 * 60_000;
 /** Looks at a waiting order are never further apart than this. */
 export const RECHECK_MAX_MS = 3600_000;
+/**
+ * A wait longer than this is listed by `connector drift`: an open fulfillment order Shopify
+ * offers no fulfilment of, or a forgotten hold, may never change. The order is still looked at.
+ */
+export const WAITING_TOO_LONG_MS = 7 * 24 * 3600_000;
 
 /**
  * When a waiting order is worth reading again. Only staff or an app release a hold or make an

@@ -112,6 +112,11 @@ export class OrderRecords {
     return `${this.prefix}:orders:waiting`;
   }
 
+  /** The same orders, scored by since when they wait (ms): the longest waits, found at once. */
+  private get waitingSinceIndex(): string {
+    return `${this.prefix}:orders:waiting-since`;
+  }
+
   /**
    * The order waits for Shopify to release units it holds (on hold, scheduled, not fulfillable
    * yet): reconciliation reads it again from `due` on, since a release changes nothing Shopify
@@ -121,19 +126,62 @@ export class OrderRecords {
   async markWaiting(orderId: string, due: Date, now = new Date()): Promise<void> {
     await this.redis.eval(
       MARK_WAITING,
-      2,
+      3,
       this.waitingIndex,
       this.key(orderId),
+      this.waitingSinceIndex,
       orderId,
       due.getTime(),
       `(${now.getTime() - this.keepSkippedMs}`,
       now.toISOString(),
+      now.getTime(),
     );
   }
 
   /** The order no longer waits (registered, skipped for another reason, failed). */
   async stopWaiting(orderId: string): Promise<void> {
-    await this.redis.eval(STOP_WAITING, 2, this.waitingIndex, this.key(orderId), orderId);
+    await this.redis.eval(
+      STOP_WAITING,
+      3,
+      this.waitingIndex,
+      this.key(orderId),
+      this.waitingSinceIndex,
+      orderId,
+    );
+  }
+
+  /**
+   * Orders waiting since before `before`: how many, and the longest waits first, at most
+   * `limit`.
+   */
+  async waitingSince(
+    before: Date,
+    limit: number,
+  ): Promise<{ count: number; waits: { orderId: string; since: Date }[] }> {
+    const max = `(${before.getTime()}`;
+    const [count, found] = await Promise.all([
+      this.redis.zcount(this.waitingSinceIndex, '-inf', max),
+      this.redis.zrangebyscore(
+        this.waitingSinceIndex,
+        '-inf',
+        max,
+        'WITHSCORES',
+        'LIMIT',
+        0,
+        limit,
+      ),
+    ]);
+    const waits: { orderId: string; since: Date }[] = [];
+    for (let i = 0; i + 1 < found.length; i += 2) {
+      waits.push({ orderId: found[i]!, since: new Date(Number(found[i + 1])) });
+    }
+    return { count, waits };
+  }
+
+  /** Since when the longest-waiting order waits; null when none does. */
+  async oldestWaitingSince(): Promise<Date | null> {
+    const [, score] = await this.redis.zrange(this.waitingSinceIndex, 0, 0, 'WITHSCORES');
+    return score === undefined ? null : new Date(Number(score));
   }
 
   /** Whether reconciliation will read the order again (it is in the waiting index). */
@@ -186,10 +234,11 @@ export class OrderRecords {
     // connection (BullMQ's, dozens) onto it, which cost more than the commands themselves.
     await this.redis.eval(
       MARK_REGISTERED,
-      3,
+      4,
       this.key(orderId),
       this.registeredIndex,
       this.waitingIndex,
+      this.waitingSinceIndex,
       orderId,
       this.keepMs,
       now.getTime(),
@@ -411,8 +460,9 @@ export class OrderRecords {
   }
 }
 
-// KEYS: record, registered index, waiting index. ARGV: orderId, keepMs, nowMs, oldest score
-// dropped, fields… The index keeps the registrations of the retention period, like the records.
+// KEYS: record, registered index, waiting index, waiting-since index. ARGV: orderId, keepMs,
+// nowMs, oldest score dropped, fields… The index keeps the registrations of the retention
+// period, like the records.
 const MARK_REGISTERED = `
 redis.call('HDEL', KEYS[1], 'skipCode', 'reason', 'waitingSince')
 redis.call('HSET', KEYS[1], unpack(ARGV, 5))
@@ -420,20 +470,29 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
 redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
 return 1
 `;
 
-// KEYS: waiting index, record. ARGV: orderId, due (ms), oldest score kept, now (ISO).
+// KEYS: waiting index, record, waiting-since index. ARGV: orderId, due (ms), oldest score kept,
+// now (ISO), now (ms). Both indexes hold the same orders: one dropped from the first (not looked
+// at for the retention period) leaves the second too.
 const MARK_WAITING = `
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
+redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[1])
+local stale = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[3], 'LIMIT', 0, 1000)
+if #stale > 0 then
+  redis.call('ZREM', KEYS[1], unpack(stale))
+  redis.call('ZREM', KEYS[3], unpack(stale))
+end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSETNX', KEYS[2], 'waitingSince', ARGV[4]) end
 return 1
 `;
 
-// KEYS: waiting index, record. ARGV: orderId.
+// KEYS: waiting index, record, waiting-since index. ARGV: orderId.
 const STOP_WAITING = `
 redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[2], 'waitingSince')
 return 1
 `;

@@ -95,6 +95,7 @@ describe('connector drift', () => {
     const text = await runConnector(['drift', '--older-than-minutes', '0'], driftEnv(s));
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('✗ Shipments at the provider with no order in this store: 2');
+    expect(text.stdout).toContain('✓ Waiting on Shopify for more than 7 days (still looked at): 0');
     expect(text.stdout).toContain(`    ${shippedHeld} (shipped): job fulfil-shipment/`);
     expect(text.stdout).toMatch(/Requests: 1 request to the provider \(list pages/);
   }, 90_000);

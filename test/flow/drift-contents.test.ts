@@ -91,4 +91,40 @@ describe('connector drift, by what each shipment holds', () => {
     await s.redis.zrem(`${s.prefix}:orders:waiting`, held);
     expect(await report()).toEqual([held, heldUnseen]);
   });
+
+  it('lists an order that has waited on Shopify for more than 7 days, still looked at', async () => {
+    const s = await start();
+    const held = '5562021';
+    await place(s, held, {
+      lineItems: [MUG],
+      fulfillmentOrders: [{ hold: { reason: 'OTHER' as const } }],
+    });
+    await run(s, held);
+    expect(await s.records.isWaiting(held)).toBe(true);
+    const inDays = (days: number) =>
+      driftReport(
+        { parts: s.parts, partner: s.partner, store: s.storeClient },
+        {
+          olderThanMinutes: 0,
+          lookbackDays: 1,
+          maxFulfillmentReads: 10,
+          now: () => Date.now() + days * 24 * 3600_000,
+        },
+      ).then((r) => r.waitingTooLong);
+
+    expect(await inDays(6)).toEqual({ count: 0, days: 7, orders: [] });
+    expect(await inDays(8)).toEqual({
+      count: 1,
+      days: 7,
+      orders: [
+        {
+          orderId: held,
+          waitingSince: (await s.records.get(held))!.waitingSince,
+          reason: expect.stringMatching(/^Waiting: 1 × Ceramic mug is on hold/),
+        },
+      ],
+    });
+    // Still read again by reconciliation.
+    expect(await s.records.isWaiting(held)).toBe(true);
+  });
 });

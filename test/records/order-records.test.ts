@@ -241,4 +241,41 @@ describe('the index of waiting orders', () => {
     expect(await records.get('7003')).toMatchObject({ skipCode: 'cancelled' });
     expect((await records.get('7003'))?.waitingSince).toBeUndefined();
   });
+
+  it('finds the longest waits at once, and forgets each wait when it ends', async () => {
+    const day = (days: number) => new Date(Date.UTC(2026, 10, 1 + days, 12));
+    for (const [id, began] of [
+      ['7101', 0],
+      ['7102', 3],
+      ['7103', 9],
+    ] as const) {
+      await records.markSkipped(id, 'held', 'Waiting: …', day(began));
+      await records.markWaiting(id, day(began + 0.01), day(began));
+    }
+    // Looked at again: the wait still counts from its start.
+    await records.markWaiting('7101', day(9.5), day(9));
+    expect(await records.oldestWaitingSince()).toEqual(day(0));
+    expect(await records.waitingSince(day(10 - 7), 10)).toEqual({
+      count: 1,
+      waits: [{ orderId: '7101', since: day(0) }],
+    });
+    expect((await records.waitingSince(day(10), 1)).count).toBe(3);
+
+    await records.markRegistered('7101', shipment, day(10));
+    await records.markSkipped('7102', 'cancelled', 'Order is cancelled.', day(10));
+    expect(await records.oldestWaitingSince()).toEqual(day(9));
+    await records.markFailed('7103', 'Refused.', day(10));
+    expect(await records.oldestWaitingSince()).toBeNull();
+    expect(await records.waitingSince(day(20), 10)).toEqual({ count: 0, waits: [] });
+  });
+
+  it('keeps the index of waits bounded: a wait not looked at for 30 days leaves both indexes', async () => {
+    const day = (days: number) => new Date(Date.UTC(2026, 10, 1 + days, 12));
+    await records.markSkipped('7201', 'held', 'Waiting: …', day(0));
+    await records.markWaiting('7201', day(0.01), day(0));
+    await records.markSkipped('7202', 'held', 'Waiting: …', day(31));
+    await records.markWaiting('7202', day(31.01), day(31));
+    expect(await records.isWaiting('7201')).toBe(false);
+    expect(await records.oldestWaitingSince()).toEqual(day(31));
+  });
 });

@@ -105,6 +105,13 @@ describe('/metrics', () => {
 
     expect(scrape.value('connector_orders_waiting')).toBe(2);
     expect(scrape.value('connector_orders_waiting_oldest_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(scrape.value('connector_orders_held_oldest_age_seconds')).toBe(0);
+    const began = new Date(Date.now() - 3 * 3600_000);
+    await stack.records.markSkipped('5569001', 'held', 'Waiting: …', began);
+    await stack.records.markWaiting('5569001', new Date(), began);
+    const held = (await server.scrape()).value('connector_orders_held_oldest_age_seconds');
+    expect(held).toBeGreaterThanOrEqual(3 * 3600);
+    expect(held).toBeLessThan(3 * 3600 + 60);
     expect(scrape.value('connector_partner_token_refused')).toBe(1);
     expect(scrape.value('connector_queue_paused', { queue: 'create-shipment' })).toBe(1);
     expect(scrape.value('connector_queue_paused', { queue: 'mark-order' })).toBe(0);
