@@ -885,6 +885,28 @@ describe('what goes into a shipment, through the whole flow', () => {
     expect(opened.lineItems.map((l) => l.remainingQuantity)).toEqual([1]);
   });
 
+  it('a later delivery staff opened early before the order was sent ships with it, and is no edit afterwards', async () => {
+    const f = await flow();
+    nextId += 1;
+    const id = String(nextId);
+    await f.s.store.createOrder(
+      {
+        id,
+        lineItems: [MUG, { ...MUG, title: 'Coffee box', location: 'Aarhus warehouse' }],
+        fulfillmentOrders: [{ location: 'Aarhus warehouse', fulfillAt: '2030-01-10T08:00:00Z' }],
+      },
+      { sendWebhook: false },
+    );
+    const later = f.s.store
+      .order(id)!
+      .fulfillmentOrders.find((fo) => fo.fulfillAt === '2030-01-10T08:00:00Z')!;
+    f.s.store.openEarly(later.id);
+    await f.s.parts.enqueueOrder(id, 'orders/paid');
+    await settledAs(f, id, 'registered');
+    expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 1, 'Coffee box': 1 });
+    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+  });
+
   it('the looks at a waiting order back off by the clock the worker is given: 5, 10, 20, 40 minutes, then hourly', async () => {
     const f = await flow({ workers: false });
     let clock = new Date();
