@@ -12,8 +12,8 @@ export interface ShipmentContents {
   lines: ContentLine[];
   /**
    * Units the provider would ship but Shopify holds back (on hold, scheduled, or open without a
-   * fulfilment the app may make yet): the order waits. Later deliveries are held only while
-   * nothing else is to ship.
+   * fulfilment the app may make yet): the order waits. Of the later deliveries, the first is
+   * held while nothing else is to ship.
    */
   held: HeldUnits[];
   /** Units of the order the provider does not ship, and why. */
@@ -170,22 +170,22 @@ export function shipmentContents(
     }
   }
 
-  // The provider takes one shipment per order: later deliveries wait only while nothing else is
-  // to ship, now or once released (the order is sent when the first opens); else the shipment
-  // goes without them.
-  if ('now' in when && contents.lines.length === 0 && contents.held.length === 0) {
-    for (const { item, quantity, fo } of later) {
-      contents.held.push({
-        lineItemId: item.id,
-        title: titleOf(item),
-        quantity,
-        why: heldWhy(fo),
-        until: fo.fulfillAt,
-      });
-    }
-  } else {
-    contents.leftOut.push(...laterDeliveries(later));
+  // The provider takes one shipment per order: with nothing else to ship, now or once released,
+  // the order waits for the first later delivery, and is sent when it opens without the others.
+  const opens = ({ fo }: (typeof later)[number]) => Date.parse(fo.fulfillAt ?? '');
+  const first = Math.min(...later.map(opens));
+  const waitsForFirst = 'now' in when && contents.lines.length === 0 && contents.held.length === 0;
+  const awaited = waitsForFirst ? later.filter((units) => opens(units) === first) : [];
+  for (const { item, quantity, fo } of awaited) {
+    contents.held.push({
+      lineItemId: item.id,
+      title: titleOf(item),
+      quantity,
+      why: heldWhy(fo),
+      until: fo.fulfillAt,
+    });
   }
+  contents.leftOut.push(...laterDeliveries(later.filter((units) => !awaited.includes(units))));
 
   for (const item of order.lineItems) {
     if (!item.requiresShipping) continue;
