@@ -882,6 +882,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     // Shipped and fulfilled: the box sent only, January's left open for staff.
     await shipsExactly(f, id, { 'Coffee box': 1 });
     const opened = f.s.store.order(id)!.fulfillmentOrders.find((fo) => fo.id === january.id)!;
+    expect(opened.status).toBe('OPEN');
     expect(opened.lineItems.map((l) => l.remainingQuantity)).toEqual([1]);
   });
 
