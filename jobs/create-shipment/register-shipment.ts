@@ -11,6 +11,7 @@ import {
   encodeSentUnits,
   recheckDue,
   shipmentContents,
+  waitCountsFrom,
 } from '../../src/domain/shipment-contents.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
 import {
@@ -176,7 +177,14 @@ async function registerWithSlot(
       record,
       slot: place.slot,
       deps,
-      recheckAt: eligibility.code === 'held' ? recheckDue(contents.held, now, since) : undefined,
+      waiting:
+        eligibility.code === 'held'
+          ? {
+              at: now,
+              due: recheckDue(contents.held, now, since),
+              countsFrom: waitCountsFrom(contents.held, since),
+            }
+          : undefined,
     });
   }
   // To be sent: a run that read a waiting order first takes its place now.
@@ -332,13 +340,16 @@ async function settleIneligible(
     record,
     slot,
     deps,
-    recheckAt,
+    waiting,
   }: {
     record: OrderRecord | null;
     slot: BudgetSlot | undefined;
     deps: RegisterShipmentDeps;
-    /** A waiting order (held): when reconciliation reads it again. */
-    recheckAt?: Date | undefined;
+    /**
+     * A waiting order (held), looked at `at`: when reconciliation reads it again, and from when
+     * its wait counts as long.
+     */
+    waiting?: { at: Date; due: Date; countsFrom: Date } | undefined;
   },
 ): Promise<RegisterOutcome> {
   if (record?.sentAt || (order && carriesRegistrationMarks(order))) {
@@ -356,7 +367,9 @@ async function settleIneligible(
     if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
   }
   const skipped = await skip(orderId, code, reason, deps);
-  if (recheckAt) await deps.records.markWaiting(orderId, recheckAt, deps.now?.());
+  if (waiting) {
+    await deps.records.markWaiting(orderId, waiting.due, waiting.at, waiting.countsFrom);
+  }
   // A refused order that is then cancelled will never ship: its error marks are cleared once
   // (cancelling cannot be undone, so one mark job per order is enough).
   if (record?.state === 'failed' && code === 'cancelled') {

@@ -84,7 +84,8 @@ export interface DriftReport {
   };
   /**
    * Orders waiting on Shopify (on hold, scheduled, not yet fulfillable) for longer than
-   * WAITING_TOO_LONG_MS: still looked at, but maybe forgotten. Read from Redis alone.
+   * WAITING_TOO_LONG_MS: still looked at, but maybe forgotten. `waitingSince`: from when the
+   * wait counts (a wait on schedules alone: the first date). Read from Redis alone.
    */
   waitingTooLong: {
     count: number;

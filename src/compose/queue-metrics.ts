@@ -87,7 +87,7 @@ export function registerQueueMetrics(
 
   metrics.registerGauge({
     name: 'connector_orders_held_oldest_age_seconds',
-    help: `Seconds since the oldest order waiting on Shopify (on hold, scheduled, not yet fulfillable by the app) began to wait; 0 when none waits. Past 7 days connector drift lists it. ${SHARED}`,
+    help: `Seconds since the oldest order waiting on Shopify (on hold, scheduled, not yet fulfillable by the app) began to wait (one on schedules alone: since its first fulfillAt); 0 when none waits. Past 7 days connector drift lists it. ${SHARED}`,
     read: shared(async () => {
       const oldest = await parts.records.oldestWaitingSince();
       return oldest === null ? 0 : Math.max(0, (now() - oldest.getTime()) / 1000);

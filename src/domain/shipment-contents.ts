@@ -256,8 +256,9 @@ export const RECHECK_FIRST_MS = 5 * 60_000;
 /** Looks at a waiting order are never further apart than this. */
 export const RECHECK_MAX_MS = 3600_000;
 /**
- * A wait longer than this is listed by `connector drift`: an open fulfillment order Shopify
- * offers no fulfilment of, or a forgotten hold, may never change. The order is still looked at.
+ * A wait longer than this (a scheduled one: past its date) is listed by `connector drift`: an
+ * open fulfillment order Shopify offers no fulfilment of, or a forgotten hold, may never
+ * change. The order is still looked at.
  */
 export const WAITING_TOO_LONG_MS = 7 * 24 * 3600_000;
 
@@ -281,6 +282,16 @@ export function recheckDue(held: readonly HeldUnits[], now: Date, waitingSince: 
     else due = Math.min(due, backOffFrom(Math.max(opens, waitingSince.getTime())));
   }
   return new Date(due);
+}
+
+/**
+ * From when a wait counts towards WAITING_TOO_LONG_MS: its start, but a wait on schedules alone
+ * from the first date it waits for, before which it is not late.
+ */
+export function waitCountsFrom(held: readonly HeldUnits[], waitingSince: Date): Date {
+  const times = held.map((units) => (units.until ? Date.parse(units.until) : Number.NaN));
+  if (times.length === 0 || times.some((time) => Number.isNaN(time))) return waitingSince;
+  return new Date(Math.max(waitingSince.getTime(), Math.min(...times)));
 }
 
 /** "1 × Mug is on hold (Other)". */

@@ -112,7 +112,10 @@ export class OrderRecords {
     return `${this.prefix}:orders:waiting`;
   }
 
-  /** The same orders, scored by since when they wait (ms): the longest waits, found at once. */
+  /**
+   * The same orders, scored by from when their wait counts (ms: its start, a schedule's date):
+   * the longest waits, found at once.
+   */
   private get waitingSinceIndex(): string {
     return `${this.prefix}:orders:waiting-since`;
   }
@@ -121,9 +124,10 @@ export class OrderRecords {
    * The order waits for Shopify to release units it holds (on hold, scheduled, not fulfillable
    * yet): reconciliation reads it again from `due` on, since a release changes nothing Shopify
    * lists orders by. The record keeps since when it waits (the first time only), which spaces
-   * the looks out. Entries not looked at for the skipped retention period are dropped.
+   * the looks out. `countsFrom`: from when the wait counts as long (waitCountsFrom). Entries not
+   * looked at for the skipped retention period are dropped.
    */
-  async markWaiting(orderId: string, due: Date, now = new Date()): Promise<void> {
+  async markWaiting(orderId: string, due: Date, now = new Date(), countsFrom = now): Promise<void> {
     await this.redis.eval(
       MARK_WAITING,
       3,
@@ -134,7 +138,7 @@ export class OrderRecords {
       due.getTime(),
       `(${now.getTime() - this.keepSkippedMs}`,
       now.toISOString(),
-      now.getTime(),
+      countsFrom.getTime(),
     );
   }
 
@@ -151,8 +155,8 @@ export class OrderRecords {
   }
 
   /**
-   * Orders waiting since before `before`: how many, and the longest waits first, at most
-   * `limit`.
+   * Orders whose wait counts from before `before`: how many, and the longest waits first, at
+   * most `limit`.
    */
   async waitingSince(
     before: Date,
@@ -178,7 +182,7 @@ export class OrderRecords {
     return { count, waits };
   }
 
-  /** Since when the longest-waiting order waits; null when none does. */
+  /** From when the longest wait counts; null when no order waits. */
   async oldestWaitingSince(): Promise<Date | null> {
     const [, score] = await this.redis.zrange(this.waitingSinceIndex, 0, 0, 'WITHSCORES');
     return score === undefined ? null : new Date(Number(score));
@@ -475,11 +479,11 @@ return 1
 `;
 
 // KEYS: waiting index, record, waiting-since index. ARGV: orderId, due (ms), oldest score kept,
-// now (ISO), now (ms). Both indexes hold the same orders: one dropped from the first (not looked
+// now (ISO), counts from (ms). Both indexes hold the same orders: one dropped from the first (not looked
 // at for the retention period) leaves the second too.
 const MARK_WAITING = `
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-redis.call('ZADD', KEYS[3], 'NX', ARGV[5], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 local stale = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[3], 'LIMIT', 0, 1000)
 if #stale > 0 then
   redis.call('ZREM', KEYS[1], unpack(stale))

@@ -10,6 +10,7 @@ import {
   recheckDue,
   shipmentContents,
   shippedItems,
+  waitCountsFrom,
 } from '../../src/domain/shipment-contents.js';
 import { aFulfillmentOrder, anItem, anOrder, someRules } from './builders.js';
 
@@ -313,6 +314,26 @@ describe('recheckDue', () => {
     expect(recheckDue([held(ago(300))], now, daysAgo)).toEqual(later(60 * MINUTE));
     // Waiting began after the date: counted from the wait.
     expect(recheckDue([held('2020-01-01T00:00:00Z')], now)).toEqual(later(5 * MINUTE));
+  });
+});
+
+describe('waitCountsFrom', () => {
+  const since = new Date('2026-11-01T12:00:00Z');
+  const held = (until: string | null) => ({
+    lineItemId: 'gid://shopify/LineItem/1',
+    title: 'Mug',
+    quantity: 1,
+    why: 'is held',
+    until,
+  });
+
+  it('counts a wait from its start, but one on schedules alone from the first date', () => {
+    expect(waitCountsFrom([held(null), held('2026-12-24T00:00:00Z')], since)).toEqual(since);
+    expect(
+      waitCountsFrom([held('2027-01-10T08:00:00Z'), held('2026-12-24T00:00:00Z')], since),
+    ).toEqual(new Date('2026-12-24T00:00:00Z'));
+    // Scheduled before the wait began (still scheduled past its date): from the start.
+    expect(waitCountsFrom([held('2026-10-01T00:00:00Z')], since)).toEqual(since);
   });
 });
 

@@ -94,13 +94,18 @@ describe('connector drift, by what each shipment holds', () => {
 
   it('lists an order that has waited on Shopify for more than 7 days, still looked at', async () => {
     const s = await start();
-    const held = '5562021';
+    const [held, preOrder] = ['5562021', '5562022'];
     await place(s, held, {
       lineItems: [MUG],
       fulfillmentOrders: [{ hold: { reason: 'OTHER' as const } }],
     });
+    // Scheduled three weeks ahead: not late before its date.
+    const opens = new Date(Date.now() + 21 * 24 * 3600_000).toISOString();
+    await place(s, preOrder, { lineItems: [MUG], fulfillmentOrders: [{ fulfillAt: opens }] });
     await run(s, held);
+    await run(s, preOrder);
     expect(await s.records.isWaiting(held)).toBe(true);
+    expect(await s.records.isWaiting(preOrder)).toBe(true);
     const inDays = (days: number) =>
       driftReport(
         { parts: s.parts, partner: s.partner, store: s.storeClient },
@@ -126,5 +131,7 @@ describe('connector drift, by what each shipment holds', () => {
     });
     // Still read again by reconciliation.
     expect(await s.records.isWaiting(held)).toBe(true);
+    // The pre-order once its date is 8 days past, still scheduled.
+    expect((await inDays(29)).orders.map((o) => o.orderId)).toEqual([held, preOrder]);
   });
 });

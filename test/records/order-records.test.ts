@@ -252,8 +252,13 @@ describe('the index of waiting orders', () => {
       await records.markSkipped(id, 'held', 'Waiting: …', day(began));
       await records.markWaiting(id, day(began + 0.01), day(began));
     }
-    // Looked at again: the wait still counts from its start.
-    await records.markWaiting('7101', day(9.5), day(9));
+    // Looked at again: the wait still counts from its start, as the worker says.
+    await records.markWaiting('7101', day(9.5), day(9), day(0));
+    expect((await records.get('7101'))?.waitingSince).toBe(day(0).toISOString());
+    // A wait on a schedule counts from its date.
+    await records.markSkipped('7104', 'held', 'Waiting: …', day(1));
+    await records.markWaiting('7104', day(1.04), day(1), day(30));
+    expect((await records.get('7104'))?.waitingSince).toBe(day(1).toISOString());
     expect(await records.oldestWaitingSince()).toEqual(day(0));
     expect(await records.waitingSince(day(10 - 7), 10)).toEqual({
       count: 1,
@@ -265,6 +270,8 @@ describe('the index of waiting orders', () => {
     await records.markSkipped('7102', 'cancelled', 'Order is cancelled.', day(10));
     expect(await records.oldestWaitingSince()).toEqual(day(9));
     await records.markFailed('7103', 'Refused.', day(10));
+    expect(await records.oldestWaitingSince()).toEqual(day(30));
+    await records.stopWaiting('7104');
     expect(await records.oldestWaitingSince()).toBeNull();
     expect(await records.waitingSince(day(20), 10)).toEqual({ count: 0, waits: [] });
   });
