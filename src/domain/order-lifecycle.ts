@@ -56,15 +56,24 @@ export function isRegisteredStage(stage: OrderStage): boolean {
 }
 
 // --- An order event (webhook, reconciliation, backfill) or a staff replay, at the intake ---
+// (The webhook intake's script in jobs/create-shipment/accept-delivery.ts takes the common rows of
+// onEventForJob in one step, and leaves the others to this path.)
 
-/** The order's create job as BullMQ has it; `none` when there is none. */
+/** A registered order's event needs no create job; any other goes on to the order's job. */
+export function onOrderEvent(
+  stage: OrderStage,
+  cancelled: boolean,
+): 'follow_up_registered' | 'flag_cancelled' | 'to_job' {
+  if (!isRegisteredStage(stage)) return 'to_job';
+  // Registered: flag a cancellation for staff once; else retry a mark that gave up, check for
+  // an edit.
+  return cancelled ? 'flag_cancelled' : 'follow_up_registered';
+}
+
+/** The order's create job as BullMQ has it: `none` when there is none (or it just went). */
 export type JobState = 'none' | 'queued' | 'active' | 'completed' | 'failed';
 
-export type EventAction =
-  /** Registered: retry a mark that gave up, and check for an edit; no create job. */
-  | 'follow_up_registered'
-  /** Registered and now cancelled: flag it for staff once. */
-  | 'flag_cancelled'
+export type JobAction =
   | 'add'
   /** The job ended without a shipment (skipped): a fresh one, this event may have changed that. */
   | 'replace_finished'
@@ -74,12 +83,11 @@ export type EventAction =
   | 'ask_running_job'
   | 'leave';
 
-export function onOrderEvent(stage: OrderStage, cancelled: boolean, job: JobState): EventAction {
-  if (isRegisteredStage(stage)) return cancelled ? 'flag_cancelled' : 'follow_up_registered';
+export function onEventForJob(job: JobState): JobAction {
   return EVENT_ON_JOB[job];
 }
 
-const EVENT_ON_JOB: Record<JobState, EventAction> = {
+const EVENT_ON_JOB: Record<JobState, JobAction> = {
   none: 'add',
   queued: 'leave',
   active: 'ask_running_job',

@@ -8,6 +8,7 @@ import {
   MAX_LOOKS_AGAIN,
   type OrderStage,
   onCreateAnswer,
+  onEventForJob,
   onFailure,
   onOrderEvent,
   onRunFailed,
@@ -79,20 +80,27 @@ describe('stageOf: the record read as a stage', () => {
   });
 });
 
-describe('onOrderEvent: an event at the intake, by stage and job', () => {
-  it.each<[OrderStage, boolean, JobState, ReturnType<typeof onOrderEvent>]>([
-    ['registered', false, 'none', 'follow_up_registered'],
-    ['registered', false, 'failed', 'follow_up_registered'],
-    ['registered', true, 'completed', 'flag_cancelled'],
-    ['cancelled_after_registration', true, 'none', 'flag_cancelled'],
-    ['unseen', false, 'none', 'add'],
-    ['unseen', true, 'none', 'add'],
-    ['skipped', false, 'queued', 'leave'],
-    ['sending', false, 'active', 'ask_running_job'],
-    ['skipped', false, 'completed', 'replace_finished'],
-    ['failed', false, 'failed', 'retry_failed'],
-  ])('%s, cancelled %s, job %s → %s', (stage, cancelled, job, action) => {
-    expect(onOrderEvent(stage, cancelled, job)).toBe(action);
+describe('onOrderEvent, onEventForJob: an event at the intake, by stage and job', () => {
+  it.each<[OrderStage, boolean, ReturnType<typeof onOrderEvent>]>([
+    ['registered', false, 'follow_up_registered'],
+    ['registered', true, 'flag_cancelled'],
+    ['cancelled_after_registration', true, 'flag_cancelled'],
+    ['cancelled_after_registration', false, 'follow_up_registered'],
+    ['unseen', false, 'to_job'],
+    ['unseen', true, 'to_job'],
+    ['failed', true, 'to_job'],
+  ])('%s, cancelled %s → %s', (stage, cancelled, action) => {
+    expect(onOrderEvent(stage, cancelled)).toBe(action);
+  });
+
+  it.each<[JobState, ReturnType<typeof onEventForJob>]>([
+    ['none', 'add'],
+    ['queued', 'leave'],
+    ['active', 'ask_running_job'],
+    ['completed', 'replace_finished'],
+    ['failed', 'retry_failed'],
+  ])('job %s → %s', (job, action) => {
+    expect(onEventForJob(job)).toBe(action);
   });
 });
 
