@@ -1,10 +1,4 @@
-import {
-  askedBy,
-  type JobState,
-  onEventForJob,
-  onOrderEvent,
-  stageOf,
-} from '../../src/domain/order-lifecycle.js';
+import { askedBy, onEventForJob, onOrderEvent, stageOf } from '../../src/domain/order-lifecycle.js';
 import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
@@ -38,7 +32,7 @@ export async function enqueueOrder(
   const queue = deps.queueOf({ queue: CREATE_SHIPMENT_QUEUE });
 
   const existing = await queue.getJob(jobId);
-  switch (onEventForJob(jobStateOf(await existing?.getState()))) {
+  switch (onEventForJob(await existing?.getState())) {
     case 'leave':
       return 'already_queued';
     case 'ask_running_job':
@@ -80,13 +74,6 @@ export async function enqueueOrder(
   // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
   await queue.add(createShipmentJobName(orderId, orderName), data, { jobId });
   return existing ? 'requeued' : 'queued';
-}
-
-/** BullMQ's state of the order's job, as the order's state machine reads it. */
-function jobStateOf(state: string | undefined): JobState {
-  if (state === undefined || state === 'unknown') return 'none';
-  if (state === 'active' || state === 'completed' || state === 'failed') return state;
-  return 'queued';
 }
 
 /** `#1003 create shipment`, or `order 5550003 create shipment` without the name. */

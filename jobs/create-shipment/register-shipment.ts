@@ -83,11 +83,8 @@ export class OrderRefusedError extends JobRefusedError {
 /** The order failed and has not changed since: failed again at once, the provider not called. */
 export class UnchangedRefusalError extends JobRefusedError {}
 
-/** How this run was asked for. */
-export interface RegisterRun {
-  /** By an order event (webhook, reconciliation, backfill), not by staff. */
-  fromEvent?: boolean;
-}
+/** How this run was asked for: by an order event (webhook, reconciliation, backfill), or staff. */
+export type RegisterRun = { fromEvent?: boolean };
 
 /**
  * One look at the order: load it, decide (src/domain/order-lifecycle.ts), act, record. The order
@@ -183,14 +180,18 @@ async function act(decision: LookDecision, acting: Acting): Promise<RegisterOutc
     case 'skip': {
       const now = new Date();
       const since = record?.waitingSince ? new Date(record.waitingSince) : now;
-      const skipped = await skip(orderId, decision.code, decision.reason, deps);
+      const { code, reason } = decision;
+      await deps.records.markSkipped(orderId, code, reason);
+      await deps.step?.(`skipped (${code}): ${reason}`);
+      await deps.counters.increment('orders_skipped');
+      deps.logger.info({ orderId, code, reason }, 'order skipped');
       if (decision.wait) {
         await deps.records.markWaiting(orderId, recheckDue(judged!.contents.held, now, since));
       } else await deps.records.stopWaiting(orderId);
       // A refused order that is then cancelled will never ship: its error marks are cleared once
       // (cancelling cannot be undone, so one mark job per order is enough).
       if (decision.clearFailureMarks) await deps.markOrder(orderId, 'cancelled_after_failure');
-      return skipped;
+      return { outcome: 'skipped', code, reason };
     }
     case 'refuse_unchanged':
       await deps.counters.increment('unchanged_refusals_not_resent');
@@ -217,7 +218,7 @@ async function send({ orderId, record, order: loaded, judged, place, deps }: Act
   const { contents, fingerprint } = judged!;
   const mapped = judged!.mapped as Extract<MappingResult, { ok: true }>;
   const slot = await place.take();
-  let result: Awaited<ReturnType<PartnerApi['createShipment']>> | undefined;
+  let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
   try {
     result = await deps.partner.createShipment(mapped.request, {
       slot,
@@ -236,12 +237,10 @@ async function send({ orderId, record, order: loaded, judged, place, deps }: Act
     });
   } catch (error) {
     if (!(error instanceof PartnerValidationError)) throw error;
-    const next = onCreateAnswer('invalid', Boolean(record?.sentAt));
-    // The provider answered: this request made no shipment, so none waits to be asked about.
-    // An earlier request whose answer never came may have made one: what is kept of it stays.
-    const sentAt =
-      next.do === 'record_refused' && next.forgetSend && (await deps.records.get(orderId))?.sentAt;
-    if (sentAt) await deps.records.clearSent(orderId, sentAt);
+    if (onCreateAnswer('invalid', Boolean(record?.sentAt)) === 'refuse_forgetting_send') {
+      const sentAt = (await deps.records.get(orderId))?.sentAt;
+      if (sentAt) await deps.records.clearSent(orderId, sentAt);
+    }
     throw await refuse(
       orderId,
       `The provider refused order ${order.name}`,
@@ -253,7 +252,6 @@ async function send({ orderId, record, order: loaded, judged, place, deps }: Act
 
   const { shipment } = result;
   const next = onCreateAnswer(result.created ? 'created' : 'existing', Boolean(record?.sentAt));
-  const keep = next.do === 'record_registered' && next.keepRequest;
   await deps.records.markRegistered(
     orderId,
     {
@@ -262,7 +260,7 @@ async function send({ orderId, record, order: loaded, judged, place, deps }: Act
       createdAt: shipment.created_at,
     },
     new Date(),
-    keep
+    next === 'record_made'
       ? {
           fingerprint: encodeFingerprint(fingerprint),
           units: encodeSentUnits(contents),
@@ -270,9 +268,7 @@ async function send({ orderId, record, order: loaded, judged, place, deps }: Act
         }
       : undefined,
   );
-  if (next.do === 'record_registered' && next.compareWithSent) {
-    await reportIfChangedSinceSent(orderId, order, deps);
-  }
+  if (next === 'record_existing') await reportIfChangedSinceSent(orderId, order, deps);
   // Once recorded: a run cut off after this line is retried as "already registered".
   await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   if (shipment.created_at) {
@@ -396,19 +392,6 @@ async function findShipmentAtProvider(
   );
   await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
   return shipment.order_number;
-}
-
-async function skip(
-  orderId: string,
-  code: string,
-  reason: string,
-  deps: RegisterShipmentDeps,
-): Promise<RegisterOutcome> {
-  await deps.records.markSkipped(orderId, code, reason);
-  await deps.step?.(`skipped (${code}): ${reason}`);
-  await deps.counters.increment('orders_skipped');
-  deps.logger.info({ orderId, code, reason }, 'order skipped');
-  return { outcome: 'skipped', code, reason };
 }
 
 async function refuse(

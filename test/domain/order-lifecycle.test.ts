@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import {
   afterLook,
   decideLook,
-  type JobState,
   type LoadedOrder,
   type LookDecision,
   MAX_LOOKS_AGAIN,
@@ -93,9 +92,12 @@ describe('onOrderEvent, onEventForJob: an event at the intake, by stage and job'
     expect(onOrderEvent(stage, cancelled)).toBe(action);
   });
 
-  it.each<[JobState, ReturnType<typeof onEventForJob>]>([
-    ['none', 'add'],
-    ['queued', 'leave'],
+  it.each<[string | undefined, ReturnType<typeof onEventForJob>]>([
+    [undefined, 'add'],
+    ['unknown', 'add'],
+    ['waiting', 'leave'],
+    ['delayed', 'leave'],
+    ['prioritized', 'leave'],
     ['active', 'ask_running_job'],
     ['completed', 'replace_finished'],
     ['failed', 'retry_failed'],
@@ -180,12 +182,13 @@ describe('takesPlaceBeforeLoading: the budget place before the order is read', (
 
 describe('onCreateAnswer: the answer to POST /shipments', () => {
   it.each<[Parameters<typeof onCreateAnswer>[0], boolean, ReturnType<typeof onCreateAnswer>]>([
-    ['created', false, { do: 'record_registered', keepRequest: true, compareWithSent: false }],
-    ['existing', true, { do: 'record_registered', keepRequest: false, compareWithSent: true }],
-    ['invalid', false, { do: 'record_refused', forgetSend: true }],
-    ['invalid', true, { do: 'record_refused', forgetSend: false }],
-  ])('%s, a request out before %s', (answer, out, decision) => {
-    expect(onCreateAnswer(answer, out)).toEqual(decision);
+    ['created', false, 'record_made'],
+    ['existing', true, 'record_existing'],
+    ['existing', false, 'record_existing'],
+    ['invalid', false, 'refuse_forgetting_send'],
+    ['invalid', true, 'refuse'],
+  ])('%s, a request out before %s → %s', (answer, out, decision) => {
+    expect(onCreateAnswer(answer, out)).toBe(decision);
   });
 });
 
