@@ -10,7 +10,6 @@ import { queueLateRerun } from './enqueue.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
 import {
   type RegisterOutcome,
-  type RegisterRun,
   type RegisterShipmentDeps,
   recordFailure,
   registerShipment,
@@ -32,26 +31,8 @@ export const createShipmentJob = defineJob({
   callsPartner: true,
   process:
     (ctx) =>
-    async ({ orderId }, job) => {
-      // Whether an order event (not a replay) asked for this run.
-      const fromEvent = await ctx.records.takeEventRun(orderId);
-      const before = fromEvent ? null : await ctx.records.get(orderId);
-      try {
-        return await registerLookingAgain(orderId, registerDeps(ctx, job), { fromEvent });
-      } catch (error) {
-        const refused = error instanceof JobRefusedError;
-        const after = refused && before ? await ctx.records.get(orderId) : null;
-        const next = onRunFailed({ refused, fromEvent, before, after });
-        // Run again (a retry, a wait, a pause): that run was asked for by the same event.
-        if (next === 'note_event_run') await ctx.records.noteEventRun(orderId);
-        if (next === 'refused_unchanged' && before) {
-          throw new UnchangedRefusalError(
-            `Retried unchanged: the order is as it was when it was refused (${minuteOf(before.updatedAt)}). Fix it in Shopify, then retry.\n${(error as Error).message}`,
-          );
-        }
-        throw error;
-      }
-    },
+    ({ orderId }, job) =>
+      registerLookingAgain(orderId, registerDeps(ctx, job)),
   async onGiveUp(ctx, { orderId }, reason, { interrupted }) {
     await recordFailure(orderId, reason, registerDeps(ctx), { interrupted });
     await ctx.counters.increment('shipment_create_failures');
@@ -63,25 +44,32 @@ export const createShipmentJob = defineJob({
 export { orderJobId };
 
 /**
- * Registers the order, then looks at it once more whenever an event came during the look (the
- * intake asks for it while the job runs), whatever the outcome: a registered order may just have
- * been cancelled, a refused one fixed, a skipped one paid. A look that throws anything but a
- * refusal ends the run: the job's next run loads the order afresh.
+ * One run of the order's job: registers the order, then looks at it once more whenever an event
+ * came during the look (the intake asks for it while the job runs), whatever the outcome: a
+ * registered order may just have been cancelled, a refused one fixed, a skipped one paid. A look
+ * that throws anything but a refusal ends the run: the job's next run loads the order afresh.
  */
 export async function registerLookingAgain(
   orderId: string,
   deps: RegisterShipmentDeps,
-  run: RegisterRun = {},
 ): Promise<RegisterOutcome> {
+  // Whether an order event (not a replay) asked for this run.
+  const fromEvent = await deps.records.takeEventRun(orderId);
+  const before = fromEvent ? null : await deps.records.get(orderId);
   // An event that came before the order is loaded is answered by this run's first look.
   await deps.records.takeRerun(orderId);
   for (let look = 0; ; look++) {
     let outcome: RegisterOutcome | undefined;
     let refusal: JobRefusedError | undefined;
     try {
-      outcome = await registerShipment(orderId, deps, run);
+      outcome = await registerShipment(orderId, deps, { fromEvent });
     } catch (error) {
-      if (!(error instanceof JobRefusedError)) throw error;
+      if (!(error instanceof JobRefusedError)) {
+        // Run again (a retry, a wait, a pause): that run was asked for by the same event.
+        const next = onRunFailed({ refused: false, fromEvent, before, after: null });
+        if (next === 'note_event_run') await deps.records.noteEventRun(orderId);
+        throw error;
+      }
       refusal = error;
     }
     const next = afterLook(await deps.records.takeRerun(orderId), look);
@@ -96,8 +84,14 @@ export async function registerLookingAgain(
         'order keeps changing while it is being registered: the next event or reconciliation pass looks again',
       );
     }
-    if (refusal) throw refusal;
-    return outcome!;
+    if (!refusal) return outcome!;
+    const after = before ? await deps.records.get(orderId) : null;
+    if (onRunFailed({ refused: true, fromEvent, before, after }) === 'refused_unchanged') {
+      throw new UnchangedRefusalError(
+        `Retried unchanged: the order is as it was when it was refused (${minuteOf(before!.updatedAt)}). Fix it in Shopify, then retry.\n${refusal.message}`,
+      );
+    }
+    throw refusal;
   }
 }
 

@@ -35,13 +35,11 @@ export interface RecordedStage {
   skipCode?: string;
   /** Why it is skipped or failed, in words an admin can act on. */
   reason?: string;
-  /** Set once the order was found cancelled after its shipment was registered. */
   cancelledAfterRegistrationAt?: string;
   /** When a create request was last sent: the provider may hold a shipment we never heard of. */
   sentAt?: string;
-  /** Shipment fingerprint of the order as it was when it failed (refused or given up on). */
+  /** Shipment fingerprints: the order as it failed (refused or given up on); what was sent. */
   failedFingerprint?: string;
-  /** Shipment fingerprint of what the provider holds (see OrderRecord). */
   sentFingerprint?: string;
 }
 
@@ -82,17 +80,14 @@ export function onEventForJob(job: string | undefined) {
   return job === 'failed' ? 'retry_failed' : 'leave';
 }
 
-/**
- * Who asked for the next run: an order event's run does not resend an unchanged refusal; a
- * staff replay's does, and starts the retry schedule's count of interruptions afresh.
- */
+/** A staff replay resends an unchanged refusal and starts the count of interruptions afresh. */
 export function askedBy(source: string): 'staff' | 'event' {
   return source === REPLAY_SOURCE ? 'staff' : 'event';
 }
 
 // --- One look of the create job at the freshly loaded order ---
 
-/** The order as the run loaded it, judged; null when the store no longer has it. */
+/** The order as the run loaded it, judged. */
 export interface LoadedOrder {
   cancelled: boolean;
   /** It carries the marks of a registration (whose record Redis lost). */
@@ -159,8 +154,8 @@ const NOT_FOUND = {
 
 /**
  * A run takes its place in the partner budget before it reads the order, so a spent budget sends
- * the job back to wait before a Shopify read is spent on it; a registered or waiting order is
- * read first instead (most looks at a waiting one find it still waiting, and take no place).
+ * the job back to wait before a Shopify read is spent on it; a registered or waiting order (most
+ * looks find it still waiting) is read first instead.
  */
 export function takesPlaceBeforeLoading(record: RecordedStage | null): boolean {
   const stage = stageOf(record);
@@ -177,12 +172,9 @@ export function onCreateAnswer(answer: 'created' | 'existing' | 'invalid', reque
   return answer === 'created' ? 'record_made' : 'record_existing';
 }
 
-// --- After each look, after a failed run, after a failure is recorded ---
-
 /**
- * Looks one run may take after its first. Each answers the events that came during the look
- * before it, so only an order changed again and again while it is being registered uses them up;
- * the next event or reconciliation pass then looks again.
+ * Looks a run may take after its first, each for the events during the one before: only an
+ * order changed again and again uses them up; its next event or reconciliation then looks again.
  */
 export const MAX_LOOKS_AGAIN = 3;
 
