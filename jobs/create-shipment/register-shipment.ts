@@ -97,8 +97,10 @@ export async function registerShipment(
   run: RegisterRun = {},
 ): Promise<RegisterOutcome> {
   const record = await deps.records.get(orderId);
-  const place = new BudgetPlace(deps.partner);
-  if (takesPlaceBeforeLoading(record)) await place.take();
+  // The run's place in the partner budget: taken at most once, given back unless a request used it.
+  let slot: BudgetSlot | undefined;
+  const takePlace = async () => (slot ??= await deps.partner.reserveCreate());
+  if (takesPlaceBeforeLoading(record)) await takePlace();
   try {
     // Reloaded on every run: the order may have changed or been cancelled since it was queued.
     const order = await deps.store.getOrder(orderId);
@@ -107,9 +109,10 @@ export async function registerShipment(
     );
     const judged = order ? await judge(orderId, order, deps) : null;
     const decision = decideLook({ record, order: judged, fromEvent: Boolean(run.fromEvent) });
-    return await act(decision, { orderId, record, order, judged, place, deps });
+    return await act(decision, { orderId, record, order, judged, takePlace, deps });
   } finally {
-    await place.release();
+    // Not given back (Redis gone): the place goes unused for one window, nothing more.
+    await slot?.release().catch(() => {});
   }
 }
 
@@ -144,12 +147,12 @@ interface Acting {
   record: OrderRecord | null;
   order: StoreOrder | null;
   judged: Awaited<ReturnType<typeof judge>> | null;
-  place: BudgetPlace;
+  takePlace: () => Promise<BudgetSlot>;
   deps: RegisterShipmentDeps;
 }
 
 async function act(decision: LookDecision, acting: Acting): Promise<RegisterOutcome> {
-  const { orderId, record, order, judged, place, deps } = acting;
+  const { orderId, record, order, judged, takePlace, deps } = acting;
   switch (decision.do) {
     case 'flag_cancelled':
       await handleCancelledAfterRegistration(orderId, deps);
@@ -166,7 +169,7 @@ async function act(decision: LookDecision, acting: Acting): Promise<RegisterOutc
       return { outcome: 'already_registered', orderNumber: record?.orderNumber };
     case 'look_up': {
       // A 404 forgets the send, so later sightings of an order that will not ship cost nothing.
-      const found = await findShipmentAtProvider(orderId, order, await place.take(), deps);
+      const found = await findShipmentAtProvider(orderId, order, await takePlace(), deps);
       if (!found) {
         if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
         return act(decision.otherwise, acting);
@@ -213,11 +216,11 @@ async function act(decision: LookDecision, acting: Acting): Promise<RegisterOutc
   }
 }
 
-async function send({ orderId, record, order: loaded, judged, place, deps }: Acting) {
+async function send({ orderId, record, order: loaded, judged, takePlace, deps }: Acting) {
   const order = loaded!;
   const { contents, fingerprint } = judged!;
   const mapped = judged!.mapped as Extract<MappingResult, { ok: true }>;
-  const slot = await place.take();
+  const slot = await takePlace();
   let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
   try {
     result = await deps.partner.createShipment(mapped.request, {
@@ -268,7 +271,14 @@ async function send({ orderId, record, order: loaded, judged, place, deps }: Act
         }
       : undefined,
   );
-  if (next === 'record_existing') await reportIfChangedSinceSent(orderId, order, deps);
+  if (next === 'record_existing') {
+    // The provider ships what the earlier request held (kept with the record, else this one's):
+    // an order changed since is an edit after registration. Not followed yet, so not fulfilled
+    // by the connector: its lines and weights still compare.
+    const registered = await deps.records.get(orderId);
+    if (registered)
+      await compareWithSent(orderId, registered, order, { receiverOnly: false }, deps);
+  }
   // Once recorded: a run cut off after this line is retried as "already registered".
   await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   if (shipment.created_at) {
@@ -289,23 +299,6 @@ async function send({ orderId, record, order: loaded, judged, place, deps }: Act
     orderNumber: shipment.order_number,
     created: result.created,
   };
-}
-
-/** The run's place in the partner budget: taken at most once, given back unless a request used it. */
-class BudgetPlace {
-  slot: BudgetSlot | undefined;
-
-  constructor(private readonly partner: Pick<PartnerApi, 'reserveCreate'>) {}
-
-  async take(): Promise<BudgetSlot> {
-    this.slot ??= await this.partner.reserveCreate();
-    return this.slot;
-  }
-
-  async release(): Promise<void> {
-    // Not given back (Redis gone): the place goes unused for one window, nothing more.
-    await this.slot?.release().catch(() => {});
-  }
 }
 
 /**
@@ -343,22 +336,6 @@ async function followShipment(
     stage: movedOn ? 'pending' : furthestStage(undefined, status),
     createdAtMs,
   });
-}
-
-/**
- * A 200 returns the shipment an earlier request made (its answer lost, or the record of it): the
- * provider ships what that request held, kept with the record. An order changed since is an
- * edit after registration, judged and reported as the edit check does. Nothing kept (records
- * lost): this request's was kept instead, the best known.
- */
-async function reportIfChangedSinceSent(
-  orderId: string,
-  order: StoreOrder,
-  deps: RegisterShipmentDeps,
-): Promise<void> {
-  const record = await deps.records.get(orderId);
-  // Not followed yet, so not fulfilled by the connector: its lines and weights still compare.
-  if (record) await compareWithSent(orderId, record, order, { receiverOnly: false }, deps);
 }
 
 /** Records and writes back a shipment the provider has for this order; its order number, or null. */
