@@ -32,43 +32,34 @@ export async function enqueueOrder(
   const queue = deps.queueOf({ queue: CREATE_SHIPMENT_QUEUE });
 
   const existing = await queue.getJob(jobId);
-  switch (onEventForJob(await existing?.getState())) {
-    case 'leave':
-      return 'already_queued';
-    case 'ask_running_job':
-      // If the job settled meanwhile, nobody will read the request: take it back and queue the
-      // order anew. (When the job settles after this look, the worker's afterSettled takes the
-      // request instead; only one side can take it.)
-      await deps.records.requestRerun(orderId);
-      if ((await queue.getJobState(jobId)) === 'active') return 'already_queued';
-      if (!(await deps.records.takeRerun(orderId))) return 'already_queued';
-      return enqueueOrder(deps, orderId, source, orderName);
-    case 'retry_failed':
-      await noteWhoAsked(deps, orderId, source);
+  const action = onEventForJob(await existing?.getState());
+  if (action === 'leave') return 'already_queued';
+  if (action === 'ask_running_job') {
+    // If the job settled meanwhile, nobody will read the request: take it back and queue the
+    // order anew. (When the job settles after this look, the worker's afterSettled takes the
+    // request instead; only one side can take it.)
+    await deps.records.requestRerun(orderId);
+    if ((await queue.getJobState(jobId)) === 'active') return 'already_queued';
+    if (!(await deps.records.takeRerun(orderId))) return 'already_queued';
+    return enqueueOrder(deps, orderId, source, orderName);
+  }
+  if (action === 'retry_failed') await noteWhoAsked(deps, orderId, source);
+  try {
+    if (action === 'retry_failed') {
       // A fresh run: without the reset, a job that used up its attempts would get one more
       // try only (BullMQ and the failure policy's "last attempt?" check count from attemptsMade).
-      try {
-        if (askedBy(source) === 'staff') {
-          await existing!.updateData({ ...existing!.data, ...FRESH_INTERRUPTED_RETRIES });
-        }
-        await existing!.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-      } catch (error) {
-        // Another delivery retried it a moment ago: the job is live again, which is the aim.
-        if (await hasLiveJob(deps, jobId)) return 'already_queued';
-        throw error;
+      if (askedBy(source) === 'staff') {
+        await existing!.updateData({ ...existing!.data, ...FRESH_INTERRUPTED_RETRIES });
       }
+      await existing!.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
       deps.logger.info({ orderId, source }, 'order changed after its job failed: job retried');
       return 'requeued';
-    case 'replace_finished':
-      try {
-        await existing!.remove();
-      } catch (error) {
-        if (await hasLiveJob(deps, jobId)) return 'already_queued';
-        throw error;
-      }
-      break;
-    case 'add':
-      break;
+    }
+    if (action === 'replace_finished') await existing!.remove();
+  } catch (error) {
+    // Another delivery retried or replaced it a moment ago: the job is live again, the aim.
+    if (await hasLiveJob(deps, jobId)) return 'already_queued';
+    throw error;
   }
   await noteWhoAsked(deps, orderId, source);
   // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
