@@ -83,9 +83,6 @@ export class OrderRefusedError extends JobRefusedError {
 /** The order failed and has not changed since: failed again at once, the provider not called. */
 export class UnchangedRefusalError extends JobRefusedError {}
 
-/** How this run was asked for: by an order event (webhook, reconciliation, backfill), or staff. */
-export type RegisterRun = { fromEvent?: boolean };
-
 /**
  * One look at the order: load it, decide (src/domain/order-lifecycle.ts), act, record. The order
  * id is the reference (the provider's idempotency key), so repeating this after any failure is
@@ -94,7 +91,8 @@ export type RegisterRun = { fromEvent?: boolean };
 export async function registerShipment(
   orderId: string,
   deps: RegisterShipmentDeps,
-  run: RegisterRun = {},
+  /** By an order event (webhook, reconciliation, backfill), or by staff. */
+  run: { fromEvent?: boolean } = {},
 ): Promise<RegisterOutcome> {
   const record = await deps.records.get(orderId);
   // The run's place in the partner budget: taken at most once, given back unless a request used it.
