@@ -1,3 +1,4 @@
+import { onOrderEvent, stageOf } from '../../src/domain/order-lifecycle.js';
 import type { QueueContext } from '../context.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
@@ -29,7 +30,8 @@ export async function acceptOrderEvent(
   deps: OrderEventDeps,
 ): Promise<OrderEventResult> {
   await deps.timeline.note(event.orderId, { at: Date.now(), kind: 'event', source: event.source });
-  if (event.cancelled && (await deps.records.isRegistered(event.orderId))) {
+  const stage = stageOf(await deps.records.get(event.orderId));
+  if (onOrderEvent(stage, event.cancelled) === 'flag_cancelled') {
     const flagged = await handleCancelledAfterRegistration(event.orderId, {
       ...deps,
       markOrder: (orderId, kind) => enqueueMarkOrder(deps, orderId, kind),

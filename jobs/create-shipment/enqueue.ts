@@ -1,12 +1,10 @@
+import { askedBy, onEventForJob, onOrderEvent, stageOf } from '../../src/domain/order-lifecycle.js';
 import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
 import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
 import { FRESH_INTERRUPTED_RETRIES } from '../redrive.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
-
-/** The source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */
-export const REPLAY_SOURCE = 'replay';
 
 export type EnqueueResult = 'queued' | 'requeued' | 'already_queued' | 'already_registered';
 
@@ -15,9 +13,7 @@ type Deps = Pick<QueueContext, 'queueOf' | 'records' | 'logger'>;
 /**
  * The one way an order enters the create-shipment queue. Webhooks, reconciliation, backfill and
  * replays all come through here, so "one job per order" holds whichever way an order arrives,
- * however often. Queues the order unless it is registered or already has a live job; an order
- * whose earlier job ended without a shipment (skipped as not yet paid, say, or refused and since
- * fixed in Shopify) gets a fresh run.
+ * however often; what each event leads to is decided in src/domain/order-lifecycle.ts.
  */
 export async function enqueueOrder(
   deps: Deps,
@@ -26,9 +22,7 @@ export async function enqueueOrder(
   /** The order's name (`#1003`), if the caller has it, for the job's name. */
   orderName?: string,
 ): Promise<EnqueueResult> {
-  if (await deps.records.isRegistered(orderId)) {
-    // What is left to do for a registered order: a mark on Shopify that gave up, and a look at
-    // whether the order was edited since its shipment was sent.
+  if (onOrderEvent(stageOf(await deps.records.get(orderId)), false) !== 'to_job') {
     await retryFailedMark(deps, registeredMarkJobId(orderId));
     await enqueueEditCheck(deps, orderId, orderName);
     return 'already_registered';
@@ -38,45 +32,34 @@ export async function enqueueOrder(
   const queue = deps.queueOf({ queue: CREATE_SHIPMENT_QUEUE });
 
   const existing = await queue.getJob(jobId);
-  if (existing) {
-    const state = await existing.getState();
-    if (state === 'failed') {
-      await noteWhoAsked(deps, orderId, source);
+  const action = onEventForJob(await existing?.getState());
+  if (action === 'leave') return 'already_queued';
+  if (action === 'ask_running_job') {
+    // If the job settled meanwhile, nobody will read the request: take it back and queue the
+    // order anew. (When the job settles after this look, the worker's afterSettled takes the
+    // request instead; only one side can take it.)
+    await deps.records.requestRerun(orderId);
+    if ((await queue.getJobState(jobId)) === 'active') return 'already_queued';
+    if (!(await deps.records.takeRerun(orderId))) return 'already_queued';
+    return enqueueOrder(deps, orderId, source, orderName);
+  }
+  if (action === 'retry_failed') await noteWhoAsked(deps, orderId, source);
+  try {
+    if (action === 'retry_failed') {
       // A fresh run: without the reset, a job that used up its attempts would get one more
       // try only (BullMQ and the failure policy's "last attempt?" check count from attemptsMade).
-      try {
-        // Staff replaying it start afresh, the retry schedule's count of interruptions included.
-        if (source === REPLAY_SOURCE) {
-          await existing.updateData({ ...existing.data, ...FRESH_INTERRUPTED_RETRIES });
-        }
-        await existing.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
-      } catch (error) {
-        // Another delivery retried it a moment ago: the job is live again, which is the aim.
-        if (await hasLiveJob(deps, jobId)) return 'already_queued';
-        throw error;
+      if (askedBy(source) === 'staff') {
+        await existing!.updateData({ ...existing!.data, ...FRESH_INTERRUPTED_RETRIES });
       }
+      await existing!.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
       deps.logger.info({ orderId, source }, 'order changed after its job failed: job retried');
       return 'requeued';
     }
-    if (state === 'active') {
-      // The running job may already have loaded the order as it was before this event: ask it
-      // for one more look. If it settled meanwhile, nobody will read the request: take it back
-      // and queue the order anew. (When the job settles after this look, the worker's
-      // afterSettled takes the request instead; only one side can take it.)
-      await deps.records.requestRerun(orderId);
-      if ((await queue.getJobState(jobId)) === 'active') return 'already_queued';
-      if (!(await deps.records.takeRerun(orderId))) return 'already_queued';
-      return enqueueOrder(deps, orderId, source, orderName);
-    }
-    if (state !== 'completed' && state !== 'unknown') return 'already_queued';
-    // Completed without a registration (skipped): this event may have made it eligible.
-    // (`unknown`: removed since we looked; adding below is then all there is to do.)
-    try {
-      if (state === 'completed') await existing.remove();
-    } catch (error) {
-      if (await hasLiveJob(deps, jobId)) return 'already_queued';
-      throw error;
-    }
+    if (action === 'replace_finished') await existing!.remove();
+  } catch (error) {
+    // Another delivery retried or replaced it a moment ago: the job is live again, the aim.
+    if (await hasLiveJob(deps, jobId)) return 'already_queued';
+    throw error;
   }
   await noteWhoAsked(deps, orderId, source);
   // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
@@ -96,9 +79,8 @@ async function hasLiveJob(deps: Deps, jobId: string): Promise<boolean> {
   return state !== 'completed' && state !== 'failed' && state !== 'unknown';
 }
 
-/** An order event's run does not resend an unchanged refusal; a replay's does. */
 async function noteWhoAsked(deps: Deps, orderId: string, source: string): Promise<void> {
-  if (source === REPLAY_SOURCE) await deps.records.takeEventRun(orderId);
+  if (askedBy(source) === 'staff') await deps.records.takeEventRun(orderId);
   else await deps.records.noteEventRun(orderId);
 }
 

@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { afterLook, onRunFailed } from '../../src/domain/order-lifecycle.js';
 import { BACKOFF_TYPE } from '../../src/queue/backoff.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { JobContext } from '../context.js';
@@ -6,10 +7,14 @@ import { defineJob } from '../job-definition.js';
 import { KEPT_JOBS } from '../kept-jobs.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
 import { queueLateRerun } from './enqueue.js';
-import { registerLookingAgain } from './look-again.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
-import { type RegisterShipmentDeps, recordFailure } from './register-shipment.js';
-import { refusedAgainUnchanged } from './unchanged-refusal.js';
+import {
+  type RegisterOutcome,
+  type RegisterShipmentDeps,
+  recordFailure,
+  registerShipment,
+  UnchangedRefusalError,
+} from './register-shipment.js';
 
 /** Store order → POST /shipments, with the order id as the provider's idempotency key. */
 export const createShipmentJob = defineJob({
@@ -26,24 +31,8 @@ export const createShipmentJob = defineJob({
   callsPartner: true,
   process:
     (ctx) =>
-    async ({ orderId }, job) => {
-      // Whether an order event (not a replay) started this run: an unchanged refusal is not
-      // sent again for one.
-      const fromEvent = await ctx.records.takeEventRun(orderId);
-      // A staff run of a refused order: whether it changed anything is told in the job.
-      const before = fromEvent ? null : await ctx.records.get(orderId);
-      try {
-        return await registerLookingAgain(orderId, registerDeps(ctx, job), { fromEvent });
-      } catch (error) {
-        if (before && error instanceof JobRefusedError) {
-          throw refusedAgainUnchanged(before, await ctx.records.get(orderId), error) ?? error;
-        }
-        // The job runs again (a retry, a wait, a pause): that run was asked for by the same event.
-        if (fromEvent && !(error instanceof JobRefusedError))
-          await ctx.records.noteEventRun(orderId);
-        throw error;
-      }
-    },
+    ({ orderId }, job) =>
+      registerLookingAgain(orderId, registerDeps(ctx, job)),
   async onGiveUp(ctx, { orderId }, reason, { interrupted }) {
     await recordFailure(orderId, reason, registerDeps(ctx), { interrupted });
     await ctx.counters.increment('shipment_create_failures');
@@ -53,6 +42,63 @@ export const createShipmentJob = defineJob({
 
 /** For the tests and commands that look an order's job up. */
 export { orderJobId };
+
+/**
+ * One run of the order's job: registers the order, then looks at it once more whenever an event
+ * came during the look (the intake asks for it while the job runs), whatever the outcome: a
+ * registered order may just have been cancelled, a refused one fixed, a skipped one paid. A look
+ * that throws anything but a refusal ends the run: the job's next run loads the order afresh.
+ */
+export async function registerLookingAgain(
+  orderId: string,
+  deps: RegisterShipmentDeps,
+): Promise<RegisterOutcome> {
+  // Whether an order event (not a replay) asked for this run.
+  const fromEvent = await deps.records.takeEventRun(orderId);
+  const before = fromEvent ? null : await deps.records.get(orderId);
+  // An event that came before the order is loaded is answered by this run's first look.
+  await deps.records.takeRerun(orderId);
+  for (let look = 0; ; look++) {
+    let outcome: RegisterOutcome | undefined;
+    let refusal: JobRefusedError | undefined;
+    try {
+      outcome = await registerShipment(orderId, deps, { fromEvent });
+    } catch (error) {
+      if (!(error instanceof JobRefusedError)) {
+        // Run again (a retry, a wait, a pause): that run was asked for by the same event.
+        const next = onRunFailed({ refused: false, fromEvent, before, after: null });
+        if (next === 'note_event_run') await deps.records.noteEventRun(orderId);
+        throw error;
+      }
+      refusal = error;
+    }
+    const next = afterLook(await deps.records.takeRerun(orderId), look);
+    const at = { orderId, outcome: outcome?.outcome ?? 'refused', looks: look + 1 };
+    if (next === 'look_again') {
+      deps.logger.info(at, 'order changed while it was being registered: looking again');
+      continue;
+    }
+    if (next === 'give_over') {
+      deps.logger.warn(
+        at,
+        'order keeps changing while it is being registered: the next event or reconciliation pass looks again',
+      );
+    }
+    if (!refusal) return outcome!;
+    const after = before ? await deps.records.get(orderId) : null;
+    if (onRunFailed({ refused: true, fromEvent, before, after }) === 'refused_unchanged') {
+      throw new UnchangedRefusalError(
+        `Retried unchanged: the order is as it was when it was refused (${minuteOf(before!.updatedAt)}). Fix it in Shopify, then retry.\n${refusal.message}`,
+      );
+    }
+    throw refusal;
+  }
+}
+
+/** `2026-11-26T11:41:52.056Z` → `2026-11-26 11:41 UTC`. */
+function minuteOf(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
 
 function registerDeps(ctx: JobContext, job?: Job): RegisterShipmentDeps {
   return {

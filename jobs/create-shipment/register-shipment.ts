@@ -2,6 +2,13 @@ import type { Config } from '../../config/index.js';
 import { checkEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrder } from '../../src/domain/order.js';
 import {
+  decideLook,
+  type LookDecision,
+  onCreateAnswer,
+  onFailure,
+  takesPlaceBeforeLoading,
+} from '../../src/domain/order-lifecycle.js';
+import {
   carriesRegistrationMarks,
   marksSeenOn,
   type OrderMarksSeen,
@@ -21,7 +28,11 @@ import {
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
 import { furthestStage } from '../../src/domain/shipment-progress.js';
-import { buildShipmentRequest, formatFieldErrors } from '../../src/domain/shipment-request.js';
+import {
+  buildShipmentRequest,
+  formatFieldErrors,
+  type MappingResult,
+} from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
 import type { BudgetSlot, PartnerApi } from '../../src/partner/client.js';
@@ -36,7 +47,6 @@ import type { OrderReader } from '../../src/store/types.js';
 import { compareWithSent } from '../check-order-edit/check-order-edit.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
-import { keepUnchangedRefusal, unchangedSinceFailure } from './unchanged-refusal.js';
 
 export interface RegisterShipmentDeps {
   store: Pick<OrderReader, 'getOrder'>;
@@ -73,154 +83,153 @@ export class OrderRefusedError extends JobRefusedError {
   }
 }
 
-/** How this run was asked for. */
-export interface RegisterRun {
-  /**
-   * By an order event (webhook, reconciliation, backfill), not by staff: an order that failed
-   * as it still stands is then not sent again (see unchanged-refusal.ts).
-   */
-  fromEvent?: boolean;
-}
+/** The order failed and has not changed since: failed again at once, the provider not called. */
+export class UnchangedRefusalError extends JobRefusedError {}
 
 /**
- * Turns one store order into a shipment at the provider, exactly once: the order id is the
- * reference (the provider's idempotency key), so repeating this after any failure is safe.
+ * One look at the order: load it, decide (src/domain/order-lifecycle.ts), act, record. The order
+ * id is the reference (the provider's idempotency key), so repeating this after any failure is
+ * safe: a shipment is made exactly once.
  */
 export async function registerShipment(
   orderId: string,
   deps: RegisterShipmentDeps,
-  run: RegisterRun = {},
+  /** By an order event (webhook, reconciliation, backfill), or by staff. */
+  run: { fromEvent?: boolean } = {},
 ): Promise<RegisterOutcome> {
   const record = await deps.records.get(orderId);
-  // A run that may call the provider takes its place in the budget before it reads the order: a
-  // spent budget sends the job back to wait (failure-policy.ts) before a Shopify read is spent on
-  // it. A run that ends without a request gives the place back. An order waiting on Shopify is
-  // read first instead: most looks at it find it still waiting, and those take no place.
-  const place = new BudgetPlace(deps.partner);
-  if (record?.state !== 'registered' && !waitsOnShopify(record)) await place.take();
+  // The run's place in the partner budget: taken at most once, given back unless a request used it.
+  let slot: BudgetSlot | undefined;
+  const takePlace = async () => (slot ??= await deps.partner.reserveCreate());
+  if (takesPlaceBeforeLoading(record)) await takePlace();
   try {
-    return await registerWithSlot(orderId, record, place, deps, run);
-  } finally {
-    await place.release();
-  }
-}
-
-/** Skipped while Shopify holds back what the provider would ship (code `held`). */
-function waitsOnShopify(record: OrderRecord | null): boolean {
-  return record?.state === 'skipped' && record.skipCode === 'held';
-}
-
-/** The run's place in the partner budget: taken at most once, given back unless a request used it. */
-class BudgetPlace {
-  slot: BudgetSlot | undefined;
-
-  constructor(private readonly partner: Pick<PartnerApi, 'reserveCreate'>) {}
-
-  async take(): Promise<BudgetSlot> {
-    this.slot ??= await this.partner.reserveCreate();
-    return this.slot;
-  }
-
-  async release(): Promise<void> {
-    // Not given back (Redis gone): the place goes unused for one window, nothing more.
-    await this.slot?.release().catch(() => {});
-  }
-}
-
-async function registerWithSlot(
-  orderId: string,
-  record: OrderRecord | null,
-  place: BudgetPlace,
-  deps: RegisterShipmentDeps,
-  run: RegisterRun,
-): Promise<RegisterOutcome> {
-  // Reloaded on every run: the order may have changed or been cancelled since it was queued.
-  const order = await deps.store.getOrder(orderId);
-  await deps.step?.(
-    order ? `loaded order ${order.name}` : `order ${orderId} not found in the store`,
-  );
-
-  if (record?.state === 'registered') {
-    if (order?.cancelledAt) {
-      await handleCancelledAfterRegistration(orderId, deps);
-      return { outcome: 'cancelled_after_registration', orderNumber: record.orderNumber };
-    }
-    await deps.step?.(`already registered at the provider as ${record.orderNumber ?? 'unknown'}`);
-    await deps.counters.increment('shipments_already_registered');
-    // A run that died between writing the record and queueing the mark job left the order
-    // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
-    // one mark job per order (a kept job absorbs the add), and its writes are idempotent.
-    await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
-    return { outcome: 'already_registered', orderNumber: record.orderNumber };
-  }
-
-  if (!order) {
-    return settleIneligible(
-      orderId,
-      null,
-      'not_found',
-      'The order no longer exists in the store.',
-      {
-        record,
-        slot: place.slot,
-        deps,
-      },
+    // Reloaded on every run: the order may have changed or been cancelled since it was queued.
+    const order = await deps.store.getOrder(orderId);
+    await deps.step?.(
+      order ? `loaded order ${order.name}` : `order ${orderId} not found in the store`,
     );
+    const now = deps.now?.() ?? new Date();
+    const judged = order ? await judge(orderId, order, deps, now) : null;
+    const decision = decideLook({ record, order: judged, fromEvent: Boolean(run.fromEvent) });
+    return await act(decision, { orderId, record, order, judged, now, takePlace, deps });
+  } finally {
+    // Not given back (Redis gone): the place goes unused for one window, nothing more.
+    await slot?.release().catch(() => {});
   }
-  // What the provider is asked to ship: every step below works from this one answer.
-  const now = deps.now?.() ?? new Date();
+}
+
+/** The order as the provider would be asked to ship it: every step works from this one answer. */
+async function judge(orderId: string, order: StoreOrder, deps: RegisterShipmentDeps, now: Date) {
   const contents = shipmentContents(order, deps.settings.shipment, { now });
   const eligibility = checkEligibility(order, deps.settings.eligibility, contents);
-  if (!eligibility.eligible) {
-    const since = record?.waitingSince ? new Date(record.waitingSince) : now;
-    return settleIneligible(orderId, order, eligibility.code, eligibility.reason, {
-      record,
-      slot: place.slot,
-      deps,
-      waiting:
-        eligibility.code === 'held'
-          ? {
-              at: now,
-              due: recheckDue(contents.held, now, since),
-              countsFrom: waitCountsFrom(contents.held, since),
-            }
-          : undefined,
-    });
-  }
-  // To be sent: a run that read a waiting order first takes its place now.
-  const slot = await place.take();
-
+  const mapped = eligibility.eligible
+    ? buildShipmentRequest(order, deps.settings.shipment, contents)
+    : null;
   // Digital lines never ship, so only what a parcel might have held is noted: product titles
   // and quantities, what staff need to see why the parcel is smaller than the order.
   const physical = contents.leftOut.filter((units) => units.reason !== 'digital');
-  if (physical.length > 0) {
+  if (mapped && physical.length > 0) {
     const leftOut = describeLeftOut(physical);
     await deps.step?.(`left out of the shipment: ${leftOut}`);
     deps.logger.info({ orderId, leftOut }, 'part of the order is not for the provider');
   }
-  const fingerprint = shipmentFingerprint(order, deps.settings.shipment, contents);
-  if (run.fromEvent && unchangedSinceFailure(record, fingerprint)) {
-    if (record.sentAt) {
-      // Given up on after a request left whose answer never came: the provider may have made
-      // the shipment. Asked once; a 404 clears the mark, so later events cost nothing.
-      const found = await findShipmentAtProvider(orderId, order, slot, deps);
-      if (found) return { outcome: 'registered', orderNumber: found, created: false };
-      await deps.records.clearSent(orderId, record.sentAt);
+  return {
+    cancelled: Boolean(order.cancelledAt),
+    carriesRegistrationMarks: carriesRegistrationMarks(order),
+    eligibility,
+    fingerprint: shipmentFingerprint(order, deps.settings.shipment, contents),
+    mappable: mapped?.ok ?? false,
+    contents,
+    mapped,
+  };
+}
+
+interface Acting {
+  orderId: string;
+  record: OrderRecord | null;
+  order: StoreOrder | null;
+  judged: Awaited<ReturnType<typeof judge>> | null;
+  /** What the order was judged at: the contents and a waiting order's next look follow it. */
+  now: Date;
+  takePlace: () => Promise<BudgetSlot>;
+  deps: RegisterShipmentDeps;
+}
+
+async function act(decision: LookDecision, acting: Acting): Promise<RegisterOutcome> {
+  const { orderId, record, order, judged, now, takePlace, deps } = acting;
+  switch (decision.do) {
+    case 'flag_cancelled':
+      await handleCancelledAfterRegistration(orderId, deps);
+      return { outcome: 'cancelled_after_registration', orderNumber: record?.orderNumber };
+    case 'confirm_registered':
+      await deps.step?.(
+        `already registered at the provider as ${record?.orderNumber ?? 'unknown'}`,
+      );
+      await deps.counters.increment('shipments_already_registered');
+      // A run that died between writing the record and queueing the mark job left the order
+      // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
+      // one mark job per order (a kept job absorbs the add), and its writes are idempotent.
+      await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
+      return { outcome: 'already_registered', orderNumber: record?.orderNumber };
+    case 'look_up': {
+      // A 404 forgets the send, so later sightings of an order that will not ship cost nothing.
+      const found = await findShipmentAtProvider(orderId, order, await takePlace(), deps);
+      if (!found) {
+        if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
+        return act(decision.otherwise, acting);
+      }
+      if (decision.found === 'registered') {
+        return { outcome: 'registered', orderNumber: found, created: false };
+      }
+      await handleCancelledAfterRegistration(orderId, deps);
+      return { outcome: 'cancelled_after_registration', orderNumber: found };
     }
-    throw await keepUnchangedRefusal(orderId, record, deps);
+    case 'skip': {
+      const since = record?.waitingSince ? new Date(record.waitingSince) : now;
+      const { code, reason } = decision;
+      await deps.records.markSkipped(orderId, code, reason);
+      await deps.step?.(`skipped (${code}): ${reason}`);
+      await deps.counters.increment('orders_skipped');
+      deps.logger.info({ orderId, code, reason }, 'order skipped');
+      if (decision.wait) {
+        const held = judged!.contents.held;
+        await deps.records.markWaiting(
+          orderId,
+          recheckDue(held, now, since),
+          now,
+          waitCountsFrom(held, since),
+        );
+      }
+      // A refused order that is then cancelled will never ship: its error marks are cleared once
+      // (cancelling cannot be undone, so one mark job per order is enough).
+      if (decision.clearFailureMarks) await deps.markOrder(orderId, 'cancelled_after_failure');
+      return { outcome: 'skipped', code, reason };
+    }
+    case 'refuse_unchanged':
+      await deps.counters.increment('unchanged_refusals_not_resent');
+      deps.logger.info({ orderId }, 'order unchanged since it failed: not sent again');
+      throw new UnchangedRefusalError(
+        record?.reason ??
+          'The order has not changed since it failed. Fix it in Shopify, or replay it.',
+      );
+    case 'refuse':
+      throw await refuse(
+        orderId,
+        `Order ${order!.name} cannot be shipped as it is`,
+        judged!.mapped?.ok === false ? judged!.mapped.errors : {},
+        { fingerprint: judged!.fingerprint, seen: marksSeenOn(order!) },
+        deps,
+      );
+    case 'send':
+      return send(acting);
   }
+}
 
-  const mapped = buildShipmentRequest(order, deps.settings.shipment, contents);
-  if (!mapped.ok) {
-    throw await refuse(
-      orderId,
-      `Order ${order.name} cannot be shipped as it is`,
-      mapped.errors,
-      { fingerprint, seen: marksSeenOn(order) },
-      deps,
-    );
-  }
-
+async function send({ orderId, record, order: loaded, judged, takePlace, deps }: Acting) {
+  const order = loaded!;
+  const { contents, fingerprint } = judged!;
+  const mapped = judged!.mapped as Extract<MappingResult, { ok: true }>;
+  const slot = await takePlace();
   let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
   try {
     result = await deps.partner.createShipment(mapped.request, {
@@ -239,25 +248,22 @@ async function registerWithSlot(
         ),
     });
   } catch (error) {
-    if (error instanceof PartnerValidationError) {
-      // The provider answered: this request made no shipment, so none waits to be asked about.
-      // Unless an earlier request left whose answer never came: it may have made one (the
-      // contract does not say a repeated reference is answered before the request is checked),
-      // and what is kept of it stays.
+    if (!(error instanceof PartnerValidationError)) throw error;
+    if (onCreateAnswer('invalid', Boolean(record?.sentAt)) === 'refuse_forgetting_send') {
       const sentAt = (await deps.records.get(orderId))?.sentAt;
-      if (sentAt && !record?.sentAt) await deps.records.clearSent(orderId, sentAt);
-      throw await refuse(
-        orderId,
-        `The provider refused order ${order.name}`,
-        error.fieldErrors,
-        { fingerprint, seen: marksSeenOn(order) },
-        deps,
-      );
+      if (sentAt) await deps.records.clearSent(orderId, sentAt);
     }
-    throw error;
+    throw await refuse(
+      orderId,
+      `The provider refused order ${order.name}`,
+      error.fieldErrors,
+      { fingerprint, seen: marksSeenOn(order) },
+      deps,
+    );
   }
 
   const { shipment } = result;
+  const next = onCreateAnswer(result.created ? 'created' : 'existing', Boolean(record?.sentAt));
   await deps.records.markRegistered(
     orderId,
     {
@@ -266,7 +272,7 @@ async function registerWithSlot(
       createdAt: shipment.created_at,
     },
     new Date(),
-    result.created
+    next === 'record_made'
       ? {
           fingerprint: encodeFingerprint(fingerprint),
           units: encodeSentUnits(contents),
@@ -274,7 +280,14 @@ async function registerWithSlot(
         }
       : undefined,
   );
-  if (!result.created) await reportIfChangedSinceSent(orderId, order, deps);
+  if (next === 'record_existing') {
+    // The provider ships what the earlier request held (kept with the record, else this one's):
+    // an order changed since is an edit after registration. Not followed yet, so not fulfilled
+    // by the connector: its lines and weights still compare.
+    const registered = await deps.records.get(orderId);
+    if (registered)
+      await compareWithSent(orderId, registered, order, { receiverOnly: false }, deps);
+  }
   // Once recorded: a run cut off after this line is retried as "already registered".
   await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
   if (shipment.created_at) {
@@ -290,7 +303,11 @@ async function registerWithSlot(
   );
   // What the order carries goes along, so the mark job writes only what it lacks, unread.
   await deps.markOrder(orderId, 'registered', marksSeenOn(order));
-  return { outcome: 'registered', orderNumber: shipment.order_number, created: result.created };
+  return {
+    outcome: 'registered' as const,
+    orderNumber: shipment.order_number,
+    created: result.created,
+  };
 }
 
 /**
@@ -330,70 +347,6 @@ async function followShipment(
   });
 }
 
-/** An order that is not (or no longer) to be shipped: skipped, unless the provider has it already. */
-async function settleIneligible(
-  orderId: string,
-  order: StoreOrder | null,
-  code: string,
-  reason: string,
-  {
-    record,
-    slot,
-    deps,
-    waiting,
-  }: {
-    record: OrderRecord | null;
-    slot: BudgetSlot | undefined;
-    deps: RegisterShipmentDeps;
-    /**
-     * A waiting order (held), looked at `at`: when reconciliation reads it again, and from when
-     * its wait counts as long.
-     */
-    waiting?: { at: Date; due: Date; countsFrom: Date } | undefined;
-  },
-): Promise<RegisterOutcome> {
-  if (record?.sentAt || (order && carriesRegistrationMarks(order))) {
-    // A create request left earlier and its answer never came back (a timeout, a crash), or the
-    // order carries the marks of a registration whose record Redis lost or expired: the
-    // provider may hold a shipment for an order that will now not ship. Ask before skipping.
-    const found = await findShipmentAtProvider(orderId, order, slot, deps);
-    if (found) {
-      if (!order || order.cancelledAt) {
-        await handleCancelledAfterRegistration(orderId, deps);
-        return { outcome: 'cancelled_after_registration', orderNumber: found };
-      }
-      return { outcome: 'registered', orderNumber: found, created: false };
-    }
-    if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
-  }
-  const skipped = await skip(orderId, code, reason, deps);
-  if (waiting) {
-    await deps.records.markWaiting(orderId, waiting.due, waiting.at, waiting.countsFrom);
-  }
-  // A refused order that is then cancelled will never ship: its error marks are cleared once
-  // (cancelling cannot be undone, so one mark job per order is enough).
-  if (record?.state === 'failed' && code === 'cancelled') {
-    await deps.markOrder(orderId, 'cancelled_after_failure');
-  }
-  return skipped;
-}
-
-/**
- * A 200 returns the shipment an earlier request made (its answer lost, or the record of it): the
- * provider ships what that request held, kept with the record. An order changed since is an
- * edit after registration, judged and reported as the edit check does. Nothing kept (records
- * lost): this request's was kept instead, the best known.
- */
-async function reportIfChangedSinceSent(
-  orderId: string,
-  order: StoreOrder,
-  deps: RegisterShipmentDeps,
-): Promise<void> {
-  const record = await deps.records.get(orderId);
-  // Not followed yet, so not fulfilled by the connector: its lines and weights still compare.
-  if (record) await compareWithSent(orderId, record, order, { receiverOnly: false }, deps);
-}
-
 /** Records and writes back a shipment the provider has for this order; its order number, or null. */
 async function findShipmentAtProvider(
   orderId: string,
@@ -427,19 +380,6 @@ async function findShipmentAtProvider(
   return shipment.order_number;
 }
 
-async function skip(
-  orderId: string,
-  code: string,
-  reason: string,
-  deps: RegisterShipmentDeps,
-): Promise<RegisterOutcome> {
-  await deps.records.markSkipped(orderId, code, reason);
-  await deps.step?.(`skipped (${code}): ${reason}`);
-  await deps.counters.increment('orders_skipped');
-  deps.logger.info({ orderId, code, reason }, 'order skipped');
-  return { outcome: 'skipped', code, reason };
-}
-
 async function refuse(
   orderId: string,
   headline: string,
@@ -456,13 +396,8 @@ async function refuse(
 }
 
 /**
- * Records why the order has no shipment and marks it in Shopify. Writing to the order changes
- * it, and a change brings the order back here (webhook or reconciliation), so only a new reason
- * is written: the same failure met again ends there. The order's fingerprint is kept with the
- * failure (`fingerprint`: the order as refused; else the last request sent, which a give-up was
- * about), so the order's own events do not send it again until it changes (unchanged-refusal.ts).
- * An interrupted job (its worker died under it) says nothing about the order: no fingerprint is
- * kept, so the order's next event runs it again.
+ * Records why the order has no shipment, the fingerprint it is judged by later, and marks it in
+ * Shopify when the reason is new (onFailure).
  */
 export async function recordFailure(
   orderId: string,
@@ -470,17 +405,11 @@ export async function recordFailure(
   deps: Pick<RegisterShipmentDeps, 'records' | 'markOrder'>,
   judged: { fingerprint?: ShipmentFingerprint; seen?: OrderMarksSeen; interrupted?: boolean } = {},
 ): Promise<void> {
-  const previous = await deps.records.get(orderId);
+  const next = onFailure(await deps.records.get(orderId), reason, {
+    fingerprint: judged.fingerprint && encodeFingerprint(judged.fingerprint),
+    interrupted: judged.interrupted,
+  });
   await deps.records.markFailed(orderId, reason);
-  await deps.records.recordFailedFingerprint(
-    orderId,
-    judged.interrupted
-      ? undefined
-      : judged.fingerprint
-        ? encodeFingerprint(judged.fingerprint)
-        : previous?.sentFingerprint,
-  );
-  if (previous?.state !== 'failed' || previous.reason !== reason) {
-    await deps.markOrder(orderId, 'failed', judged.seen);
-  }
+  await deps.records.recordFailedFingerprint(orderId, next.failedFingerprint);
+  if (next.mark) await deps.markOrder(orderId, 'failed', judged.seen);
 }

@@ -1,10 +1,10 @@
 import type { Job, Queue } from 'bullmq';
 import { JOBS } from '../../jobs/catalog.js';
-import { REPLAY_SOURCE } from '../../jobs/create-shipment/enqueue.js';
 import { createShipmentJob } from '../../jobs/create-shipment/job.js';
 import { registeredMarkJobId, retryFailedMark } from '../../jobs/mark-order/enqueue.js';
 import { markOrderJob } from '../../jobs/mark-order/job.js';
 import { redriveOf } from '../../jobs/redrive.js';
+import { REPLAY_SOURCE } from '../domain/order-lifecycle.js';
 import { retryFailedJob } from '../queue/failed-jobs.js';
 import type { SharedParts } from './parts.js';
 

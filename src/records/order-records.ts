@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { RecordedStage } from '../domain/order-lifecycle.js';
 import { parsePartnerTimestamp } from '../partner/time.js';
 
 /**
@@ -10,7 +11,8 @@ import { parsePartnerTimestamp } from '../partner/time.js';
 /** `sending`: a create request left and its answer was not recorded (yet). */
 export type OrderState = 'sending' | 'registered' | 'skipped' | 'failed';
 
-export interface OrderRecord {
+/** `state` and the fields of RecordedStage keep the order's stage (src/domain/order-lifecycle.ts). */
+export interface OrderRecord extends RecordedStage {
   orderId: string;
   state: OrderState;
   /** When this state was recorded (ISO, UTC). */
@@ -20,14 +22,8 @@ export interface OrderRecord {
   /** The provider's created_at, with its offset. */
   partnerCreatedAt?: string;
   registeredAt?: string;
-  skipCode?: string;
-  reason?: string;
   /** Since when the order waits for Shopify to release what it holds (ISO, UTC). */
   waitingSince?: string;
-  /** Set once the order was found cancelled after its shipment was registered. */
-  cancelledAfterRegistrationAt?: string;
-  /** When a create request was last sent: the provider may hold a shipment we never heard of. */
-  sentAt?: string;
   /**
    * When the first create request kept (sentFingerprint, sentUnits) left, by Redis's clock
    * (epoch ms): later sends leave it alone, like what that request asked for.
@@ -53,8 +49,6 @@ export interface OrderRecord {
    * those of its first edit check.
    */
   sentSettings?: string;
-  /** Shipment fingerprint of the order as it was when it failed (refused or given up on). */
-  failedFingerprint?: string;
   /** The edit after registration last reported to staff: its fingerprint, parts and time. */
   editReportedFingerprint?: string;
   /** Comma-separated fingerprint parts that differed from what was sent, e.g. "receiver,lines". */

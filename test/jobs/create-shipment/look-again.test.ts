@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MAX_LOOKS_AGAIN, registerLookingAgain } from '../../../jobs/create-shipment/look-again.js';
+import { registerLookingAgain } from '../../../jobs/create-shipment/job.js';
 import type { RegisterShipmentDeps } from '../../../jobs/create-shipment/register-shipment.js';
 import type { StoreOrder } from '../../../src/domain/order.js';
+import { MAX_LOOKS_AGAIN } from '../../../src/domain/order-lifecycle.js';
 import { createLogger } from '../../../src/log.js';
 import { Counters } from '../../../src/metrics/counters.js';
 import { OrderRecords } from '../../../src/records/order-records.js';
