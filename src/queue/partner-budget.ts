@@ -15,9 +15,9 @@ import type {
  * requests were sent in the last window, so no sliding window ever holds more than `limit`.
  * A 429 sets a block key that denies everyone until Retry-After has passed.
  *
- * Priority: creating shipments goes first. While sync requests wait, creates leave `reserve`
- * slots per window to them; while creates wait, sync gets no more than `reserve` slots. With only
- * one kind waiting, it may use the whole budget.
+ * Shares: while sync requests wait, creates leave `reserve` slots per window to them; while
+ * creates wait, sync gets no more than `reserve` slots. With only one kind waiting, it may use the
+ * whole budget.
  */
 const TAKE_SCRIPT = `
 local log, syncLog, blocked, waitingCreate, waitingSync, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
