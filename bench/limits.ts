@@ -8,13 +8,18 @@
  * Measured over a steady window after a warm-up, from what the fake store and the sandbox saw:
  * whole lives a second, what each limit would allow (the provider: its limit ÷ partner requests
  * per order; Shopify: restore rate ÷ actual points per order over its life), which binds, and the
- * share of it used (target ≥ 0.95, with 0 THROTTLED and 0 × 429). Points and requests per order
- * are each order's own (found by its ids in the request), summed over the orders whose whole
- * life the run saw; list pages, which serve every open order, are per life completed in the
- * window.
+ * share of it used (target ≥ 0.95, with 0 THROTTLED and 0 × 429). Shopify requests and points per
+ * order are each order's own (found by its ids in the request): those up to the write that ends
+ * a stage (registered, progress reported, fulfilled, delivered) are that stage's, averaged over
+ * the orders that finished it in the window, and summed over the stages. Partner requests per
+ * order: creates per shipment, detail reads per shipment read, list pages (which serve every open
+ * order) per order registered in the window.
  *
  *   npm run bench:limits   (also part of `npm run bench`)
  *   BENCH_LIMITS=60,600   partner requests a minute, one run each
+ *   BENCH_WARMUP_MS, BENCH_MEASURE_MS   instead of each run's own
+ *   BENCH_TRACE=1   the stages' progress every 10 s, and where the requests and jobs went
+ *   PARTNER_SYNC_RESERVE, CREATE_CONCURRENCY, …   passed on to the connector
  */
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -42,8 +47,8 @@ const SETTINGS: Record<
   number,
   { orders: number; syncMs: number; advanceMs: number; warmUpMs: number; measureMs: number }
 > = {
-  60: { orders: 400, syncMs: 10_000, advanceMs: 20_000, warmUpMs: 120_000, measureMs: 120_000 },
-  600: { orders: 500, syncMs: 5_000, advanceMs: 10_000, warmUpMs: 60_000, measureMs: 60_000 },
+  60: { orders: 400, syncMs: 10_000, advanceMs: 20_000, warmUpMs: 180_000, measureMs: 180_000 },
+  600: { orders: 500, syncMs: 5_000, advanceMs: 10_000, warmUpMs: 120_000, measureMs: 60_000 },
 };
 const limits = (process.env.BENCH_LIMITS ?? '60,600').split(',').map(Number);
 /** Orders days old: the connector's first reconciliation pass leaves them to the benchmark. */
@@ -54,6 +59,7 @@ const REGISTERED = /^WriteOrderMarks$/;
 const REPORTED = /^ReportFulfillmentOrderProgress(WithStatus)?$/;
 const FULFILLED = /^CreateFulfillment(WithStatus)?$/;
 const LIFE_END = /^CreateFulfillmentEvent(WithStatus)?$/;
+const STAGES = [REGISTERED, REPORTED, FULFILLED, LIFE_END];
 
 const local = await startLocalRedis();
 const redis = new Redis(local.url, { maxRetriesPerRequest: null });
@@ -88,13 +94,14 @@ interface RunResult {
   lowest: number;
   pointsUsed: number;
   partnerSent: number;
-  /** Per order over its life, over the orders whose whole life the run saw. */
+  /** Per order over its life: each stage's cost over the orders that finished it. */
   perOrder: {
     shopifyRequests: number;
     points: number;
     creates: number;
     details: number;
-    orders: number;
+    /** Orders that finished each stage in the window. */
+    stages: number[];
   };
   listPages: number;
   listPagesBound: number;
@@ -189,9 +196,8 @@ async function run(perMinute: number): Promise<RunResult> {
       .length;
   const trace = process.env.BENCH_TRACE
     ? setInterval(() => {
-        const stages = [REGISTERED, REPORTED, FULFILLED, LIFE_END];
         console.error(
-          `${perMinute}/min +${((Date.now() - startedAt) / 1000).toFixed(0)} s: ${stages.map((s) => count(s)).join(' / ')}; partner ${sandbox.requests.length}, open ${open.at(-1)?.n}`,
+          `${perMinute}/min +${((Date.now() - startedAt) / 1000).toFixed(0)} s: ${STAGES.map((s) => count(s)).join(' / ')}; partner ${sandbox.requests.length}, open ${open.at(-1)?.n}`,
         );
       }, 10_000)
     : undefined;
@@ -250,40 +256,48 @@ async function run(perMinute: number): Promise<RunResult> {
     for (const f of order.fulfillments)
       owners.set(`Fulfillment/${f.id.replace(/\D/g, '')}`, order.id);
   }
-  const byOrder = new Map<string, { requests: number; points: number; details: number }>();
-  const row = (id: string) => {
-    const r = byOrder.get(id) ?? { requests: 0, points: 0, details: 0 };
-    byOrder.set(id, r);
-    return r;
-  };
-  const lived = new Set<string>();
+  // An order's requests up to the write that ends a stage are that stage's: each stage's cost
+  // is averaged over the orders that finished it in the window, and an order's life is the sum.
+  const stageCost = STAGES.map(() => ({ n: 0, requests: 0, points: 0 }));
+  const running = new Map<string, { requests: number; points: number }>();
   let unowned = 0;
-  for (const r of store.requests.slice(fedAt.store, end.store)) {
+  for (let i = fedAt.store; i < end.store; i += 1) {
+    const r = store.requests[i]!;
     if (r.actualQueryCost === undefined) continue;
     const id = orderOf(r.variables, owners);
     if (!id) {
       unowned += 1;
       continue;
     }
-    const o = row(id);
-    o.requests += 1;
-    o.points += r.actualQueryCost;
-    if (LIFE_END.test(r.operationName ?? '') && r.outcome === 'ok') lived.add(id);
+    const sofar = running.get(id) ?? { requests: 0, points: 0 };
+    sofar.requests += 1;
+    sofar.points += r.actualQueryCost;
+    running.set(id, sofar);
+    const stage = r.outcome === 'ok' ? STAGES.findIndex((s) => s.test(r.operationName ?? '')) : -1;
+    if (stage < 0) continue;
+    running.delete(id);
+    if (i < start.store) continue;
+    stageCost[stage]!.n += 1;
+    stageCost[stage]!.requests += sofar.requests;
+    stageCost[stage]!.points += sofar.points;
   }
+  const perStage = (f: (c: (typeof stageCost)[number]) => number) =>
+    stageCost.reduce((sum, c) => sum + (c.n > 0 ? f(c) / c.n : 0), 0);
   const partnerLog = sandbox.requests.slice(fedAt.partner, end.partner);
+  // Detail reads of each shipment read at all (one, once shipped, is the least there is).
+  const reads = new Map<string, number>();
   for (const r of partnerLog) {
-    if (r.status === 429) continue;
-    const detail = /\/shipments\/(\d+)$/.exec(r.path);
-    if (detail?.[1]) row(detail[1]).details += 1;
+    const reference = /\/shipments\/([^/]+)$/.exec(r.path)?.[1];
+    if (r.status !== 429 && r.method === 'GET' && reference) {
+      reads.set(reference, (reads.get(reference) ?? 0) + 1);
+    }
   }
+  const details = [...reads.values()].reduce((a, b) => a + b, 0) / Math.max(1, reads.size);
   // A create names its reference in its body, which the log does not keep: creates sent over
   // shipments created, the same for every order.
   const creates =
     partnerLog.filter((r) => r.method === 'POST' && r.status !== 429).length /
     Math.max(1, sandbox.shipments().length);
-  const whole = [...lived].map((id) => byOrder.get(id)!);
-  const sum = (f: (o: (typeof whole)[number]) => number) => whole.reduce((a, o) => a + f(o), 0);
-  const n = Math.max(1, whole.length);
 
   // List pages in the window, grouped into cycles (a cycle's pages go out back to back), against
   // ⌈open / 200⌉ a cycle.
@@ -317,11 +331,11 @@ async function run(perMinute: number): Promise<RunResult> {
     pointsUsed: end.used - start.used,
     partnerSent: window.length,
     perOrder: {
-      shopifyRequests: sum((o) => o.requests) / n,
-      points: sum((o) => o.points) / n,
+      shopifyRequests: perStage((c) => c.requests),
+      points: perStage((c) => c.points),
       creates,
-      details: sum((o) => o.details) / n,
-      orders: whole.length,
+      details,
+      stages: stageCost.map((c) => c.n),
     },
     listPages: lists.length,
     listPagesBound,
@@ -382,8 +396,10 @@ let pass = true;
 for (const r of results) {
   const perSecond = (n: number) => n / r.seconds;
   const lives = perSecond(r.lives);
-  const lists = r.listPages / Math.max(1, r.lives);
-  const listsBound = r.listPagesBound / Math.max(1, r.lives);
+  // List pages serve every open order: per order registered in the window (in a steady state as
+  // many as complete their lives).
+  const lists = r.listPages / Math.max(1, r.registered);
+  const listsBound = r.listPagesBound / Math.max(1, r.registered);
   const partnerPerOrder = r.perOrder.creates + r.perOrder.details + lists;
   const partnerBound = r.perOrder.creates + 1 + listsBound;
   const shopifyAllows = STANDARD.restoreRate / r.perOrder.points;
@@ -398,7 +414,7 @@ for (const r of results) {
 console.log('\nIn the window:');
 for (const r of results) {
   console.log(
-    `  ${r.perMinute}/min: ${r.lives} lives over ${r.perOrder.orders} whole lives seen; partner requests ${r.partnerSent} (${((r.partnerSent / r.seconds / (r.perMinute / 60)) * 100).toFixed(1)}% of the limit), list pages ${r.listPages} in ${r.cycles} cycles (lower bound ${r.listPagesBound}), most open ${r.maxOpen}; Shopify points ${r.pointsUsed.toFixed(0)} (${((r.pointsUsed / r.seconds / STANDARD.restoreRate) * 100).toFixed(1)}% of the refill), lowest level ${Math.floor(r.lowest)}`,
+    `  ${r.perMinute}/min: stages finished (registered / progress reported / fulfilled / delivered) ${r.perOrder.stages.join(' / ')}; partner requests ${r.partnerSent} (${((r.partnerSent / r.seconds / (r.perMinute / 60)) * 100).toFixed(1)}% of the limit), list pages ${r.listPages} in ${r.cycles} cycles (lower bound ${r.listPagesBound}), most open ${r.maxOpen}; Shopify points ${r.pointsUsed.toFixed(0)} (${((r.pointsUsed / r.seconds / STANDARD.restoreRate) * 100).toFixed(1)}% of the refill), lowest level ${Math.floor(r.lowest)}`,
   );
 }
 if (process.env.BENCH_TRACE) {
