@@ -126,8 +126,10 @@ const variables = {
     hint: 'the rate window in milliseconds',
   },
   PARTNER_SYNC_RESERVE: {
-    schema: z.coerce.number().min(0).max(0.9).default(0.2),
-    hint: 'share of the request budget kept for status sync, 0 to 0.9',
+    // A whole order life takes one create and a little over one sync request (its detail read
+    // once shipped, its share of list pages): below half, a backlog of creates starves the sync.
+    schema: z.coerce.number().min(0).max(0.9).default(0.6),
+    hint: 'share of the request budget kept for status sync while it waits, 0 to 0.9',
   },
   PARTNER_RETRY_AFTER_DEFAULT_MS: {
     schema: positiveInt.default(60_000),

@@ -1,7 +1,9 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/index.js';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { scanKeys } from '../../src/queue/redis.js';
+import { fullConnectorEnv } from '../helpers/connector-cli.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
 
@@ -212,6 +214,29 @@ describe('PartnerBudget', () => {
     const creates = [];
     for (let i = 0; i < 10; i++) creates.push((await b.take('create')).granted);
     expect(creates.filter(Boolean)).toHaveLength(8);
+  });
+
+  it('gives sync, at the default reserve, more of a window both wait for than creates', async () => {
+    // An order's whole life takes one create and a little over one sync request: with less than
+    // half of each window, a backlog of creates would hold its fulfilments back without end.
+    const env = fullConnectorEnv('unused', {
+      partner: 'http://127.0.0.1:1/api/v1',
+      store: 'http://127.0.0.1:1',
+    });
+    const { syncReserve } = loadConfig(env).partner;
+    const { b, slideWindow } = budgetOnClock({ limit: 60, syncReserve });
+    for (let i = 0; i < 60; i++) expect((await b.take('create')).granted).toBe(true);
+    slideWindow(await b.take('sync')); // sync is refused and now counts as waiting
+
+    let creates = 0;
+    let syncs = 0;
+    for (let i = 0; i < 60; i++) {
+      if ((await b.take('create')).granted) creates += 1;
+      if ((await b.take('sync')).granted) syncs += 1;
+    }
+    expect(creates + syncs).toBe(60);
+    expect(syncs).toBeGreaterThan(creates);
+    expect(syncs).toBe(36);
   });
 
   it('lets one kind use the whole budget when the other is not waiting', async () => {

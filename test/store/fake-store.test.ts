@@ -295,6 +295,15 @@ describe('fake store', () => {
     });
     const normal = await graphql(store, query);
     expect(normal.json.data.order.id).toBe('gid://shopify/Order/5550001');
+    // The log keeps the points charged once a document ran; a throttled one ran nothing.
+    const [refused, answered] = store.requests.slice(-2);
+    expect(refused).toMatchObject({ outcome: 'throttled' });
+    expect(refused).not.toHaveProperty('actualQueryCost');
+    expect(answered).toMatchObject({
+      outcome: 'ok',
+      actualQueryCost: normal.json.extensions.cost.actualQueryCost,
+    });
+    expect(answered?.actualQueryCost).toBeGreaterThan(0);
   });
 
   it('answers HTTP 429 with Retry-After in seconds when rate limiting', async () => {

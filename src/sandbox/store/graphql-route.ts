@@ -38,6 +38,8 @@ export interface FakeGraphqlRequest {
     | 'invalid'
     | 'answer_lost'
     | 'server_error';
+  /** The points charged (Shopify's `actualQueryCost`), once the document ran. */
+  actualQueryCost?: number;
 }
 
 /**
@@ -75,8 +77,12 @@ export function graphqlRoute(
       rootFields: [],
       variables: {},
     };
-    const log = (outcome: FakeGraphqlRequest['outcome']) =>
-      deps.requests.push({ ...seen, outcome });
+    const log = (outcome: FakeGraphqlRequest['outcome'], actualQueryCost?: number) =>
+      deps.requests.push({
+        ...seen,
+        outcome,
+        ...(actualQueryCost !== undefined ? { actualQueryCost } : {}),
+      });
 
     if (!deps.tokens.accepts(request.headers['x-shopify-access-token'])) {
       log('unauthorized');
@@ -184,7 +190,7 @@ export function graphqlRoute(
         ? deps.traffic.takeDrop(seen.operationName, seen.rootFields)
         : undefined;
     if (lost) {
-      log('answer_lost');
+      log('answer_lost', actual);
       if (lost === 'connection_reset') {
         reply.hijack();
         request.raw.socket.destroy();
@@ -192,7 +198,7 @@ export function graphqlRoute(
       }
       return reply.code(502).header('Content-Type', 'text/html').send('<h1>502 Bad Gateway</h1>');
     }
-    log(result.errors ? 'invalid' : 'ok');
+    log(result.errors ? 'invalid' : 'ok', actual);
     return {
       ...(result.data !== undefined ? { data: result.data } : {}),
       ...(result.errors ? { errors: result.errors.map((e) => e.toJSON()) } : {}),
