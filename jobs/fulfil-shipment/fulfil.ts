@@ -2,15 +2,19 @@ import { ORDER_TAGS } from '../../src/domain/order-marks.js';
 import {
   ANY_SENT_UNITS,
   type ContentLine,
+  collects,
   decodeSentLines,
   decodeSentUnits,
   describeHeld,
   type HeldUnits,
   holdsSentUnits,
+  namesLocation,
+  type SentLine,
   shipmentContents,
   shipmentSentSinceMs,
   shippedItems,
 } from '../../src/domain/shipment-contents.js';
+import { decodeSettings, type FingerprintSettings } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { trackingFor } from '../../src/domain/tracking-company.js';
 import type { Logger } from '../../src/log.js';
@@ -191,10 +195,14 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
     return 'tracking-updated';
   }
 
+  // Made for this shipment already (recorded, or carrying its number): never owed again.
+  const recorded = new Set(shipment.fulfillmentIds?.split(',') ?? []);
+  const ours = live.filter((f) => recorded.has(f.id) || carries(f, number));
   const { groups, heldBack, asked, sentSinceMs } = await whatToFulfil(
     reference,
     order.name,
     shipment,
+    ours,
     deps,
   );
   const created: { id: string }[] = [];
@@ -258,15 +266,17 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
 
 /**
  * The units to fulfil now, one group per location (Shopify takes one location per
- * fulfillmentCreate): the units the provider was asked to ship still left on the merchant's open
- * fulfillment orders, at most as many as were sent. A shipment registered before those were kept (or adopted from the
- * provider) is fulfilled with its contents as they are now. `heldBack`: asked-for units Shopify
- * now holds back (put on hold after registration).
+ * fulfillmentCreate): the units the provider was asked to ship and not yet fulfilled for this
+ * shipment (`ours`), still left on the merchant's open fulfillment orders the shipment was sent
+ * as (sentAs). A shipment registered before those were kept (or adopted from the provider) is
+ * fulfilled with its contents as they are now. `heldBack`: asked-for units Shopify now holds
+ * back (put on hold after registration).
  */
 async function whatToFulfil(
   reference: string,
   orderName: string,
   shipment: TrackedShipment,
+  ours: readonly FulfillmentState[],
   deps: FulfilDeps,
 ): Promise<{
   groups: ContentLine[][];
@@ -294,6 +304,13 @@ async function whatToFulfil(
   // Without kept units, what the provider ships is taken to be the contents as they are now.
   const asked = sent ?? new Map(shippedItems(contents).map((item) => [item.id, item.quantity]));
   const left = new Map(asked);
+  for (const line of ours.flatMap((f) => f.lineItems)) {
+    if (left.has(line.lineItemId)) {
+      left.set(line.lineItemId, Math.max(0, left.get(line.lineItemId)! - line.quantity));
+    }
+  }
+  const sentLines = decodeSentLines(record?.sentUnits);
+  const wasSent = sentLines ? sentAs(sentLines, decodeSettings(record?.sentSettings)) : () => true;
   const take = (lineItemId: string, quantity: number) => {
     if (!sent) return quantity;
     const rest = left.get(lineItemId) ?? 0;
@@ -304,6 +321,7 @@ async function whatToFulfil(
 
   const groups = new Map<string, ContentLine[]>();
   for (const line of contents.lines) {
+    if (!wasSent(line)) continue;
     const quantity = take(line.item.id, line.quantity);
     if (quantity === 0) continue;
     const key = line.location.id ?? `name:${line.location.name}`;
@@ -316,6 +334,24 @@ async function whatToFulfil(
     asked,
     sentSinceMs: shipmentSentSinceMs(record, shipment.createdAtMs),
   };
+}
+
+/**
+ * Whether units in Shopify now are some the shipment was sent as: on a fulfillment order they
+ * were sent from (wherever staff moved it whole: it keeps its id), or of a line item sent, at a
+ * location sent from or collected from then (where moving part of a fulfillment order, or what
+ * is left of one partly fulfilled, puts them on a new one). Never a line item's units at a
+ * location the shipment was not sent from, which the provider was not asked to ship.
+ */
+function sentAs(sent: readonly SentLine[], settings: FingerprintSettings | null) {
+  const fulfillmentOrders = new Set(sent.map((line) => line.fulfillmentOrderId));
+  const items = new Set(sent.map((line) => line.lineItemId));
+  const locations = sent.flatMap((line) => (line.locationId ? [line.locationId] : []));
+  return (line: ContentLine) =>
+    fulfillmentOrders.has(line.fulfillmentOrderId) ||
+    (items.has(line.item.id) &&
+      (locations.some((id) => namesLocation(id, line.location)) ||
+        (settings !== null && collects(settings.collectFromLocations, line.location))));
 }
 
 function carries(fulfillment: FulfillmentState, number: string): boolean {

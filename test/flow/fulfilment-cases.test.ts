@@ -8,6 +8,7 @@ import {
   holdPoint,
   metafield,
   type ShipmentStack,
+  type ShipmentStackOptions,
   shipmentStacks,
   waitForJob,
   waitUntil,
@@ -16,9 +17,14 @@ import { providerClock, runSync, settled, shopifyWrites } from '../helpers/statu
 
 const start = shipmentStacks();
 
-async function stack(options: { scopes?: string[] } = {}) {
+async function stack(
+  options: { scopes?: string[]; shipment?: ShipmentStackOptions['shipment'] } = {},
+) {
   const time = providerClock();
-  const s = await start({ sandbox: { clock: time.clock } });
+  const s = await start({
+    sandbox: { clock: time.clock },
+    ...(options.shipment ? { shipment: options.shipment } : {}),
+  });
   if (options.scopes) s.store.setAccessScopes(options.scopes);
   return { s, tick: time.tick };
 }
@@ -26,10 +32,15 @@ async function stack(options: { scopes?: string[] } = {}) {
 let nextId = 8_000_000;
 
 /** An eligible order, registered at the provider through the real create-shipment job. */
-async function registeredOrder(s: ShipmentStack, order: FakeOrderInput = {}): Promise<string> {
+async function registeredOrder(
+  s: ShipmentStack,
+  order: FakeOrderInput = {},
+  beforeSending?: (id: string) => Promise<void>,
+): Promise<string> {
   nextId += 1;
   const id = String(nextId);
   await s.store.createOrder({ ...order, id }, { sendWebhook: false });
+  await beforeSending?.(id);
   await s.parts.enqueueOrder(id, 'orders/paid');
   await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
   await settled(s);
@@ -299,6 +310,73 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(fulfillment!.trackingInfo.map((t) => t.number)).toEqual(['NEW-2']);
     expect(emails(s, id)).toEqual(['shipping_confirmation', 'shipping_update']);
     expect(metafield(s.store, id, 'tracking_number')).toBe('NEW-2');
+  });
+
+  describe('a mug of 3, 2 at the shop location sent and 1 moved to a shop not collected from, and a vase sent from Aarhus', () => {
+    async function splitOrder(held = 'Aarhus warehouse') {
+      const { s, tick } = await stack({
+        shipment: { collectFromLocations: ['Shop location', 'Aarhus warehouse'] },
+      });
+      const id = await registeredOrder(
+        s,
+        {
+          lineItems: [
+            { title: 'Mug', quantity: 3 },
+            { title: 'Vase', location: 'Aarhus warehouse' },
+          ],
+        },
+        async (id) => {
+          const shop = s.store.order(id)!.fulfillmentOrders[0]!;
+          await s.store.moveFulfillmentOrder(shop.id, 'Copenhagen shop', [
+            { title: 'Mug', quantity: 1 },
+          ]);
+        },
+      );
+      const atLocation = (name: string) => {
+        const location = s.store.locations().find((l) => l.name === name)!;
+        return s.store.order(id)!.fulfillmentOrders.find((fo) => fo.locationId === location.id)!;
+      };
+      await s.store.holdFulfillmentOrder(atLocation(held).id, {}, { sendWebhook: false });
+      return { s, tick, id, atLocation };
+    }
+
+    const unitsAt = (s: ShipmentStack, id: string) =>
+      live(s, id).map((f) => ({
+        location: s.store.locations().find((l) => l.id === f.locationId)!.name,
+        units: f.lineItems.reduce((n, l) => n + l.quantity, 0),
+      }));
+
+    it('the vase put on hold: fulfils the 2 mugs sent, never the one at the shop, and waits for the vase', async () => {
+      const { s, tick, id, atLocation } = await splitOrder();
+
+      await ship(s, tick, id);
+
+      expect(unitsAt(s, id)).toEqual([{ location: 'Shop location', units: 2 }]);
+      expect(atLocation('Copenhagen shop').status).toBe('OPEN');
+      expect(emails(s, id)).toEqual(['shipping_confirmation']);
+      expect((await failedFulfilment(s, id)).failedReason).toMatch(/Vase is on hold/);
+    });
+
+    it('the vase put on hold and the answer for the shop location lost: neither fulfils it twice nor the shop’s mug', async () => {
+      const { s, tick, id, atLocation } = await splitOrder();
+      s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentCreate' });
+
+      await ship(s, tick, id);
+      await failedFulfilment(s, id);
+
+      expect(unitsAt(s, id)).toEqual([{ location: 'Shop location', units: 2 }]);
+      expect(atLocation('Copenhagen shop').status).toBe('OPEN');
+    }, 40_000);
+
+    it('the mugs sent put on hold: fulfils the vase, and not the shop’s mug in their place', async () => {
+      const { s, tick, id, atLocation } = await splitOrder('Shop location');
+
+      await ship(s, tick, id);
+
+      expect(unitsAt(s, id)).toEqual([{ location: 'Aarhus warehouse', units: 1 }]);
+      expect(atLocation('Copenhagen shop').status).toBe('OPEN');
+      expect((await failedFulfilment(s, id)).failedReason).toMatch(/2 × Mug is on hold/);
+    });
   });
 
   it('makes no second fulfillment when Shopify’s answer to the first is lost', async () => {

@@ -84,9 +84,13 @@ export interface FakeStore {
   /**
    * Staff move a fulfillment order's units left to another location (by name): the same
    * fulfillment order when nothing of it was fulfilled, else a new one; answers the one now at
-   * the destination.
+   * the destination. `lines` (by title): only these units, to a new fulfillment order.
    */
-  moveFulfillmentOrder(fulfillmentOrderId: string, location: string): Promise<FakeFulfillmentOrder>;
+  moveFulfillmentOrder(
+    fulfillmentOrderId: string,
+    location: string,
+    lines?: { title: string; quantity: number }[],
+  ): Promise<FakeFulfillmentOrder>;
   /** Staff release a held fulfillment order: OPEN again (IN_PROGRESS if it had started). */
   releaseHold(
     fulfillmentOrderId: string,

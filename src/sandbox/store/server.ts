@@ -186,9 +186,9 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
       const fulfillmentOrder = unwrap(holdFulfillmentOrder(state, id, hold));
       return afterFulfillmentOrderChange(fulfillmentOrder, choice);
     },
-    async moveFulfillmentOrder(id, location) {
+    async moveFulfillmentOrder(id, location, lines) {
       // Shopify announces it as fulfillment_orders/moved; no webhook is sent here.
-      const fulfillmentOrder = unwrap(moveFulfillmentOrder(state, id, location));
+      const fulfillmentOrder = unwrap(moveFulfillmentOrder(state, id, location, lines));
       return structuredClone(fulfillmentOrder);
     },
     async releaseHold(id, choice) {
