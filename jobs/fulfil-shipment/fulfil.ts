@@ -24,6 +24,7 @@ import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipme
 import { StoreUserError } from '../../src/store/errors.js';
 import type {
   FulfillmentState,
+  FulfillmentSummary,
   Fulfillments,
   OrderMarks,
   OrderReader,
@@ -68,11 +69,12 @@ export type FulfilOutcome =
  * provider was asked to ship are fulfilled, and only while still left in Shopify: never a unit
  * staff fulfilled, another app ships, or that was added after registration; never a digital
  * line or a pickup. Shopify has no idempotency key for fulfillments. A first attempt fulfils
- * the fulfillment order lines the units were sent from, as many as were sent, unread: Shopify
- * fulfils all of a request or nothing, and refuses one for more than is left or a fulfillment
- * order no longer open or the merchant's. Refused, or after an attempt whose outcome is not
- * known, the order's fulfillments are read first: a number already on one, or nothing left to
- * fulfil, ends the job, which makes a retry after a lost answer safe.
+ * the fulfillment order lines the units were sent from, as many as were sent, unread. Shopify
+ * documents refusing a fulfillment order no longer open or the merchant's; for more than a line
+ * has left it documents nothing (users report the request refused whole), so the units each
+ * fulfillment made are checked against those asked for. Refused, short, or after an attempt
+ * whose outcome is not known, the order's fulfillments are read first: a number already on one,
+ * or nothing left to fulfil, ends the job, which makes a retry after a lost answer safe.
  */
 export async function fulfilShipment(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
   const shipment = await deps.tracking.get(reference);
@@ -95,9 +97,10 @@ function telling(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
 /**
  * The first attempt on a shipment Shopify has nothing of yet: the units sent, on the
  * fulfillment order lines they were sent from, one request per location. True once all are
- * fulfilled; false when it cannot be tried (no lines kept, an earlier attempt or fulfilment) or
- * Shopify refused a request, which fulfilled nothing: the caller then reads the order. That an
- * attempt started is recorded before the first request, so a retry after a lost answer reads.
+ * fulfilled; false when it cannot be tried (no lines kept, an earlier attempt or fulfilment), or
+ * Shopify refused a request or made a fulfillment short of it: what was made is recorded and the
+ * caller reads the order for the rest. That an attempt started is recorded before the first
+ * request, so a retry after a lost answer reads.
  */
 async function fulfilAsSent(
   shipment: TrackedShipment,
@@ -126,18 +129,24 @@ async function fulfilAsSent(
   for (const lines of byLocation.values()) {
     await deps.keepWriteLock();
     try {
-      created.push(
-        await deps.store.createFulfillment({
-          orderId: shipment.reference,
-          lineItems: lines.map((line) => ({
-            fulfillmentOrderId: line.fulfillmentOrderId,
-            fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
-            quantity: line.quantity,
-          })),
-          tracking,
-          notifyCustomer,
-        }),
-      );
+      const fulfillment = await deps.store.createFulfillment({
+        orderId: shipment.reference,
+        lineItems: lines.map((line) => ({
+          fulfillmentOrderId: line.fulfillmentOrderId,
+          fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
+          quantity: line.quantity,
+        })),
+        tracking,
+        notifyCustomer,
+      });
+      created.push(fulfillment);
+      if (!holdsAll(fulfillment, lines)) {
+        deps.logger.info(
+          { reference: shipment.reference, fulfillmentId: fulfillment.id },
+          'Shopify fulfilled less than was asked, or did not say what; reading the order',
+        );
+        return false;
+      }
     } catch (error) {
       if (!(error instanceof StoreUserError)) throw error;
       deps.logger.info(
@@ -159,6 +168,19 @@ async function fulfilAsSent(
     fulfillmentIds: created.map((f) => f.id).join(','),
   });
   return true;
+}
+
+/** Whether a fulfillment just made holds every unit of these lines, by Shopify's answer. */
+function holdsAll(fulfillment: FulfillmentSummary, lines: readonly SentLine[]): boolean {
+  if (!fulfillment.units) return false;
+  const held = new Map<string, number>();
+  for (const unit of fulfillment.units) {
+    held.set(unit.lineItemId, (held.get(unit.lineItemId) ?? 0) + unit.quantity);
+  }
+  const asked = new Map<string, number>();
+  for (const line of lines)
+    asked.set(line.lineItemId, (asked.get(line.lineItemId) ?? 0) + line.quantity);
+  return [...asked].every(([id, quantity]) => (held.get(id) ?? 0) >= quantity);
 }
 
 /** The fulfilment once the order's fulfillment state is read. */

@@ -379,6 +379,32 @@ describe('fulfilling in Shopify, case by case', () => {
     });
   });
 
+  it.each(['refuse', 'fulfil-what-is-left'] as const)(
+    'fulfils at Aarhus the mug staff moved there after the send, Shopify answering more than is left with %s',
+    async (answer) => {
+      const { s, tick } = await stack();
+      s.store.setOverQuantityAnswer(answer);
+      const id = await registeredOrder(s, { lineItems: [{ title: 'Mug', quantity: 3 }] });
+      const [fo] = s.store.order(id)!.fulfillmentOrders;
+      const moved = await s.store.moveFulfillmentOrder(fo!.id, 'Aarhus warehouse', [
+        { title: 'Mug', quantity: 1 },
+      ]);
+
+      await ship(s, tick, id);
+
+      const units = live(s, id).map((f) => ({
+        at: f.locationId,
+        units: f.lineItems.reduce((n, l) => n + l.quantity, 0),
+        tracking: f.trackingInfo.map((t) => t.number),
+      }));
+      expect(units).toEqual([
+        { at: fo!.locationId, units: 2, tracking: [`TN${id}`] },
+        { at: moved.locationId, units: 1, tracking: [`TN${id}`] },
+      ]);
+      expect((await s.parts.tracking.get(id))?.fulfillmentIds?.split(',')).toHaveLength(2);
+    },
+  );
+
   it('makes no second fulfillment when Shopify’s answer to the first is lost', async () => {
     const { s, tick } = await stack();
     const id = await registeredOrder(s);

@@ -105,6 +105,11 @@ export interface FakeStore {
    * fulfillment order: CREATE_FULFILLMENT leaves or rejoins its supportedActions.
    */
   offerFulfilment(fulfillmentOrderId: string, offered: boolean): FakeFulfillmentOrder;
+  /**
+   * How fulfillmentCreate answers a request for more of a line than is left, which Shopify's
+   * reference does not say: refused whole (default, as users report it) or fulfilling what is left.
+   */
+  setOverQuantityAnswer(answer: 'refuse' | 'fulfil-what-is-left'): void;
   /** Emails Shopify sent customers about fulfillments (confirmations, updates), oldest first. */
   readonly notifications: readonly FakeCustomerNotification[];
   /** The store's locations ("Shop location", "Aarhus warehouse", "Another app's warehouse", …). */

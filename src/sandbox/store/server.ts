@@ -208,6 +208,9 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
         ...(webhook ? { webhook } : {}),
       };
     },
+    setOverQuantityAnswer: (answer) => {
+      state.overQuantity = answer;
+    },
     offerFulfilment: (id, offered) => structuredClone(unwrap(offerFulfilment(state, id, offered))),
     notifications: state.notifications,
     locations: () => structuredClone(state.locations),

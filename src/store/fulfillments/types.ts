@@ -43,6 +43,11 @@ export interface FulfillmentSummary {
   id: string;
   status: string;
   tracking: { company: string | null; number: string | null; url: string | null }[];
+  /**
+   * The units a fulfillment just made holds, by the order's line item (LineItem gid); null when
+   * Shopify's answer did not list them all. Only from createFulfillment.
+   */
+  units?: { lineItemId: string; quantity: number }[] | null;
 }
 
 export type FulfillmentEventStatus =

@@ -36,8 +36,9 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   WriteOrderMarks: 54,
   // the order and two metafields
   GetOrderMarks: 3,
-  CreateFulfillment: 22,
-  CreateFulfillmentWithStatus: 43,
+  // and the fulfillment's first 10 line items × 2 + 2
+  CreateFulfillment: 44,
+  CreateFulfillmentWithStatus: 65,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
   // two mutations: the event, and the order's status metafields
