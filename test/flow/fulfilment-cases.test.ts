@@ -438,6 +438,24 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(metafield(s.store, id, 'status')).toBe('processing');
   });
 
+  it('reports no progress on a fulfillment order staff moved whole to a location not collected from, so staff can move it back', async () => {
+    const { s, tick } = await stack({ shipment: { collectFromLocations: ['Shop location'] } });
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    await s.store.moveFulfillmentOrder(fo!.id, 'Copenhagen shop');
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    const [now] = s.store.order(id)!.fulfillmentOrders;
+    expect(now).toMatchObject({ id: fo!.id, status: 'OPEN', progressReports: [] });
+    expect(metafield(s.store, id, 'status')).toBe('processing');
+    const back = await s.store.moveFulfillmentOrder(fo!.id, 'Shop location');
+    expect(back.locationId).toBe(fo!.locationId);
+  });
+
   it('tags and notes an order whose shipment the provider cancelled, and leaves the order be', async () => {
     const { s, tick } = await stack();
     const id = await registeredOrder(s);

@@ -137,6 +137,30 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
 
     readFulfillmentState: (orderId) => readFulfillmentState(transport, orderId),
 
+    async readFulfillmentOrders(fulfillmentOrderIds) {
+      if (fulfillmentOrderIds.length === 0) return [];
+      const { nodes } = await transport.send(
+        'ReadFulfillmentOrdersById',
+        SD.READ_FULFILLMENT_ORDERS_BY_ID,
+        SR.readFulfillmentOrdersByIdData,
+        { ids: fulfillmentOrderIds.map(fulfillmentOrderGid) },
+      );
+      return nodes.map((node) =>
+        node
+          ? {
+              id: node.id,
+              status: node.status,
+              supportedActions: node.supportedActions.map((a) => a.action),
+              location: {
+                id: node.assignedLocation.location?.id ?? null,
+                name: node.assignedLocation.name,
+                isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
+              },
+            }
+          : null,
+      );
+    },
+
     async reportFulfillmentOrderProgress(fulfillmentOrderId, reasonNotes, options = {}) {
       const { orderStatus } = options;
       const operation = orderStatus

@@ -135,6 +135,15 @@ export interface Fulfillments {
    * allows; null when the order does not exist.
    */
   readFulfillmentState(orderId: string): Promise<OrderFulfillmentState | null>;
+  /**
+   * These fulfillment orders as they are now, in one request, in the order asked; null for one
+   * not found (or not visible with the app's scopes).
+   */
+  readFulfillmentOrders(
+    fulfillmentOrderIds: string[],
+  ): Promise<
+    (Pick<FulfillmentOrderState, 'id' | 'status' | 'supportedActions' | 'location'> | null)[]
+  >;
   /** fulfillmentOrderReportProgress on one merchant-managed fulfillment order. */
   reportFulfillmentOrderProgress(
     fulfillmentOrderId: string,

@@ -53,6 +53,9 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ReadFulfillmentOrderRemainingLines: 103,
   // 1 + 2 + 100 lines × 2 (only for a fulfillment of more than 5 lines)
   ReadFulfillmentLineItems: 203,
+  // nodes(ids:) of a shipment's fulfillment orders × (itself, supportedActions, assignedLocation
+  // and its location): the list counts once here; Shopify charges about that per id
+  ReadFulfillmentOrdersById: 4,
   ReportFulfillmentOrderProgress: 12,
   ReportFulfillmentOrderProgressWithStatus: 33,
   GetGrantedScopes: 2,
