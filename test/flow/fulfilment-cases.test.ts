@@ -469,6 +469,20 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(back.locationId).toBe(fo!.locationId);
   });
 
+  it('reports progress where the units were sent from, by the settings of the send, after COLLECT_FROM_LOCATIONS changed', async () => {
+    const { s, tick } = await stack({ shipment: { collectFromLocations: ['Shop location'] } });
+    const id = await registeredOrder(s);
+    s.config.shipment.collectFromLocations = ['Aarhus warehouse'];
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    expect(fo).toMatchObject({ status: 'IN_PROGRESS', progressReports: [expect.anything()] });
+  });
+
   it('tags and notes an order whose shipment the provider cancelled, and leaves the order be', async () => {
     const { s, tick } = await stack();
     const id = await registeredOrder(s);
