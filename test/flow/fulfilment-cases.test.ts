@@ -428,8 +428,8 @@ describe('fulfilling in Shopify, case by case', () => {
 
       expect(live(s, id)).toHaveLength(1);
       expect(emails(s, id)).toEqual(['shipping_confirmation']);
-      // The attempt was recorded as started: the retry reads the order instead of sending the units
-      // again blind, which only Shopify's undocumented answer to more than is left would stop.
+      // The attempt was recorded as started: the retry reads the order first instead of sending
+      // the units again and counting on Shopify to refuse them.
       const operations = s.store.requests.slice(from).map((r) => r.operationName ?? '');
       expect(operations.filter((op) => op.startsWith('CreateFulfillment'))).toHaveLength(1);
     },
