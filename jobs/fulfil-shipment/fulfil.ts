@@ -2,15 +2,19 @@ import { ORDER_TAGS } from '../../src/domain/order-marks.js';
 import {
   ANY_SENT_UNITS,
   type ContentLine,
+  collects,
   decodeSentLines,
   decodeSentUnits,
   describeHeld,
   type HeldUnits,
   holdsSentUnits,
+  namesLocation,
+  type SentLine,
   shipmentContents,
   shipmentSentSinceMs,
   shippedItems,
 } from '../../src/domain/shipment-contents.js';
+import { decodeSettings, type FingerprintSettings } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { trackingFor } from '../../src/domain/tracking-company.js';
 import type { Logger } from '../../src/log.js';
@@ -20,6 +24,7 @@ import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipme
 import { StoreUserError } from '../../src/store/errors.js';
 import type {
   FulfillmentState,
+  FulfillmentSummary,
   Fulfillments,
   OrderMarks,
   OrderReader,
@@ -64,11 +69,12 @@ export type FulfilOutcome =
  * provider was asked to ship are fulfilled, and only while still left in Shopify: never a unit
  * staff fulfilled, another app ships, or that was added after registration; never a digital
  * line or a pickup. Shopify has no idempotency key for fulfillments. A first attempt fulfils
- * the fulfillment order lines the units were sent from, as many as were sent, unread: Shopify
- * fulfils all of a request or nothing, and refuses one for more than is left or a fulfillment
- * order no longer open or the merchant's. Refused, or after an attempt whose outcome is not
- * known, the order's fulfillments are read first: a number already on one, or nothing left to
- * fulfil, ends the job, which makes a retry after a lost answer safe.
+ * the fulfillment order lines the units were sent from, as many as were sent, unread. Shopify
+ * documents refusing a fulfillment order no longer open or the merchant's; for more than a line
+ * has left it documents nothing (users report the request refused whole), so the units each
+ * fulfillment made are checked against those asked for. Refused, short, or after an attempt
+ * whose outcome is not known, the order's fulfillments are read first: a number already on one,
+ * or nothing left to fulfil, ends the job, which makes a retry after a lost answer safe.
  */
 export async function fulfilShipment(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
   const shipment = await deps.tracking.get(reference);
@@ -91,9 +97,10 @@ function telling(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
 /**
  * The first attempt on a shipment Shopify has nothing of yet: the units sent, on the
  * fulfillment order lines they were sent from, one request per location. True once all are
- * fulfilled; false when it cannot be tried (no lines kept, an earlier attempt or fulfilment) or
- * Shopify refused a request, which fulfilled nothing: the caller then reads the order. That an
- * attempt started is recorded before the first request, so a retry after a lost answer reads.
+ * fulfilled; false when it cannot be tried (no lines kept, an earlier attempt or fulfilment), or
+ * Shopify refused a request or made a fulfillment short of it: what was made is recorded and the
+ * caller reads the order for the rest. That an attempt started is recorded before the first
+ * request, so a retry after a lost answer reads.
  */
 async function fulfilAsSent(
   shipment: TrackedShipment,
@@ -122,18 +129,24 @@ async function fulfilAsSent(
   for (const lines of byLocation.values()) {
     await deps.keepWriteLock();
     try {
-      created.push(
-        await deps.store.createFulfillment({
-          orderId: shipment.reference,
-          lineItems: lines.map((line) => ({
-            fulfillmentOrderId: line.fulfillmentOrderId,
-            fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
-            quantity: line.quantity,
-          })),
-          tracking,
-          notifyCustomer,
-        }),
-      );
+      const fulfillment = await deps.store.createFulfillment({
+        orderId: shipment.reference,
+        lineItems: lines.map((line) => ({
+          fulfillmentOrderId: line.fulfillmentOrderId,
+          fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
+          quantity: line.quantity,
+        })),
+        tracking,
+        notifyCustomer,
+      });
+      created.push(fulfillment);
+      if (!holdsAll(fulfillment, lines)) {
+        deps.logger.info(
+          { reference: shipment.reference, fulfillmentId: fulfillment.id },
+          'Shopify fulfilled less than was asked, or did not say what; reading the order',
+        );
+        return false;
+      }
     } catch (error) {
       if (!(error instanceof StoreUserError)) throw error;
       deps.logger.info(
@@ -155,6 +168,19 @@ async function fulfilAsSent(
     fulfillmentIds: created.map((f) => f.id).join(','),
   });
   return true;
+}
+
+/** Whether a fulfillment just made holds every unit of these lines, by Shopify's answer. */
+function holdsAll(fulfillment: FulfillmentSummary, lines: readonly SentLine[]): boolean {
+  if (!fulfillment.units) return false;
+  const held = new Map<string, number>();
+  for (const unit of fulfillment.units) {
+    held.set(unit.lineItemId, (held.get(unit.lineItemId) ?? 0) + unit.quantity);
+  }
+  const asked = new Map<string, number>();
+  for (const line of lines)
+    asked.set(line.lineItemId, (asked.get(line.lineItemId) ?? 0) + line.quantity);
+  return [...asked].every(([id, quantity]) => (held.get(id) ?? 0) >= quantity);
 }
 
 /** The fulfilment once the order's fulfillment state is read. */
@@ -191,10 +217,14 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
     return 'tracking-updated';
   }
 
+  // Made for this shipment already (recorded, or carrying its number): never owed again.
+  const recorded = new Set(shipment.fulfillmentIds?.split(',') ?? []);
+  const ours = live.filter((f) => recorded.has(f.id) || carries(f, number));
   const { groups, heldBack, asked, sentSinceMs } = await whatToFulfil(
     reference,
     order.name,
     shipment,
+    ours,
     deps,
   );
   const created: { id: string }[] = [];
@@ -258,15 +288,17 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
 
 /**
  * The units to fulfil now, one group per location (Shopify takes one location per
- * fulfillmentCreate): the units the provider was asked to ship still left on the merchant's open
- * fulfillment orders, at most as many as were sent. A shipment registered before those were kept (or adopted from the
- * provider) is fulfilled with its contents as they are now. `heldBack`: asked-for units Shopify
- * now holds back (put on hold after registration).
+ * fulfillmentCreate): the units the provider was asked to ship and not yet fulfilled for this
+ * shipment (`ours`), still left on the merchant's open fulfillment orders the shipment was sent
+ * as (sentAs). A shipment registered before those were kept (or adopted from the provider) is
+ * fulfilled with its contents as they are now. `heldBack`: asked-for units Shopify now holds
+ * back (put on hold after registration).
  */
 async function whatToFulfil(
   reference: string,
   orderName: string,
   shipment: TrackedShipment,
+  ours: readonly FulfillmentState[],
   deps: FulfilDeps,
 ): Promise<{
   groups: ContentLine[][];
@@ -294,6 +326,13 @@ async function whatToFulfil(
   // Without kept units, what the provider ships is taken to be the contents as they are now.
   const asked = sent ?? new Map(shippedItems(contents).map((item) => [item.id, item.quantity]));
   const left = new Map(asked);
+  for (const line of ours.flatMap((f) => f.lineItems)) {
+    if (left.has(line.lineItemId)) {
+      left.set(line.lineItemId, Math.max(0, left.get(line.lineItemId)! - line.quantity));
+    }
+  }
+  const sentLines = decodeSentLines(record?.sentUnits);
+  const wasSent = sentLines ? sentAs(sentLines, decodeSettings(record?.sentSettings)) : () => true;
   const take = (lineItemId: string, quantity: number) => {
     if (!sent) return quantity;
     const rest = left.get(lineItemId) ?? 0;
@@ -304,6 +343,7 @@ async function whatToFulfil(
 
   const groups = new Map<string, ContentLine[]>();
   for (const line of contents.lines) {
+    if (!wasSent(line)) continue;
     const quantity = take(line.item.id, line.quantity);
     if (quantity === 0) continue;
     const key = line.location.id ?? `name:${line.location.name}`;
@@ -316,6 +356,24 @@ async function whatToFulfil(
     asked,
     sentSinceMs: shipmentSentSinceMs(record, shipment.createdAtMs),
   };
+}
+
+/**
+ * Whether units in Shopify now are some the shipment was sent as: on a fulfillment order they
+ * were sent from (wherever staff moved it whole: it keeps its id), or of a line item sent, at a
+ * location sent from or collected from then (where moving part of a fulfillment order, or what
+ * is left of one partly fulfilled, puts them on a new one). Never a line item's units at a
+ * location the shipment was not sent from, which the provider was not asked to ship.
+ */
+function sentAs(sent: readonly SentLine[], settings: FingerprintSettings | null) {
+  const fulfillmentOrders = new Set(sent.map((line) => line.fulfillmentOrderId));
+  const items = new Set(sent.map((line) => line.lineItemId));
+  const locations = sent.flatMap((line) => (line.locationId ? [line.locationId] : []));
+  return (line: ContentLine) =>
+    fulfillmentOrders.has(line.fulfillmentOrderId) ||
+    (items.has(line.item.id) &&
+      (locations.some((id) => namesLocation(id, line.location)) ||
+        (settings !== null && collects(settings.collectFromLocations, line.location))));
 }
 
 function carries(fulfillment: FulfillmentState, number: string): boolean {

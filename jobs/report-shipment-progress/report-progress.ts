@@ -1,4 +1,5 @@
-import { decodeSentLines, shipmentContents } from '../../src/domain/shipment-contents.js';
+import { collects, decodeSentLines, shipmentContents } from '../../src/domain/shipment-contents.js';
+import { decodeSettings } from '../../src/domain/shipment-fingerprint.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
@@ -9,7 +10,10 @@ import { statusVersion } from '../shipment-updates/follow-ups.js';
 import { writeShipmentStatus } from '../write-shipment-status/write-status.js';
 
 export interface ReportProgressDeps {
-  store: Pick<Fulfillments, 'readFulfillmentState' | 'reportFulfillmentOrderProgress'> &
+  store: Pick<
+    Fulfillments,
+    'readFulfillmentState' | 'readFulfillmentOrders' | 'reportFulfillmentOrderProgress'
+  > &
     Pick<OrderMarks, 'setOrderMetafields'> &
     Pick<OrderReader, 'getOrder'>;
   tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
@@ -23,7 +27,7 @@ export interface ReportProgressOptions {
   /**
    * A later attempt: an earlier one may have reported some fulfillment orders already, so the
    * order is read and only OPEN ones are reported. A first attempt reports on the fulfillment
-   * orders the units were sent from, unread.
+   * orders the units were sent from, looked at alone.
    */
   retry?: boolean;
 }
@@ -33,10 +37,11 @@ export interface ReportProgressOptions {
  * contents (never a pickup's, another location's or a service's) are reported in progress, so
  * staff see it in Shopify, and the order's status metafields (the sync leaves them to this job)
  * go in the same request as the first report. A first attempt reports on the fulfillment orders
- * the units were sent from, as kept with the record, without reading the order: Shopify refuses
- * a report on one that is no longer open, merchant-managed and reportable, and the order is
- * then read. Read, only OPEN ones are reported: one already in progress needs nothing, which
- * also makes a retry harmless.
+ * the units were sent from, as kept with the record, without reading the order: it looks at them
+ * alone first (one small request) and reports those still OPEN, at a location collected from
+ * under the settings of the send, and reportable. If Shopify refuses one all the same, the order
+ * is read. Read, only OPEN ones are reported: one already in progress needs nothing, which also
+ * makes a retry harmless.
  */
 export async function reportShipmentProgress(
   reference: string,
@@ -55,15 +60,30 @@ export async function reportShipmentProgress(
   }
   const notes = `Being prepared by the provider (shipment ${shipment.orderNumber}).`;
   if (!options.retry) {
-    const sent = decodeSentLines((await deps.records.get(reference))?.sentUnits);
-    const ids = [...new Set((sent ?? []).map((line) => line.fulfillmentOrderId))];
-    if (ids.length > 0) {
+    const record = await deps.records.get(reference);
+    const sent = decodeSentLines(record?.sentUnits);
+    const kept = [...new Set((sent ?? []).map((line) => line.fulfillmentOrderId))];
+    if (kept.length > 0) {
+      // Looked at first: one staff moved whole (same id) to a location not collected from must
+      // not be reported, since Shopify refuses to move one back once progress was reported.
+      const collectFrom = (decodeSettings(record?.sentSettings) ?? deps.settings.shipment)
+        .collectFromLocations;
+      const ids = (await deps.store.readFulfillmentOrders(kept))
+        .filter(
+          (fo) =>
+            fo?.status === 'OPEN' &&
+            !fo.location.isFulfillmentService &&
+            collects(collectFrom, fo.location) &&
+            fo.supportedActions.includes('REPORT_PROGRESS'),
+        )
+        .map((fo) => fo!.id);
       try {
         await report(reference, shipment, ids, notes, deps);
+        if (ids.length === 0) await writeStatusIfBehind(shipment, deps);
         await deps.tracking.saveShopifySide(reference, {
           progressReportedAt: new Date().toISOString(),
         });
-        return 'reported';
+        return ids.length > 0 ? 'reported' : 'nothing-to-report';
       } catch (error) {
         if (!(error instanceof StoreUserError || error instanceof StoreNotFoundError)) throw error;
         deps.logger.info(

@@ -25,10 +25,13 @@ export interface OrderRecord extends RecordedStage {
   /** Since when the order waits for Shopify to release what it holds (ISO, UTC). */
   waitingSince?: string;
   /**
-   * When the first create request kept (sentFingerprint, sentUnits) left, by Redis's clock
-   * (epoch ms): later sends leave it alone, like what that request asked for.
+   * When the request kept (sentFingerprint, sentUnits) left, by Redis's clock (epoch ms): the
+   * first one sent, which later sends leave alone like what it asked for, until a request makes
+   * the shipment (201): then that request's time (lastSentAtMs).
    */
   firstSentAtMs?: string;
+  /** When the latest create request left, by Redis's clock (epoch ms). */
+  lastSentAtMs?: string;
   /** The provider's created_at as an instant (epoch ms), when it was legible. */
   partnerCreatedAtMs?: string;
   /**
@@ -204,8 +207,8 @@ export class OrderRecords {
 
   /**
    * Status and creation time are left out when the provider's answer did not give them legibly.
-   * `made`: the request that made the shipment (a 201), which replaces what was kept of earlier
-   * sends.
+   * `made`: the request that made the shipment (a 201, so the latest sent), which replaces what
+   * was kept of earlier sends, its time included.
    */
   async markRegistered(
     orderId: string,
@@ -241,6 +244,7 @@ export class OrderRecords {
       this.keepMs,
       now.getTime(),
       `(${now.getTime() - this.keepMs}`,
+      made ? '1' : '',
       ...Object.entries(fields).flat(),
     );
   }
@@ -459,11 +463,13 @@ export class OrderRecords {
 }
 
 // KEYS: record, registered index, waiting index, waiting-since index. ARGV: orderId, keepMs,
-// nowMs, oldest score dropped, fields… The index keeps the registrations of the retention
-// period, like the records.
+// nowMs, oldest score dropped, made ('1' when this request made the shipment), fields… The index
+// keeps the registrations of the retention period, like the records.
 const MARK_REGISTERED = `
 redis.call('HDEL', KEYS[1], 'skipCode', 'reason', 'waitingSince')
-redis.call('HSET', KEYS[1], unpack(ARGV, 5))
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+local last = redis.call('HGET', KEYS[1], 'lastSentAtMs')
+if ARGV[5] == '1' and last then redis.call('HSET', KEYS[1], 'firstSentAtMs', last) end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
@@ -503,11 +509,11 @@ end
 local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'registered' then return 0 end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end
-redis.call('HSET', KEYS[1], 'sentAt', ARGV[1])
+local now = redis.call('TIME')
+local nowMs = string.format('%.0f', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+redis.call('HSET', KEYS[1], 'sentAt', ARGV[1], 'lastSentAtMs', nowMs)
 if redis.call('HEXISTS', KEYS[1], 'firstSentAtMs') == 0 then
-  local now = redis.call('TIME')
-  redis.call('HSET', KEYS[1], 'firstSentAtMs',
-    string.format('%.0f', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)))
+  redis.call('HSET', KEYS[1], 'firstSentAtMs', nowMs)
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
@@ -515,7 +521,8 @@ return 1
 
 const CLEAR_SENT = `
 if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then
-  redis.call('HDEL', KEYS[1], 'sentAt', 'firstSentAtMs', 'sentFingerprint', 'sentUnits', 'sentSettings')
+  redis.call('HDEL', KEYS[1], 'sentAt', 'firstSentAtMs', 'lastSentAtMs', 'sentFingerprint',
+    'sentUnits', 'sentSettings')
 end
 return 1
 `;

@@ -8,6 +8,7 @@ import {
   holdPoint,
   metafield,
   type ShipmentStack,
+  type ShipmentStackOptions,
   shipmentStacks,
   waitForJob,
   waitUntil,
@@ -16,9 +17,14 @@ import { providerClock, runSync, settled, shopifyWrites } from '../helpers/statu
 
 const start = shipmentStacks();
 
-async function stack(options: { scopes?: string[] } = {}) {
+async function stack(
+  options: { scopes?: string[]; shipment?: ShipmentStackOptions['shipment'] } = {},
+) {
   const time = providerClock();
-  const s = await start({ sandbox: { clock: time.clock } });
+  const s = await start({
+    sandbox: { clock: time.clock },
+    ...(options.shipment ? { shipment: options.shipment } : {}),
+  });
   if (options.scopes) s.store.setAccessScopes(options.scopes);
   return { s, tick: time.tick };
 }
@@ -26,10 +32,15 @@ async function stack(options: { scopes?: string[] } = {}) {
 let nextId = 8_000_000;
 
 /** An eligible order, registered at the provider through the real create-shipment job. */
-async function registeredOrder(s: ShipmentStack, order: FakeOrderInput = {}): Promise<string> {
+async function registeredOrder(
+  s: ShipmentStack,
+  order: FakeOrderInput = {},
+  beforeSending?: (id: string) => Promise<void>,
+): Promise<string> {
   nextId += 1;
   const id = String(nextId);
   await s.store.createOrder({ ...order, id }, { sendWebhook: false });
+  await beforeSending?.(id);
   await s.parts.enqueueOrder(id, 'orders/paid');
   await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
   await settled(s);
@@ -301,23 +312,129 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(metafield(s.store, id, 'tracking_number')).toBe('NEW-2');
   });
 
-  it('makes no second fulfillment when Shopify’s answer to the first is lost', async () => {
-    const { s, tick } = await stack();
-    const id = await registeredOrder(s);
-    s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentCreate' });
+  describe('a mug of 3, 2 at the shop location sent and 1 moved to a shop not collected from, and a vase sent from Aarhus', () => {
+    async function splitOrder(held = 'Aarhus warehouse') {
+      const { s, tick } = await stack({
+        shipment: { collectFromLocations: ['Shop location', 'Aarhus warehouse'] },
+      });
+      const id = await registeredOrder(
+        s,
+        {
+          lineItems: [
+            { title: 'Mug', quantity: 3 },
+            { title: 'Vase', location: 'Aarhus warehouse' },
+          ],
+        },
+        async (id) => {
+          const shop = s.store.order(id)!.fulfillmentOrders[0]!;
+          await s.store.moveFulfillmentOrder(shop.id, 'Copenhagen shop', [
+            { title: 'Mug', quantity: 1 },
+          ]);
+        },
+      );
+      const atLocation = (name: string) => {
+        const location = s.store.locations().find((l) => l.name === name)!;
+        return s.store.order(id)!.fulfillmentOrders.find((fo) => fo.locationId === location.id)!;
+      };
+      await s.store.holdFulfillmentOrder(atLocation(held).id, {}, { sendWebhook: false });
+      return { s, tick, id, atLocation };
+    }
 
-    tick();
-    s.sandbox.advance(id, 'shipped');
-    await runSync(s);
-    await waitUntil(async () => (await s.parts.tracking.get(id))?.fulfilledNumber !== undefined, {
-      what: 'the fulfilment to be recorded',
-      timeoutMs: 30_000,
+    const unitsAt = (s: ShipmentStack, id: string) =>
+      live(s, id).map((f) => ({
+        location: s.store.locations().find((l) => l.id === f.locationId)!.name,
+        units: f.lineItems.reduce((n, l) => n + l.quantity, 0),
+      }));
+
+    it('the vase put on hold: fulfils the 2 mugs sent, never the one at the shop, and waits for the vase', async () => {
+      const { s, tick, id, atLocation } = await splitOrder();
+
+      await ship(s, tick, id);
+
+      expect(unitsAt(s, id)).toEqual([{ location: 'Shop location', units: 2 }]);
+      expect(atLocation('Copenhagen shop').status).toBe('OPEN');
+      expect(emails(s, id)).toEqual(['shipping_confirmation']);
+      expect((await failedFulfilment(s, id)).failedReason).toMatch(/Vase is on hold/);
     });
-    await settled(s);
 
-    expect(live(s, id)).toHaveLength(1);
-    expect(emails(s, id)).toEqual(['shipping_confirmation']);
-  }, 40_000);
+    it('the vase put on hold and the answer for the shop location lost: neither fulfils it twice nor the shop’s mug', async () => {
+      const { s, tick, id, atLocation } = await splitOrder();
+      s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentCreate' });
+
+      await ship(s, tick, id);
+      await failedFulfilment(s, id);
+
+      expect(unitsAt(s, id)).toEqual([{ location: 'Shop location', units: 2 }]);
+      expect(atLocation('Copenhagen shop').status).toBe('OPEN');
+    }, 40_000);
+
+    it('the mugs sent put on hold: fulfils the vase, and not the shop’s mug in their place', async () => {
+      const { s, tick, id, atLocation } = await splitOrder('Shop location');
+
+      await ship(s, tick, id);
+
+      expect(unitsAt(s, id)).toEqual([{ location: 'Aarhus warehouse', units: 1 }]);
+      expect(atLocation('Copenhagen shop').status).toBe('OPEN');
+      expect((await failedFulfilment(s, id)).failedReason).toMatch(/2 × Mug is on hold/);
+    });
+  });
+
+  it.each(['refuse', 'fulfil-what-is-left'] as const)(
+    'fulfils at Aarhus the mug staff moved there after the send, Shopify answering more than is left with %s',
+    async (answer) => {
+      const { s, tick } = await stack();
+      s.store.setOverQuantityAnswer(answer);
+      const id = await registeredOrder(s, { lineItems: [{ title: 'Mug', quantity: 3 }] });
+      const [fo] = s.store.order(id)!.fulfillmentOrders;
+      const moved = await s.store.moveFulfillmentOrder(fo!.id, 'Aarhus warehouse', [
+        { title: 'Mug', quantity: 1 },
+      ]);
+
+      await ship(s, tick, id);
+
+      const units = live(s, id).map((f) => ({
+        at: f.locationId,
+        units: f.lineItems.reduce((n, l) => n + l.quantity, 0),
+        tracking: f.trackingInfo.map((t) => t.number),
+      }));
+      expect(units).toEqual([
+        { at: fo!.locationId, units: 2, tracking: [`TN${id}`] },
+        { at: moved.locationId, units: 1, tracking: [`TN${id}`] },
+      ]);
+      expect((await s.parts.tracking.get(id))?.fulfillmentIds?.split(',')).toHaveLength(2);
+    },
+  );
+
+  it.each(['refuse', 'fulfil-what-is-left'] as const)(
+    'makes no second fulfillment when Shopify’s answer to the first is lost, and reads before writing again (more than is left: %s)',
+    async (answer) => {
+      const { s, tick } = await stack();
+      s.store.setOverQuantityAnswer(answer);
+      // The e-book rides in the mug's fulfillment order, which stays open once the mug is fulfilled.
+      const id = await registeredOrder(s, {
+        lineItems: [{ title: 'Mug' }, { title: 'E-book', requiresShipping: false }],
+      });
+      s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentCreate' });
+      const from = s.store.requests.length;
+
+      tick();
+      s.sandbox.advance(id, 'shipped');
+      await runSync(s);
+      await waitUntil(async () => (await s.parts.tracking.get(id))?.fulfilledNumber !== undefined, {
+        what: 'the fulfilment to be recorded',
+        timeoutMs: 30_000,
+      });
+      await settled(s);
+
+      expect(live(s, id)).toHaveLength(1);
+      expect(emails(s, id)).toEqual(['shipping_confirmation']);
+      // The attempt was recorded as started: the retry reads the order first instead of sending
+      // the units again and counting on Shopify to refuse them.
+      const operations = s.store.requests.slice(from).map((r) => r.operationName ?? '');
+      expect(operations.filter((op) => op.startsWith('CreateFulfillment'))).toHaveLength(1);
+    },
+    40_000,
+  );
 
   it('reports progress while the provider prepares the shipment', async () => {
     const { s, tick } = await stack();
@@ -332,6 +449,38 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(fo?.status).toBe('IN_PROGRESS');
     expect(fo?.progressReports).toHaveLength(1);
     expect(metafield(s.store, id, 'status')).toBe('processing');
+  });
+
+  it('reports no progress on a fulfillment order staff moved whole to a location not collected from, so staff can move it back', async () => {
+    const { s, tick } = await stack({ shipment: { collectFromLocations: ['Shop location'] } });
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    await s.store.moveFulfillmentOrder(fo!.id, 'Copenhagen shop');
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    const [now] = s.store.order(id)!.fulfillmentOrders;
+    expect(now).toMatchObject({ id: fo!.id, status: 'OPEN', progressReports: [] });
+    expect(metafield(s.store, id, 'status')).toBe('processing');
+    const back = await s.store.moveFulfillmentOrder(fo!.id, 'Shop location');
+    expect(back.locationId).toBe(fo!.locationId);
+  });
+
+  it('reports progress where the units were sent from, by the settings of the send, after COLLECT_FROM_LOCATIONS changed', async () => {
+    const { s, tick } = await stack({ shipment: { collectFromLocations: ['Shop location'] } });
+    const id = await registeredOrder(s);
+    s.config.shipment.collectFromLocations = ['Aarhus warehouse'];
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    expect(fo).toMatchObject({ status: 'IN_PROGRESS', progressReports: [expect.anything()] });
   });
 
   it('tags and notes an order whose shipment the provider cancelled, and leaves the order be', async () => {

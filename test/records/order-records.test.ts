@@ -117,11 +117,12 @@ describe('a create request about to leave', () => {
     });
   });
 
+  const redisNowMs = async () => {
+    const [seconds, micro] = await redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micro) / 1000);
+  };
+
   it("keeps the first send's time by Redis's clock through later sends, until the provider said none", async () => {
-    const redisNowMs = async () => {
-      const [seconds, micro] = await redis.time();
-      return Number(seconds) * 1000 + Math.floor(Number(micro) / 1000);
-    };
     const before = await redisNowMs();
     // A worker clock an hour ahead changes nothing of it.
     await records.markSending('1', 'first', new Date(Date.now() + 3600_000), '11x1');
@@ -167,6 +168,40 @@ describe('a create request about to leave', () => {
       sentUnits: '11x2',
       sentSettings: 'settings-2',
     });
+  });
+
+  it('counts the fulfilment from the request that made the shipment, not an earlier one', async () => {
+    await records.markSending('1', 'first', new Date(), '11x1', 'settings-1');
+    const first = Number((await records.get('1'))?.firstSentAtMs);
+    await waitUntil(async () => (await redisNowMs()) > first + 5, {
+      what: "Redis's clock to move",
+    });
+    const before = await redisNowMs();
+    await records.markSending('1', 'second', new Date(), '11x2', 'settings-2');
+    const after = await redisNowMs();
+    expect(Number((await records.get('1'))?.firstSentAtMs)).toBe(first);
+
+    // The second request's answer is a 201: it made the shipment.
+    await records.markRegistered('1', shipment, new Date(), {
+      fingerprint: 'second',
+      units: '11x2',
+      settings: 'settings-2',
+    });
+
+    const made = Number((await records.get('1'))?.firstSentAtMs);
+    expect(made).toBeGreaterThanOrEqual(before);
+    expect(made).toBeLessThanOrEqual(after);
+  });
+
+  it('keeps the first send’s time when the shipment was made by an earlier request (a 200)', async () => {
+    await records.markSending('1', 'first', new Date(), '11x1');
+    const first = Number((await records.get('1'))?.firstSentAtMs);
+    await waitUntil(async () => (await redisNowMs()) > first + 5, {
+      what: "Redis's clock to move",
+    });
+    await records.markSending('1', 'second', new Date(), '11x1');
+    await records.markRegistered('1', shipment);
+    expect(Number((await records.get('1'))?.firstSentAtMs)).toBe(first);
   });
 
   it('keeps the first settings a fingerprint is adopted, rebased or judged under, never a later one', async () => {

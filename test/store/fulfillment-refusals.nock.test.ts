@@ -41,6 +41,7 @@ describe('createFulfillment for named fulfillment orders', () => {
             trackingInfo: [
               { company: 'Partner', number: 'TRK1', url: 'https://track.example/TRK1' },
             ],
+            fulfillmentLineItems: { nodes: [], pageInfo: { hasNextPage: false } },
           },
           userErrors: [],
         },

@@ -154,6 +154,10 @@ describe('fulfilling', () => {
             id: 'gid://shopify/Fulfillment/77',
             status: 'SUCCESS',
             trackingInfo: [{ company: 'Partner', number: 'TRK1', url: null }],
+            fulfillmentLineItems: {
+              nodes: [{ quantity: 2, lineItem: { id: 'gid://shopify/LineItem/5' } }],
+              pageInfo: { hasNextPage: false },
+            },
           },
           userErrors: [],
         },
@@ -177,6 +181,7 @@ describe('fulfilling', () => {
       id: 'gid://shopify/Fulfillment/77',
       status: 'SUCCESS',
       tracking: [{ company: 'Partner', number: 'TRK1', url: null }],
+      units: [{ lineItemId: 'gid://shopify/LineItem/5', quantity: 2 }],
     });
   });
 
@@ -184,12 +189,18 @@ describe('fulfilling', () => {
     const create = answer({
       data: {
         fulfillmentCreate: {
-          fulfillment: { id: 'f', status: 'SUCCESS', trackingInfo: [] },
+          fulfillment: {
+            id: 'f',
+            status: 'SUCCESS',
+            trackingInfo: [],
+            // More line items than the answer lists: the units are not known.
+            fulfillmentLineItems: { nodes: [], pageInfo: { hasNextPage: true } },
+          },
           userErrors: [],
         },
       },
     });
-    await fulfillments().createFulfillment({
+    const made = await fulfillments().createFulfillment({
       orderId: '1',
       lineItems: [
         { fulfillmentOrderId: 'FO1', fulfillmentOrderLineItemId: 'L1', quantity: 1 },
@@ -210,6 +221,7 @@ describe('fulfilling', () => {
       ],
       trackingInfo: { url: 'https://track.example/TRK1' },
     });
+    expect(made.units).toBeNull();
   });
 
   it('updates tracking and creates a fulfillment event on a numeric or gid fulfillment id', async () => {

@@ -41,6 +41,7 @@ describe('the store client', () => {
       'createFulfillment',
       'createFulfillmentEvent',
       'getFulfillmentOrders',
+      'readFulfillmentOrders',
       'readFulfillmentState',
       'reportFulfillmentOrderProgress',
       'updateFulfillmentTracking',

@@ -84,9 +84,13 @@ export interface FakeStore {
   /**
    * Staff move a fulfillment order's units left to another location (by name): the same
    * fulfillment order when nothing of it was fulfilled, else a new one; answers the one now at
-   * the destination.
+   * the destination. `lines` (by title): only these units, to a new fulfillment order.
    */
-  moveFulfillmentOrder(fulfillmentOrderId: string, location: string): Promise<FakeFulfillmentOrder>;
+  moveFulfillmentOrder(
+    fulfillmentOrderId: string,
+    location: string,
+    lines?: { title: string; quantity: number }[],
+  ): Promise<FakeFulfillmentOrder>;
   /** Staff release a held fulfillment order: OPEN again (IN_PROGRESS if it had started). */
   releaseHold(
     fulfillmentOrderId: string,
@@ -106,6 +110,11 @@ export interface FakeStore {
    * its fulfillAt, left as it was.
    */
   openEarly(fulfillmentOrderId: string): FakeFulfillmentOrder;
+  /**
+   * How fulfillmentCreate answers a request for more of a line than is left, which Shopify's
+   * reference does not say: refused whole (default, as users report it) or fulfilling what is left.
+   */
+  setOverQuantityAnswer(answer: 'refuse' | 'fulfil-what-is-left'): void;
   /** Emails Shopify sent customers about fulfillments (confirmations, updates), oldest first. */
   readonly notifications: readonly FakeCustomerNotification[];
   /** The store's locations ("Shop location", "Aarhus warehouse", "Another app's warehouse", …). */

@@ -177,16 +177,17 @@ export function holdFulfillmentOrder(
 }
 
 /**
- * Staff move a fulfillment order's units to another location (fulfillmentOrderMove, every line
- * left). As Shopify documents it: refused for a closed fulfillment order, or one with progress
- * reported; nothing of it fulfilled yet, the fulfillment order itself is moved (same id, new
- * location); else the units left go to a new fulfillment order at the destination, and the
- * original keeps what was fulfilled, closed.
+ * Staff move a fulfillment order's units to another location (fulfillmentOrderMove). As Shopify
+ * documents it: refused for a closed fulfillment order, or one with progress reported; every
+ * line left and nothing of it fulfilled yet, the fulfillment order itself is moved (same id, new
+ * location); else the units moved (`lines`, by title, or all left) go to a new fulfillment order
+ * at the destination, and the original keeps the rest (closed once nothing of it is left).
  */
 export function moveFulfillmentOrder(
   state: FakeStoreState,
   id: string,
   locationName: string,
+  lines?: { title: string; quantity: number }[],
 ): Result<FakeFulfillmentOrder> {
   const found = state.findFulfillmentOrder(gidOf(id));
   if (!found) return refused(`Fulfillment order ${id} does not exist`);
@@ -196,7 +197,17 @@ export function moveFulfillmentOrder(
     return refused(`Fulfillment order ${id} has had progress reported; mark it open first`);
   }
   const destination = state.location(locationName);
-  if (fo.lineItems.every((line) => line.remainingQuantity === line.totalQuantity)) {
+  const titleOf = (lineItemId: string) =>
+    order.lineItems.find((item) => item.id === lineItemId)?.title ?? '';
+  const moving = (line: FakeFulfillmentOrder['lineItems'][number]) => {
+    if (!lines) return line.remainingQuantity;
+    const wanted = lines.find((l) => l.title === titleOf(line.lineItemId))?.quantity ?? 0;
+    return Math.min(wanted, line.remainingQuantity);
+  };
+  const whole = fo.lineItems.every(
+    (line) => line.remainingQuantity === line.totalQuantity && moving(line) === line.totalQuantity,
+  );
+  if (whole) {
     fo.locationId = destination.id;
     state.touch(order);
     return { ok: true, value: fo };
@@ -208,20 +219,22 @@ export function moveFulfillmentOrder(
     locationId: destination.id,
     progressReports: [],
     lineItems: fo.lineItems
-      .filter((line) => line.remainingQuantity > 0)
+      .filter((line) => moving(line) > 0)
       .map((line) => ({
         id: state.newId(),
         lineItemId: line.lineItemId,
-        totalQuantity: line.remainingQuantity,
-        remainingQuantity: line.remainingQuantity,
+        totalQuantity: moving(line),
+        remainingQuantity: moving(line),
       })),
   };
+  if (moved.lineItems.length === 0) return refused(`Nothing of ${id} is left to move`);
   for (const line of fo.lineItems) {
-    line.totalQuantity -= line.remainingQuantity;
-    line.remainingQuantity = 0;
+    const quantity = moving(line);
+    line.totalQuantity -= quantity;
+    line.remainingQuantity -= quantity;
   }
   fo.lineItems = fo.lineItems.filter((line) => line.totalQuantity > 0);
-  fo.status = 'CLOSED';
+  if (fo.lineItems.every((line) => line.remainingQuantity === 0)) fo.status = 'CLOSED';
   order.fulfillmentOrders.push(moved);
   state.touch(order);
   return { ok: true, value: moved };

@@ -80,15 +80,25 @@ export function createFulfillment(
         (l) => l.id === idFromGid('FulfillmentOrderLineItem', want.id),
       );
       if (!line) return refuse([...lineField, 'id'], 'Fulfillment order line item does not exist.');
-      // Shopify's answer to more than a line has left (its reference is silent on it; this is
-      // what it returns): a userError on the whole input, and nothing fulfilled.
-      if (want.quantity < 1 || want.quantity > line.remainingQuantity) {
+      // More than a line has left: Shopify's reference is silent on it. Users report a
+      // userError on the whole input and nothing fulfilled (the default); the other answer a
+      // client must survive is that what is left is fulfilled (state.overQuantity).
+      if (want.quantity < 1) {
         return refuse(['fulfillment'], 'Invalid fulfillment order line item quantity requested.');
       }
-      plan.push({ line, quantity: want.quantity });
+      if (want.quantity > line.remainingQuantity && state.overQuantity === 'refuse') {
+        return refuse(['fulfillment'], 'Invalid fulfillment order line item quantity requested.');
+      }
+      const quantity = Math.min(want.quantity, line.remainingQuantity);
+      if (quantity > 0) plan.push({ line, quantity });
     }
   }
   if (!owner || plan.length === 0) return refuse(base, 'Nothing left to fulfill.');
+  touched.splice(
+    0,
+    touched.length,
+    ...touched.filter((fo) => plan.some(({ line }) => fo.lineItems.includes(line))),
+  );
 
   const fulfillment = applyFulfillment(state, owner, plan, touched, {
     tracking: input.trackingInfo ? toTracking(input.trackingInfo) : null,

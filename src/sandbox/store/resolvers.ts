@@ -54,29 +54,33 @@ export function createRootValue(state: FakeStoreState, shop: { name: string; dom
 
 function rootResolvers(state: FakeStoreState, shop: { name: string; domain: string }) {
   const orderView = (order: Parameters<typeof orderViewOf>[1]) => orderViewOf(state, order);
+  /** A fulfillment order, when the app's scopes show the ones at its location. */
+  const visibleFulfillmentOrder = (id: string) => {
+    const found = state.findFulfillmentOrder(id);
+    const visible =
+      found &&
+      seesFulfillmentOrdersAt(
+        state.app.accessScopes,
+        state.locationById(found.fulfillmentOrder.locationId),
+      );
+    return visible ? fulfillmentOrderView(state, found.order, found.fulfillmentOrder) : null;
+  };
   return {
     order: ({ id }: { id: string }) => {
       const order = state.findOrder(id);
       return order ? orderView(order) : null;
     },
 
-    // Only orders are served as nodes; any other id answers null, as an unknown id does.
+    // Orders and fulfillment orders are served as nodes; any other id answers null, as an
+    // unknown id does.
     nodes: ({ ids }: { ids: string[] }) =>
       ids.map((id) => {
+        if (id.startsWith('gid://shopify/FulfillmentOrder/')) return visibleFulfillmentOrder(id);
         const order = id.startsWith('gid://shopify/Order/') ? state.findOrder(id) : undefined;
         return order ? orderView(order) : null;
       }),
 
-    fulfillmentOrder: ({ id }: { id: string }) => {
-      const found = state.findFulfillmentOrder(id);
-      const visible =
-        found &&
-        seesFulfillmentOrdersAt(
-          state.app.accessScopes,
-          state.locationById(found.fulfillmentOrder.locationId),
-        );
-      return visible ? fulfillmentOrderView(state, found.order, found.fulfillmentOrder) : null;
-    },
+    fulfillmentOrder: ({ id }: { id: string }) => visibleFulfillmentOrder(id),
 
     fulfillment: ({ id }: { id: string }) => {
       const found = state.findFulfillment(id);

@@ -187,9 +187,9 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
       const fulfillmentOrder = unwrap(holdFulfillmentOrder(state, id, hold));
       return afterFulfillmentOrderChange(fulfillmentOrder, choice);
     },
-    async moveFulfillmentOrder(id, location) {
+    async moveFulfillmentOrder(id, location, lines) {
       // Shopify announces it as fulfillment_orders/moved; no webhook is sent here.
-      const fulfillmentOrder = unwrap(moveFulfillmentOrder(state, id, location));
+      const fulfillmentOrder = unwrap(moveFulfillmentOrder(state, id, location, lines));
       return structuredClone(fulfillmentOrder);
     },
     async releaseHold(id, choice) {
@@ -208,6 +208,9 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
         fulfillmentOrder: structuredClone(fulfillmentOrder),
         ...(webhook ? { webhook } : {}),
       };
+    },
+    setOverQuantityAnswer: (answer) => {
+      state.overQuantity = answer;
     },
     offerFulfilment: (id, offered) => structuredClone(unwrap(offerFulfilment(state, id, offered))),
     openEarly: (id) => structuredClone(unwrap(openEarly(state, id))),

@@ -94,6 +94,12 @@ export class FakeStoreState {
   readonly locations: FakeLocation[] = [];
   /** Granted scopes, webhook subscriptions, metafield definitions: what `connector setup` sees. */
   readonly app: AppSetup;
+  /**
+   * fulfillmentCreate asked for more of a line than it has left: Shopify's reference does not
+   * say. `refuse` (default): a userError and nothing fulfilled, as reported by users;
+   * `fulfil-what-is-left`: what is left is fulfilled, and the request succeeds.
+   */
+  overQuantity: 'refuse' | 'fulfil-what-is-left' = 'refuse';
   private nextId = 90_001;
 
   constructor(private readonly now: () => Date) {

@@ -82,6 +82,7 @@ export function fulfillmentOrderView(
 ) {
   const location = state.locationById(fo.locationId);
   return {
+    __typename: 'FulfillmentOrder',
     id: gid('FulfillmentOrder', fo.id),
     status: fo.status,
     requestStatus: fo.requestStatus,

@@ -67,17 +67,39 @@ export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
   ${FULFILLMENT_ORDER_LINE_FIELDS}
 `;
 
+/**
+ * The fulfillment made, with the units it holds (one line per order line item; the client checks
+ * them against what it asked for). A location's fulfillment of more than 10 line items is not
+ * listed whole: the client then reads the order.
+ */
+const CREATED_FULFILLMENT_FIELDS = /* GraphQL */ `
+  fragment CreatedFulfillmentFields on Fulfillment {
+    id
+    status
+    trackingInfo(first: 10) {
+      company
+      number
+      url
+    }
+    fulfillmentLineItems(first: 10) {
+      nodes {
+        quantity
+        lineItem {
+          id
+        }
+      }
+      pageInfo {
+        hasNextPage
+      }
+    }
+  }
+`;
+
 export const CREATE_FULFILLMENT = /* GraphQL */ `
   mutation CreateFulfillment($fulfillment: FulfillmentInput!) {
     fulfillmentCreate(fulfillment: $fulfillment) {
       fulfillment {
-        id
-        status
-        trackingInfo(first: 10) {
-          company
-          number
-          url
-        }
+        ...CreatedFulfillmentFields
       }
       userErrors {
         field
@@ -85,6 +107,7 @@ export const CREATE_FULFILLMENT = /* GraphQL */ `
       }
     }
   }
+  ${CREATED_FULFILLMENT_FIELDS}
 `;
 
 /** The fulfilment and the order's status metafields in one request. */
@@ -95,13 +118,7 @@ export const CREATE_FULFILLMENT_WITH_STATUS = /* GraphQL */ `
   ) {
     fulfillmentCreate(fulfillment: $fulfillment) {
       fulfillment {
-        id
-        status
-        trackingInfo(first: 10) {
-          company
-          number
-          url
-        }
+        ...CreatedFulfillmentFields
       }
       userErrors {
         field
@@ -116,6 +133,7 @@ export const CREATE_FULFILLMENT_WITH_STATUS = /* GraphQL */ `
       }
     }
   }
+  ${CREATED_FULFILLMENT_FIELDS}
 `;
 
 export const UPDATE_FULFILLMENT_TRACKING = /* GraphQL */ `

@@ -80,14 +80,14 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
           orderStatusSet: status.length === 0,
         });
         throwOnUserErrors(withStatus, status);
-        return toFulfillmentSummary(required(payload.fulfillment, withStatus));
+        return toCreatedSummary(required(payload.fulfillment, withStatus));
       }
       const data = await transport.send(operation, D.CREATE_FULFILLMENT, R.createFulfillmentData, {
         fulfillment,
       });
       const payload = required(data.fulfillmentCreate, operation);
       throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
-      return toFulfillmentSummary(required(payload.fulfillment, operation));
+      return toCreatedSummary(required(payload.fulfillment, operation));
     },
 
     async updateFulfillmentTracking(fulfillmentId, tracking, options = {}) {
@@ -136,6 +136,30 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
     },
 
     readFulfillmentState: (orderId) => readFulfillmentState(transport, orderId),
+
+    async readFulfillmentOrders(fulfillmentOrderIds) {
+      if (fulfillmentOrderIds.length === 0) return [];
+      const { nodes } = await transport.send(
+        'ReadFulfillmentOrdersById',
+        SD.READ_FULFILLMENT_ORDERS_BY_ID,
+        SR.readFulfillmentOrdersByIdData,
+        { ids: fulfillmentOrderIds.map(fulfillmentOrderGid) },
+      );
+      return nodes.map((node) =>
+        node
+          ? {
+              id: node.id,
+              status: node.status,
+              supportedActions: node.supportedActions.map((a) => a.action),
+              location: {
+                id: node.assignedLocation.location?.id ?? null,
+                name: node.assignedLocation.name,
+                isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
+              },
+            }
+          : null,
+      );
+    },
 
     async reportFulfillmentOrderProgress(fulfillmentOrderId, reasonNotes, options = {}) {
       const { orderStatus } = options;
@@ -202,4 +226,21 @@ function toFulfillmentSummary(fulfillment: {
   trackingInfo: { company: string | null; number: string | null; url: string | null }[];
 }): FulfillmentSummary {
   return { id: fulfillment.id, status: fulfillment.status, tracking: fulfillment.trackingInfo };
+}
+
+function toCreatedSummary(
+  fulfillment: Parameters<typeof toFulfillmentSummary>[0] & {
+    fulfillmentLineItems: {
+      nodes: { quantity: number; lineItem: { id: string } }[];
+      pageInfo: { hasNextPage: boolean };
+    };
+  },
+): FulfillmentSummary {
+  const { nodes, pageInfo } = fulfillment.fulfillmentLineItems;
+  return {
+    ...toFulfillmentSummary(fulfillment),
+    units: pageInfo.hasNextPage
+      ? null
+      : nodes.map((node) => ({ lineItemId: node.lineItem.id, quantity: node.quantity })),
+  };
 }

@@ -48,8 +48,19 @@ const fulfillment = z.object({
   ),
 });
 
+const createdFulfillment = fulfillment.extend({
+  fulfillmentLineItems: z.object({
+    nodes: z.array(
+      z.object({ quantity: z.number().int(), lineItem: z.object({ id: z.string() }) }),
+    ),
+    pageInfo: z.object({ hasNextPage: z.boolean() }),
+  }),
+});
+
 export const createFulfillmentData = z.object({
-  fulfillmentCreate: z.object({ fulfillment: fulfillment.nullable(), userErrors }).nullable(),
+  fulfillmentCreate: z
+    .object({ fulfillment: createdFulfillment.nullable(), userErrors })
+    .nullable(),
 });
 
 export const updateTrackingData = z.object({

@@ -107,6 +107,32 @@ export const READ_FULFILLMENT_STATE = /* GraphQL */ `
   ${FULFILLMENT_STATE_FIELDS}
 `;
 
+/**
+ * Named fulfillment orders as they are now (where, what state, what the app may do): the
+ * progress report's look before reporting, 4 per fulfillment order. An id not found, or of a
+ * fulfillment order the app's scopes do not show, answers null.
+ */
+export const READ_FULFILLMENT_ORDERS_BY_ID = /* GraphQL */ `
+  query ReadFulfillmentOrdersById($ids: [ID!]!) {
+    nodes(ids: $ids) {
+      ... on FulfillmentOrder {
+        id
+        status
+        supportedActions {
+          action
+        }
+        assignedLocation {
+          name
+          location {
+            id
+            isFulfillmentService
+          }
+        }
+      }
+    }
+  }
+`;
+
 /** The fulfillment orders after the first five, ten at a time: 1 + 2 + 10 × 17 = 173. */
 export const READ_ORDER_FULFILLMENT_ORDERS = /* GraphQL */ `
   query ReadOrderFulfillmentOrders($id: ID!, $after: String) {

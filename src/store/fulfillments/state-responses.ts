@@ -85,6 +85,21 @@ export const readFulfillmentLineItemsData = z.object({
   fulfillment: z.object({ id: z.string(), fulfillmentLineItems: fulfillmentLines }).nullable(),
 });
 
+export const readFulfillmentOrdersByIdData = z.object({
+  nodes: z.array(
+    fulfillmentOrderFields
+      .pick({ id: true, status: true, supportedActions: true, assignedLocation: true })
+      // Another type's node (an id of something else) answers an empty object.
+      .or(
+        z
+          .object({})
+          .strict()
+          .transform(() => null),
+      )
+      .nullable(),
+  ),
+});
+
 export const reportProgressData = z.object({
   fulfillmentOrderReportProgress: z
     .object({

@@ -43,6 +43,11 @@ export interface FulfillmentSummary {
   id: string;
   status: string;
   tracking: { company: string | null; number: string | null; url: string | null }[];
+  /**
+   * The units a fulfillment just made holds, by the order's line item (LineItem gid); null when
+   * Shopify's answer did not list them all. Only from createFulfillment.
+   */
+  units?: { lineItemId: string; quantity: number }[] | null;
 }
 
 export type FulfillmentEventStatus =
@@ -130,6 +135,15 @@ export interface Fulfillments {
    * allows; null when the order does not exist.
    */
   readFulfillmentState(orderId: string): Promise<OrderFulfillmentState | null>;
+  /**
+   * These fulfillment orders as they are now, in one request, in the order asked; null for one
+   * not found (or not visible with the app's scopes).
+   */
+  readFulfillmentOrders(
+    fulfillmentOrderIds: string[],
+  ): Promise<
+    (Pick<FulfillmentOrderState, 'id' | 'status' | 'supportedActions' | 'location'> | null)[]
+  >;
   /** fulfillmentOrderReportProgress on one merchant-managed fulfillment order. */
   reportFulfillmentOrderProgress(
     fulfillmentOrderId: string,

@@ -36,8 +36,9 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   WriteOrderMarks: 54,
   // the order and two metafields
   GetOrderMarks: 3,
-  CreateFulfillment: 22,
-  CreateFulfillmentWithStatus: 43,
+  // and the fulfillment's first 10 line items × 2 + 2
+  CreateFulfillment: 44,
+  CreateFulfillmentWithStatus: 65,
   UpdateFulfillmentTracking: 22,
   CreateFulfillmentEvent: 12,
   // two mutations: the event, and the order's status metafields
@@ -52,6 +53,9 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   ReadFulfillmentOrderRemainingLines: 103,
   // 1 + 2 + 100 lines × 2 (only for a fulfillment of more than 5 lines)
   ReadFulfillmentLineItems: 203,
+  // nodes(ids:) of a shipment's fulfillment orders × (itself, supportedActions, assignedLocation
+  // and its location): the list counts once here; Shopify charges about that per id
+  ReadFulfillmentOrdersById: 4,
   ReportFulfillmentOrderProgress: 12,
   ReportFulfillmentOrderProgressWithStatus: 33,
   GetGrantedScopes: 2,

@@ -113,6 +113,26 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
     expect(after.nodes.map(actionsOf)).toEqual([[], []]);
   });
 
+  it('answers fulfillment orders by id with nodes(ids:): null for an unknown one or one the scopes hide', async () => {
+    const NODES = /* GraphQL */ `
+      query Nodes($ids: [ID!]!) {
+        nodes(ids: $ids) {
+          ... on FulfillmentOrder { id status assignedLocation { name } }
+        }
+      }
+    `;
+    const [mug, service] = store.order('7003')!.fulfillmentOrders;
+    const ids = [mug!.id, service!.id, '999999'].map(
+      (id) => `gid://shopify/FulfillmentOrder/${id}`,
+    );
+    const { nodes } = await graphql(store, NODES, { ids });
+    expect(nodes).toEqual([
+      { id: ids[0], status: 'OPEN', assignedLocation: { name: 'Shop location' } },
+      null,
+      null,
+    ]);
+  });
+
   it("offers only REQUEST_FULFILLMENT at a fulfillment service's location and refuses to fulfil it", async () => {
     // Shopify shows fulfillment orders at another app's location only with the third-party scope.
     const hidden = await fulfillmentOrders(store, '7003');

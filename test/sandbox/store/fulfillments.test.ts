@@ -36,6 +36,15 @@ const FULFILLMENTS = /* GraphQL */ `
   }
 `;
 
+const FULFIL_LINES = /* GraphQL */ `
+  mutation FulfilLines($fulfillment: FulfillmentInput!) {
+    fulfillmentCreate(fulfillment: $fulfillment) {
+      fulfillment { fulfillmentLineItems(first: 5) { nodes { quantity } } }
+      userErrors { field message }
+    }
+  }
+`;
+
 const TRACKING_UPDATE = /* GraphQL */ `
   mutation Tracking($id: ID!, $tracking: FulfillmentTrackingInput!, $notify: Boolean) {
     fulfillmentTrackingInfoUpdate(fulfillmentId: $id, trackingInfoInput: $tracking, notifyCustomer: $notify) {
@@ -80,6 +89,7 @@ describe('fake store: fulfillments and what the customer is told', () => {
       { id: '8005', lineItems: [{ title: 'Poster', location: "Another app's warehouse" }] },
       { id: '8006' },
       { id: '8007' },
+      { id: '8008', lineItems: [{ title: 'Mug', quantity: 3 }] },
     ]);
   });
   afterAll(() => store.close());
@@ -164,6 +174,50 @@ describe('fake store: fulfillments and what the customer is told', () => {
       { type: 'fulfillmentCreate', notifyCustomer: true },
       { type: 'fulfillmentTrackingInfoUpdate', notifyCustomer: true },
     ]);
+  });
+
+  it('answers a request for more than a line has left as set: refused whole by default, or fulfilling what is left', async () => {
+    const [fo] = (await fulfillmentOrders(store, '8008')).nodes;
+    const moved = await store.moveFulfillmentOrder(fo.id, 'Aarhus warehouse', [
+      { title: 'Mug', quantity: 1 },
+    ]);
+    expect(`gid://shopify/FulfillmentOrder/${moved.id}`).not.toBe(fo.id);
+    const [line] = store.order('8008')!.fulfillmentOrders.find((f) => f.id !== moved.id)!.lineItems;
+    expect(line).toMatchObject({ totalQuantity: 2, remainingQuantity: 2 });
+    const askThree = () =>
+      graphql(store, FULFIL_LINES, {
+        fulfillment: {
+          lineItemsByFulfillmentOrder: [
+            {
+              fulfillmentOrderId: fo.id,
+              fulfillmentOrderLineItems: [
+                { id: `gid://shopify/FulfillmentOrderLineItem/${line!.id}`, quantity: 3 },
+              ],
+            },
+          ],
+        },
+      });
+
+    const refused = await askThree();
+    expect(refused.fulfillmentCreate.userErrors[0].message).toBe(
+      'Invalid fulfillment order line item quantity requested.',
+    );
+    expect(store.order('8008')!.fulfillments).toEqual([]);
+
+    store.setOverQuantityAnswer('fulfil-what-is-left');
+    try {
+      const made = await askThree();
+      expect(made.fulfillmentCreate.userErrors).toEqual([]);
+      expect(made.fulfillmentCreate.fulfillment.fulfillmentLineItems.nodes).toEqual([
+        { quantity: 2 },
+      ]);
+      expect(store.order('8008')!.fulfillmentOrders.map((f) => f.status)).toEqual([
+        'CLOSED',
+        'OPEN',
+      ]);
+    } finally {
+      store.setOverQuantityAnswer('refuse');
+    }
   });
 
   it('lets staff fulfil an order without tracking, one fulfillment per merchant location, outside the mutation log', async () => {
