@@ -86,7 +86,7 @@ async function noteWhoAsked(deps: Deps, orderId: string, source: string): Promis
 
 /**
  * After a create-shipment job settles: an event that asked for one more look after the run's last
- * look (see the `active` case above) gets it as a fresh run.
+ * look (see the `ask_running_job` case above) gets it as a fresh run.
  */
 export async function queueLateRerun(deps: Deps, orderId: string): Promise<void> {
   if (!(await deps.records.takeRerun(orderId))) return;

@@ -55,6 +55,23 @@ export async function registerLookingAgain(
 ): Promise<RegisterOutcome> {
   // Whether an order event (not a replay) asked for this run.
   const fromEvent = await deps.records.takeEventRun(orderId);
+  try {
+    return await lookUntilSettled(orderId, deps, fromEvent);
+  } catch (error) {
+    // Run again (a retry, a wait, a pause, Redis gone mid-run): asked for by the same event.
+    const refused = error instanceof JobRefusedError;
+    if (onRunFailed({ refused, fromEvent, before: null, after: null }) === 'note_event_run') {
+      await deps.records.noteEventRun(orderId);
+    }
+    throw error;
+  }
+}
+
+async function lookUntilSettled(
+  orderId: string,
+  deps: RegisterShipmentDeps,
+  fromEvent: boolean,
+): Promise<RegisterOutcome> {
   const before = fromEvent ? null : await deps.records.get(orderId);
   // An event that came before the order is loaded is answered by this run's first look.
   await deps.records.takeRerun(orderId);
@@ -64,12 +81,7 @@ export async function registerLookingAgain(
     try {
       outcome = await registerShipment(orderId, deps, { fromEvent });
     } catch (error) {
-      if (!(error instanceof JobRefusedError)) {
-        // Run again (a retry, a wait, a pause): that run was asked for by the same event.
-        const next = onRunFailed({ refused: false, fromEvent, before, after: null });
-        if (next === 'note_event_run') await deps.records.noteEventRun(orderId);
-        throw error;
-      }
+      if (!(error instanceof JobRefusedError)) throw error;
       refusal = error;
     }
     const next = afterLook(await deps.records.takeRerun(orderId), look);

@@ -101,7 +101,7 @@ export async function registerShipment(
   // The run's place in the partner budget: taken at most once, given back unless a request used it.
   let slot: BudgetSlot | undefined;
   const takePlace = async () => (slot ??= await deps.partner.reserveCreate());
-  if (takesPlaceBeforeLoading(record)) await takePlace();
+  if (takesPlaceBeforeLoading(record, Boolean(run.fromEvent))) await takePlace();
   try {
     // Reloaded on every run: the order may have changed or been cancelled since it was queued.
     const order = await deps.store.getOrder(orderId);

@@ -154,12 +154,14 @@ const NOT_FOUND = {
 
 /**
  * A run takes its place in the partner budget before it reads the order, so a spent budget sends
- * the job back to wait before a Shopify read is spent on it; a registered or waiting order (most
- * looks find it still waiting) is read first instead.
+ * the job back to wait before a Shopify read is spent on it. Read first instead: a registered or
+ * waiting order (most looks find it still waiting), and a refused one an event brings back (most
+ * such events, its own failure mark's say, find it unchanged and refused again with no request).
  */
-export function takesPlaceBeforeLoading(record: RecordedStage | null): boolean {
+export function takesPlaceBeforeLoading(record: RecordedStage | null, fromEvent: boolean): boolean {
   const stage = stageOf(record);
-  return !isRegistered(stage) && stage !== 'waiting';
+  if (isRegistered(stage) || stage === 'waiting') return false;
+  return !(fromEvent && stage === 'failed' && record?.failedFingerprint);
 }
 
 /**

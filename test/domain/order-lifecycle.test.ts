@@ -168,15 +168,16 @@ describe('decideLook: one look of the create job at the loaded order', () => {
 });
 
 describe('takesPlaceBeforeLoading: the budget place before the order is read', () => {
-  it.each<[RecordName, boolean]>([
-    ['none', true],
-    ['refused', true],
-    ['skipped', true],
-    ['waiting', false],
-    ['registered', false],
-    ['flagged', false],
-  ])('%s → %s', (record, takes) => {
-    expect(takesPlaceBeforeLoading(RECORDS[record])).toBe(takes);
+  it.each<[RecordName, 'event' | 'staff', boolean]>([
+    ['none', 'event', true],
+    ['refused', 'staff', true],
+    ['refused', 'event', false],
+    ['skipped', 'event', true],
+    ['waiting', 'event', false],
+    ['registered', 'event', false],
+    ['flagged', 'staff', false],
+  ])('%s, run by %s → %s', (record, by, takes) => {
+    expect(takesPlaceBeforeLoading(RECORDS[record], by === 'event')).toBe(takes);
   });
 });
 

@@ -72,6 +72,18 @@ describe('registerLookingAgain', () => {
     expect(loads).toHaveLength(1);
   });
 
+  it('keeps the event that asked for the run when Redis fails after the run took it', async () => {
+    await records.noteEventRun(ORDER_ID);
+    const { deps } = depsFor(async () => {});
+    const failing = Object.create(records) as OrderRecords;
+    failing.takeRerun = () => Promise.reject(new Error('Connection is closed.'));
+    await expect(registerLookingAgain(ORDER_ID, { ...deps, records: failing })).rejects.toThrow(
+      'Connection is closed.',
+    );
+    // The job's next run is still the event's, not taken for a staff retry.
+    expect(await records.takeEventRun(ORDER_ID)).toBe(true);
+  });
+
   it('looks again for an event that came during the look', async () => {
     let events = 1;
     const { deps, loads } = depsFor(async () => {
