@@ -302,6 +302,13 @@ export const fakeOrderInputSchema = z.object({
         fulfillAt: isoTime.optional(),
         /** false: open, but Shopify offers no fulfilment of it (yet). */
         fulfilmentOffered: z.boolean().default(true),
+        /**
+         * A prepaid subscription's deliveries (Shopify's delivery anchors): the location's units
+         * shared evenly over one fulfillment order per date, each scheduled for its date, one
+         * dated at or before the order's creation open at once. Each line's quantity must divide
+         * by the number of deliveries.
+         */
+        deliveries: z.array(isoTime).min(1).optional(),
       }),
     )
     .default([]),

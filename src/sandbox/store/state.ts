@@ -205,35 +205,50 @@ export class FakeStoreState {
     const shipping = [...groups.values()].filter(({ items }) =>
       items.some((item) => item.requiresShipping),
     );
-    return shipping.map(({ name, method, items }) => {
+    return shipping.flatMap(({ name, method, items }) => {
       const setting = data.fulfillmentOrders.find((fo) => fo.location === name);
-      const status: FakeFulfillmentOrder['status'] = cancelled
-        ? 'CLOSED'
-        : setting?.hold
-          ? 'ON_HOLD'
-          : setting?.fulfillAt
-            ? 'SCHEDULED'
-            : 'OPEN';
-      return {
-        id: this.newId(),
-        status,
-        locationId: this.location(name).id,
-        deliveryMethod: method,
-        requestStatus: 'UNSUBMITTED',
-        fulfillAt: setting?.fulfillAt ?? null,
-        holds:
-          setting?.hold && !cancelled
-            ? [{ id: this.newId(), ...setting.hold, heldByApp: false }]
-            : [],
-        fulfilmentOffered: setting?.fulfilmentOffered ?? true,
-        progressReports: [],
-        lineItems: items.map((item) => ({
-          id: this.newId(),
-          lineItemId: item.id,
-          totalQuantity: item.quantity,
-          remainingQuantity: cancelled ? 0 : item.quantity,
-        })),
+      const deliveries = setting?.deliveries ?? [setting?.fulfillAt ?? null];
+      const share = (quantity: number) => {
+        if (quantity % deliveries.length !== 0) {
+          throw new Error(
+            `A quantity of ${quantity} cannot be shared over ${deliveries.length} deliveries`,
+          );
+        }
+        return quantity / deliveries.length;
       };
+      const createdAtMs = Date.parse(data.createdAt ?? this.timestamp());
+      return deliveries.map((fulfillAt): FakeFulfillmentOrder => {
+        const due = setting?.deliveries
+          ? fulfillAt && Date.parse(fulfillAt) > createdAtMs
+          : fulfillAt;
+        const status: FakeFulfillmentOrder['status'] = cancelled
+          ? 'CLOSED'
+          : setting?.hold
+            ? 'ON_HOLD'
+            : due
+              ? 'SCHEDULED'
+              : 'OPEN';
+        return {
+          id: this.newId(),
+          status,
+          locationId: this.location(name).id,
+          deliveryMethod: method,
+          requestStatus: 'UNSUBMITTED',
+          fulfillAt,
+          holds:
+            setting?.hold && !cancelled
+              ? [{ id: this.newId(), ...setting.hold, heldByApp: false }]
+              : [],
+          fulfilmentOffered: setting?.fulfilmentOffered ?? true,
+          progressReports: [],
+          lineItems: items.map((item) => ({
+            id: this.newId(),
+            lineItemId: item.id,
+            totalQuantity: share(item.quantity),
+            remainingQuantity: cancelled ? 0 : share(item.quantity),
+          })),
+        };
+      });
     });
   }
 

@@ -56,6 +56,16 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
       { id: '7011', lineItems: [{ title: 'Mug' }, { title: 'Vase', quantity: 2 }] },
       { id: '7012' },
       { id: '7013', fulfillmentOrders: [{ fulfilmentOffered: false }] },
+      {
+        id: '7014',
+        createdAt: '2026-11-01T09:00:00Z',
+        lineItems: [{ title: 'Coffee box', quantity: 3 }],
+        fulfillmentOrders: [
+          {
+            deliveries: ['2026-11-01T09:00:00Z', '2026-12-01T09:00:00Z', '2027-01-01T09:00:00Z'],
+          },
+        ],
+      },
     ]);
   });
   afterAll(() => store.close());
@@ -309,6 +319,30 @@ describe('fake store: fulfillment orders as a merchant app sees them', () => {
     expect(refused.fulfillmentCreate.userErrors[0].message).toMatch(
       /has an unfulfillable status= scheduled\.$/,
     );
+  });
+
+  it('splits a prepaid subscription into one fulfillment order a delivery: the first open, the others scheduled', async () => {
+    const { status, nodes } = await fulfillmentOrders(store, '7014');
+    expect(status).toBe('UNFULFILLED');
+    expect(
+      nodes.map((fo: Json) => [
+        fo.status,
+        fo.fulfillAt,
+        fo.lineItems.nodes.map((l: Json) => [l.lineItem.title, l.totalQuantity]),
+      ]),
+    ).toEqual([
+      ['OPEN', '2026-11-01T09:00:00Z', [['Coffee box', 1]]],
+      ['SCHEDULED', '2026-12-01T09:00:00Z', [['Coffee box', 1]]],
+      ['SCHEDULED', '2027-01-01T09:00:00Z', [['Coffee box', 1]]],
+    ]);
+    await expect(
+      store.createOrder({
+        lineItems: [{ title: 'Coffee box', quantity: 2 }],
+        fulfillmentOrders: [
+          { deliveries: ['2026-11-01T09:00:00Z', '2026-12-01T09:00:00Z', '2027-01-01T09:00:00Z'] },
+        ],
+      }),
+    ).rejects.toThrow(/cannot be shared over 3 deliveries/);
   });
 
   it('reports progress: OPEN becomes IN_PROGRESS, the report is logged, a second report keeps it so', async () => {
