@@ -8,6 +8,7 @@ import {
   describeHeld,
   type HeldUnits,
   holdsSentUnits,
+  keepingSentFrom,
   namesLocation,
   type SentLine,
   shipmentContents,
@@ -220,11 +221,11 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
   // Made for this shipment already (recorded, or carrying its number): never owed again.
   const recorded = new Set(shipment.fulfillmentIds?.split(',') ?? []);
   const ours = live.filter((f) => recorded.has(f.id) || carries(f, number));
-  const { groups, heldBack, asked, sentSinceMs } = await whatToFulfil(
+  const { groups, heldBack, untracked } = await whatToFulfil(
     reference,
     order.name,
     shipment,
-    ours,
+    { ours, live },
     deps,
   );
   const created: { id: string }[] = [];
@@ -262,13 +263,9 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
     await record(withNumber);
     return 'already-fulfilled';
   }
-  // Fulfilled without tracking (by staff, or a store that fulfils automatically): add ours,
-  // but only to a fulfillment holding units the provider was asked to ship, at a location it
-  // collects from: never to a pickup, a digital line or another location's parcel.
-  const collectFrom = deps.settings.shipment.collectFromLocations;
-  const untracked = live.filter(
-    (f) => f.tracking.every((t) => !t.number) && holdsSentUnits(f, asked, collectFrom, sentSinceMs),
-  );
+  // Fulfilled without tracking since the send (by staff, or a store that fulfils automatically),
+  // holding units sent at a location sent from: ours is added, never to a pickup, a digital line
+  // or another location's parcel.
   if (untracked.length > 0) {
     for (const f of untracked) {
       await deps.keepWriteLock();
@@ -288,24 +285,22 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
 
 /**
  * The units to fulfil now, one group per location (Shopify takes one location per
- * fulfillmentCreate): the units the provider was asked to ship and not yet fulfilled for this
- * shipment (`ours`), still left on the merchant's open fulfillment orders the shipment was sent
- * as (sentAs). A shipment registered before those were kept (or adopted from the provider) is
- * fulfilled with its contents as they are now. `heldBack`: asked-for units Shopify now holds
- * back (put on hold after registration).
+ * fulfillmentCreate): the units the provider was asked to ship and not yet fulfilled, for this
+ * shipment (`ours`) or without tracking since the send (`untracked`, which get the tracking
+ * when nothing is left to fulfil), still left on the merchant's open fulfillment orders the shipment was sent as
+ * (sentAs). The order is taken as of the send: a later delivery (a prepaid subscription's next
+ * box, same line item and location) was never part of the shipment, opened early since or not,
+ * while one opened early before the send and sent from still is. A shipment registered before
+ * the units sent were kept (or adopted from the provider) is fulfilled with its contents as they
+ * are now. `heldBack`: units sent that Shopify now holds back (put on hold after registration).
  */
 async function whatToFulfil(
   reference: string,
   orderName: string,
   shipment: TrackedShipment,
-  ours: readonly FulfillmentState[],
+  fulfillments: { ours: readonly FulfillmentState[]; live: readonly FulfillmentState[] },
   deps: FulfilDeps,
-): Promise<{
-  groups: ContentLine[][];
-  heldBack: HeldUnits[];
-  asked: Map<string, number>;
-  sentSinceMs: number;
-}> {
+): Promise<{ groups: ContentLine[][]; heldBack: HeldUnits[]; untracked: FulfillmentState[] }> {
   const order = await deps.store.getOrder(reference);
   if (!order) {
     throw new JobRefusedError(
@@ -314,25 +309,41 @@ async function whatToFulfil(
   }
   const record = await deps.records.get(reference);
   const sent = decodeSentUnits(record?.sentUnits);
-  const contents = shipmentContents(order, deps.settings.shipment);
+  const sentLines = decodeSentLines(record?.sentUnits);
+  const sentSettings = decodeSettings(record?.sentSettings);
+  const sentSinceMs = shipmentSentSinceMs(record, shipment.createdAtMs);
+  const when = sent ? { sentAt: new Date(sentSinceMs) } : { now: new Date() };
+  const asSent = sentLines ? keepingSentFrom(order, sentLines) : order;
+  const contents = shipmentContents(asSent, deps.settings.shipment, when);
   if (sent) {
     // Units sent are fulfilled whatever the delivery-method and location settings say today
     // (they may have changed since the send): those the settings still take come first.
-    const any = shipmentContents(order, ANY_SENT_UNITS);
+    const any = shipmentContents(asSent, ANY_SENT_UNITS, when);
     const taken = new Set(contents.lines.map((line) => line.fulfillmentOrderLineItemId));
     contents.lines.push(...any.lines.filter((l) => !taken.has(l.fulfillmentOrderLineItemId)));
     contents.held = any.held;
   }
   // Without kept units, what the provider ships is taken to be the contents as they are now.
   const asked = sent ?? new Map(shippedItems(contents).map((item) => [item.id, item.quantity]));
+  const ours = new Set(fulfillments.ours.map((f) => f.id));
+  const sentLocations = (sentLines ?? []).flatMap((line) => line.locationId ?? []);
+  const collectedAt =
+    sentLocations.length > 0
+      ? sentLocations
+      : (sentSettings ?? deps.settings.shipment).collectFromLocations;
+  const untracked = fulfillments.live.filter(
+    (f) =>
+      !ours.has(f.id) &&
+      f.tracking.every((t) => !t.number) &&
+      holdsSentUnits(f, asked, collectedAt, sentSinceMs),
+  );
   const left = new Map(asked);
-  for (const line of ours.flatMap((f) => f.lineItems)) {
+  for (const line of [...fulfillments.ours, ...untracked].flatMap((f) => f.lineItems)) {
     if (left.has(line.lineItemId)) {
       left.set(line.lineItemId, Math.max(0, left.get(line.lineItemId)! - line.quantity));
     }
   }
-  const sentLines = decodeSentLines(record?.sentUnits);
-  const wasSent = sentLines ? sentAs(sentLines, decodeSettings(record?.sentSettings)) : () => true;
+  const wasSent = sentLines ? sentAs(sentLines, sentSettings) : () => true;
   const take = (lineItemId: string, quantity: number) => {
     if (!sent) return quantity;
     const rest = left.get(lineItemId) ?? 0;
@@ -343,19 +354,16 @@ async function whatToFulfil(
 
   const groups = new Map<string, ContentLine[]>();
   for (const line of contents.lines) {
-    if (!wasSent(line)) continue;
+    if (!wasSent({ ...line, lineItemId: line.item.id })) continue;
     const quantity = take(line.item.id, line.quantity);
     if (quantity === 0) continue;
     const key = line.location.id ?? `name:${line.location.name}`;
     groups.set(key, [...(groups.get(key) ?? []), { ...line, quantity }]);
   }
-  const heldBack = contents.held.filter((held) => take(held.lineItemId, held.quantity) > 0);
-  return {
-    groups: [...groups.values()],
-    heldBack,
-    asked,
-    sentSinceMs: shipmentSentSinceMs(record, shipment.createdAtMs),
-  };
+  const heldBack = contents.held.filter(
+    (held) => wasSent(held) && take(held.lineItemId, held.quantity) > 0,
+  );
+  return { groups: [...groups.values()], heldBack, untracked };
 }
 
 /**
@@ -369,11 +377,11 @@ function sentAs(sent: readonly SentLine[], settings: FingerprintSettings | null)
   const fulfillmentOrders = new Set(sent.map((line) => line.fulfillmentOrderId));
   const items = new Set(sent.map((line) => line.lineItemId));
   const locations = sent.flatMap((line) => (line.locationId ? [line.locationId] : []));
-  return (line: ContentLine) =>
-    fulfillmentOrders.has(line.fulfillmentOrderId) ||
-    (items.has(line.item.id) &&
-      (locations.some((id) => namesLocation(id, line.location)) ||
-        (settings !== null && collects(settings.collectFromLocations, line.location))));
+  return (units: Pick<HeldUnits, 'fulfillmentOrderId' | 'lineItemId' | 'location'>) =>
+    fulfillmentOrders.has(units.fulfillmentOrderId) ||
+    (items.has(units.lineItemId) &&
+      (locations.some((id) => namesLocation(id, units.location)) ||
+        (settings !== null && collects(settings.collectFromLocations, units.location))));
 }
 
 function carries(fulfillment: FulfillmentState, number: string): boolean {

@@ -37,6 +37,8 @@ export interface HeldUnits {
   why: string;
   /** When a scheduled fulfillment order opens (fulfillAt); null otherwise (or unknown). */
   until: string | null;
+  fulfillmentOrderId: string;
+  location: StoreFulfillmentOrder['location'];
 }
 
 export type LeftOutReason =
@@ -157,6 +159,8 @@ export function shipmentContents(
           quantity,
           why: heldWhy(fo),
           until: fo.status === 'SCHEDULED' ? fo.fulfillAt : null,
+          fulfillmentOrderId: fo.id,
+          location: fo.location,
         });
       } else {
         contents.lines.push({
@@ -183,6 +187,8 @@ export function shipmentContents(
       quantity,
       why: heldWhy(fo),
       until: fo.fulfillAt,
+      fulfillmentOrderId: fo.id,
+      location: fo.location,
     });
   }
   contents.leftOut.push(...laterDeliveries(later.filter((units) => !awaited.includes(units))));
@@ -270,7 +276,11 @@ export const WAITING_TOO_LONG_MS = 7 * 24 * 3600_000;
  * before (staff may fulfil early); one past its date and still scheduled backs off from that
  * date.
  */
-export function recheckDue(held: readonly HeldUnits[], now: Date, waitingSince: Date = now): Date {
+export function recheckDue(
+  held: readonly Pick<HeldUnits, 'until'>[],
+  now: Date,
+  waitingSince: Date = now,
+): Date {
   const nowMs = now.getTime();
   const backOffFrom = (startMs: number) =>
     nowMs + Math.min(RECHECK_MAX_MS, Math.max(RECHECK_FIRST_MS, nowMs - startMs));
@@ -288,7 +298,10 @@ export function recheckDue(held: readonly HeldUnits[], now: Date, waitingSince: 
  * From when a wait counts towards WAITING_TOO_LONG_MS: its start, but a wait on schedules alone
  * from the first date it waits for, before which it is not late.
  */
-export function waitCountsFrom(held: readonly HeldUnits[], waitingSince: Date): Date {
+export function waitCountsFrom(
+  held: readonly Pick<HeldUnits, 'until'>[],
+  waitingSince: Date,
+): Date {
   const times = held.map((units) => (units.until ? Date.parse(units.until) : Number.NaN));
   if (times.length === 0 || times.some((time) => Number.isNaN(time))) return waitingSince;
   return new Date(Math.max(waitingSince.getTime(), Math.min(...times)));
@@ -363,6 +376,20 @@ export function decodeSentLines(text: string | undefined | null): SentLine[] | n
     });
   }
   return lines;
+}
+
+/**
+ * The order with the fulfillment orders the units were sent from taken as due at once: one
+ * opened early before the send is this shipment's, whatever its fulfillAt says.
+ */
+export function keepingSentFrom(order: StoreOrder, sent: readonly SentLine[]): StoreOrder {
+  const ids = new Set(sent.map((line) => line.fulfillmentOrderId));
+  return {
+    ...order,
+    fulfillmentOrders: order.fulfillmentOrders.map((fo) =>
+      ids.has(fo.id) ? { ...fo, fulfillAt: null } : fo,
+    ),
+  };
 }
 
 /** Whether the provider collects from this location (COLLECT_FROM_LOCATIONS). */

@@ -436,6 +436,83 @@ describe('fulfilling in Shopify, case by case', () => {
     40_000,
   );
 
+  describe('a prepaid subscription: one coffee box a month, the same line item at the same location, the first box sent', () => {
+    const DAY = 24 * 3600_000;
+    async function subscription() {
+      const { s, tick } = await stack();
+      const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+      const id = await registeredOrder(s, {
+        lineItems: [{ title: 'Coffee box', quantity: 3 }],
+        fulfillmentOrders: [{ location: 'Shop location', deliveries: [at(-1), at(30), at(60)] }],
+      });
+      const [sentBox, nextBox] = s.store.order(id)!.fulfillmentOrders;
+      return { s, tick, id, sentBox: sentBox!.id, nextBox: nextBox!.id };
+    }
+    const box = (s: ShipmentStack, id: string, foId: string) =>
+      s.store.order(id)!.fulfillmentOrders.find((fo) => fo.id === foId)!;
+
+    it('is sent as the first box alone', async () => {
+      const { s, id, sentBox, nextBox } = await subscription();
+      expect((await s.parts.records.get(id))?.sentUnits).toMatch(/x1@/);
+      expect(box(s, id, sentBox).status).toBe('OPEN');
+      expect(box(s, id, nextBox).status).toBe('SCHEDULED');
+    });
+
+    it('the sent box fulfilled by staff without tracking, the next still scheduled: adds the tracking to theirs', async () => {
+      const { s, tick, id, nextBox } = await subscription();
+      await s.store.fulfil(id, {}, { sendWebhook: false });
+
+      await ship(s, tick, id);
+
+      const [fulfillment, ...more] = live(s, id);
+      expect(more).toEqual([]);
+      expect(fulfillment!.trackingInfo[0]?.number).toBe(`TN${id}`);
+      expect(box(s, id, nextBox).status).toBe('SCHEDULED');
+      expect(s.store.order(id)!.tags).not.toContain('shipment-not-fulfilled');
+      expect(await s.queues.fulfilShipment.getFailed()).not.toContainEqual(
+        expect.objectContaining({ data: expect.objectContaining({ reference: id }) }),
+      );
+    });
+
+    it('the sent box put on hold and the next opened early: fulfils neither, and waits for the hold', async () => {
+      const { s, tick, id, sentBox, nextBox } = await subscription();
+      await s.store.holdFulfillmentOrder(sentBox, {}, { sendWebhook: false });
+      await s.store.openEarly(nextBox);
+
+      await ship(s, tick, id);
+
+      const job = await failedFulfilment(s, id);
+      expect(job.failedReason).toMatch(/1 × Coffee box is on hold/);
+      expect(live(s, id)).toEqual([]);
+      expect(emails(s, id)).toEqual([]);
+      expect(box(s, id, nextBox)).toMatchObject({ status: 'OPEN' });
+
+      await s.store.releaseHold(sentBox, { sendWebhook: false });
+      await job.retry('failed');
+      await waitForJob(s.queues.fulfilShipment, job.id!, 'completed');
+      await settled(s);
+      const [fulfillment, ...more] = live(s, id);
+      expect(more).toEqual([]);
+      expect(fulfillment!.fulfillmentOrderIds).toEqual([sentBox]);
+      expect(box(s, id, nextBox).status).toBe('OPEN');
+    });
+
+    it('the sent box fulfilled by staff without tracking and the next opened early: adds the tracking to theirs, never fulfils the next', async () => {
+      const { s, tick, id, nextBox } = await subscription();
+      await s.store.fulfil(id, {}, { sendWebhook: false });
+      await s.store.openEarly(nextBox);
+
+      await ship(s, tick, id);
+
+      const [fulfillment, ...more] = live(s, id);
+      expect(more).toEqual([]);
+      expect(fulfillment!.createdBy).toBe('staff');
+      expect(fulfillment!.trackingInfo[0]?.number).toBe(`TN${id}`);
+      expect(box(s, id, nextBox)).toMatchObject({ status: 'OPEN' });
+      expect(box(s, id, nextBox).lineItems[0]!.remainingQuantity).toBe(1);
+    });
+  });
+
   it('reports progress while the provider prepares the shipment', async () => {
     const { s, tick } = await stack();
     const id = await registeredOrder(s);
