@@ -1,4 +1,11 @@
-import { collects, decodeSentLines, shipmentContents } from '../../src/domain/shipment-contents.js';
+import {
+  collects,
+  decodeSentLines,
+  decodeSentUnits,
+  keepingSentFrom,
+  shipmentContents,
+  shipmentSentSinceMs,
+} from '../../src/domain/shipment-contents.js';
 import { decodeSettings } from '../../src/domain/shipment-fingerprint.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
@@ -40,8 +47,8 @@ export interface ReportProgressOptions {
  * the units were sent from, as kept with the record, without reading the order: it looks at them
  * alone first (one small request) and reports those still OPEN, at a location collected from
  * under the settings of the send, and reportable. If Shopify refuses one all the same, the order
- * is read. Read, only OPEN ones are reported: one already in progress needs nothing, which also
- * makes a retry harmless.
+ * is read. Read, only OPEN ones holding the shipment as of the send, under its settings, are
+ * reported: one already in progress needs nothing, which also makes a retry harmless.
  */
 export async function reportShipmentProgress(
   reference: string,
@@ -95,11 +102,28 @@ export async function reportShipmentProgress(
       }
     }
   }
+  // Read, the order is taken as of the send and under its settings: a later delivery opened
+  // early since, or a location collected from only since, holds none of the shipment.
+  const record = await deps.records.get(reference);
+  const sent = decodeSentUnits(record?.sentUnits);
+  const sentLines = decodeSentLines(record?.sentUnits);
+  const settings = decodeSettings(record?.sentSettings) ?? deps.settings.shipment;
+  const when = sent
+    ? { sentAt: new Date(shipmentSentSinceMs(record, shipment.createdAtMs)) }
+    : { now: new Date() };
   const storeOrder = await deps.store.getOrder(reference);
   const contents = storeOrder
-    ? shipmentContents(storeOrder, deps.settings.shipment)
+    ? shipmentContents(
+        sentLines ? keepingSentFrom(storeOrder, sentLines) : storeOrder,
+        settings,
+        when,
+      )
     : { lines: [] };
-  const shipping = new Set(contents.lines.map((line) => line.fulfillmentOrderId));
+  const shipping = new Set(
+    contents.lines
+      .filter((line) => !sent || sent.has(line.item.id))
+      .map((line) => line.fulfillmentOrderId),
+  );
   const order = await deps.store.readFulfillmentState(reference);
   const open = (order?.fulfillmentOrders ?? []).filter(
     (fo) =>

@@ -511,6 +511,23 @@ describe('fulfilling in Shopify, case by case', () => {
       expect(box(s, id, nextBox)).toMatchObject({ status: 'OPEN' });
       expect(box(s, id, nextBox).lineItems[0]!.remainingQuantity).toBe(1);
     });
+
+    it('the next box opened early after the send: the progress report reading the order after a failed read leaves it alone', async () => {
+      const { s, tick, id, sentBox, nextBox } = await subscription();
+      await s.store.openEarly(nextBox);
+      s.store.serverErrorNext({ count: 1, operation: 'ReadFulfillmentOrdersById' });
+
+      tick();
+      s.sandbox.advance(id, 'processing');
+      await runSync(s);
+      await waitUntil(() => box(s, id, sentBox).status === 'IN_PROGRESS', {
+        what: 'the sent box reported in progress',
+        timeoutMs: 30_000,
+      });
+      await settled(s);
+
+      expect(box(s, id, nextBox)).toMatchObject({ status: 'OPEN', progressReports: [] });
+    }, 40_000);
   });
 
   it('reports progress while the provider prepares the shipment', async () => {
@@ -559,6 +576,27 @@ describe('fulfilling in Shopify, case by case', () => {
     const [fo] = s.store.order(id)!.fulfillmentOrders;
     expect(fo).toMatchObject({ status: 'IN_PROGRESS', progressReports: [expect.anything()] });
   });
+
+  it('reports progress by the settings of the send when it reads the order after a failed read, never at a location collected from only since', async () => {
+    const { s, tick } = await stack({ shipment: { collectFromLocations: ['Shop location'] } });
+    const id = await registeredOrder(s, {
+      lineItems: [{ title: 'Mug' }, { title: 'Vase', location: 'Aarhus warehouse' }],
+    });
+    s.config.shipment.collectFromLocations = ['Shop location', 'Aarhus warehouse'];
+    s.store.serverErrorNext({ count: 1, operation: 'ReadFulfillmentOrdersById' });
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    const at = (i: number) => s.store.order(id)!.fulfillmentOrders[i]!;
+    await waitUntil(() => at(0).status === 'IN_PROGRESS', {
+      what: 'the shop location reported in progress',
+      timeoutMs: 30_000,
+    });
+    await settled(s);
+
+    expect(at(1)).toMatchObject({ status: 'OPEN', progressReports: [] });
+  }, 40_000);
 
   it('tags and notes an order whose shipment the provider cancelled, and leaves the order be', async () => {
     const { s, tick } = await stack();
