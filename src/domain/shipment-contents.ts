@@ -259,8 +259,13 @@ export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
 
 /** The first look at a waiting order comes this long after it began to wait. */
 export const RECHECK_FIRST_MS = 5 * 60_000;
-/** Looks at a waiting order are never further apart than this. */
+/** Looks at an order waiting on a hold are never further apart than this. */
 export const RECHECK_MAX_MS = 3600_000;
+/**
+ * Looks at an order waiting on schedules alone, before their date, are this far apart: only
+ * staff's "Fulfill early" opens one sooner, and a subscription may wait for months.
+ */
+export const RECHECK_SCHEDULED_MS = 6 * 3600_000;
 /**
  * A wait longer than this (a scheduled one: past its date) is listed by `connector drift`: an
  * open fulfillment order Shopify offers no fulfilment of, or a forgotten hold, may never
@@ -272,9 +277,9 @@ export const WAITING_TOO_LONG_MS = 7 * 24 * 3600_000;
  * When a waiting order is worth reading again. Only staff or an app release a hold or make an
  * order fulfillable, and Shopify need not change the order when they do, so it is read again
  * after as long as it has waited so far (from RECHECK_FIRST_MS, doubling, at most
- * RECHECK_MAX_MS). A schedule is read again when it opens, and at least every RECHECK_MAX_MS
+ * RECHECK_MAX_MS). A schedule is read again when it opens, and every RECHECK_SCHEDULED_MS
  * before (staff may fulfil early); one past its date and still scheduled backs off from that
- * date.
+ * date as a hold does.
  */
 export function recheckDue(
   held: readonly Pick<HeldUnits, 'until'>[],
@@ -284,7 +289,7 @@ export function recheckDue(
   const nowMs = now.getTime();
   const backOffFrom = (startMs: number) =>
     nowMs + Math.min(RECHECK_MAX_MS, Math.max(RECHECK_FIRST_MS, nowMs - startMs));
-  let due = nowMs + RECHECK_MAX_MS;
+  let due = nowMs + (held.length > 0 ? RECHECK_SCHEDULED_MS : RECHECK_MAX_MS);
   for (const units of held) {
     const opens = units.until ? Date.parse(units.until) : Number.NaN;
     if (Number.isNaN(opens)) due = Math.min(due, backOffFrom(waitingSince.getTime()));

@@ -298,11 +298,20 @@ describe('recheckDue', () => {
     expect(recheckDue(onHold, now, since(17 * 60))).toEqual(later(60 * MINUTE));
   });
 
-  it('reads a schedule again when it opens, and at least hourly before (staff may fulfil early)', () => {
+  it('reads schedules alone again when the first opens, and every 6 hours before (staff may fulfil early)', () => {
     expect(recheckDue([held('2030-01-01T09:00:00Z'), held('2029-06-01T00:00:00Z')], now)).toEqual(
+      later(6 * 60 * MINUTE),
+    );
+    const since = new Date(now.getTime() - 30 * 24 * 60 * MINUTE);
+    expect(recheckDue([held('2029-06-01T00:00:00Z')], now, since)).toEqual(later(6 * 60 * MINUTE));
+    expect(recheckDue([held(later(20 * MINUTE).toISOString())], now)).toEqual(later(20 * MINUTE));
+    expect(recheckDue([held(later(7 * 60 * MINUTE).toISOString())], now)).toEqual(
+      later(6 * 60 * MINUTE),
+    );
+    // A hold alongside keeps its back-off, at most an hour.
+    expect(recheckDue([held('2029-06-01T00:00:00Z'), held(null)], now, since)).toEqual(
       later(60 * MINUTE),
     );
-    expect(recheckDue([held(later(20 * MINUTE).toISOString())], now)).toEqual(later(20 * MINUTE));
   });
 
   it('backs off from the date of a schedule past it and still scheduled, from the first step', () => {

@@ -247,6 +247,20 @@ describe('a create request about to leave', () => {
 describe('the index of waiting orders', () => {
   const at = (minutes: number) => new Date(Date.UTC(2026, 10, 26, 12, minutes));
 
+  it('gives the most overdue first, no more than asked', async () => {
+    for (const [orderId, due] of [
+      ['7101', 30],
+      ['7102', 10],
+      ['7103', 20],
+      ['7104', 50],
+    ] as const) {
+      await records.markSkipped(orderId, 'held', 'Waiting: …', at(0));
+      await records.markWaiting(orderId, at(due), at(0));
+    }
+    expect(await records.dueWaiting(at(40), 2)).toEqual(['7102', '7103']);
+    expect(await records.dueWaiting(at(40), 10)).toEqual(['7102', '7103', '7101']);
+  });
+
   it('keeps since when the order waits, from its first wait until it stops waiting', async () => {
     await records.markSkipped('7001', 'held', 'Waiting: …', at(0));
     await records.markWaiting('7001', at(5), at(0));
