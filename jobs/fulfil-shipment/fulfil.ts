@@ -338,31 +338,47 @@ async function whatToFulfil(
       holdsSentUnits(f, asked, collectedAt, sentSinceMs),
   );
   const left = new Map(asked);
-  for (const line of [...fulfillments.ours, ...untracked].flatMap((f) => f.lineItems)) {
+  for (const line of fulfillments.ours.flatMap((f) => f.lineItems)) {
     if (left.has(line.lineItemId)) {
       left.set(line.lineItemId, Math.max(0, left.get(line.lineItemId)! - line.quantity));
     }
   }
+  const byStaff = new Map<string, number>();
+  for (const line of untracked.flatMap((f) => f.lineItems)) {
+    byStaff.set(line.lineItemId, (byStaff.get(line.lineItemId) ?? 0) + line.quantity);
+  }
+  const sentFrom = new Set((sentLines ?? []).map((line) => line.fulfillmentOrderId));
   const wasSent = sentLines ? sentAs(sentLines, sentSettings) : () => true;
-  const take = (lineItemId: string, quantity: number) => {
+  // Units left on a fulfillment order they were sent from are the shipment's whatever else staff
+  // fulfilled; elsewhere, units fulfilled without tracking since the send count as sent first.
+  const take = (units: { lineItemId: string; fulfillmentOrderId: string }, quantity: number) => {
     if (!sent) return quantity;
-    const rest = left.get(lineItemId) ?? 0;
-    const taken = Math.min(rest, quantity);
-    left.set(lineItemId, rest - taken);
+    const rest = left.get(units.lineItemId) ?? 0;
+    const free = sentFrom.has(units.fulfillmentOrderId)
+      ? rest
+      : rest - (byStaff.get(units.lineItemId) ?? 0);
+    const taken = Math.max(0, Math.min(free, quantity));
+    left.set(units.lineItemId, rest - taken);
     return taken;
   };
 
   const groups = new Map<string, ContentLine[]>();
-  for (const line of contents.lines) {
-    if (!wasSent({ ...line, lineItemId: line.item.id })) continue;
-    const quantity = take(line.item.id, line.quantity);
-    if (quantity === 0) continue;
-    const key = line.location.id ?? `name:${line.location.name}`;
-    groups.set(key, [...(groups.get(key) ?? []), { ...line, quantity }]);
+  const heldBack: HeldUnits[] = [];
+  const lines = contents.lines.map((line) => ({ ...line, lineItemId: line.item.id }));
+  const onSent = (units: { fulfillmentOrderId: string }) => sentFrom.has(units.fulfillmentOrderId);
+  for (const first of [true, false]) {
+    for (const line of lines) {
+      if (onSent(line) !== first || !wasSent(line)) continue;
+      const quantity = take(line, line.quantity);
+      if (quantity === 0) continue;
+      const key = line.location.id ?? `name:${line.location.name}`;
+      groups.set(key, [...(groups.get(key) ?? []), { ...line, quantity }]);
+    }
+    for (const held of contents.held) {
+      if (onSent(held) !== first || !wasSent(held)) continue;
+      if (take(held, held.quantity) > 0) heldBack.push(held);
+    }
   }
-  const heldBack = contents.held.filter(
-    (held) => wasSent(held) && take(held.lineItemId, held.quantity) > 0,
-  );
   return { groups: [...groups.values()], heldBack, untracked };
 }
 

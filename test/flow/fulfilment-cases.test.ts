@@ -512,6 +512,28 @@ describe('fulfilling in Shopify, case by case', () => {
       expect(box(s, id, nextBox).lineItems[0]!.remainingQuantity).toBe(1);
     });
 
+    it('the next box opened early and fulfilled by staff without tracking, the first attempt failing: fulfils the sent box, and leaves staff’s fulfillment of the next alone', async () => {
+      const { s, tick, id, sentBox, nextBox } = await subscription();
+      await s.store.holdFulfillmentOrder(sentBox, {}, { sendWebhook: false });
+      await s.store.openEarly(nextBox);
+      await s.store.fulfil(id, {}, { sendWebhook: false });
+      await s.store.releaseHold(sentBox, { sendWebhook: false });
+      s.store.serverErrorNext({ count: 1, operation: 'fulfillmentCreate' });
+
+      await ship(s, tick, id);
+      await waitUntil(async () => (await s.parts.tracking.get(id))?.fulfilledNumber !== undefined, {
+        what: 'the fulfilment to be recorded',
+        timeoutMs: 30_000,
+      });
+      await settled(s);
+
+      const staff = live(s, id).filter((f) => f.createdBy === 'staff');
+      const ours = live(s, id).filter((f) => f.createdBy === 'app');
+      expect(staff).toMatchObject([{ fulfillmentOrderIds: [nextBox], trackingInfo: [] }]);
+      expect(ours).toMatchObject([{ fulfillmentOrderIds: [sentBox] }]);
+      expect(ours[0]!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
+    }, 40_000);
+
     it('the next box opened early after the send: the progress report reading the order after a failed read leaves it alone', async () => {
       const { s, tick, id, sentBox, nextBox } = await subscription();
       await s.store.openEarly(nextBox);
