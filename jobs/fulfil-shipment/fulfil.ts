@@ -312,7 +312,9 @@ async function whatToFulfil(
   const sentLines = decodeSentLines(record?.sentUnits);
   const sentSettings = decodeSettings(record?.sentSettings);
   const sentSinceMs = shipmentSentSinceMs(record, shipment.createdAtMs);
-  const when = sent ? { sentAt: new Date(sentSinceMs) } : { now: new Date() };
+  // Without the lines sent from (a record kept before they were), a box opened early before the
+  // send cannot be told from a later one: only what is still scheduled is a later delivery.
+  const when = sentLines ? { sentAt: new Date(sentSinceMs) } : { now: new Date() };
   const asSent = sentLines ? keepingSentFrom(order, sentLines) : order;
   const contents = shipmentContents(asSent, deps.settings.shipment, when);
   if (sent) {
@@ -331,17 +333,22 @@ async function whatToFulfil(
     sentLocations.length > 0
       ? sentLocations
       : (sentSettings ?? deps.settings.shipment).collectFromLocations;
-  const untracked = fulfillments.live.filter(
-    (f) =>
-      !ours.has(f.id) &&
-      f.tracking.every((t) => !t.number) &&
-      holdsSentUnits(f, asked, collectedAt, sentSinceMs),
-  );
   const left = new Map(asked);
-  for (const line of fulfillments.ours.flatMap((f) => f.lineItems)) {
-    if (left.has(line.lineItemId)) {
-      left.set(line.lineItemId, Math.max(0, left.get(line.lineItemId)! - line.quantity));
-    }
+  deduct(
+    left,
+    fulfillments.ours.flatMap((f) => f.lineItems),
+  );
+  // Untracked fulfilments take the tracking only as far as sent units are still owed: a later
+  // box of the same product staff fulfilled too (its fulfillment order is not in the answer)
+  // is not given another parcel's tracking.
+  const owed = new Map(left);
+  const untracked: FulfillmentState[] = [];
+  for (const f of fulfillments.live) {
+    if (ours.has(f.id) || f.tracking.some((t) => t.number)) continue;
+    if (!holdsSentUnits(f, asked, collectedAt, sentSinceMs)) continue;
+    if (!f.lineItems.some((line) => (owed.get(line.lineItemId) ?? 0) > 0)) continue;
+    untracked.push(f);
+    deduct(owed, f.lineItems);
   }
   const byStaff = new Map<string, number>();
   for (const line of untracked.flatMap((f) => f.lineItems)) {
@@ -380,6 +387,17 @@ async function whatToFulfil(
     }
   }
   return { groups: [...groups.values()], heldBack, untracked };
+}
+
+/** Takes fulfilled lines off the units still owed, per line item. */
+function deduct(
+  owed: Map<string, number>,
+  lines: readonly FulfillmentState['lineItems'][number][],
+) {
+  for (const line of lines) {
+    const rest = owed.get(line.lineItemId);
+    if (rest !== undefined) owed.set(line.lineItemId, Math.max(0, rest - line.quantity));
+  }
 }
 
 /**

@@ -108,7 +108,9 @@ export async function reportShipmentProgress(
   const sent = decodeSentUnits(record?.sentUnits);
   const sentLines = decodeSentLines(record?.sentUnits);
   const settings = decodeSettings(record?.sentSettings) ?? deps.settings.shipment;
-  const when = sent
+  // Without the lines sent from (a record kept before they were), a box opened early before the
+  // send cannot be told from a later one: only what is still scheduled is a later delivery.
+  const when = sentLines
     ? { sentAt: new Date(shipmentSentSinceMs(record, shipment.createdAtMs)) }
     : { now: new Date() };
   const storeOrder = await deps.store.getOrder(reference);

@@ -512,6 +512,49 @@ describe('fulfilling in Shopify, case by case', () => {
       expect(box(s, id, nextBox).lineItems[0]!.remainingQuantity).toBe(1);
     });
 
+    it('the sent box and then the next fulfilled by staff without tracking: the tracking goes on the sent box’s alone', async () => {
+      const { s, tick, id, sentBox, nextBox } = await subscription();
+      await s.store.fulfil(id, {}, { sendWebhook: false });
+      await s.store.openEarly(nextBox);
+      await s.store.fulfil(id, {}, { sendWebhook: false });
+
+      await ship(s, tick, id);
+
+      const tracked = (foId: string) =>
+        live(s, id)
+          .filter((f) => f.fulfillmentOrderIds.includes(foId))
+          .flatMap((f) => f.trackingInfo.map((t) => t.number));
+      expect(tracked(sentBox)).toEqual([`TN${id}`]);
+      expect(tracked(nextBox)).toEqual([]);
+    });
+
+    it('a box opened early before a send kept without its lines (an older record): fulfils it', async () => {
+      const { s, tick } = await stack();
+      const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+      const id = await registeredOrder(
+        s,
+        {
+          lineItems: [{ title: 'Coffee box', quantity: 2 }],
+          fulfillmentOrders: [{ location: 'Shop location', deliveries: [at(30), at(60)] }],
+        },
+        async (orderId) => {
+          await s.store.openEarly(s.store.order(orderId)!.fulfillmentOrders[0]!.id);
+        },
+      );
+      const sentBox = s.store.order(id)!.fulfillmentOrders[0]!.id;
+      const key = `${s.prefix}:order:${id}`;
+      const kept = await s.redis.hget(key, 'sentUnits');
+      expect(kept).toMatch(/^\d+x1@/);
+      await s.redis.hset(key, 'sentUnits', kept!.split('@')[0]!);
+
+      await ship(s, tick, id);
+
+      const [fulfillment, ...more] = live(s, id);
+      expect(more).toEqual([]);
+      expect(fulfillment!.fulfillmentOrderIds).toEqual([sentBox]);
+      expect(fulfillment!.trackingInfo[0]?.number).toBe(`TN${id}`);
+    });
+
     it('the next box opened early and fulfilled by staff without tracking, the first attempt failing: fulfils the sent box, and leaves staff’s fulfillment of the next alone', async () => {
       const { s, tick, id, sentBox, nextBox } = await subscription();
       await s.store.holdFulfillmentOrder(sentBox, {}, { sendWebhook: false });
