@@ -1,17 +1,8 @@
-import { onOrderEvent, stageOf } from '../../src/domain/order-lifecycle.js';
+import { type OrderEvent, onOrderEvent, stageOf } from '../../src/domain/order-lifecycle.js';
 import type { QueueContext } from '../context.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 import { type EnqueueResult, enqueueOrder } from './enqueue.js';
-
-export interface OrderEvent {
-  orderId: string;
-  /** What saw it: a webhook topic, reconcile, backfill, replay. */
-  source: string;
-  cancelled: boolean;
-  /** The order's name (`#1003`) when the event carries it: its job is named after it. */
-  orderName?: string;
-}
 
 export type OrderEventResult = EnqueueResult | 'flagged_cancelled' | 'already_flagged';
 

@@ -5,7 +5,6 @@ import type { JobSettings, QueueContext } from '../../jobs/context.js';
 import { acceptDelivery, type DeliveryResult } from '../../jobs/create-shipment/accept-delivery.js';
 import {
   acceptOrderEvent,
-  type OrderEvent,
   type OrderEventResult,
 } from '../../jobs/create-shipment/accept-order-event.js';
 import { type EnqueueResult, enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
@@ -13,6 +12,7 @@ import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../../jobs/create-shipment/pa
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import { enqueueMarkOrder } from '../../jobs/mark-order/enqueue.js';
 import type { MarkOrder } from '../../jobs/mark-order/payload.js';
+import type { OrderEvent } from '../domain/order-lifecycle.js';
 import type { Logger } from '../log.js';
 import { Counters } from '../metrics/counters.js';
 import { PartnerAuthGuard } from '../queue/partner-auth.js';

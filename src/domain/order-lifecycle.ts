@@ -12,6 +12,16 @@ import {
  * they need, ask here, act on the answer and record it.
  */
 
+/** Something that says an order may need its shipment: a webhook, reconciliation, backfill, staff. */
+export interface OrderEvent {
+  orderId: string;
+  /** What saw it: a webhook topic, reconcile, backfill, replay. */
+  source: string;
+  cancelled: boolean;
+  /** The order's name (`#1003`) when the event carries it: its job is named after it. */
+  orderName?: string;
+}
+
 /** The source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */
 export const REPLAY_SOURCE = 'replay';
 

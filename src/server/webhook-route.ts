@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { parseOrderId } from '../domain/order.js';
+import type { OrderEvent } from '../domain/order-lifecycle.js';
 import type { Logger } from '../log.js';
 import type { Counters } from '../metrics/counters.js';
 import {
@@ -26,13 +27,6 @@ const orderWebhookBody = z.object({
   /** Anything odd is left out. */
   name: z.string().max(40).optional().catch(undefined),
 });
-
-export interface OrderEvent {
-  orderId: string;
-  source: string;
-  cancelled: boolean;
-  orderName?: string;
-}
 
 export interface WebhookRouteDeps {
   verify: VerifyWebhook;
