@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { OrderEvent } from '../../src/domain/order-lifecycle.js';
+import { hmacStreakKey } from '../../src/records/hmac-failure-streak.js';
 import { encodeEntry, pushEntryLua, TIMELINE_KEEP_MS } from '../../src/records/order-timeline.js';
-import { hmacStreakKey } from '../../src/records/webhook-verification.js';
 import type { QueueContext } from '../context.js';
 import { acceptOrderEvent, type OrderEventResult } from './accept-order-event.js';
 import { createShipmentJobName } from './enqueue.js';

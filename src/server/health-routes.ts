@@ -3,12 +3,12 @@ import type { Redis } from 'ioredis';
 import { pauseMessage, readPartnerPause } from '../queue/partner-auth.js';
 import type { PartnerBudget } from '../queue/partner-budget.js';
 import { evictionPauseMessage, readEvictionPause } from '../queue/redis-durability.js';
-import type { StoreHealth } from '../records/store-health.js';
 import {
   HMAC_FAILURE_STREAK_ALERT,
   hmacFailureStreak,
   hmacStreakMessage,
-} from '../records/webhook-verification.js';
+} from '../records/hmac-failure-streak.js';
+import type { StoreHealth } from '../records/store-health.js';
 
 export interface HealthDeps {
   /** Fail-fast: health answers at once when Redis is down. */

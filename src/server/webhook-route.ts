@@ -11,7 +11,7 @@ import {
   endHmacFailureStreak,
   HMAC_FAILURE_STREAK_ALERT,
   hmacStreakMessage,
-} from '../records/webhook-verification.js';
+} from '../records/hmac-failure-streak.js';
 import type { VerifyWebhook } from '../store/webhooks.js';
 
 export const ORDER_TOPICS = ['orders/create', 'orders/paid', 'orders/updated', 'orders/cancelled'];

@@ -5,12 +5,12 @@ import { createLogger } from '../../src/log.js';
 import { Counters } from '../../src/metrics/counters.js';
 import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
 import { PartnerBudget } from '../../src/queue/partner-budget.js';
+import { countHmacFailure } from '../../src/records/hmac-failure-streak.js';
 import { OrderRecords } from '../../src/records/order-records.js';
 import { OrderTimeline } from '../../src/records/order-timeline.js';
 import { claimPartnerEnvironment } from '../../src/records/partner-environment.js';
 import { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import { StoreHealth } from '../../src/records/store-health.js';
-import { countHmacFailure } from '../../src/records/webhook-verification.js';
 import { hashSlot } from '../helpers/hash-slot.js';
 import { dropKeys, ON_CLUSTER, testRedis } from '../helpers/redis.js';
 

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
-import { HMAC_FAILURE_STREAK_ALERT } from '../../src/records/webhook-verification.js';
+import { HMAC_FAILURE_STREAK_ALERT } from '../../src/records/hmac-failure-streak.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/model.js';
 import { FakeStoreState } from '../../src/sandbox/store/state.js';
 import { orderWebhookPayload, signWebhook } from '../../src/sandbox/store/webhooks.js';
