@@ -82,7 +82,34 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
    */
   async function announce(topic: string, order: FakeOrder, choice: WebhookChoice = {}) {
     if (choice.sendWebhook === false) return undefined;
-    const named = choice.webhookUrl ?? options.webhookUrl;
+    return deliver(topic, orderWebhookPayload(order), choice.webhookUrl ?? options.webhookUrl, {
+      orderId: order.id,
+    });
+  }
+
+  /**
+   * A fulfillment order topic, to the apps subscribed to it (or the URL named): its payload is
+   * the fulfillment order's id and status, as in Shopify's webhook reference.
+   */
+  async function announceFulfillmentOrder(
+    topic: string,
+    fo: FakeFulfillmentOrder,
+    choice: WebhookChoice = {},
+  ) {
+    if (choice.sendWebhook === false) return undefined;
+    const payload = {
+      fulfillment_order: { id: gid('FulfillmentOrder', fo.id), status: fo.status.toLowerCase() },
+    };
+    return deliver(topic, payload, choice.webhookUrl, {});
+  }
+
+  /** To the URL named, else to every subscription made for the topic; the first delivery. */
+  async function deliver(
+    topic: string,
+    payload: unknown,
+    named: string | undefined,
+    about: Record<string, unknown>,
+  ) {
     const urls = named
       ? [named]
       : state.app.webhookSubscriptions
@@ -96,45 +123,9 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
         shop: options.shop,
         secret: options.webhookSecret,
         apiVersion,
-        payload: orderWebhookPayload(order),
+        payload,
       });
-      logger.info({ topic, orderId: order.id, status: delivery.status }, 'sent webhook');
-      first ??= delivery;
-    }
-    return first;
-  }
-
-  /**
-   * A fulfillment order topic, to the apps subscribed to it (or the URL named): its payload is
-   * the fulfillment order's id and status, as in Shopify's webhook reference.
-   */
-  async function announceFulfillmentOrder(
-    topic: string,
-    fo: FakeFulfillmentOrder,
-    choice: WebhookChoice = {},
-  ) {
-    if (choice.sendWebhook === false) return undefined;
-    const urls = choice.webhookUrl
-      ? [choice.webhookUrl]
-      : state.app.webhookSubscriptions
-          .filter((s) => headerTopic(s.topic) === topic)
-          .map((s) => s.uri);
-    let first: WebhookDelivery | undefined;
-    for (const url of urls) {
-      const delivery = await deliverWebhook({
-        url,
-        topic,
-        shop: options.shop,
-        secret: options.webhookSecret,
-        apiVersion,
-        payload: {
-          fulfillment_order: {
-            id: gid('FulfillmentOrder', fo.id),
-            status: fo.status.toLowerCase(),
-          },
-        },
-      });
-      logger.info({ topic, status: delivery.status }, 'sent webhook');
+      logger.info({ topic, ...about, status: delivery.status }, 'sent webhook');
       first ??= delivery;
     }
     return first;
