@@ -16,6 +16,7 @@ import { buildServer } from '../../src/server/app.js';
 import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import { allJobs } from '../helpers/intake.js';
 import {
+  countingReservations,
   FIXTURE,
   SHOP,
   type ShipmentStack,
@@ -711,21 +712,8 @@ describe('what goes into a shipment, through the whole flow', () => {
 
   it('a look at an order still on hold takes no place in the partner budget and adds nothing to its timeline', async () => {
     const f = await flow({ workers: false });
-    let reserved = 0;
-    const partner = f.s.partner;
-    const counting = new Proxy(partner, {
-      get(target, key) {
-        if (key === 'reserveCreate') {
-          return async () => {
-            reserved += 1;
-            return target.reserveCreate();
-          };
-        }
-        const value = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    f.s.startWorkers({ ports: { partner: counting } });
+    const { client, counted } = countingReservations(f.s.partner);
+    f.s.startWorkers({ ports: { partner: client } });
     const id = await place(f, {
       lineItems: [MUG],
       fulfillmentOrders: [{ hold: { reason: 'INCORRECT_ADDRESS' } }],
@@ -733,7 +721,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     const first = await skippedWith(f, id, /^Waiting: /);
     await waitUntil(async () => f.s.records.isWaiting(id), { what: 'the order to wait' });
     // The first look at a new order takes its place before reading it (and gives it back).
-    expect(reserved).toBe(1);
+    expect(counted.reserved).toBe(1);
     const story = await f.s.parts.timeline.read(id);
     expect(story).toHaveLength(1);
 
@@ -756,7 +744,7 @@ describe('what goes into a shipment, through the whole flow', () => {
       });
       updatedAt = looked!.updatedAt;
     }
-    expect(reserved).toBe(1);
+    expect(counted.reserved).toBe(1);
     expect(await f.s.parts.timeline.read(id)).toEqual(story);
 
     // Released: the look that sends it takes its place, and the request is on the timeline.
@@ -764,7 +752,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     await f.s.store.releaseHold(fo!.id, { sendWebhook: false });
     expect(await passIn(f, 60)).toMatchObject({ waitingRechecked: 1 });
     await settledAs(f, id, 'registered');
-    expect(reserved).toBe(2);
+    expect(counted.reserved).toBe(2);
     const after = await f.s.parts.timeline.read(id);
     expect(after.filter((entry) => entry.kind === 'event')).toEqual(
       story.filter((entry) => entry.kind === 'event'),

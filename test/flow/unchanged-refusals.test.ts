@@ -5,6 +5,7 @@ import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
 import { allJobs } from '../helpers/intake.js';
 import { editOrderInShopify } from '../helpers/order-edits.js';
 import {
+  countingReservations,
   createRequests,
   FIXTURE,
   type ShipmentStack,
@@ -116,37 +117,24 @@ describe('an order the provider refused, brought back by its own events', () => 
 describe('an unchanged refused order brought back by an event', () => {
   it('is refused again without taking a place in the partner budget; a change takes one', async () => {
     const s = await start({ workers: false });
-    let reserved = 0;
-    const partner = s.partner;
-    const counting = new Proxy(partner, {
-      get(target, key) {
-        if (key === 'reserveCreate') {
-          return async () => {
-            reserved += 1;
-            return target.reserveCreate();
-          };
-        }
-        const value = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
-    s.startWorkers({ ports: { partner: counting } });
+    const { client, counted } = countingReservations(s.partner);
+    s.startWorkers({ ports: { partner: client } });
     providerRefuses(s);
     await s.parts.enqueueOrder(ID, 'orders/create');
     await runEnds(s, 1);
-    expect(reserved).toBe(1);
+    expect(counted.reserved).toBe(1);
 
     expect(await s.parts.enqueueOrder(ID, 'orders/updated')).toBe('requeued');
     await runEnds(s, 2);
     expect((await s.counters.read()).unchanged_refusals_not_resent).toBe(1);
-    expect(reserved).toBe(1);
+    expect(counted.reserved).toBe(1);
 
     await editOrderInShopify(s.store, STORE_TOKEN, ID, (order) => {
       order.shippingAddress.name = 'Mette';
     });
     expect(await s.parts.enqueueOrder(ID, 'orders/updated')).toBe('requeued');
     await runEnds(s, 3);
-    expect(reserved).toBe(2);
+    expect(counted.reserved).toBe(2);
   });
 });
 

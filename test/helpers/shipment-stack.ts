@@ -431,3 +431,21 @@ export function metafield(store: FakeStore, orderId: string, key: string): strin
     .order(orderId)
     ?.metafields.find((m) => m.namespace === 'partner_shipment' && m.key === key)?.value;
 }
+
+/** The partner client with a count of the places it takes in the budget for creates. */
+export function countingReservations(partner: PartnerClient) {
+  const counted = { reserved: 0 };
+  const client = new Proxy(partner, {
+    get(target, key) {
+      if (key === 'reserveCreate') {
+        return async () => {
+          counted.reserved += 1;
+          return target.reserveCreate();
+        };
+      }
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { client, counted };
+}
