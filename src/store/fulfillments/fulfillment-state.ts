@@ -128,10 +128,16 @@ function newestCreatedAt(fulfillments: R.FulfillmentStateNode[]): string {
   return newest;
 }
 
-async function toFulfillmentOrderState(
-  transport: StoreTransport,
-  node: R.FulfillmentOrderStateNode,
-): Promise<FulfillmentOrderState> {
+/** A fulfillment order's id, status, actions and location, as every read of one gives them. */
+export function fulfillmentOrderHead(node: {
+  id: string;
+  status: string;
+  supportedActions: { action: string }[];
+  assignedLocation: {
+    name: string;
+    location?: { id: string; isFulfillmentService: boolean } | null;
+  };
+}) {
   return {
     id: node.id,
     status: node.status,
@@ -141,6 +147,15 @@ async function toFulfillmentOrderState(
       name: node.assignedLocation.name,
       isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
     },
+  };
+}
+
+async function toFulfillmentOrderState(
+  transport: StoreTransport,
+  node: R.FulfillmentOrderStateNode,
+): Promise<FulfillmentOrderState> {
+  return {
+    ...fulfillmentOrderHead(node),
     holdReasons: node.fulfillmentHolds.map((h) => h.displayReason),
     fulfillAt: node.fulfillAt,
     hasRemainingLines: await hasRemainingLines(transport, node),

@@ -5,7 +5,7 @@ import { required, userErrors } from '../transport/answers.js';
 import { throwOnUserErrors } from '../transport/graphql-request.js';
 import { orderGidOf } from '../transport/order-ids.js';
 import * as D from './documents.js';
-import { readFulfillmentState } from './fulfillment-state.js';
+import { fulfillmentOrderHead, readFulfillmentState } from './fulfillment-state.js';
 import { readOpenFulfillmentOrders } from './open-fulfillment-orders.js';
 import { FULFILLMENT_REFUSALS } from './refusals.js';
 import * as R from './responses.js';
@@ -145,20 +145,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         SR.readFulfillmentOrdersByIdData,
         { ids: fulfillmentOrderIds.map(fulfillmentOrderGid) },
       );
-      return nodes.map((node) =>
-        node
-          ? {
-              id: node.id,
-              status: node.status,
-              supportedActions: node.supportedActions.map((a) => a.action),
-              location: {
-                id: node.assignedLocation.location?.id ?? null,
-                name: node.assignedLocation.name,
-                isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
-              },
-            }
-          : null,
-      );
+      return nodes.map((node) => (node ? fulfillmentOrderHead(node) : null));
     },
 
     async reportFulfillmentOrderProgress(fulfillmentOrderId, reasonNotes, options = {}) {
