@@ -95,46 +95,43 @@ const CREATED_FULFILLMENT_FIELDS = /* GraphQL */ `
   }
 `;
 
-export const CREATE_FULFILLMENT = /* GraphQL */ `
-  mutation CreateFulfillment($fulfillment: FulfillmentInput!) {
-    fulfillmentCreate(fulfillment: $fulfillment) {
-      fulfillment {
-        ...CreatedFulfillmentFields
-      }
-      userErrors {
-        field
-        message
-      }
-    }
-  }
-  ${CREATED_FULFILLMENT_FIELDS}
-`;
-
-/** The fulfilment and the order's status metafields in one request. */
-export const CREATE_FULFILLMENT_WITH_STATUS = /* GraphQL */ `
-  mutation CreateFulfillmentWithStatus(
-    $fulfillment: FulfillmentInput!
-    $metafields: [MetafieldsSetInput!]!
-  ) {
-    fulfillmentCreate(fulfillment: $fulfillment) {
-      fulfillment {
-        ...CreatedFulfillmentFields
-      }
-      userErrors {
-        field
-        message
-      }
-    }
+/** The order's status metafields, written in the same request as a mutation that changes it. */
+const STATUS_WRITE = /* GraphQL */ `
     metafieldsSet(metafields: $metafields) {
       userErrors {
         field
         message
         code
       }
+    }`;
+
+/**
+ * A mutation alone, and with the order's status metafields (`…WithStatus`): Shopify runs the two
+ * one after the other, each answering its own userErrors.
+ */
+function withAndWithoutStatus(name: string, variables: string, body: string, fragments = '') {
+  return [
+    `mutation ${name}(${variables}) {${body}}\n${fragments}`,
+    `mutation ${name}WithStatus(${variables}, $metafields: [MetafieldsSetInput!]!) {${body}${STATUS_WRITE}\n}\n${fragments}`,
+  ] as const;
+}
+
+export const [CREATE_FULFILLMENT, CREATE_FULFILLMENT_WITH_STATUS] = withAndWithoutStatus(
+  'CreateFulfillment',
+  '$fulfillment: FulfillmentInput!',
+  /* GraphQL */ `
+    fulfillmentCreate(fulfillment: $fulfillment) {
+      fulfillment {
+        ...CreatedFulfillmentFields
+      }
+      userErrors {
+        field
+        message
+      }
     }
-  }
-  ${CREATED_FULFILLMENT_FIELDS}
-`;
+  `,
+  CREATED_FULFILLMENT_FIELDS,
+);
 
 export const UPDATE_FULFILLMENT_TRACKING = /* GraphQL */ `
   mutation UpdateFulfillmentTracking(
@@ -164,8 +161,11 @@ export const UPDATE_FULFILLMENT_TRACKING = /* GraphQL */ `
   }
 `;
 
-export const CREATE_FULFILLMENT_EVENT = /* GraphQL */ `
-  mutation CreateFulfillmentEvent($fulfillmentEvent: FulfillmentEventInput!) {
+export const [CREATE_FULFILLMENT_EVENT, CREATE_FULFILLMENT_EVENT_WITH_STATUS] =
+  withAndWithoutStatus(
+    'CreateFulfillmentEvent',
+    '$fulfillmentEvent: FulfillmentEventInput!',
+    /* GraphQL */ `
     fulfillmentEventCreate(fulfillmentEvent: $fulfillmentEvent) {
       fulfillmentEvent {
         id
@@ -177,38 +177,8 @@ export const CREATE_FULFILLMENT_EVENT = /* GraphQL */ `
         message
       }
     }
-  }
-`;
-
-/**
- * The delivered event and the order's status metafields in one request: Shopify runs the two
- * mutations one after the other, each answering its own userErrors.
- */
-export const CREATE_FULFILLMENT_EVENT_WITH_STATUS = /* GraphQL */ `
-  mutation CreateFulfillmentEventWithStatus(
-    $fulfillmentEvent: FulfillmentEventInput!
-    $metafields: [MetafieldsSetInput!]!
-  ) {
-    fulfillmentEventCreate(fulfillmentEvent: $fulfillmentEvent) {
-      fulfillmentEvent {
-        id
-        status
-        happenedAt
-      }
-      userErrors {
-        field
-        message
-      }
-    }
-    metafieldsSet(metafields: $metafields) {
-      userErrors {
-        field
-        message
-        code
-      }
-    }
-  }
-`;
+  `,
+  );
 
 /** A progress report and the order's status metafields in one request. */
 export const REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS = /* GraphQL */ `
@@ -228,12 +198,6 @@ export const REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS = /* GraphQL */ `
         code
       }
     }
-    metafieldsSet(metafields: $metafields) {
-      userErrors {
-        field
-        message
-        code
-      }
-    }
+${STATUS_WRITE}
   }
 `;
