@@ -62,15 +62,7 @@ export function formatOrderStatus(status: OrderStatus): string {
   if (r?.orderNumber) lines.push(`  Provider order number: ${r.orderNumber}`);
   if (r?.partnerStatus) lines.push(`  Provider status (when registered): ${r.partnerStatus}`);
   if (r?.registeredAt) lines.push(`  Registered: ${r.registeredAt}`);
-  if (r?.cancelledAfterRegistrationAt)
-    lines.push(
-      `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
-    );
-  const edited = FINGERPRINT_PARTS.filter((p) => r?.editReportedChanges?.split(',').includes(p));
-  if (r?.editReportedAt && edited.length > 0)
-    lines.push(
-      `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
-    );
+  if (r) lines.push(...changedAfterRegistration(r));
   lines.push(...formatSync(status.shipment));
   lines.push(...formatLive(status.live));
   const error = lastError(status);
@@ -92,6 +84,21 @@ export function formatOrderStatus(status: OrderStatus): string {
   }
   lines.push(...formatTimeline(status.timeline));
   return lines.join('\n');
+}
+
+/** `connector order` says the same. */
+export function changedAfterRegistration(r: OrderRecord): string[] {
+  const lines: string[] = [];
+  if (r.cancelledAfterRegistrationAt)
+    lines.push(
+      `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
+    );
+  const edited = FINGERPRINT_PARTS.filter((p) => r.editReportedChanges?.split(',').includes(p));
+  if (r.editReportedAt && edited.length > 0)
+    lines.push(
+      `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
+    );
+  return lines;
 }
 
 export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
