@@ -310,15 +310,7 @@ export class ShipmentTracking {
    * it stalled. That execution, if still alive, finds the lock taken at its next page and stops.
    */
   async holdLock(holder: string, ttlMs: number, takeOverFrom?: string): Promise<boolean> {
-    const held = await this.redis.eval(
-      TAKE_OVER_LOCK,
-      1,
-      this.lockKey,
-      holder,
-      ttlMs,
-      takeOverFrom ?? holder,
-    );
-    return held === 1;
+    return this.takeOver(this.lockKey, holder, ttlMs, takeOverFrom);
   }
 
   async releaseLock(holder: string): Promise<void> {
@@ -335,15 +327,7 @@ export class ShipmentTracking {
     ttlMs: number,
     takeOverFrom?: string,
   ): Promise<boolean> {
-    const held = await this.redis.eval(
-      TAKE_OVER_LOCK,
-      1,
-      this.writeLockKey(reference),
-      holder,
-      ttlMs,
-      takeOverFrom ?? holder,
-    );
-    return held === 1;
+    return this.takeOver(this.writeLockKey(reference), holder, ttlMs, takeOverFrom);
   }
 
   /** False when the lock was lost: what the holder read may be stale, so it must not write. */
@@ -353,6 +337,10 @@ export class ShipmentTracking {
 
   async releaseWriteLock(reference: string, holder: string): Promise<void> {
     await this.redis.eval(RELEASE_LOCK, 1, this.writeLockKey(reference), holder);
+  }
+
+  private async takeOver(key: string, holder: string, ttlMs: number, from = holder) {
+    return (await this.redis.eval(TAKE_OVER_LOCK, 1, key, holder, ttlMs, from)) === 1;
   }
 }
 
