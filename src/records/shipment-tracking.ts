@@ -156,7 +156,7 @@ export class ShipmentTracking {
     }
   }
 
-  async track(reference: string, side: ProviderSide, now = Date.now()): Promise<boolean> {
+  async track(reference: string, side: ProviderSide): Promise<boolean> {
     const created = await this.redis.eval(
       TRACK,
       3,
@@ -166,7 +166,7 @@ export class ShipmentTracking {
       reference,
       this.keepMs,
       String(side.createdAtMs),
-      statusEntry(side.status, now),
+      statusEntry(side.status),
       TIMELINE_KEEP_MS,
       ...fieldsOf(side),
     );
@@ -182,7 +182,6 @@ export class ShipmentTracking {
     readUpdatedAtMs: number | undefined,
     side: ProviderSide,
     needsDetail: boolean,
-    now = Date.now(),
   ): Promise<boolean> {
     const saved = await this.redis.eval(
       SAVE_PROVIDER_SIDE,
@@ -196,7 +195,7 @@ export class ShipmentTracking {
       this.keepMs,
       side.stage === 'delivered' || side.stage === 'cancelled' ? '1' : '0',
       needsDetail ? '1' : '0',
-      statusEntry(side.status, now),
+      statusEntry(side.status),
       TIMELINE_KEEP_MS,
       ...fieldsOf(side),
     );
@@ -249,8 +248,9 @@ export class ShipmentTracking {
       .exec();
   }
 
-  async noteForeign(references: readonly string[], now = Date.now()): Promise<void> {
+  async noteForeign(references: readonly string[]): Promise<void> {
     if (references.length === 0) return;
+    const now = Date.now();
     await this.redis
       .multi()
       .zadd(this.foreignKey, ...references.flatMap((r) => [now, r]))
@@ -345,8 +345,8 @@ export class ShipmentTracking {
 }
 
 /** Kept only when the status changed. */
-function statusEntry(status: string, now: number): string {
-  return encodeEntry({ at: now, kind: 'provider-status', status });
+function statusEntry(status: string): string {
+  return encodeEntry({ at: Date.now(), kind: 'provider-status', status });
 }
 
 function fieldsOf(side: object): string[] {

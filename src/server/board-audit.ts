@@ -44,11 +44,9 @@ export function boardAuditHooks(deps: {
   redis: Redis;
   prefix: string;
   logger: Logger;
-  now?: () => number;
 }): BoardHooks {
   const byName = new Map(deps.queues.map((queue) => [queue.name, queue]));
   const pending = new WeakMap<HookContext, Pending>();
-  const now = deps.now ?? Date.now;
 
   return {
     async before(context) {
@@ -97,7 +95,7 @@ export function boardAuditHooks(deps: {
         if (orderId) note.orderIds.push(orderId);
       }
       const action: StaffAction = {
-        at: now(),
+        at: Date.now(),
         who: loginUser(context.request.headers.authorization),
         via: 'board',
         action: note.action,
