@@ -79,14 +79,3 @@ export async function environmentOrExit(
     return false;
   }
 }
-
-/**
- * Call it before announcing readiness, so a signal sent the moment the announcement is read is
- * never met by Node's default (exit 143).
- */
-export function nextStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
-}

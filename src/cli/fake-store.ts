@@ -4,8 +4,7 @@ import { lenientSetting } from '../../config/index.js';
 import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET } from '../demo/settings.js';
 import { createLogger } from '../log.js';
 import { startFakeStore } from '../sandbox/store/index.js';
-import { nextStopSignal } from './exit.js';
-import { whenStartedFromGone } from './parent-watch.js';
+import { untilStopped } from './parent-watch.js';
 
 const optionsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535),
@@ -60,8 +59,7 @@ export function registerFakeStoreCommand(program: Command): void {
         logger: createLogger({ level: lenientSetting('LOG_LEVEL') ?? 'info', name: 'fake-store' }),
       });
 
-      // Ctrl-C, SIGTERM, or `npm run` killed above it: close, freeing the port.
-      const stopping = Promise.race([nextStopSignal(), whenStartedFromGone()]);
+      const stopping = untilStopped();
       console.log(`Fake store for ${store.shop} listening: SHOPIFY_ADMIN_API_URL=${store.url}`);
       console.log(
         `Connector settings (local only): SHOPIFY_SHOP=${store.shop} SHOPIFY_ADMIN_API_URL=${store.url} ` +
@@ -81,10 +79,7 @@ export function registerFakeStoreCommand(program: Command): void {
       );
       if (options.webhookUrl) console.log(`Webhooks go to ${options.webhookUrl}`);
 
-      const signal = await stopping;
-      console.log(
-        `${signal === 'SIGINT' || signal === 'SIGTERM' ? `${signal} received` : signal}, closing the fake store.`,
-      );
+      console.log(`${await stopping}, closing the fake store.`);
       await store.close();
     });
 }
