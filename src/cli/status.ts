@@ -36,12 +36,16 @@ interface StatusOptions {
   json?: boolean;
 }
 
-async function findByName(
-  name: string,
-  shopify: Config['shopify'],
-  logger: Logger,
-): Promise<{ id: string; name: string } | null> {
-  return buildStoreClient(shopify, logger).findOrderByName(name);
+/** Null: no such order in the store. Undefined after saying why Shopify could not be asked. */
+export async function orderByName(name: string, shopify: Config['shopify']) {
+  try {
+    return await buildStoreClient(shopify, createLogger({ level: 'warn' })).findOrderByName(name);
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    console.error(`Could not ask Shopify for order ${name}: ${error.message}`);
+    process.exitCode = EXIT.unavailable;
+    return undefined;
+  }
 }
 
 async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix: string) {
@@ -70,15 +74,8 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
           )
         : quietly(() => loadSettings(['shopify']).shopify);
     if (argument.kind === 'name' && !shopify) return;
-    let found: { id: string; name: string } | null = null;
-    try {
-      found = shopify ? await findByName(argument.value, shopify, logger) : null;
-    } catch (error) {
-      if (!(error instanceof StoreError)) throw error;
-      console.error(`Could not ask Shopify for order ${argument.value}: ${error.message}`);
-      process.exitCode = EXIT.unavailable;
-      return;
-    }
+    const found = shopify ? await orderByName(argument.value, shopify) : null;
+    if (found === undefined) return;
     if (!shopify) {
       console.error(
         `${argument.value} is no order id the connector knows of; looking it up as an order name (#${argument.value}) needs the SHOPIFY_* settings.`,
