@@ -112,7 +112,12 @@ export class ConnectorMetrics {
   }
 
   private register(metric: ScrapedMetric, type: 'gauge' | 'counter'): void {
-    checkName(metric.name);
+    // Snake_case and prefixed, so the alert rules and dashboard can rely on them.
+    if (!metric.name.startsWith(METRIC_PREFIX) || !/^[a-z][a-z0-9_]*$/.test(metric.name)) {
+      throw new Error(
+        `Metric name ${metric.name} must be snake_case and start with ${METRIC_PREFIX}`,
+      );
+    }
     const { logger } = this.options;
     const failures = this.readFailures;
     const config = {
@@ -150,13 +155,6 @@ export interface OtherRegistry {
   /** Named in `connector_metric_read_failures_total` when it cannot answer. */
   name: string;
   read(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
-}
-
-/** Names are snake_case and prefixed, so the alert rules and dashboard can rely on them. */
-export function checkName(name: string): void {
-  if (!name.startsWith(METRIC_PREFIX) || !/^[a-z][a-z0-9_]*$/.test(name)) {
-    throw new Error(`Metric name ${name} must be snake_case and start with ${METRIC_PREFIX}`);
-  }
 }
 
 type MetricConfig = { name: string; help: string; labelNames: string[]; registers: Registry[] };
