@@ -32,10 +32,6 @@ export function stateWord(state: string): string {
   return STATE_WORD[state as OrderRecord['state']] ?? state;
 }
 
-export function stateInWords(record: OrderRecord | null): string {
-  return record ? STATE_WORDS[record.state] : 'not seen (the connector has no record of it)';
-}
-
 function eligibility(record: OrderRecord | null): string {
   if (!record) return 'unknown: not checked yet';
   if (record.state === 'skipped') return `not eligible: ${record.reason ?? record.skipCode ?? '?'}`;
@@ -56,7 +52,9 @@ const indent = (text: string) => text.replaceAll('\n', '\n      ');
 export function formatOrderStatus(status: OrderStatus): string {
   const r = status.record;
   const lines = [`Order ${status.orderId}${status.name ? ` (${status.name})` : ''}`];
-  lines.push(`  State: ${stateInWords(r)}${r ? ` since ${r.updatedAt}` : ''}`);
+  lines.push(
+    `  State: ${r ? `${STATE_WORDS[r.state]} since ${r.updatedAt}` : 'not seen (the connector has no record of it)'}`,
+  );
   lines.push(`  Eligibility: ${eligibility(r)}`);
   lines.push(`  Reference at the provider: ${status.orderId}`);
   if (r?.orderNumber) lines.push(`  Provider order number: ${r.orderNumber}`);
