@@ -12,6 +12,9 @@ import type { Logger } from '../log.js';
 /** Every metric the connector exposes starts with this. */
 export const METRIC_PREFIX = 'connector_';
 
+/** The end of the help text of a metric every process reads from Redis alike. */
+export const SHARED = 'Shared by all processes (kept in Redis).';
+
 /** One value of a metric read at scrape time, with its labels (none for a single value). */
 export interface Sample {
   labels?: Record<string, string>;
