@@ -620,11 +620,8 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /** One variable's value for what runs without a configuration (logging); undefined when unset or bad. */
-export function lenientSetting<N extends VariableName>(
-  name: N,
-  env: Env = process.env,
-): Values<N>[N] | undefined {
-  return parseVariables(env, [name]).values[name];
+export function lenientSetting<N extends VariableName>(name: N): Values<N>[N] | undefined {
+  return parseVariables(process.env, [name]).values[name];
 }
 
 /** An address only this machine reaches: 127.0.0.0/8, ::1 or localhost. */
