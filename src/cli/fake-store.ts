@@ -21,26 +21,16 @@ const optionsSchema = z.object({
   empty: z.boolean().optional(),
 });
 
-/** The Docker sandbox profile's values (docs/deployment.md), so the command runs with no flags. */
-export const FAKE_STORE_DEFAULTS = {
-  shop: DEMO_SHOP,
-  accessToken: DEMO_STORE_TOKEN,
-  webhookSecret: DEMO_WEBHOOK_SECRET,
-};
-
 export function registerFakeStoreCommand(program: Command): void {
   program
     .command('fake-store')
     .description('run a local fake Shopify store (Admin GraphQL, client credentials, webhooks)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4020')
     .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--shop <domain>', 'the shop domain it pretends to be', FAKE_STORE_DEFAULTS.shop)
-    .option('--access-token <token>', 'Admin API token it accepts', FAKE_STORE_DEFAULTS.accessToken)
-    .option(
-      '--webhook-secret <secret>',
-      'secret it signs webhooks with',
-      FAKE_STORE_DEFAULTS.webhookSecret,
-    )
+    // The defaults are the Docker sandbox profile's (docs/deployment.md): no flags needed.
+    .option('--shop <domain>', 'the shop domain it pretends to be', DEMO_SHOP)
+    .option('--access-token <token>', 'Admin API token it accepts', DEMO_STORE_TOKEN)
+    .option('--webhook-secret <secret>', 'secret it signs webhooks with', DEMO_WEBHOOK_SECRET)
     .option('--webhook-url <url>', 'where it sends order webhooks by default')
     .option('--client-id <id>', 'client id accepted by client credentials')
     .option('--client-secret <secret>', 'client secret accepted by client credentials')
