@@ -10,28 +10,19 @@ import {
 /** sysexits(3) codes, so scripts can tell a bad setting from an outage. */
 export const EXIT = { usage: 2, noInput: 66, unavailable: 69, config: 78 } as const;
 
-/** Undefined after printing every problem and setting the exit code. */
-export function configOrExit(): Config | undefined {
+/** Undefined after printing every problem (after `why`, if given) and setting the exit code. */
+export function settingsOrExit<T>(load: () => T, why?: string): T | undefined {
   try {
-    return loadConfig();
+    return load();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
+    console.error(why ? `${why}: ${error.message}` : error.message);
     process.exitCode = EXIT.config;
     return undefined;
   }
 }
 
-export function settingsOrExit<T>(load: () => T, why: string): T | undefined {
-  try {
-    return load();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`${why}: ${error.message}`);
-    process.exitCode = EXIT.config;
-    return undefined;
-  }
-}
+export const configOrExit = (): Config | undefined => settingsOrExit(() => loadConfig());
 
 export async function redisOrExit(url: string) {
   try {
