@@ -30,11 +30,9 @@ export interface ServiceOptions {
   isWorkersThread?: boolean;
   /** Called when the workers' thread ended: stop the service and exit. */
   onFatal?: (reason: string) => void;
-  /** Only tests change it. */
+  // Only tests change these three.
   jobLock?: WorkerOptions['jobLock'];
-  /** Only tests change it. */
   scheduleRefreshMs?: number;
-  /** Only tests change it. */
   evictionCheckMs?: number;
 }
 
