@@ -12,7 +12,7 @@ import { AUTO_ADVANCE_MS } from '../demo/settings.js';
 import { type DemoStack, startDemoStack } from '../demo/stack.js';
 import { shopifyProgress, summaryLines } from '../demo/summary.js';
 import { OrderWatcher } from '../demo/watch.js';
-import { EXIT } from './exit.js';
+import { EXIT, settingsOrExit } from './exit.js';
 import { whenStartedFromGone } from './parent-watch.js';
 
 /** 128 + SIGINT, as a shell reports a run stopped by Ctrl-C. */
@@ -37,14 +37,8 @@ export function registerDemoCommand(program: Command): void {
 
 async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   // The one setting the demo takes from outside; startDemoStack validates it with the rest.
-  let configuredUrl: string;
-  try {
-    configuredUrl = loadSettings(['redis']).redis.url;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    return EXIT.config;
-  }
+  const configuredUrl = settingsOrExit(() => loadSettings(['redis']).redis.url);
+  if (configuredUrl === undefined) return EXIT.config;
   let redis: LocalRedis;
   try {
     redis = await localRedis({ url: configuredUrl });
@@ -100,7 +94,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
       code = EXIT_INTERRUPTED;
     } else if (error instanceof ConfigError) {
       console.error(`\n${error.message}`);
-      code = 78;
+      code = EXIT.config;
     } else {
       console.error(`\nThe demo failed: ${error instanceof Error ? error.message : String(error)}`);
       code = 1;
