@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { scanKeys } from '../queue/redis.js';
+import { deleteIfHeld, scanKeys } from '../queue/redis.js';
 import { encodeEntry, pushEntryLua, TIMELINE_KEEP_MS, timelineKey } from './order-timeline.js';
 
 /**
@@ -314,7 +314,7 @@ export class ShipmentTracking {
   }
 
   async releaseLock(holder: string): Promise<void> {
-    await this.redis.eval(RELEASE_LOCK, 1, this.lockKey, holder);
+    await deleteIfHeld(this.redis, this.lockKey, holder);
   }
 
   /**
@@ -336,7 +336,7 @@ export class ShipmentTracking {
   }
 
   async releaseWriteLock(reference: string, holder: string): Promise<void> {
-    await this.redis.eval(RELEASE_LOCK, 1, this.writeLockKey(reference), holder);
+    await deleteIfHeld(this.redis, this.writeLockKey(reference), holder);
   }
 
   private async takeOver(key: string, holder: string, ttlMs: number, from = holder) {
@@ -412,10 +412,5 @@ return 1
 const KEEP_LOCK = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-`;
-
-const RELEASE_LOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 `;
