@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../../config/index.js';
+import { shipmentReader } from '../compose/shipment-reader.js';
 import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
@@ -48,13 +49,7 @@ export async function environmentOrExit(
       prefix,
       config.partner,
       new Date(),
-      // Loaded only for a new token: `connector start` needs no partner client in this thread.
-      async (reference) =>
-        (await import('../compose/shipment-reader.js')).shipmentReader(
-          config.partner,
-          redis,
-          createLogger({ level: 'warn' }),
-        )(reference),
+      shipmentReader(config.partner, redis, createLogger({ level: 'warn' })),
       options.dryRun,
     );
     if (claim.outcome === 'token_adopted' && !options.dryRun) {
