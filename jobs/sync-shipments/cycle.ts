@@ -67,12 +67,14 @@ export async function runSyncCycle(
   try {
     await runCycle(deps, summary, keepLock);
   } catch (error) {
-    if (!(error instanceof SyncLockLost)) throw error;
-    return { ...summary, outcome: 'skipped', reason: 'another sync run took over' };
-  } finally {
-    // Only if still ours; after a failure, whichever run comes next resumes from the cursor.
+    if (error instanceof SyncLockLost) {
+      return { ...summary, outcome: 'skipped', reason: 'another sync run took over' };
+    }
+    // Whichever run comes next resumes from the cursor.
     await deps.tracking.releaseLock(holder);
+    throw error;
   }
+  await deps.tracking.releaseLock(holder);
   return summary;
 }
 
