@@ -21,17 +21,16 @@
  *   BENCH_TRACE=1   the stages' progress every 10 s, and where the requests and jobs went
  *   PARTNER_SYNC_RESERVE, CREATE_CONCURRENCY, …   passed on to the connector
  */
-import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Redis } from 'ioredis';
 import { SYNC_PAGE_SIZE } from '../jobs/sync-shipments/cycle.js';
 import { buildSharedParts } from '../src/compose/parts.js';
-import { freePort } from '../src/demo/free-port.js';
-import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET, demoEnv } from '../src/demo/settings.js';
+import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET } from '../src/demo/settings.js';
 import { createLogger } from '../src/log.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../src/sandbox/partner/index.js';
 import { type FakeStore, startFakeStore } from '../src/sandbox/store/index.js';
+import { startConnectorProcess, stopConnectorProcess } from './connector-process.js';
 import { dropKeys, startLocalRedis } from './rig.js';
 import { benchJobSettings } from './settings.js';
 
@@ -157,30 +156,21 @@ async function run(perMinute: number): Promise<RunResult> {
     );
   }
   const token = sandbox.issueToken('demo@sandbox.local', prefix);
-  const child = fork(new URL('./connector-process.ts', import.meta.url), {
-    execArgv: ['--import', 'tsx'],
-    env: {
-      ...process.env,
-      ...demoEnv({
-        redisUrl: local.url,
-        prefix,
-        port: await freePort('127.0.0.1'),
-        partnerUrl: sandbox.url,
-        partnerToken: token,
-        storeUrl: store.url,
-      }),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'silent',
+  const child = await startConnectorProcess(
+    {
+      redisUrl: local.url,
+      prefix,
+      partnerUrl: sandbox.url,
+      partnerToken: token,
+      storeUrl: store.url,
+    },
+    {
       ORDER_POLL_INTERVAL_MS: '3600000',
       SYNC_INTERVAL_MS: String(syncMs),
       PARTNER_RATE_LIMIT: String(perMinute),
       PARTNER_RATE_WINDOW_MS: '60000',
     },
-  });
-  await new Promise((resolve, reject) => {
-    child.once('message', resolve);
-    child.once('exit', (code) => reject(new Error(`connector process exited (${code})`)));
-  });
+  );
 
   // Open shipments at the provider, sampled, for the list pages' lower bound.
   const open: { at: number; n: number }[] = [];
@@ -235,11 +225,7 @@ async function run(perMinute: number): Promise<RunResult> {
     );
   }
 
-  await new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  await stopConnectorProcess(child);
   await parts.close();
 
   const ok = (from: Snapshot, to: Snapshot, operation: RegExp) =>

@@ -14,16 +14,16 @@
  *   npm run bench:shopify   (also part of `npm run bench`)
  *   BENCH_PLANS=standard,plus BENCH_PROCESSES=1,3
  */
-import { fork } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Redis } from 'ioredis';
 import { buildSharedParts } from '../src/compose/parts.js';
-import { freePort } from '../src/demo/free-port.js';
-import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET, demoEnv } from '../src/demo/settings.js';
+import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET } from '../src/demo/settings.js';
 import { createLogger } from '../src/log.js';
 import { startPartnerSandbox } from '../src/sandbox/partner/index.js';
 import { type FakeStore, startFakeStore } from '../src/sandbox/store/index.js';
+import { startConnectorProcess, stopConnectorProcess } from './connector-process.js';
 import { dropKeys, startLocalRedis } from './rig.js';
 import { benchJobSettings } from './settings.js';
 
@@ -104,32 +104,24 @@ async function run(plan: Plan, processes: number): Promise<RunResult> {
     );
   }
   const token = sandbox.issueToken('demo@sandbox.local', prefix);
-  const children: ReturnType<typeof fork>[] = [];
+  const children: ChildProcess[] = [];
   for (let i = 0; i < processes; i += 1) {
-    const child = fork(new URL('./connector-process.ts', import.meta.url), {
-      execArgv: ['--import', 'tsx'],
-      env: {
-        ...process.env,
-        ...demoEnv({
+    children.push(
+      await startConnectorProcess(
+        {
           redisUrl: local.url,
           prefix,
-          port: await freePort('127.0.0.1'),
           partnerUrl: sandbox.url,
           partnerToken: token,
           storeUrl: store.url,
-        }),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        ORDER_POLL_INTERVAL_MS: '600000',
-        SYNC_INTERVAL_MS: '600000',
-        PARTNER_RATE_LIMIT: '1000000000',
-      },
-    });
-    children.push(child);
-    await new Promise((resolve, reject) => {
-      child.once('message', resolve);
-      child.once('exit', (code) => reject(new Error(`connector process exited (${code})`)));
-    });
+        },
+        {
+          ORDER_POLL_INTERVAL_MS: '600000',
+          SYNC_INTERVAL_MS: '600000',
+          PARTNER_RATE_LIMIT: '1000000000',
+        },
+      ),
+    );
   }
   // Queued as webhooks would queue them: every order at once.
   const parts = buildSharedParts({
@@ -152,16 +144,7 @@ async function run(plan: Plan, processes: number): Promise<RunResult> {
   const lowest = store.costBucket()!.lowest;
   if (end.marked >= orders) console.error(`${plan}/${processes}: the backlog ran out`);
 
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(children.map(stopConnectorProcess));
   await parts.close();
   await Promise.all([sandbox.close(), store.close()]);
   await dropKeys(redis, prefix);

@@ -424,7 +424,14 @@ const PARTS = {
   /** The bearer token /metrics and /status ask for, or undefined when they are open. */
   metrics: part(['METRICS_TOKEN'], (v) => ({ token: v.METRICS_TOKEN })),
   redis: part(['REDIS_URL', 'QUEUE_PREFIX', 'REDIS_ALLOW_EVICTION'], (v, problems) => {
-    problems.push(...clusterPrefixProblems(v.REDIS_URL, v.QUEUE_PREFIX));
+    // On a Redis Cluster every key the connector and BullMQ touch together must hash to one slot:
+    // the prefix must be a hash tag. A plain one stays valid on one Redis, as deployments have it.
+    const { REDIS_URL: url, QUEUE_PREFIX: prefix } = v;
+    if (url && prefix && /^rediss?\+cluster:/i.test(url) && !prefix.startsWith('{')) {
+      problems.push(
+        `QUEUE_PREFIX: on a Redis Cluster (REDIS_URL ${url.split(':')[0]}://…) it must be wrapped in braces as a hash tag, e.g. {${prefix}}, so that every multi-key command stays in one slot`,
+      );
+    }
     return { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX, allowEviction: v.REDIS_ALLOW_EVICTION };
   }),
   partner: part(
@@ -620,11 +627,8 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /** One variable's value for what runs without a configuration (logging); undefined when unset or bad. */
-export function lenientSetting<N extends VariableName>(
-  name: N,
-  env: Env = process.env,
-): Values<N>[N] | undefined {
-  return parseVariables(env, [name]).values[name];
+export function lenientSetting<N extends VariableName>(name: N): Values<N>[N] | undefined {
+  return parseVariables(process.env, [name]).values[name];
 }
 
 /** An address only this machine reaches: 127.0.0.0/8, ::1 or localhost. */
@@ -643,18 +647,6 @@ export function adminSurfaceProblems(config: Config): string[] {
   }
   return [
     `HOST ${config.server.host} opens /metrics and /status to anyone who reaches PORT ${config.server.port}, the webhook port. Set ADMIN_PORT to serve them (and Bull Board) on a listener of their own (on 127.0.0.1 unless ADMIN_HOST says otherwise), or set METRICS_TOKEN (at least 16 characters) for them to ask for, or bind HOST to 127.0.0.1 behind a proxy`,
-  ];
-}
-
-/**
- * On a Redis Cluster every key the connector and BullMQ touch together must hash to one slot:
- * the prefix must be a hash tag. A plain prefix stays valid on one Redis, so existing
- * deployments keep their keys.
- */
-function clusterPrefixProblems(url: string | undefined, prefix: string | undefined): string[] {
-  if (!url || !prefix || !/^rediss?\+cluster:/i.test(url) || prefix.startsWith('{')) return [];
-  return [
-    `QUEUE_PREFIX: on a Redis Cluster (REDIS_URL ${url.split(':')[0]}://…) it must be wrapped in braces as a hash tag, e.g. {${prefix}}, so that every multi-key command stays in one slot`,
   ];
 }
 

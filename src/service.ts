@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { adminSurfaceProblems, type Config, ConfigError } from '../config/index.js';
 import { buildSharedParts } from './compose/parts.js';
+import { shipmentReader } from './compose/shipment-reader.js';
 import type { WorkerOptions } from './compose/workers.js';
 import type { Logger } from './log.js';
 import { ConnectorMetrics } from './metrics/registry.js';
@@ -13,7 +14,7 @@ import {
   refuseEvictingRedis,
   warnAboutRedisDurability,
 } from './queue/redis-durability.js';
-import { claimPartnerEnvironment, type ShipmentReader } from './records/partner-environment.js';
+import { claimPartnerEnvironment } from './records/partner-environment.js';
 import { startWorkersThread, type WorkersThreadData } from './workers-thread.js';
 
 export interface ServiceOptions {
@@ -30,11 +31,9 @@ export interface ServiceOptions {
   isWorkersThread?: boolean;
   /** Called when the workers' thread ended: stop the service and exit. */
   onFatal?: (reason: string) => void;
-  /** Only tests change it. */
+  // Only tests change these three.
   jobLock?: WorkerOptions['jobLock'];
-  /** Only tests change it. */
   scheduleRefreshMs?: number;
-  /** Only tests change it. */
   evictionCheckMs?: number;
 }
 
@@ -181,19 +180,12 @@ export async function startService(
 /** Refuses (throws) when the records belong to another partner environment. */
 async function claimEnvironment(config: Config, redis: Redis, logger: Logger): Promise<void> {
   const prefix = config.redis.queuePrefix;
-  // Loaded only for a new token: the partner client is not otherwise needed in this thread.
-  const readShipment: ShipmentReader = async (reference) =>
-    (await import('./compose/shipment-reader.js')).shipmentReader(
-      config.partner,
-      redis,
-      logger,
-    )(reference);
   const claim = await claimPartnerEnvironment(
     redis,
     prefix,
     config.partner,
     new Date(),
-    readShipment,
+    shipmentReader(config.partner, redis, logger),
   );
   if (claim.outcome === 'token_adopted') {
     logger.info(

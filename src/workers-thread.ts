@@ -28,7 +28,7 @@ export type FromWorkersThread =
 
 export interface WorkersThread {
   /** For /metrics to add up. */
-  metrics(timeoutMs?: number): Promise<ThreadMetrics>;
+  metrics(): Promise<ThreadMetrics>;
   /** Within the grace period. */
   close(): Promise<void>;
 }
@@ -101,13 +101,13 @@ export async function startWorkersThread(
   }
 
   return {
-    metrics(timeoutMs = 5_000) {
+    metrics() {
       const id = nextId++;
       return new Promise<ThreadMetrics>((resolve, reject) => {
         const timer = setTimeout(() => {
           pending.delete(id);
           reject(new Error('the queue workers thread did not report its metrics in time'));
-        }, timeoutMs);
+        }, 5_000);
         pending.set(id, (metrics) => {
           clearTimeout(timer);
           pending.delete(id);

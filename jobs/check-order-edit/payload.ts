@@ -4,5 +4,3 @@ import { z } from 'zod';
 export const checkOrderEditPayload = z.object({
   orderId: z.string().regex(/^\d{1,20}$/, 'must be a numeric Shopify order id'),
 });
-
-export type CheckOrderEditPayload = z.infer<typeof checkOrderEditPayload>;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { deleteIfHeld } from '../../src/queue/redis.js';
 import { CLOCK_SKEW_WARN_MS, redisTime } from '../../src/queue/redis-time.js';
 import type { QueueContext } from '../context.js';
 import { type ReconcileDeps, type ReconcileSummary, reconcileOrders } from './reconcile.js';
@@ -63,11 +64,6 @@ export async function reconcilePass(
     deps.logger.info({ since: since.toISOString(), ...summary }, 'reconciliation pass done');
     return summary;
   } finally {
-    await deps.redis.eval(
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-      1,
-      lockKey,
-      lockId,
-    );
+    await deleteIfHeld(deps.redis, lockKey, lockId);
   }
 }

@@ -20,7 +20,7 @@ export const SYNC_PAGE_SIZE = 200;
 export type SyncDeps = Pick<
   JobContext,
   'tracking' | 'records' | 'partner' | 'store' | 'queueOf' | 'settings'
-> & { logger: Logger; now?: () => number };
+> & { logger: Logger };
 
 export interface SyncSummary {
   outcome: 'synced' | 'skipped';
@@ -86,10 +86,9 @@ async function runCycle(
   summary: SyncSummary,
   keepLock: () => Promise<void>,
 ): Promise<void> {
-  const now = deps.now ?? Date.now;
   let cursor = await deps.tracking.cursor();
   if (!cursor) {
-    const startedAtMs = now();
+    const startedAtMs = Date.now();
     const floorMs = startedAtMs - deps.settings.sync.lookbackDays * 24 * 3600_000;
     // Shipments created before the lookback would hold the window open.
     const dropped = await deps.tracking.dropOpenCreatedBefore(floorMs);

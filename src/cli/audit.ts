@@ -2,13 +2,11 @@ import { userInfo } from 'node:os';
 import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { loadSettings } from '../../config/index.js';
-import { buildStoreClient } from '../compose/clients.js';
 import { parseOrderId } from '../domain/order.js';
-import { createLogger } from '../log.js';
 import { listStaffActions, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
-import { StoreError } from '../store/errors.js';
 import { parseDay } from './dates.js';
 import { EXIT, redisOrExit, settingsOrExit } from './exit.js';
+import { orderByName } from './status.js';
 
 /** The CLI has no login of its own. */
 export function cliUser(): string {
@@ -139,17 +137,11 @@ async function orderIdOf(raw: string): Promise<string | undefined> {
     `Finding order ${name} by its name needs the Shopify settings`,
   );
   if (!shopify) return undefined;
-  try {
-    const found = await buildStoreClient(shopify, createLogger({ level: 'warn' })).findOrderByName(
-      name,
-    );
-    if (found) return found.id;
+  const found = await orderByName(name, shopify);
+  if (found) return found.id;
+  if (found === null) {
     console.error(`No order named ${name} in the store.`);
     process.exitCode = EXIT.noInput;
-  } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
-    console.error(`Could not ask Shopify for order ${name}: ${error.message}`);
-    process.exitCode = EXIT.unavailable;
   }
   return undefined;
 }

@@ -12,10 +12,10 @@ import { AUTO_ADVANCE_MS } from '../demo/settings.js';
 import { type DemoStack, startDemoStack } from '../demo/stack.js';
 import { shopifyProgress, summaryLines } from '../demo/summary.js';
 import { OrderWatcher } from '../demo/watch.js';
+import { EXIT, settingsOrExit } from './exit.js';
 import { whenStartedFromGone } from './parent-watch.js';
 
-/** EX_UNAVAILABLE: a service the command needs (Redis) is not there. */
-const EXIT_NO_REDIS = 69;
+/** 128 + SIGINT, as a shell reports a run stopped by Ctrl-C. */
 const EXIT_INTERRUPTED = 130;
 const DOCKER_REDIS = 'docker run -d --name connector-redis -p 6379:6379 redis:7-alpine';
 
@@ -37,28 +37,16 @@ export function registerDemoCommand(program: Command): void {
 
 async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   // The one setting the demo takes from outside; startDemoStack validates it with the rest.
-  let configuredUrl: string;
-  try {
-    configuredUrl = loadSettings(['redis']).redis.url;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    return 78;
-  }
+  const configuredUrl = settingsOrExit(() => loadSettings(['redis']).redis.url);
+  if (configuredUrl === undefined) return EXIT.config;
   let redis: LocalRedis;
   try {
     redis = await localRedis({ url: configuredUrl });
   } catch (error) {
-    if (error instanceof NoRedisError) {
-      console.error(error.message);
-      console.error(`Or run one: ${DOCKER_REDIS}`);
-      return EXIT_NO_REDIS;
-    }
-    if (error instanceof PrivateRedisError) {
-      console.error(error.message);
-      return EXIT_NO_REDIS;
-    }
-    throw error;
+    if (!(error instanceof NoRedisError || error instanceof PrivateRedisError)) throw error;
+    console.error(error.message);
+    if (error instanceof NoRedisError) console.error(`Or run one: ${DOCKER_REDIS}`);
+    return EXIT.unavailable;
   }
   const redisUrl = redis.url;
 
@@ -106,7 +94,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
       code = EXIT_INTERRUPTED;
     } else if (error instanceof ConfigError) {
       console.error(`\n${error.message}`);
-      code = 78;
+      code = EXIT.config;
     } else {
       console.error(`\nThe demo failed: ${error instanceof Error ? error.message : String(error)}`);
       code = 1;

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig } from '../../config/index.js';
+import { shipmentReader } from '../compose/shipment-reader.js';
 import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
@@ -10,28 +11,19 @@ import {
 /** sysexits(3) codes, so scripts can tell a bad setting from an outage. */
 export const EXIT = { usage: 2, noInput: 66, unavailable: 69, config: 78 } as const;
 
-/** Undefined after printing every problem and setting the exit code. */
-export function configOrExit(): Config | undefined {
+/** Undefined after printing every problem (after `why`, if given) and setting the exit code. */
+export function settingsOrExit<T>(load: () => T, why?: string): T | undefined {
   try {
-    return loadConfig();
+    return load();
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
+    console.error(why ? `${why}: ${error.message}` : error.message);
     process.exitCode = EXIT.config;
     return undefined;
   }
 }
 
-export function settingsOrExit<T>(load: () => T, why: string): T | undefined {
-  try {
-    return load();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`${why}: ${error.message}`);
-    process.exitCode = EXIT.config;
-    return undefined;
-  }
-}
+export const configOrExit = (): Config | undefined => settingsOrExit(() => loadConfig());
 
 export async function redisOrExit(url: string) {
   try {
@@ -57,13 +49,7 @@ export async function environmentOrExit(
       prefix,
       config.partner,
       new Date(),
-      // Loaded only for a new token: `connector start` needs no partner client in this thread.
-      async (reference) =>
-        (await import('../compose/shipment-reader.js')).shipmentReader(
-          config.partner,
-          redis,
-          createLogger({ level: 'warn' }),
-        )(reference),
+      shipmentReader(config.partner, redis, createLogger({ level: 'warn' })),
       options.dryRun,
     );
     if (claim.outcome === 'token_adopted' && !options.dryRun) {
@@ -78,15 +64,4 @@ export async function environmentOrExit(
     process.exitCode = EXIT.config;
     return false;
   }
-}
-
-/**
- * Call it before announcing readiness, so a signal sent the moment the announcement is read is
- * never met by Node's default (exit 143).
- */
-export function nextStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
 }

@@ -4,8 +4,7 @@ import { lenientSetting } from '../../config/index.js';
 import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET } from '../demo/settings.js';
 import { createLogger } from '../log.js';
 import { startFakeStore } from '../sandbox/store/index.js';
-import { nextStopSignal } from './exit.js';
-import { whenStartedFromGone } from './parent-watch.js';
+import { untilStopped } from './parent-watch.js';
 
 const optionsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535),
@@ -22,26 +21,16 @@ const optionsSchema = z.object({
   empty: z.boolean().optional(),
 });
 
-/** The Docker sandbox profile's values (docs/deployment.md), so the command runs with no flags. */
-export const FAKE_STORE_DEFAULTS = {
-  shop: DEMO_SHOP,
-  accessToken: DEMO_STORE_TOKEN,
-  webhookSecret: DEMO_WEBHOOK_SECRET,
-};
-
 export function registerFakeStoreCommand(program: Command): void {
   program
     .command('fake-store')
     .description('run a local fake Shopify store (Admin GraphQL, client credentials, webhooks)')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4020')
     .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--shop <domain>', 'the shop domain it pretends to be', FAKE_STORE_DEFAULTS.shop)
-    .option('--access-token <token>', 'Admin API token it accepts', FAKE_STORE_DEFAULTS.accessToken)
-    .option(
-      '--webhook-secret <secret>',
-      'secret it signs webhooks with',
-      FAKE_STORE_DEFAULTS.webhookSecret,
-    )
+    // The defaults are the Docker sandbox profile's (docs/deployment.md): no flags needed.
+    .option('--shop <domain>', 'the shop domain it pretends to be', DEMO_SHOP)
+    .option('--access-token <token>', 'Admin API token it accepts', DEMO_STORE_TOKEN)
+    .option('--webhook-secret <secret>', 'secret it signs webhooks with', DEMO_WEBHOOK_SECRET)
     .option('--webhook-url <url>', 'where it sends order webhooks by default')
     .option('--client-id <id>', 'client id accepted by client credentials')
     .option('--client-secret <secret>', 'client secret accepted by client credentials')
@@ -60,8 +49,7 @@ export function registerFakeStoreCommand(program: Command): void {
         logger: createLogger({ level: lenientSetting('LOG_LEVEL') ?? 'info', name: 'fake-store' }),
       });
 
-      // Ctrl-C, SIGTERM, or `npm run` killed above it: close, freeing the port.
-      const stopping = Promise.race([nextStopSignal(), whenStartedFromGone()]);
+      const stopping = untilStopped();
       console.log(`Fake store for ${store.shop} listening: SHOPIFY_ADMIN_API_URL=${store.url}`);
       console.log(
         `Connector settings (local only): SHOPIFY_SHOP=${store.shop} SHOPIFY_ADMIN_API_URL=${store.url} ` +
@@ -81,10 +69,7 @@ export function registerFakeStoreCommand(program: Command): void {
       );
       if (options.webhookUrl) console.log(`Webhooks go to ${options.webhookUrl}`);
 
-      const signal = await stopping;
-      console.log(
-        `${signal === 'SIGINT' || signal === 'SIGTERM' ? `${signal} received` : signal}, closing the fake store.`,
-      );
+      console.log(`${await stopping}, closing the fake store.`);
       await store.close();
     });
 }

@@ -3,11 +3,10 @@ import type { Command } from 'commander';
 import { loadSettings } from '../../config/index.js';
 import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
-import { describeChanges, FINGERPRINT_PARTS } from '../domain/shipment-fingerprint.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
 import { recordCliAction } from './audit.js';
 import { EXIT, environmentOrExit, redisOrExit, settingsOrExit } from './exit.js';
-import { stateWord } from './status-format.js';
+import { changedAfterRegistration, stateWord } from './status-format.js';
 import { withSharedParts } from './with-parts.js';
 
 export interface OrderReport {
@@ -49,15 +48,7 @@ export function formatOrderReport(report: OrderReport): string {
     if (r.partnerStatus) lines.push(`  Provider status: ${r.partnerStatus}`);
     if (r.registeredAt) lines.push(`  Registered: ${r.registeredAt}`);
     if (r.reason) lines.push(`  Reason: ${r.reason.replaceAll('\n', '\n          ')}`);
-    if (r.cancelledAfterRegistrationAt)
-      lines.push(
-        `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
-      );
-    const edited = FINGERPRINT_PARTS.filter((p) => r.editReportedChanges?.split(',').includes(p));
-    if (r.editReportedAt && edited.length > 0)
-      lines.push(
-        `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
-      );
+    lines.push(...changedAfterRegistration(r));
   }
   const j = report.job;
   lines.push(

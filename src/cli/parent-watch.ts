@@ -1,6 +1,19 @@
 import { readFileSync } from 'node:fs';
 
 /**
+ * Ctrl-C, SIGTERM, or `npm run` killed above it: what a local server waits for before it closes,
+ * freeing its port. Call it before announcing the server, so a signal sent the moment the
+ * announcement is read is never met by Node's default (exit 143).
+ */
+export async function untilStopped(): Promise<string> {
+  const signal = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT received'));
+    process.once('SIGTERM', () => resolve('SIGTERM received'));
+  });
+  return Promise.race([signal, whenStartedFromGone()]);
+}
+
+/**
  * Killing `npm run` (SIGKILL, a closed terminal) signals none of the sh, tsx and node below it:
  * without this the local servers would keep their ports. PID 1 is never waited on.
  */

@@ -3,8 +3,7 @@ import { z } from 'zod';
 import { lenientSetting } from '../../config/index.js';
 import { createLogger } from '../log.js';
 import { startPartnerSandbox } from '../sandbox/partner/index.js';
-import { nextStopSignal } from './exit.js';
-import { whenStartedFromGone } from './parent-watch.js';
+import { untilStopped } from './parent-watch.js';
 
 const wholeNumber = (min: number) =>
   z.coerce
@@ -54,8 +53,7 @@ export function registerSandboxCommand(program: Command): void {
         }),
       });
 
-      // Ctrl-C, SIGTERM, or `npm run` killed above it: close, freeing the port.
-      const stopping = Promise.race([nextStopSignal(), whenStartedFromGone()]);
+      const stopping = untilStopped();
       console.log(`Partner sandbox listening: PARTNER_API_URL=${sandbox.url}`);
       console.log(`Control endpoints (local only, no token): ${sandbox.controlUrl}`);
       console.log(
@@ -69,10 +67,7 @@ export function registerSandboxCommand(program: Command): void {
         );
       }
 
-      const signal = await stopping;
-      console.log(
-        `${signal === 'SIGINT' || signal === 'SIGTERM' ? `${signal} received` : signal}, closing the sandbox.`,
-      );
+      console.log(`${await stopping}, closing the sandbox.`);
       await sandbox.close();
     });
 }

@@ -32,10 +32,6 @@ export function stateWord(state: string): string {
   return STATE_WORD[state as OrderRecord['state']] ?? state;
 }
 
-export function stateInWords(record: OrderRecord | null): string {
-  return record ? STATE_WORDS[record.state] : 'not seen (the connector has no record of it)';
-}
-
 function eligibility(record: OrderRecord | null): string {
   if (!record) return 'unknown: not checked yet';
   if (record.state === 'skipped') return `not eligible: ${record.reason ?? record.skipCode ?? '?'}`;
@@ -56,21 +52,15 @@ const indent = (text: string) => text.replaceAll('\n', '\n      ');
 export function formatOrderStatus(status: OrderStatus): string {
   const r = status.record;
   const lines = [`Order ${status.orderId}${status.name ? ` (${status.name})` : ''}`];
-  lines.push(`  State: ${stateInWords(r)}${r ? ` since ${r.updatedAt}` : ''}`);
+  lines.push(
+    `  State: ${r ? `${STATE_WORDS[r.state]} since ${r.updatedAt}` : 'not seen (the connector has no record of it)'}`,
+  );
   lines.push(`  Eligibility: ${eligibility(r)}`);
   lines.push(`  Reference at the provider: ${status.orderId}`);
   if (r?.orderNumber) lines.push(`  Provider order number: ${r.orderNumber}`);
   if (r?.partnerStatus) lines.push(`  Provider status (when registered): ${r.partnerStatus}`);
   if (r?.registeredAt) lines.push(`  Registered: ${r.registeredAt}`);
-  if (r?.cancelledAfterRegistrationAt)
-    lines.push(
-      `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
-    );
-  const edited = FINGERPRINT_PARTS.filter((p) => r?.editReportedChanges?.split(',').includes(p));
-  if (r?.editReportedAt && edited.length > 0)
-    lines.push(
-      `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
-    );
+  if (r) lines.push(...changedAfterRegistration(r));
   lines.push(...formatSync(status.shipment));
   lines.push(...formatLive(status.live));
   const error = lastError(status);
@@ -92,6 +82,21 @@ export function formatOrderStatus(status: OrderStatus): string {
   }
   lines.push(...formatTimeline(status.timeline));
   return lines.join('\n');
+}
+
+/** `connector order` says the same. */
+export function changedAfterRegistration(r: OrderRecord): string[] {
+  const lines: string[] = [];
+  if (r.cancelledAfterRegistrationAt)
+    lines.push(
+      `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
+    );
+  const edited = FINGERPRINT_PARTS.filter((p) => r.editReportedChanges?.split(',').includes(p));
+  if (r.editReportedAt && edited.length > 0)
+    lines.push(
+      `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
+    );
+  return lines;
 }
 
 export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {

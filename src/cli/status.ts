@@ -2,14 +2,9 @@ import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadSettings } from '../../config/index.js';
 import { buildStoreClient } from '../compose/clients.js';
-import {
-  askProviderForShipment,
-  type LiveShipment,
-  readStoredOrderStatus,
-  type StoredOrderStatus,
-} from '../compose/order-status.js';
+import { askProviderForShipment, readStoredOrderStatus } from '../compose/order-status.js';
 import { parseOrderId } from '../domain/order.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger } from '../log.js';
 import { StoreError } from '../store/errors.js';
 import { EXIT, redisOrExit, settingsOrExit } from './exit.js';
 import { formatOrderStatus, type OrderStatus } from './status-format.js';
@@ -27,21 +22,21 @@ function parseOrderArgument(raw: string): OrderArgument | null {
   return /^\d{1,20}$/.test(value) ? { kind: 'idOrName', value } : null;
 }
 
-function knowsOf(stored: StoredOrderStatus): boolean {
-  return stored.record !== null || stored.jobs.length > 0;
-}
-
 interface StatusOptions {
   live?: boolean;
   json?: boolean;
 }
 
-async function findByName(
-  name: string,
-  shopify: Config['shopify'],
-  logger: Logger,
-): Promise<{ id: string; name: string } | null> {
-  return buildStoreClient(shopify, logger).findOrderByName(name);
+/** Null: no such order in the store. Undefined after saying why Shopify could not be asked. */
+export async function orderByName(name: string, shopify: Config['shopify']) {
+  try {
+    return await buildStoreClient(shopify, createLogger({ level: 'warn' })).findOrderByName(name);
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    console.error(`Could not ask Shopify for order ${name}: ${error.message}`);
+    process.exitCode = EXIT.unavailable;
+    return undefined;
+  }
 }
 
 async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix: string) {
@@ -59,8 +54,8 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
   let stored = orderId ? await readStoredOrderStatus(redis, prefix, orderId) : null;
 
   // Digits the connector knows nothing of as an id may be an order's name.
-  const tryName =
-    argument.kind === 'name' || (argument.kind === 'idOrName' && stored && !knowsOf(stored));
+  const unknownId = stored && stored.record === null && stored.jobs.length === 0;
+  const tryName = argument.kind === 'name' || (argument.kind === 'idOrName' && unknownId);
   if (tryName) {
     const shopify =
       argument.kind === 'name'
@@ -70,15 +65,8 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
           )
         : quietly(() => loadSettings(['shopify']).shopify);
     if (argument.kind === 'name' && !shopify) return;
-    let found: { id: string; name: string } | null = null;
-    try {
-      found = shopify ? await findByName(argument.value, shopify, logger) : null;
-    } catch (error) {
-      if (!(error instanceof StoreError)) throw error;
-      console.error(`Could not ask Shopify for order ${argument.value}: ${error.message}`);
-      process.exitCode = EXIT.unavailable;
-      return;
-    }
+    const found = shopify ? await orderByName(argument.value, shopify) : null;
+    if (found === undefined) return;
     if (!shopify) {
       console.error(
         `${argument.value} is no order id the connector knows of; looking it up as an order name (#${argument.value}) needs the SHOPIFY_* settings.`,
@@ -103,23 +91,13 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
       '--live asks the provider and needs the partner settings',
     );
     if (!partner) return;
-    live = await askLive(partner, redis, logger, orderId);
+    live = await askProviderForShipment(partner, redis, logger, orderId).then(
+      (shipment) => ({ shipment }),
+      (error) => ({ error: error instanceof Error ? error.message : String(error) }),
+    );
   }
   const status: OrderStatus = { ...stored, ...(name ? { name } : {}), ...(live ? { live } : {}) };
   console.log(opts.json ? JSON.stringify(status, null, 2) : formatOrderStatus(status));
-}
-
-async function askLive(
-  partner: Config['partner'],
-  redis: Redis,
-  logger: Logger,
-  orderId: string,
-): Promise<{ shipment: LiveShipment } | { error: string }> {
-  try {
-    return { shipment: await askProviderForShipment(partner, redis, logger, orderId) };
-  } catch (error) {
-    return { error: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 function quietly<T>(load: () => T): T | undefined {

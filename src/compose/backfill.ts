@@ -2,8 +2,6 @@ import { type ReconcileSummary, reconcileOrders } from '../../jobs/reconcile-ord
 import type { OrderReader } from '../store/types.js';
 import type { SharedParts } from './parts.js';
 
-export type { ReconcileSummary };
-
 /** Without the scheduled pass's watermark or lock. */
 export function backfillOrders(
   parts: SharedParts,

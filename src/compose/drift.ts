@@ -39,8 +39,6 @@ export interface DriftOptions {
   lookbackDays: number;
   /** The most orders whose fulfillments are read in Shopify. */
   maxFulfillmentReads: number;
-  /** The longest the report waits for the request budget in all. */
-  maxBudgetWaitMs?: number;
   now?: () => number;
 }
 
@@ -109,6 +107,8 @@ export interface DriftDeps {
 }
 
 const MINUTE_MS = 60_000;
+/** The longest the report waits for the request budget in all. */
+const MAX_BUDGET_WAIT_MS = 5 * MINUTE_MS;
 const DAY_MS = 24 * 3600_000;
 /** Orders read from Shopify at most (pages of 100): the report says when it stopped there. */
 const MAX_ORDER_PAGES = 100;
@@ -120,7 +120,7 @@ export async function driftReport(deps: DriftDeps, options: DriftOptions): Promi
   const lookbackFrom = new Date(startedAt - options.lookbackDays * DAY_MS);
   const requests = { provider: 0, shipmentsListed: 0, shopify: 0 };
 
-  const listed = await listShipments(deps.partner, lookbackFrom, requests, options);
+  const listed = await listShipments(deps.partner, lookbackFrom, requests);
   const orders = await listOrders(deps.store, lookbackFrom, requests);
 
   return {
@@ -163,7 +163,6 @@ async function listShipments(
   partner: DriftDeps['partner'],
   from: Date,
   requests: DriftReport['requests'],
-  options: DriftOptions,
 ): Promise<Map<string, ListItem>> {
   const items = new Map<string, ListItem>();
   let waitedMs = 0;
@@ -177,7 +176,7 @@ async function listShipments(
     } catch (error) {
       // The budget is spent (by the service, say) or the provider said 429: wait our turn.
       if (!(error instanceof PartnerWaitError)) throw error;
-      if (waitedMs + error.waitMs > (options.maxBudgetWaitMs ?? 5 * MINUTE_MS)) throw error;
+      if (waitedMs + error.waitMs > MAX_BUDGET_WAIT_MS) throw error;
       waitedMs += error.waitMs;
       await sleep(error.waitMs);
       continue;

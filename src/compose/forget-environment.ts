@@ -8,13 +8,7 @@ export class ForgetRefusedError extends Error {
   }
 }
 
-export interface PrefixContents {
-  keys: number;
-  /** And how many of them are registered shipments. */
-  records: number;
-  registered: number;
-}
-
+/** Keys under the prefix, order records among them, and how many of those are registered. */
 export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'>) {
   let keys = 0;
   let records = 0;
@@ -23,7 +17,7 @@ export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'
     records += batch.filter((key) => /:order:\d+$/.test(key)).length;
   }
   const registered = await parts.redis.zcard(`${parts.prefix}:orders:registered`);
-  return { keys, records, registered } satisfies PrefixContents;
+  return { keys, records, registered };
 }
 
 /**

@@ -81,7 +81,14 @@ export async function readStoredOrderStatus(
       orderId,
       record: await records.get(orderId),
       shipment: await trackedShipment(tracking, orderId),
-      jobs: runs.map(toOrderJob),
+      jobs: runs.map((run) => ({
+        queue: run.queue,
+        id: run.id,
+        state: run.state,
+        attemptsMade: run.attemptsMade,
+        ...(run.failedReason ? { failedReason: run.failedReason } : {}),
+        ...(run.finishedAt ? { finishedAt: new Date(run.finishedAt).toISOString() } : {}),
+      })),
       timeline,
       partnerQueues: {
         queues: partnerQueues.map((queue) => queue.name),
@@ -143,17 +150,6 @@ async function orderJobsIn(
     });
   }
   return jobs;
-}
-
-function toOrderJob(run: JobRun): OrderJob {
-  return {
-    queue: run.queue,
-    id: run.id,
-    state: run.state,
-    attemptsMade: run.attemptsMade,
-    ...(run.failedReason ? { failedReason: run.failedReason } : {}),
-    ...(run.finishedAt ? { finishedAt: new Date(run.finishedAt).toISOString() } : {}),
-  };
 }
 
 export type LiveShipment =

@@ -5,7 +5,7 @@ import { registeredMarkJobId, retryFailedMark } from '../../jobs/mark-order/enqu
 import { markOrderJob } from '../../jobs/mark-order/job.js';
 import { redriveOf } from '../../jobs/redrive.js';
 import { REPLAY_SOURCE } from '../domain/order-lifecycle.js';
-import { retryFailedJob } from '../queue/failed-jobs.js';
+import { allFailedJobs, retryFailedJob } from '../queue/failed-jobs.js';
 import type { SharedParts } from './parts.js';
 
 export const REPLAYABLE_QUEUES: readonly string[] = JOBS.map((job) => job.queue);
@@ -61,15 +61,8 @@ async function jobsToReplay(queue: Queue, request: ReplayRequest): Promise<Job[]
     if (!job) throw new UnknownJobError(queue.name, request.jobId);
     return [job];
   }
-  const failed: Job[] = [];
-  const PAGE = 500;
-  for (let start = 0; ; start += PAGE) {
-    const page = await queue.getFailed(start, start + PAGE - 1);
-    failed.push(...page.filter(Boolean));
-    if (page.length < PAGE) break;
-  }
   const since = request.since?.getTime();
-  return failed
+  return (await allFailedJobs(queue))
     .filter((job) => since === undefined || (job.finishedOn ?? 0) >= since)
     .sort((a, b) => (a.finishedOn ?? 0) - (b.finishedOn ?? 0));
 }

@@ -4,7 +4,6 @@ import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import { PartnerNotFoundError, PartnerWaitError } from '../partner/errors.js';
 import type { ShipmentReader } from '../records/partner-environment.js';
-import { buildPartnerSide } from './clients.js';
 
 /** In all, for the shared budget or a 429, before the check at start gives up. */
 const MAX_WAIT_MS = 5 * 60_000;
@@ -19,6 +18,8 @@ export function shipmentReader(
   logger: Logger,
 ): ShipmentReader {
   return async (reference) => {
+    // Loaded only for a new token: nothing else needs the partner client in this thread.
+    const { buildPartnerSide } = await import('./clients.js');
     const { partner } = buildPartnerSide(settings, redis, logger);
     let waitedMs = 0;
     for (;;) {

@@ -27,7 +27,6 @@ export interface SetupOptions {
   /** PUBLIC_URL or --public-url. */
   publicUrl: string | undefined;
   dryRun: boolean;
-  now?: () => number;
 }
 
 /** Writes only what is missing or points elsewhere; a step Shopify refuses stops no other. */
@@ -48,7 +47,7 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
   result.items.push(await checkScopes(store));
   result.items.push(...(await subscribeWebhooks(store, options)));
   result.items.push(...(await defineMetafields(store, options.dryRun)));
-  result.items.push(await checkCustomerData(store, options.now ?? Date.now));
+  result.items.push(await checkCustomerData(store));
   return result;
 }
 
@@ -206,9 +205,9 @@ const ORDERS_TO_READ = 2;
  * An order without its shipping address means the app may not read protected customer data,
  * and no shipment can be made from it.
  */
-async function checkCustomerData(store: SetupStore, now: () => number): Promise<SetupItem> {
+async function checkCustomerData(store: SetupStore): Promise<SetupItem> {
   const [item] = await step('Customer data', async () => {
-    const recent = await newestShippingOrders(store, now);
+    const recent = await newestShippingOrders(store);
     if (recent.length === 0) {
       return [
         {
@@ -241,12 +240,13 @@ async function checkCustomerData(store: SetupStore, now: () => number): Promise<
   return item!;
 }
 
-async function newestShippingOrders(store: SetupStore, now: () => number) {
+async function newestShippingOrders(store: SetupStore) {
   for (const days of LOOKBACKS_DAYS) {
     const orders: StoreOrderSummary[] = [];
+    const since = new Date(Date.now() - days * DAY_MS);
     let after: string | undefined;
     for (let page = 0; page < PAGES_PER_LOOKBACK; page += 1) {
-      const answer = await store.listOrdersUpdatedSince(new Date(now() - days * DAY_MS), after);
+      const answer = await store.listOrdersUpdatedSince(since, after);
       orders.push(...answer.orders);
       if (!answer.nextCursor) break;
       after = answer.nextCursor;

@@ -1,7 +1,5 @@
 import type { PartnerBudget } from '../queue/partner-budget.js';
-import type { ConnectorMetrics } from './registry.js';
-
-const SHARED = 'Shared by all processes (kept in Redis).';
+import { type ConnectorMetrics, SHARED } from './registry.js';
 
 export interface PartnerMetricsDeps {
   budget: Pick<PartnerBudget, 'stats' | 'blockedForMs'>;

@@ -12,6 +12,9 @@ import type { Logger } from '../log.js';
 /** Every metric the connector exposes starts with this. */
 export const METRIC_PREFIX = 'connector_';
 
+/** The end of the help text of a metric every process reads from Redis alike. */
+export const SHARED = 'Shared by all processes (kept in Redis).';
+
 /** One value of a metric read at scrape time, with its labels (none for a single value). */
 export interface Sample {
   labels?: Record<string, string>;
@@ -112,7 +115,12 @@ export class ConnectorMetrics {
   }
 
   private register(metric: ScrapedMetric, type: 'gauge' | 'counter'): void {
-    checkName(metric.name);
+    // Snake_case and prefixed, so the alert rules and dashboard can rely on them.
+    if (!metric.name.startsWith(METRIC_PREFIX) || !/^[a-z][a-z0-9_]*$/.test(metric.name)) {
+      throw new Error(
+        `Metric name ${metric.name} must be snake_case and start with ${METRIC_PREFIX}`,
+      );
+    }
     const { logger } = this.options;
     const failures = this.readFailures;
     const config = {
@@ -150,13 +158,6 @@ export interface OtherRegistry {
   /** Named in `connector_metric_read_failures_total` when it cannot answer. */
   name: string;
   read(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
-}
-
-/** Names are snake_case and prefixed, so the alert rules and dashboard can rely on them. */
-export function checkName(name: string): void {
-  if (!name.startsWith(METRIC_PREFIX) || !/^[a-z][a-z0-9_]*$/.test(name)) {
-    throw new Error(`Metric name ${name} must be snake_case and start with ${METRIC_PREFIX}`);
-  }
 }
 
 type MetricConfig = { name: string; help: string; labelNames: string[]; registers: Registry[] };

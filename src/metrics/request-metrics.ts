@@ -35,24 +35,20 @@ export function requestMetrics(metrics: ConnectorMetrics): RequestMetrics {
     labelNames: ['operation', 'outcome'],
     registers,
   });
-  const requestedCost = new Counter({
-    name: 'connector_shopify_query_cost_requested_total',
-    help: "Points of Shopify's query cost that requests Shopify ran asked for (requestedQueryCost, charged up front), by operation. Per process.",
-    labelNames: ['operation'],
-    registers,
-  });
-  const actualCost = new Counter({
-    name: 'connector_shopify_query_cost_actual_total',
-    help: "Points of Shopify's query cost that requests Shopify ran were charged in the end (actualQueryCost, after the refund), by operation. Per process.",
-    labelNames: ['operation'],
-    registers,
-  });
-  const throttleWait = new Counter({
-    name: 'connector_shopify_throttle_wait_seconds_total',
-    help: 'Seconds this process waited before sending a request Shopify throttled (THROTTLED or HTTP 429), by operation. Per process.',
-    labelNames: ['operation'],
-    registers,
-  });
+  const byOperation = (name: string, help: string) =>
+    new Counter({ name, help, labelNames: ['operation'], registers });
+  const requestedCost = byOperation(
+    'connector_shopify_query_cost_requested_total',
+    "Points of Shopify's query cost that requests Shopify ran asked for (requestedQueryCost, charged up front), by operation. Per process.",
+  );
+  const actualCost = byOperation(
+    'connector_shopify_query_cost_actual_total',
+    "Points of Shopify's query cost that requests Shopify ran were charged in the end (actualQueryCost, after the refund), by operation. Per process.",
+  );
+  const throttleWait = byOperation(
+    'connector_shopify_throttle_wait_seconds_total',
+    'Seconds this process waited before sending a request Shopify throttled (THROTTLED or HTTP 429), by operation. Per process.',
+  );
   // Only once an answer said so: before that there is nothing true to report.
   let bucket: QueryCost['throttleStatus'];
   metrics.registerGauge({

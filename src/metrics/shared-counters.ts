@@ -1,7 +1,5 @@
 import type { CounterName, Counters } from './counters.js';
-import type { ConnectorMetrics } from './registry.js';
-
-const SHARED = 'Shared by all processes (kept in Redis).';
+import { type ConnectorMetrics, SHARED } from './registry.js';
 
 /** What each Redis counter counts, for its HELP text; a new counter needs one (the type says so). */
 export const COUNTER_HELP: Record<CounterName, string> = {

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import type { PartnerApi } from '../partner/client.js';
 import { PartnerAuthError, PartnerUrlMisconfiguredError } from '../partner/errors.js';
+import { deleteIfHeld } from './redis.js';
 
 export type PartnerPauseReason = 'token_refused' | 'url_misconfigured';
 
@@ -67,12 +68,7 @@ export class PartnerAuthGuard {
     // Resume first, then remove exactly the refusal we saw: a crash in between, or a new
     // refusal meanwhile, leaves the key, so a later probe finishes the job.
     await Promise.all(this.queues.map((q) => q.resume()));
-    await this.redis.eval(
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-      1,
-      this.key,
-      value,
-    );
+    await deleteIfHeld(this.redis, this.key, value);
     this.logger.info('partner API accepts the token and address again: queues resumed');
   }
 

@@ -7,6 +7,13 @@ import type {
   RequestPriority,
 } from '../partner/gate.js';
 
+/** `now` in ms: the clock argument when given, else Redis server time. */
+const nowLua = (arg: string) => `local now = tonumber(${arg})
+if now == nil then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end`;
+
 /**
  * A sliding log scored by Redis server time, so no two processes disagree about the clock, and no
  * sliding window ever holds more than `limit`. While both kinds wait, creates leave `reserve`
@@ -21,11 +28,7 @@ local priority = ARGV[4]
 local member = ARGV[5]
 local markerMs = tonumber(ARGV[6])
 
-local now = tonumber(ARGV[7])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+${nowLua('ARGV[7]')}
 
 local function deny(waitMs)
   if waitMs < 1 then waitMs = 1 end
@@ -88,11 +91,7 @@ return 0
  * provider sees. During a 429 block it is not moved (-1): nothing leaves before its Retry-After.
  */
 const CONFIRM_SCRIPT = `
-local now = tonumber(ARGV[2])
-if now == nil then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+${nowLua('ARGV[2]')}
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false then return 0 end
 if redis.call('PTTL', KEYS[3]) > 0 then return -1 end
 redis.call('ZADD', KEYS[1], 'XX', now, ARGV[1])

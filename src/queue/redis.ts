@@ -70,6 +70,14 @@ export async function* scanKeys(redis: Redis, pattern: string, count = 1000) {
   }
 }
 
+const DELETE_IF_HELD =
+  "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end";
+
+/** Deletes `key` only while it still holds `value`: a lock or mark someone else took stays. */
+export async function deleteIfHeld(redis: Redis, key: string, value: string): Promise<void> {
+  await redis.eval(DELETE_IF_HELD, 1, key, value);
+}
+
 /** With no offline queue, a command sent before the connection is up would fail, not wait. */
 export async function connectedRedis(url: string, timeoutMs = 5_000): Promise<Redis> {
   const redis = createRedis(url, 'client');

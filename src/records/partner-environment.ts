@@ -110,7 +110,9 @@ export async function claimPartnerEnvironment(
   const fingerprint = environmentFingerprint(environment);
   const apiUrl = displayUrl(environment.apiUrl);
   const existing = dryRun
-    ? await readStoredTriple(redis, prefix)
+    ? await readPartnerEnvironment(redis, prefix).then((s): [string, string, string] | null =>
+        s ? [s.fingerprint, s.apiUrl, s.claimedAt] : null,
+      )
     : ((await redis.eval(
         CLAIM,
         1,
@@ -150,14 +152,6 @@ export async function claimPartnerEnvironment(
   }
   if (!dryRun) await adoptReissuedToken(redis, prefix, environment, now);
   return { outcome: 'token_adopted', checkedReference: reference };
-}
-
-async function readStoredTriple(
-  redis: Redis,
-  prefix: string,
-): Promise<[string, string, string] | null> {
-  const stored = await readPartnerEnvironment(redis, prefix);
-  return stored ? [stored.fingerprint, stored.apiUrl, stored.claimedAt] : null;
 }
 
 /** The newest registrations' records may have expired: a few are tried. */

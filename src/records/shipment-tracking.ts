@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { scanKeys } from '../queue/redis.js';
+import { deleteIfHeld, scanKeys } from '../queue/redis.js';
 import { encodeEntry, pushEntryLua, TIMELINE_KEEP_MS, timelineKey } from './order-timeline.js';
 
 /**
@@ -156,7 +156,7 @@ export class ShipmentTracking {
     }
   }
 
-  async track(reference: string, side: ProviderSide, now = Date.now()): Promise<boolean> {
+  async track(reference: string, side: ProviderSide): Promise<boolean> {
     const created = await this.redis.eval(
       TRACK,
       3,
@@ -166,7 +166,7 @@ export class ShipmentTracking {
       reference,
       this.keepMs,
       String(side.createdAtMs),
-      statusEntry(side.status, now),
+      statusEntry(side.status),
       TIMELINE_KEEP_MS,
       ...fieldsOf(side),
     );
@@ -182,7 +182,6 @@ export class ShipmentTracking {
     readUpdatedAtMs: number | undefined,
     side: ProviderSide,
     needsDetail: boolean,
-    now = Date.now(),
   ): Promise<boolean> {
     const saved = await this.redis.eval(
       SAVE_PROVIDER_SIDE,
@@ -196,7 +195,7 @@ export class ShipmentTracking {
       this.keepMs,
       side.stage === 'delivered' || side.stage === 'cancelled' ? '1' : '0',
       needsDetail ? '1' : '0',
-      statusEntry(side.status, now),
+      statusEntry(side.status),
       TIMELINE_KEEP_MS,
       ...fieldsOf(side),
     );
@@ -249,8 +248,9 @@ export class ShipmentTracking {
       .exec();
   }
 
-  async noteForeign(references: readonly string[], now = Date.now()): Promise<void> {
+  async noteForeign(references: readonly string[]): Promise<void> {
     if (references.length === 0) return;
+    const now = Date.now();
     await this.redis
       .multi()
       .zadd(this.foreignKey, ...references.flatMap((r) => [now, r]))
@@ -310,19 +310,11 @@ export class ShipmentTracking {
    * it stalled. That execution, if still alive, finds the lock taken at its next page and stops.
    */
   async holdLock(holder: string, ttlMs: number, takeOverFrom?: string): Promise<boolean> {
-    const held = await this.redis.eval(
-      TAKE_OVER_LOCK,
-      1,
-      this.lockKey,
-      holder,
-      ttlMs,
-      takeOverFrom ?? holder,
-    );
-    return held === 1;
+    return this.takeOver(this.lockKey, holder, ttlMs, takeOverFrom);
   }
 
   async releaseLock(holder: string): Promise<void> {
-    await this.redis.eval(RELEASE_LOCK, 1, this.lockKey, holder);
+    await deleteIfHeld(this.redis, this.lockKey, holder);
   }
 
   /**
@@ -335,15 +327,7 @@ export class ShipmentTracking {
     ttlMs: number,
     takeOverFrom?: string,
   ): Promise<boolean> {
-    const held = await this.redis.eval(
-      TAKE_OVER_LOCK,
-      1,
-      this.writeLockKey(reference),
-      holder,
-      ttlMs,
-      takeOverFrom ?? holder,
-    );
-    return held === 1;
+    return this.takeOver(this.writeLockKey(reference), holder, ttlMs, takeOverFrom);
   }
 
   /** False when the lock was lost: what the holder read may be stale, so it must not write. */
@@ -352,13 +336,17 @@ export class ShipmentTracking {
   }
 
   async releaseWriteLock(reference: string, holder: string): Promise<void> {
-    await this.redis.eval(RELEASE_LOCK, 1, this.writeLockKey(reference), holder);
+    await deleteIfHeld(this.redis, this.writeLockKey(reference), holder);
+  }
+
+  private async takeOver(key: string, holder: string, ttlMs: number, from = holder) {
+    return (await this.redis.eval(TAKE_OVER_LOCK, 1, key, holder, ttlMs, from)) === 1;
   }
 }
 
 /** Kept only when the status changed. */
-function statusEntry(status: string, now: number): string {
-  return encodeEntry({ at: now, kind: 'provider-status', status });
+function statusEntry(status: string): string {
+  return encodeEntry({ at: Date.now(), kind: 'provider-status', status });
 }
 
 function fieldsOf(side: object): string[] {
@@ -424,10 +412,5 @@ return 1
 const KEEP_LOCK = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
-`;
-
-const RELEASE_LOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 `;

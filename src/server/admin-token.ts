@@ -16,7 +16,7 @@ export function requireBearerToken(app: FastifyInstance, token: string): void {
   });
 }
 
-/** Fixed-length digests, so comparing them takes the same time whatever was sent. */
-function digest(value: string): Buffer {
+/** Fixed-length digests, so that timingSafeEqual takes the same time whatever was sent. */
+export function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }

@@ -9,27 +9,20 @@ import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
 /** 'public' is what must face the internet: Shopify's webhooks, /healthz and /readyz. */
 export type Surface = 'all' | 'public' | 'admin';
 
-/** Without limits a slow client holds a connection for ever. */
-export interface HttpTimeouts {
-  /** Headers and body (else 408 and close). */
-  requestMs: number;
-  idleMs: number;
-  keepAliveMs: number;
-  maxRequestsPerConnection: number;
-  checkEveryMs: number;
-}
-
 /**
- * Shopify's delivery arrives at once and waits 5 s for the answer. The keep-alive limit stays
- * above the 60 s idle timeout of common proxies, so they never reuse a connection being closed.
+ * Without limits a slow client holds a connection for ever. Shopify's delivery arrives at once and
+ * waits 5 s for the answer. The keep-alive limit stays above the 60 s idle timeout of common
+ * proxies, so they never reuse a connection being closed.
  */
-export const HTTP_TIMEOUTS: HttpTimeouts = {
+export const HTTP_TIMEOUTS = {
+  /** Headers and body (else 408 and close). */
   requestMs: 10_000,
   idleMs: 30_000,
   keepAliveMs: 72_000,
   maxRequestsPerConnection: 1_000,
   checkEveryMs: 1_000,
 };
+export type HttpTimeouts = typeof HTTP_TIMEOUTS;
 
 export type ServerDeps = WebhookRouteDeps &
   HealthDeps & {

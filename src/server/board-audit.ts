@@ -44,11 +44,9 @@ export function boardAuditHooks(deps: {
   redis: Redis;
   prefix: string;
   logger: Logger;
-  now?: () => number;
 }): BoardHooks {
   const byName = new Map(deps.queues.map((queue) => [queue.name, queue]));
   const pending = new WeakMap<HookContext, Pending>();
-  const now = deps.now ?? Date.now;
 
   return {
     async before(context) {
@@ -62,9 +60,7 @@ export function boardAuditHooks(deps: {
         orderIds: [],
       };
       if (queue && params.jobId) {
-        note.jobIds.push(params.jobId);
-        const orderId = orderIdOfJob(await queue.getJob(params.jobId));
-        if (orderId) note.orderIds.push(orderId);
+        noteJob(note, params.jobId, await queue.getJob(params.jobId));
       } else if (queue) {
         const states = params.queueStatus
           ? [params.queueStatus]
@@ -74,11 +70,7 @@ export function boardAuditHooks(deps: {
           note.states = states;
           note.before = await queue.getJobCountByTypes(...(states as never[]));
           const jobs = (await queue.getJobs(states as never[], 0, MAX_IDS - 1)) as Job[];
-          for (const job of jobs.filter(Boolean)) {
-            if (job.id) note.jobIds.push(job.id);
-            const orderId = orderIdOfJob(job);
-            if (orderId) note.orderIds.push(orderId);
-          }
+          for (const job of jobs.filter(Boolean)) noteJob(note, job.id, job);
           if (params.queueStatus) note.detail = `every ${params.queueStatus} job`;
         }
       }
@@ -91,13 +83,9 @@ export function boardAuditHooks(deps: {
       const count = await changedCount(note, result.body, context);
       // An added job is known only once it exists.
       const added = (result.body as { job?: { id?: unknown; data?: unknown } } | undefined)?.job;
-      if (note.action === 'add' && typeof added?.id === 'string') {
-        note.jobIds.push(added.id);
-        const orderId = orderIdOfJob(added);
-        if (orderId) note.orderIds.push(orderId);
-      }
+      if (note.action === 'add' && typeof added?.id === 'string') noteJob(note, added.id, added);
       const action: StaffAction = {
-        at: now(),
+        at: Date.now(),
         who: loginUser(context.request.headers.authorization),
         via: 'board',
         action: note.action,
@@ -129,6 +117,13 @@ export function boardAuditHooks(deps: {
       return result;
     },
   };
+}
+
+/** The job, and its order when it names one. */
+function noteJob(note: Pending, id?: string, job?: { data?: unknown } | null) {
+  if (id) note.jobIds.push(id);
+  const orderId = orderIdOfJob(job);
+  if (orderId) note.orderIds.push(orderId);
 }
 
 async function changedCount(note: Pending, body: unknown, context: HookContext): Promise<number> {

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
@@ -7,6 +7,7 @@ import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
+import { digest } from './admin-token.js';
 import { boardAuditHooks } from './board-audit.js';
 import { FRAME_HEADERS, refuseCrossSite } from './board-guard.js';
 import { orderIdOfJob, shopifyOrderUrl } from './board-jobs.js';
@@ -100,9 +101,4 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
   });
   await app.register(serverAdapter.registerPlugin(), { prefix: BOARD_PATH });
   await orderSearchRoutes(app, { ...deps, boardPath: BOARD_PATH });
-}
-
-/** Fixed-length digests, so that timingSafeEqual never sees inputs of different lengths. */
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text, 'utf8').digest();
 }

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { handleCancelledAfterRegistration } from '../../jobs/create-shipment/cancelled-after-registration.js';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { registerShipment } from '../../jobs/create-shipment/register-shipment.js';
-import type { MarkOrderKind } from '../../jobs/mark-order/payload.js';
 import type { PartnerClient } from '../../src/partner/client.js';
 import { PartnerServerError } from '../../src/partner/errors.js';
 import {
   createRequests,
   FIXTURE,
   holdPoint,
+  registerDepsOf,
   type ShipmentStack,
   shipmentStacks,
   waitForJob,
@@ -123,16 +123,7 @@ describe('an order cancelled while the answer to its create request was lost', (
   it('asks the provider, records the shipment it made, and flags the order for staff', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
-    const deps = {
-      store: s.storeClient,
-      partner: s.partner,
-      records: s.records,
-      tracking: s.parts.tracking,
-      counters: s.counters,
-      settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-      markOrder: s.parts.markOrder,
-      logger: s.logger,
-    };
+    const deps = registerDepsOf(s);
     // The provider makes the shipment, then answers 500: we cannot tell it exists.
     s.sandbox.failNextCreates(1);
     await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
@@ -160,16 +151,7 @@ describe('an order cancelled while the answer to its create request was lost', (
     const id = FIXTURE.paidCopenhagen;
     await s.records.markSending(id);
     await s.store.updateOrder(id, { cancel: true });
-    const deps = {
-      store: s.storeClient,
-      partner: s.partner,
-      records: s.records,
-      tracking: s.parts.tracking,
-      counters: s.counters,
-      settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-      markOrder: (orderId: string, kind: MarkOrderKind) => s.parts.markOrder(orderId, kind),
-      logger: s.logger,
-    };
+    const deps = registerDepsOf(s);
 
     const outcome = await registerShipment(id, deps);
 

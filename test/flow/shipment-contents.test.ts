@@ -18,6 +18,7 @@ import { allJobs } from '../helpers/intake.js';
 import {
   countingReservations,
   FIXTURE,
+  registerDepsOf,
   SHOP,
   type ShipmentStack,
   type ShipmentStackOptions,
@@ -111,20 +112,6 @@ async function shipAndDeliver(f: Flow, id: string) {
   f.s.sandbox.advance(id, 'delivered');
   await runSync(f.s);
   await settled(f.s);
-}
-
-/** What the edit check and the create job work with, the workers' own. */
-function jobDeps(s: ShipmentStack) {
-  return {
-    store: s.storeClient,
-    partner: s.partner,
-    records: s.records,
-    tracking: s.parts.tracking,
-    counters: s.counters,
-    settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
-    markOrder: s.parts.markOrder,
-    logger: s.logger,
-  };
 }
 
 /** The units the connector kept as sent (what its fulfilment is bounded by), by line title. */
@@ -533,7 +520,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 1, Vase: 1 });
     f.s.config.shipment.shipPickupPoints = false;
     // Not an edit of the order: only what today's setting takes changed.
-    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+    expect(await checkOrderEdit(id, registerDepsOf(f.s))).toEqual({ outcome: 'unchanged' });
 
     await shipAndDeliver(f, id);
 
@@ -584,14 +571,14 @@ describe('what goes into a shipment, through the whole flow', () => {
       await settled(f.s);
 
       change(f);
-      expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+      expect(await checkOrderEdit(id, registerDepsOf(f.s))).toEqual({ outcome: 'unchanged' });
 
       await f.s.store.updateOrder(
         id,
         { lineQuantities: [{ title: 'Ceramic mug', quantity: 1 }] },
         { sendWebhook: false },
       );
-      expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({
+      expect(await checkOrderEdit(id, registerDepsOf(f.s))).toEqual({
         outcome: 'reported',
         changes: ['lines'],
       });
@@ -612,14 +599,14 @@ describe('what goes into a shipment, through the whole flow', () => {
 
     f.s.store.renameLocation('Shop location', 'Copenhagen shop');
     f.s.config.shipment.collectFromLocations = ['Copenhagen shop'];
-    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+    expect(await checkOrderEdit(id, registerDepsOf(f.s))).toEqual({ outcome: 'unchanged' });
 
     await f.s.store.updateOrder(
       id,
       { lineQuantities: [{ title: 'Ceramic mug', quantity: 1 }] },
       { sendWebhook: false },
     );
-    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({
+    expect(await checkOrderEdit(id, registerDepsOf(f.s))).toEqual({
       outcome: 'reported',
       changes: ['lines'],
     });
@@ -867,7 +854,7 @@ describe('what goes into a shipment, through the whole flow', () => {
       .order(id)!
       .fulfillmentOrders.find((fo) => fo.fulfillAt === '2030-01-10T08:00:00Z')!;
     f.s.store.openEarly(january.id);
-    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+    expect(await checkOrderEdit(id, registerDepsOf(f.s))).toEqual({ outcome: 'unchanged' });
     // Shipped and fulfilled: the box sent only, January's left open for staff.
     await shipsExactly(f, id, { 'Coffee box': 1 });
     const opened = f.s.store.order(id)!.fulfillmentOrders.find((fo) => fo.id === january.id)!;
@@ -894,7 +881,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     await f.s.parts.enqueueOrder(id, 'orders/paid');
     await settledAs(f, id, 'registered');
     expect(await askedFor(f, id)).toEqual({ 'Ceramic mug': 1, 'Coffee box': 1 });
-    expect(await checkOrderEdit(id, jobDeps(f.s))).toEqual({ outcome: 'unchanged' });
+    expect(await checkOrderEdit(id, registerDepsOf(f.s))).toEqual({ outcome: 'unchanged' });
   });
 
   it('the looks at a waiting order back off by the clock the worker is given: 5, 10, 20, 40 minutes, then hourly', async () => {
@@ -978,7 +965,7 @@ describe('a create answered with the shipment an earlier request made', () => {
   it('keeps what that request held, and flags the order changed since as an edit', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
-    const deps = jobDeps(s);
+    const deps = registerDepsOf(s);
     // The provider makes the shipment, then answers 500: the connector cannot tell it exists.
     s.sandbox.failNextCreates(1);
     await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
@@ -1001,7 +988,7 @@ describe('a create answered with the shipment an earlier request made', () => {
   it('keeps what that request held through a refusal of a later one', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
-    const deps = jobDeps(s);
+    const deps = registerDepsOf(s);
     s.sandbox.failNextCreates(1);
     await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
     const first = await s.records.get(id);
@@ -1049,7 +1036,7 @@ describe('a create answered with the shipment an earlier request made', () => {
         { title: 'Vase', location: 'Aarhus warehouse' },
       ],
     });
-    const deps = jobDeps(s);
+    const deps = registerDepsOf(s);
     s.sandbox.failNextCreates(1);
     await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
     const first = await s.records.get(id);
@@ -1069,7 +1056,7 @@ describe('a create answered with the shipment an earlier request made', () => {
   it('flags no edit when what that request was kept with is a fingerprint of the older kind', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
-    const deps = jobDeps(s);
+    const deps = registerDepsOf(s);
     s.sandbox.failNextCreates(1);
     await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(PartnerServerError);
     // As kept for a request sent before fingerprints had a version: lines counted otherwise.
@@ -1095,7 +1082,7 @@ describe('a fingerprint kept before the lines were counted from the shipment con
   it('is replaced once by the order as it is now, without flagging an edit', async () => {
     const s = await start({ workers: false });
     const id = FIXTURE.paidCopenhagen;
-    const deps = jobDeps(s);
+    const deps = registerDepsOf(s);
     await registerShipment(id, deps);
     // As stored before: no version, and lines that covered every line requiring shipping.
     const kept = (await s.records.get(id))!.sentFingerprint!;

@@ -293,6 +293,20 @@ export function shipmentStacks(): (options?: ShipmentStackOptions) => Promise<Sh
   };
 }
 
+/** What the create job and the edit check work with, as the workers give it to them. */
+export function registerDepsOf(s: ShipmentStack) {
+  return {
+    store: s.storeClient,
+    partner: s.partner,
+    records: s.records,
+    tracking: s.parts.tracking,
+    counters: s.counters,
+    settings: { shipment: s.config.shipment, eligibility: s.config.eligibility },
+    markOrder: s.parts.markOrder,
+    logger: s.logger,
+  };
+}
+
 /** Lets active jobs finish; a job that hangs past the grace period is abandoned (force). */
 async function closeWorker(worker: Worker): Promise<void> {
   const graceful = worker.close();
