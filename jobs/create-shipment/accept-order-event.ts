@@ -20,8 +20,11 @@ export async function acceptOrderEvent(
   event: OrderEvent,
   deps: OrderEventDeps,
 ): Promise<OrderEventResult> {
-  await deps.timeline.note(event.orderId, { at: Date.now(), kind: 'event', source: event.source });
-  const stage = stageOf(await deps.records.get(event.orderId));
+  const [record] = await Promise.all([
+    deps.records.get(event.orderId),
+    deps.timeline.note(event.orderId, { at: Date.now(), kind: 'event', source: event.source }),
+  ]);
+  const stage = stageOf(record);
   if (onOrderEvent(stage, event.cancelled) === 'flag_cancelled') {
     const flagged = await handleCancelledAfterRegistration(event.orderId, {
       ...deps,
@@ -29,5 +32,5 @@ export async function acceptOrderEvent(
     });
     return flagged === 'flagged' ? 'flagged_cancelled' : 'already_flagged';
   }
-  return enqueueOrder(deps, event.orderId, event.source, event.orderName);
+  return enqueueOrder(deps, event.orderId, event.source, event.orderName, stage);
 }
