@@ -21,20 +21,22 @@ export async function acceptDelivery(
 ): Promise<DeliveryResult> {
   const seenKey = `${deps.prefix}:webhook-seen:${delivery.id}`;
   const bodyKey = `${deps.prefix}:webhook-body:${delivery.bodyHash}`;
-  const [seen, repeated] = await Promise.all([
+  const [seen, repeated, record] = await Promise.all([
     deps.redis.getex(seenKey, 'EX', SEEN_TTL_S),
     deps.redis.exists(bodyKey),
+    deps.records.get(event.orderId),
   ]);
   if (seen !== null || repeated) {
     void deps.counters.increment('webhooks_duplicate').catch(() => {});
     return seen !== null ? 'duplicate' : 'repeated';
   }
-  const result = await acceptOrderEvent(event, deps);
-  // Marked only after the order is handled: a failed attempt must not hide Shopify's retry.
-  await Promise.all([
+  const result = await acceptOrderEvent(event, deps, record);
+  // Marked once the order is handled, so a failed attempt does not hide Shopify's retry. Not
+  // waited for: the marks only spare a repeat its work; taken again, it still makes no second job.
+  void Promise.all([
     deps.redis.set(seenKey, '1', 'EX', SEEN_TTL_S),
     deps.redis.set(bodyKey, '1', 'EX', SEEN_TTL_S),
-  ]);
-  void deps.counters.increment('webhooks_accepted').catch(() => {});
+    deps.counters.increment('webhooks_accepted'),
+  ]).catch(() => {});
   return result;
 }
