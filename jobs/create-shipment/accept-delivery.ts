@@ -5,6 +5,9 @@ import { acceptOrderEvent, type OrderEventResult } from './accept-order-event.js
 /** Shopify retries a delivery for 4 hours; remember deliveries a good while longer. */
 export const SEEN_TTL_S = 48 * 3600;
 
+/** The mark of a delivery whose order was handled. */
+const HANDLED = '1';
+
 export type DeliveryResult = OrderEventResult | 'duplicate' | 'repeated';
 
 /**
@@ -21,21 +24,24 @@ export async function acceptDelivery(
 ): Promise<DeliveryResult> {
   const seenKey = `${deps.prefix}:webhook-seen:${delivery.id}`;
   const bodyKey = `${deps.prefix}:webhook-body:${delivery.bodyHash}`;
-  const [seen, repeated, record] = await Promise.all([
+  const [seen, bodySeen, record] = await Promise.all([
     deps.redis.getex(seenKey, 'EX', SEEN_TTL_S),
-    deps.redis.exists(bodyKey),
+    deps.redis.get(bodyKey),
     deps.records.get(event.orderId),
   ]);
-  if (seen !== null || repeated) {
+  // Only HANDLED counts: a mark 'q' (a job still to be added, whose add may have failed) is
+  // taken as new, and the enqueue rules make no second job if it was added.
+  const duplicate = seen === HANDLED;
+  if (duplicate || bodySeen === HANDLED) {
     void deps.counters.increment('webhooks_duplicate').catch(() => {});
-    return seen !== null ? 'duplicate' : 'repeated';
+    return duplicate ? 'duplicate' : 'repeated';
   }
   const result = await acceptOrderEvent(event, deps, record);
   // Marked once the order is handled, so a failed attempt does not hide Shopify's retry. Not
   // waited for: the marks only spare a repeat its work; taken again, it still makes no second job.
   void Promise.all([
-    deps.redis.set(seenKey, '1', 'EX', SEEN_TTL_S),
-    deps.redis.set(bodyKey, '1', 'EX', SEEN_TTL_S),
+    deps.redis.set(seenKey, HANDLED, 'EX', SEEN_TTL_S),
+    deps.redis.set(bodyKey, HANDLED, 'EX', SEEN_TTL_S),
     deps.counters.increment('webhooks_accepted'),
   ]).catch(() => {});
   return result;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
@@ -40,6 +41,12 @@ beforeEach(async () => {
 afterEach(async () => {
   await intake?.close();
 });
+
+/** Where the intake marks a body seen: a hash of topic and body. */
+function bodyKey(intake: RunningIntake, topic: string, body: string): string {
+  const hash = createHash('sha256').update(`${topic}\n`).update(body).digest('base64url');
+  return `${intake.prefix}:webhook-body:${hash}`;
+}
 
 async function createJobs() {
   return allJobs(intake.queues.createShipment);
@@ -401,6 +408,27 @@ describe('a captured body sent again under fresh ids', () => {
     expect(again.body).toEqual({ result: 'queued' });
   });
 
+  it('takes a delivery marked "q" (its job still to be added) as new when no job came of it', async () => {
+    // "q" marks a delivery whose job was still to be added: if the add failed (503), Shopify
+    // sends it again, under the same id, or its body under another.
+    const body = orderBody({ id: ORDER_ID });
+    const other = orderBody({ id: '5550999' });
+    await intake.redis.set(`${intake.prefix}:webhook-seen:ev-1`, 'q', 'EX', 3600);
+    await intake.redis.set(bodyKey(intake, 'orders/create', other), 'q', 'EX', 3600);
+
+    const again = await postWebhook(intake.url, { topic: 'orders/create', body, eventId: 'ev-1' });
+    const sameBody = await postWebhook(intake.url, {
+      topic: 'orders/create',
+      body: other,
+      eventId: 'ev-2',
+    });
+
+    expect([again.body, sameBody.body]).toEqual([{ result: 'queued' }, { result: 'queued' }]);
+    expect((await createJobs()).map((j) => j.id).sort()).toEqual(
+      [orderJobId(ORDER_ID), orderJobId('5550999')].sort(),
+    );
+  });
+
   it('refuses (400) a delivery whose id headers are longer than Shopify ever sends', async () => {
     const body = orderBody({ id: ORDER_ID });
     const long = 'x'.repeat(129);
@@ -464,7 +492,7 @@ describe('round trips to Redis per delivery', () => {
     // Sent together, one round trip each: the delivery's marks and the order's record; the
     // timeline note and the order's job. Not waited for: the end of an HMAC failure streak (del), the
     // delivery's marks and count.
-    const seen = ['getex', 'exists', 'hgetall'];
+    const seen = ['getex', 'get', 'hgetall'];
     const looked = ['eval', 'hgetall'];
     const marked = ['set', 'set', 'hincrby'];
     expect(added).toEqual(['del', ...seen, ...looked, 'set', 'evalsha', ...marked]);
