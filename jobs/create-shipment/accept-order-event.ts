@@ -1,4 +1,9 @@
-import { type OrderEvent, onOrderEvent, stageOf } from '../../src/domain/order-lifecycle.js';
+import {
+  type OrderEvent,
+  onOrderEvent,
+  type RecordedStage,
+  stageOf,
+} from '../../src/domain/order-lifecycle.js';
 import type { QueueContext } from '../context.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
@@ -19,9 +24,22 @@ export type OrderEventDeps = Pick<
 export async function acceptOrderEvent(
   event: OrderEvent,
   deps: OrderEventDeps,
+  /** The order's record, if the caller has just read it. */
+  record?: RecordedStage | null,
 ): Promise<OrderEventResult> {
-  await deps.timeline.note(event.orderId, { at: Date.now(), kind: 'event', source: event.source });
-  const stage = stageOf(await deps.records.get(event.orderId));
+  const [result] = await Promise.all([
+    takeEvent(event, deps, record),
+    deps.timeline.note(event.orderId, { at: Date.now(), kind: 'event', source: event.source }),
+  ]);
+  return result;
+}
+
+async function takeEvent(
+  event: OrderEvent,
+  deps: OrderEventDeps,
+  record: RecordedStage | null | undefined,
+): Promise<OrderEventResult> {
+  const stage = stageOf(record === undefined ? await deps.records.get(event.orderId) : record);
   if (onOrderEvent(stage, event.cancelled) === 'flag_cancelled') {
     const flagged = await handleCancelledAfterRegistration(event.orderId, {
       ...deps,
@@ -29,5 +47,5 @@ export async function acceptOrderEvent(
     });
     return flagged === 'flagged' ? 'flagged_cancelled' : 'already_flagged';
   }
-  return enqueueOrder(deps, event.orderId, event.source, event.orderName);
+  return enqueueOrder(deps, event.orderId, event.source, event.orderName, stage);
 }

@@ -1,4 +1,10 @@
-import { askedBy, onEventForJob, onOrderEvent, stageOf } from '../../src/domain/order-lifecycle.js';
+import {
+  askedBy,
+  type OrderStage,
+  onEventForJob,
+  onOrderEvent,
+  stageOf,
+} from '../../src/domain/order-lifecycle.js';
 import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
@@ -21,8 +27,11 @@ export async function enqueueOrder(
   source: string,
   /** The order's name (`#1003`), if the caller has it, for the job's name. */
   orderName?: string,
+  /** The order's stage, if the caller has just read its record. */
+  stage?: OrderStage,
 ): Promise<EnqueueResult> {
-  if (onOrderEvent(stageOf(await deps.records.get(orderId)), false) !== 'to_job') {
+  stage ??= stageOf(await deps.records.get(orderId));
+  if (onOrderEvent(stage, false) !== 'to_job') {
     await retryFailedMark(deps, registeredMarkJobId(orderId));
     await enqueueEditCheck(deps, orderId, orderName);
     return 'already_registered';

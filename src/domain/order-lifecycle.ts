@@ -65,8 +65,7 @@ export function stageOf(record: RecordedStage | null): OrderStage {
 const isRegistered = (stage: OrderStage) =>
   stage === 'registered' || stage === 'cancelled_after_registration';
 
-// --- An order event (webhook, reconciliation, backfill) or a staff replay, at the intake. The
-// webhook intake's script (accept-delivery.ts) takes the common rows in one step. ---
+// --- An order event (webhook, reconciliation, backfill) or a staff replay, at the intake ---
 
 /**
  * A registered order needs no create job: a cancellation is flagged for staff once; else a mark

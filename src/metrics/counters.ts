@@ -34,8 +34,8 @@ export class Counters {
     private readonly prefix: string,
   ) {}
 
-  /** The hash holding every counter (the webhook intake's script counts in it directly). */
-  get key(): string {
+  /** The hash holding every counter. */
+  private get key(): string {
     return `${this.prefix}:metrics:counters`;
   }
 

@@ -9,7 +9,7 @@ export const HMAC_FAILURE_STREAK_ALERT = 5;
 /** Spans a quiet night; a streak that stops growing is forgotten after it. */
 const STREAK_TTL_S = 7 * 24 * 3600;
 
-export function hmacStreakKey(prefix: string): string {
+function hmacStreakKey(prefix: string): string {
   return `${prefix}:webhooks:hmac-failure-streak`;
 }
 

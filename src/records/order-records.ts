@@ -94,12 +94,6 @@ export class OrderRecords {
     return `${this.prefix}:order:${orderId}`;
   }
 
-  /** The keys the webhook intake's script reads and writes in one step (accept-delivery.ts). */
-  intakeKeys(orderId: string): { record: string; rerun: string; eventRun: string } {
-    const record = this.key(orderId);
-    return { record, rerun: `${record}:rerun`, eventRun: `${record}:event-run` };
-  }
-
   private get registeredIndex(): string {
     return `${this.prefix}:orders:registered`;
   }

@@ -22,7 +22,7 @@ export const TIMELINE_DAYS = 60;
 /** Kept this long after an order's last entry. */
 export const TIMELINE_KEEP_MS = TIMELINE_DAYS * 24 * 3600_000;
 
-/** The Redis key of an order's timeline (the webhook intake's script writes it too). */
+/** The Redis key of an order's timeline (the shipment records' scripts write it too). */
 export function timelineKey(prefix: string, orderId: string): string {
   return `${prefix}:timeline:${orderId}`;
 }
@@ -70,7 +70,7 @@ export function decodeEntry(raw: string): StoredTimelineEntry | null {
   }
 }
 
-/** The Lua lines that add ARGV[i] to KEYS[k] and keep the list bounded (shared with the intake). */
+/** The Lua lines that add ARGV[i] to KEYS[k] and keep the list bounded (shared with tracking). */
 export function pushEntryLua(key: string, entry: string, keepMs: string): string {
   return `redis.call('LPUSH', ${key}, ${entry})
 redis.call('LTRIM', ${key}, 0, ${TIMELINE_LIMIT - 1})
