@@ -56,7 +56,41 @@ export async function registerLookingAgain(
   // Whether an order event (not a replay) asked for this run.
   const fromEvent = await deps.records.takeEventRun(orderId);
   try {
-    return await lookUntilSettled(orderId, deps, fromEvent);
+    // An event that came before the order is loaded is answered by this run's first look.
+    await deps.records.takeRerun(orderId);
+    const before = await deps.records.get(orderId);
+    for (let look = 0, record = before; ; look++) {
+      let outcome: RegisterOutcome | undefined;
+      let refusal: JobRefusedError | undefined;
+      try {
+        outcome = await registerShipment(orderId, deps, { fromEvent, record });
+      } catch (error) {
+        if (!(error instanceof JobRefusedError)) throw error;
+        refusal = error;
+      }
+      const next = afterLook(await deps.records.takeRerun(orderId), look);
+      const at = { orderId, outcome: outcome?.outcome ?? 'refused', looks: look + 1 };
+      if (next === 'look_again') {
+        deps.logger.info(at, 'order changed while it was being registered: looking again');
+        record = await deps.records.get(orderId);
+        continue;
+      }
+      if (next === 'give_over') {
+        deps.logger.warn(
+          at,
+          'order keeps changing while it is being registered: the next event or reconciliation pass looks again',
+        );
+      }
+      if (!refusal) return outcome!;
+      // A staff retry refused again as before is told so.
+      const after = fromEvent || !before ? null : await deps.records.get(orderId);
+      if (onRunFailed({ refused: true, fromEvent, before, after }) === 'refused_unchanged') {
+        throw new UnchangedRefusalError(
+          `Retried unchanged: the order is as it was when it was refused (${minuteOf(before!.updatedAt)}). Fix it in Shopify, then retry.\n${refusal.message}`,
+        );
+      }
+      throw refusal;
+    }
   } catch (error) {
     // Run again (a retry, a wait, a pause, Redis gone mid-run): asked for by the same event.
     const refused = error instanceof JobRefusedError;
@@ -64,46 +98,6 @@ export async function registerLookingAgain(
       await deps.records.noteEventRun(orderId);
     }
     throw error;
-  }
-}
-
-async function lookUntilSettled(
-  orderId: string,
-  deps: RegisterShipmentDeps,
-  fromEvent: boolean,
-): Promise<RegisterOutcome> {
-  const before = fromEvent ? null : await deps.records.get(orderId);
-  // An event that came before the order is loaded is answered by this run's first look.
-  await deps.records.takeRerun(orderId);
-  for (let look = 0; ; look++) {
-    let outcome: RegisterOutcome | undefined;
-    let refusal: JobRefusedError | undefined;
-    try {
-      outcome = await registerShipment(orderId, deps, { fromEvent });
-    } catch (error) {
-      if (!(error instanceof JobRefusedError)) throw error;
-      refusal = error;
-    }
-    const next = afterLook(await deps.records.takeRerun(orderId), look);
-    const at = { orderId, outcome: outcome?.outcome ?? 'refused', looks: look + 1 };
-    if (next === 'look_again') {
-      deps.logger.info(at, 'order changed while it was being registered: looking again');
-      continue;
-    }
-    if (next === 'give_over') {
-      deps.logger.warn(
-        at,
-        'order keeps changing while it is being registered: the next event or reconciliation pass looks again',
-      );
-    }
-    if (!refusal) return outcome!;
-    const after = before ? await deps.records.get(orderId) : null;
-    if (onRunFailed({ refused: true, fromEvent, before, after }) === 'refused_unchanged') {
-      throw new UnchangedRefusalError(
-        `Retried unchanged: the order is as it was when it was refused (${minuteOf(before!.updatedAt)}). Fix it in Shopify, then retry.\n${refusal.message}`,
-      );
-    }
-    throw refusal;
   }
 }
 

@@ -1,23 +1,17 @@
 import type { Config } from '../../config/index.js';
-import { checkEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrder } from '../../src/domain/order.js';
 import {
   decideLook,
-  type LookDecision,
+  judgeOrder,
   onCreateAnswer,
   onFailure,
   takesPlaceBeforeLoading,
 } from '../../src/domain/order-lifecycle.js';
-import {
-  carriesRegistrationMarks,
-  marksSeenOn,
-  type OrderMarksSeen,
-} from '../../src/domain/order-marks.js';
+import { marksSeenOn, type OrderMarksSeen } from '../../src/domain/order-marks.js';
 import {
   describeLeftOut,
   encodeSentUnits,
   recheckDue,
-  shipmentContents,
   waitCountsFrom,
 } from '../../src/domain/shipment-contents.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
@@ -25,14 +19,9 @@ import {
   encodeFingerprint,
   encodeSettings,
   type ShipmentFingerprint,
-  shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
 import { furthestStage } from '../../src/domain/shipment-progress.js';
-import {
-  buildShipmentRequest,
-  formatFieldErrors,
-  type MappingResult,
-} from '../../src/domain/shipment-request.js';
+import { formatFieldErrors, type MappingResult } from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
 import type { BudgetSlot, PartnerApi } from '../../src/partner/client.js';
@@ -87,21 +76,20 @@ export class OrderRefusedError extends JobRefusedError {
 export class UnchangedRefusalError extends JobRefusedError {}
 
 /**
- * One look at the order: load it, decide (src/domain/order-lifecycle.ts), act, record. The order
- * id is the reference (the provider's idempotency key), so repeating this after any failure is
- * safe: a shipment is made exactly once.
+ * One look at the order: load it, judge it, decide (src/domain/order-lifecycle.ts), act, record.
+ * The order id is the reference (the provider's idempotency key), so repeating this after any
+ * failure is safe: a shipment is made exactly once.
  */
 export async function registerShipment(
   orderId: string,
   deps: RegisterShipmentDeps,
-  /** By an order event (webhook, reconciliation, backfill), or by staff. */
-  run: { fromEvent?: boolean } = {},
+  /** By an order event (webhook, reconciliation, backfill), or by staff; the record if just read. */
+  run: { fromEvent?: boolean; record?: OrderRecord | null } = {},
 ): Promise<RegisterOutcome> {
-  const record = await deps.records.get(orderId);
+  const fromEvent = Boolean(run.fromEvent);
+  const record = run.record !== undefined ? run.record : await deps.records.get(orderId);
   // The run's place in the partner budget: taken at most once, given back unless a request used it.
-  let slot: BudgetSlot | undefined;
-  const takePlace = async () => (slot ??= await deps.partner.reserveCreate());
-  if (takesPlaceBeforeLoading(record, Boolean(run.fromEvent))) await takePlace();
+  let slot = takesPlaceBeforeLoading(record, fromEvent) ? await deps.partner.reserveCreate() : null;
   try {
     // Reloaded on every run: the order may have changed or been cancelled since it was queued.
     const order = await deps.store.getOrder(orderId);
@@ -109,205 +97,159 @@ export async function registerShipment(
       order ? `loaded order ${order.name}` : `order ${orderId} not found in the store`,
     );
     const now = deps.now?.() ?? new Date();
-    const judged = order ? await judge(orderId, order, deps, now) : null;
-    const decision = decideLook({ record, order: judged, fromEvent: Boolean(run.fromEvent) });
-    return await act(decision, { orderId, record, order, judged, now, takePlace, deps });
+    const judged = order && judgeOrder(order, deps.settings, now);
+    // Digital lines never ship, so only what a parcel might have held is noted: product titles
+    // and quantities, what staff need to see why the parcel is smaller than the order.
+    const physical = judged?.contents.leftOut.filter((units) => units.reason !== 'digital') ?? [];
+    if (judged?.mapped && physical.length > 0) {
+      const leftOut = describeLeftOut(physical);
+      await deps.step?.(`left out of the shipment: ${leftOut}`);
+      deps.logger.info({ orderId, leftOut }, 'part of the order is not for the provider');
+    }
+    let decision = decideLook({ record, order: judged, fromEvent });
+
+    if (decision.do === 'look_up') {
+      // A 404 forgets the send, so later sightings of an order that will not ship cost nothing.
+      slot ??= await deps.partner.reserveCreate();
+      const found = await findShipmentAtProvider(orderId, order, slot, deps);
+      if (found && decision.found === 'registered') {
+        return { outcome: 'registered', orderNumber: found, created: false };
+      }
+      if (found) {
+        await handleCancelledAfterRegistration(orderId, deps);
+        return { outcome: 'cancelled_after_registration', orderNumber: found };
+      }
+      if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
+      decision = decision.otherwise;
+    }
+
+    switch (decision.do) {
+      case 'flag_cancelled':
+        await handleCancelledAfterRegistration(orderId, deps);
+        return { outcome: 'cancelled_after_registration', orderNumber: record?.orderNumber };
+      case 'confirm_registered':
+        await deps.step?.(
+          `already registered at the provider as ${record?.orderNumber ?? 'unknown'}`,
+        );
+        await deps.counters.increment('shipments_already_registered');
+        // A run that died between writing the record and queueing the mark job left the order
+        // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
+        // one mark job per order (a kept job absorbs the add), and its writes are idempotent.
+        await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
+        return { outcome: 'already_registered', orderNumber: record?.orderNumber };
+      case 'skip': {
+        const since = record?.waitingSince ? new Date(record.waitingSince) : now;
+        const { code, reason } = decision;
+        await deps.records.markSkipped(orderId, code, reason);
+        await deps.step?.(`skipped (${code}): ${reason}`);
+        await deps.counters.increment('orders_skipped');
+        deps.logger.info({ orderId, code, reason }, 'order skipped');
+        if (decision.wait) {
+          const { held } = judged!.contents;
+          const due = recheckDue(held, now, since);
+          await deps.records.markWaiting(orderId, due, now, waitCountsFrom(held, since));
+        }
+        // A refused order that is then cancelled will never ship: its error marks are cleared once
+        // (cancelling cannot be undone, so one mark job per order is enough).
+        if (decision.clearFailureMarks) await deps.markOrder(orderId, 'cancelled_after_failure');
+        return { outcome: 'skipped', code, reason };
+      }
+      case 'refuse_unchanged':
+        await deps.counters.increment('unchanged_refusals_not_resent');
+        deps.logger.info({ orderId }, 'order unchanged since it failed: not sent again');
+        throw new UnchangedRefusalError(
+          record?.reason ??
+            'The order has not changed since it failed. Fix it in Shopify, or replay it.',
+        );
+      case 'refuse':
+        throw await refuse(
+          orderId,
+          `Order ${order!.name} cannot be shipped as it is`,
+          judged!.mapped?.ok === false ? judged!.mapped.errors : {},
+          { fingerprint: judged!.fingerprint, seen: marksSeenOn(order!) },
+          deps,
+        );
+    }
+
+    // Send: the order is eligible and its request within every limit.
+    const { contents, fingerprint } = judged!;
+    const { request } = judged!.mapped as Extract<MappingResult, { ok: true }>;
+    const sent = {
+      fingerprint: encodeFingerprint(fingerprint),
+      units: encodeSentUnits(contents),
+      settings: encodeSettings(deps.settings.shipment, order!),
+    };
+    slot ??= await deps.partner.reserveCreate();
+    let sentAt: Date | undefined;
+    let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
+    try {
+      result = await deps.partner.createShipment(request, {
+        slot,
+        // Only a request that actually leaves may have made a shipment we never hear of; one the
+        // budget held back has not, and must not cost a look-up later. What left goes with it: a
+        // give-up is judged against its fingerprint, and the fulfilment fulfils no other units.
+        onSending: () => {
+          sentAt = new Date();
+          return deps.records.markSending(
+            orderId,
+            sent.fingerprint,
+            sentAt,
+            sent.units,
+            sent.settings,
+          );
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof PartnerValidationError)) throw error;
+      const forget =
+        onCreateAnswer('invalid', Boolean(record?.sentAt)) === 'refuse_forgetting_send';
+      if (forget && sentAt) await deps.records.clearSent(orderId, sentAt.toISOString());
+      throw await refuse(
+        orderId,
+        `The provider refused order ${order!.name}`,
+        error.fieldErrors,
+        { fingerprint, seen: marksSeenOn(order!) },
+        deps,
+      );
+    }
+
+    const { shipment, created } = result;
+    const next = onCreateAnswer(created ? 'created' : 'existing', Boolean(record?.sentAt));
+    const { order_number: orderNumber, status, created_at: createdAt } = shipment;
+    const made = next === 'record_made' ? sent : undefined;
+    await deps.records.markRegistered(
+      orderId,
+      { orderNumber, status, createdAt },
+      new Date(),
+      made,
+    );
+    if (next === 'record_existing') {
+      // The provider ships what the earlier request held (kept with the record, else this one's):
+      // an order changed since is an edit after registration. Not followed yet, so not fulfilled
+      // by the connector: its lines and weights still compare.
+      const registered = await deps.records.get(orderId);
+      if (registered)
+        await compareWithSent(orderId, registered, order!, { receiverOnly: false }, deps);
+    }
+    // Once recorded: a run cut off after this line is retried as "already registered".
+    await deps.step?.(`POST /shipments → ${created ? 201 : 200} ${orderNumber}`);
+    if (createdAt) {
+      await followShipment(orderId, orderNumber, status ?? 'pending', createdAt, deps, {
+        orderCreatedAt: order!.createdAt,
+      });
+    }
+    await deps.counters.increment('shipments_registered');
+    deps.logger.info(
+      { orderId, orderNumber, created },
+      created ? 'shipment registered' : 'shipment was already registered at the provider',
+    );
+    // What the order carries goes along, so the mark job writes only what it lacks, unread.
+    await deps.markOrder(orderId, 'registered', marksSeenOn(order!));
+    return { outcome: 'registered', orderNumber, created };
   } finally {
     // Not given back (Redis gone): the place goes unused for one window, nothing more.
     await slot?.release().catch(() => {});
   }
-}
-
-/** The order as the provider would be asked to ship it: every step works from this one answer. */
-async function judge(orderId: string, order: StoreOrder, deps: RegisterShipmentDeps, now: Date) {
-  const contents = shipmentContents(order, deps.settings.shipment, { now });
-  const eligibility = checkEligibility(order, deps.settings.eligibility, contents);
-  const mapped = eligibility.eligible
-    ? buildShipmentRequest(order, deps.settings.shipment, contents)
-    : null;
-  // Digital lines never ship, so only what a parcel might have held is noted: product titles
-  // and quantities, what staff need to see why the parcel is smaller than the order.
-  const physical = contents.leftOut.filter((units) => units.reason !== 'digital');
-  if (mapped && physical.length > 0) {
-    const leftOut = describeLeftOut(physical);
-    await deps.step?.(`left out of the shipment: ${leftOut}`);
-    deps.logger.info({ orderId, leftOut }, 'part of the order is not for the provider');
-  }
-  return {
-    cancelled: Boolean(order.cancelledAt),
-    carriesRegistrationMarks: carriesRegistrationMarks(order),
-    eligibility,
-    fingerprint: shipmentFingerprint(order, deps.settings.shipment, contents),
-    mappable: mapped?.ok ?? false,
-    contents,
-    mapped,
-  };
-}
-
-interface Acting {
-  orderId: string;
-  record: OrderRecord | null;
-  order: StoreOrder | null;
-  judged: Awaited<ReturnType<typeof judge>> | null;
-  /** What the order was judged at: the contents and a waiting order's next look follow it. */
-  now: Date;
-  takePlace: () => Promise<BudgetSlot>;
-  deps: RegisterShipmentDeps;
-}
-
-async function act(decision: LookDecision, acting: Acting): Promise<RegisterOutcome> {
-  const { orderId, record, order, judged, now, takePlace, deps } = acting;
-  switch (decision.do) {
-    case 'flag_cancelled':
-      await handleCancelledAfterRegistration(orderId, deps);
-      return { outcome: 'cancelled_after_registration', orderNumber: record?.orderNumber };
-    case 'confirm_registered':
-      await deps.step?.(
-        `already registered at the provider as ${record?.orderNumber ?? 'unknown'}`,
-      );
-      await deps.counters.increment('shipments_already_registered');
-      // A run that died between writing the record and queueing the mark job left the order
-      // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
-      // one mark job per order (a kept job absorbs the add), and its writes are idempotent.
-      await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
-      return { outcome: 'already_registered', orderNumber: record?.orderNumber };
-    case 'look_up': {
-      // A 404 forgets the send, so later sightings of an order that will not ship cost nothing.
-      const found = await findShipmentAtProvider(orderId, order, await takePlace(), deps);
-      if (!found) {
-        if (record?.sentAt) await deps.records.clearSent(orderId, record.sentAt);
-        return act(decision.otherwise, acting);
-      }
-      if (decision.found === 'registered') {
-        return { outcome: 'registered', orderNumber: found, created: false };
-      }
-      await handleCancelledAfterRegistration(orderId, deps);
-      return { outcome: 'cancelled_after_registration', orderNumber: found };
-    }
-    case 'skip': {
-      const since = record?.waitingSince ? new Date(record.waitingSince) : now;
-      const { code, reason } = decision;
-      await deps.records.markSkipped(orderId, code, reason);
-      await deps.step?.(`skipped (${code}): ${reason}`);
-      await deps.counters.increment('orders_skipped');
-      deps.logger.info({ orderId, code, reason }, 'order skipped');
-      if (decision.wait) {
-        const held = judged!.contents.held;
-        await deps.records.markWaiting(
-          orderId,
-          recheckDue(held, now, since),
-          now,
-          waitCountsFrom(held, since),
-        );
-      }
-      // A refused order that is then cancelled will never ship: its error marks are cleared once
-      // (cancelling cannot be undone, so one mark job per order is enough).
-      if (decision.clearFailureMarks) await deps.markOrder(orderId, 'cancelled_after_failure');
-      return { outcome: 'skipped', code, reason };
-    }
-    case 'refuse_unchanged':
-      await deps.counters.increment('unchanged_refusals_not_resent');
-      deps.logger.info({ orderId }, 'order unchanged since it failed: not sent again');
-      throw new UnchangedRefusalError(
-        record?.reason ??
-          'The order has not changed since it failed. Fix it in Shopify, or replay it.',
-      );
-    case 'refuse':
-      throw await refuse(
-        orderId,
-        `Order ${order!.name} cannot be shipped as it is`,
-        judged!.mapped?.ok === false ? judged!.mapped.errors : {},
-        { fingerprint: judged!.fingerprint, seen: marksSeenOn(order!) },
-        deps,
-      );
-    case 'send':
-      return send(acting);
-  }
-}
-
-async function send({ orderId, record, order: loaded, judged, takePlace, deps }: Acting) {
-  const order = loaded!;
-  const { contents, fingerprint } = judged!;
-  const mapped = judged!.mapped as Extract<MappingResult, { ok: true }>;
-  const slot = await takePlace();
-  let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
-  try {
-    result = await deps.partner.createShipment(mapped.request, {
-      slot,
-      // Only a request that actually leaves may have made a shipment we never hear of; one the
-      // budget held back has not, and must not cost a look-up later.
-      // The fingerprint of what left goes with it: a give-up is judged against it later.
-      // So are the units it asks for: the fulfilment fulfils no others.
-      onSending: () =>
-        deps.records.markSending(
-          orderId,
-          encodeFingerprint(fingerprint),
-          new Date(),
-          encodeSentUnits(contents),
-          encodeSettings(deps.settings.shipment, order),
-        ),
-    });
-  } catch (error) {
-    if (!(error instanceof PartnerValidationError)) throw error;
-    if (onCreateAnswer('invalid', Boolean(record?.sentAt)) === 'refuse_forgetting_send') {
-      const sentAt = (await deps.records.get(orderId))?.sentAt;
-      if (sentAt) await deps.records.clearSent(orderId, sentAt);
-    }
-    throw await refuse(
-      orderId,
-      `The provider refused order ${order.name}`,
-      error.fieldErrors,
-      { fingerprint, seen: marksSeenOn(order) },
-      deps,
-    );
-  }
-
-  const { shipment } = result;
-  const next = onCreateAnswer(result.created ? 'created' : 'existing', Boolean(record?.sentAt));
-  await deps.records.markRegistered(
-    orderId,
-    {
-      orderNumber: shipment.order_number,
-      status: shipment.status,
-      createdAt: shipment.created_at,
-    },
-    new Date(),
-    next === 'record_made'
-      ? {
-          fingerprint: encodeFingerprint(fingerprint),
-          units: encodeSentUnits(contents),
-          settings: encodeSettings(deps.settings.shipment, order),
-        }
-      : undefined,
-  );
-  if (next === 'record_existing') {
-    // The provider ships what the earlier request held (kept with the record, else this one's):
-    // an order changed since is an edit after registration. Not followed yet, so not fulfilled
-    // by the connector: its lines and weights still compare.
-    const registered = await deps.records.get(orderId);
-    if (registered)
-      await compareWithSent(orderId, registered, order, { receiverOnly: false }, deps);
-  }
-  // Once recorded: a run cut off after this line is retried as "already registered".
-  await deps.step?.(`POST /shipments → ${result.created ? 201 : 200} ${shipment.order_number}`);
-  if (shipment.created_at) {
-    const status = shipment.status ?? 'pending';
-    await followShipment(orderId, shipment.order_number, status, shipment.created_at, deps, {
-      orderCreatedAt: order.createdAt,
-    });
-  }
-  await deps.counters.increment('shipments_registered');
-  deps.logger.info(
-    { orderId, orderNumber: shipment.order_number, created: result.created },
-    result.created ? 'shipment registered' : 'shipment was already registered at the provider',
-  );
-  // What the order carries goes along, so the mark job writes only what it lacks, unread.
-  await deps.markOrder(orderId, 'registered', marksSeenOn(order));
-  return {
-    outcome: 'registered' as const,
-    orderNumber: shipment.order_number,
-    created: result.created,
-  };
 }
 
 /**

@@ -1,9 +1,15 @@
-import type { Eligibility } from './eligibility.js';
+import type { Config } from '../../config/index.js';
+import { checkEligibility, type Eligibility } from './eligibility.js';
+import type { StoreOrder } from './order.js';
+import { carriesRegistrationMarks } from './order-marks.js';
+import { shipmentContents } from './shipment-contents.js';
 import {
   changedParts,
   decodeFingerprint,
   type ShipmentFingerprint,
+  shipmentFingerprint,
 } from './shipment-fingerprint.js';
+import { buildShipmentRequest } from './shipment-request.js';
 
 /**
  * An order's life at the connector, as one state machine: where an order stands, and for each
@@ -105,6 +111,31 @@ export interface LoadedOrder {
   fingerprint: ShipmentFingerprint;
   /** Its request is within every limit of the API. */
   mappable: boolean;
+}
+
+/**
+ * The order as the provider would be asked to ship it, judged at `now`: every step of the look
+ * works from this one answer.
+ */
+export function judgeOrder(
+  order: StoreOrder,
+  settings: Pick<Config, 'shipment' | 'eligibility'>,
+  now: Date,
+) {
+  const contents = shipmentContents(order, settings.shipment, { now });
+  const eligibility = checkEligibility(order, settings.eligibility, contents);
+  const mapped = eligibility.eligible
+    ? buildShipmentRequest(order, settings.shipment, contents)
+    : null;
+  return {
+    cancelled: Boolean(order.cancelledAt),
+    carriesRegistrationMarks: carriesRegistrationMarks(order),
+    eligibility,
+    fingerprint: shipmentFingerprint(order, settings.shipment, contents),
+    mappable: mapped?.ok ?? false,
+    contents,
+    mapped,
+  };
 }
 
 export type LookDecision =
