@@ -133,6 +133,25 @@ describe('actualQueryCost: what the fake store charges for what it answered', ()
     ).toBe(30);
   });
 
+  it('charges orderUpdate a flat 10, however many of the order metafields it sets', () => {
+    const update = parse(/* GraphQL */ `
+      mutation Update($input: OrderInput!) {
+        orderUpdate(input: $input) { userErrors { field } }
+      }
+    `);
+    const metafields = Array.from({ length: 7 }, (_, i) => ({
+      namespace: 'partner_shipment',
+      key: `key_${i}`,
+      type: 'single_line_text_field',
+      value: 'x',
+    }));
+    const variables = { input: { id: 'gid://shopify/Order/1', metafields } };
+    const data = { orderUpdate: { userErrors: [] } };
+    for (const schema of [realSchema, fakeAdminSchema]) {
+      expect(actualQueryCost(schema, update, data, { variables })).toBe(10);
+    }
+  });
+
   it("charges metafieldsSet by Shopify's owner weights: 25 orders 260, aliases each their own", () => {
     const owners = (type: string, count: number) =>
       Array.from({ length: count }, (_, i) => ({ ownerId: `gid://shopify/${type}/${i + 1}` }));
