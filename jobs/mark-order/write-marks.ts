@@ -80,7 +80,7 @@ export async function writeOrderMarks(
         });
         if (followed === 'written') return 'written';
       }
-      // metafieldsSet is atomic, so an order carrying this number got its status in the same write.
+      // The metafields go in one write, so an order carrying this number got its status with it.
       const numberThere = has.orderNumber === record.orderNumber;
       await deps.store.writeOrderMarks(orderId, {
         ...marks,

@@ -83,7 +83,7 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     expect(metafield(s.store, id, 'status')).toBe('shipped');
     expect(metafield(s.store, id, 'tracking_number')).toBe('70701234567');
     // The status metafields go in the fulfilment's own request.
-    expect(shopifyWrites(s, firstWrites)).toEqual(['fulfillmentCreate', 'metafieldsSet']);
+    expect(shopifyWrites(s, firstWrites)).toEqual(['fulfillmentCreate', 'orderUpdate']);
 
     // Nothing changed: the same list page, no detail read, no Shopify write.
     const quiet = Date.now();
