@@ -13,7 +13,7 @@ import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipme
 import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
 import type { Fulfillments, OrderMarks, OrderReader } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
-import { statusVersion } from '../shipment-updates/follow-ups.js';
+import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
 import { writeShipmentStatus } from '../write-shipment-status/write-status.js';
 
 export interface ReportProgressDeps {
@@ -26,7 +26,7 @@ export interface ReportProgressDeps {
   tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
   /** The fulfillment orders the units sent were on (sentUnits). */
   records: Pick<OrderRecords, 'get'>;
-  settings: Pick<JobSettings, 'shipment'>;
+  settings: Pick<JobSettings, 'shipment' | 'sync'>;
   logger: Logger;
 }
 
@@ -42,8 +42,8 @@ export interface ReportProgressOptions {
 /**
  * The provider started on the shipment: the fulfillment orders that hold the shipment's
  * contents (never a pickup's, another location's or a service's) are reported in progress, so
- * staff see it in Shopify, and the order's status metafields (the sync leaves them to this job)
- * go in the same request as the first report. A first attempt reports on the fulfillment orders
+ * staff see it in Shopify; the order's status metafields, when due (the sync leaves them to this
+ * job), go in the same request as the first report, or on their own when nothing is reported. A first attempt reports on the fulfillment orders
  * the units were sent from, as kept with the record, without reading the order: it looks at them
  * alone first (one small request) and reports those still OPEN, at a location collected from
  * under the settings of the send, and reportable. If Shopify refuses one all the same, the order
@@ -58,11 +58,11 @@ export async function reportShipmentProgress(
   const shipment = await deps.tracking.get(reference);
   if (!shipment) return 'stale';
   if (shipment.stage !== 'processing') {
-    await writeStatusIfBehind(shipment, deps);
+    await writeStatusIfDue(shipment, deps);
     return 'stale';
   }
   if (shipment.progressReportedAt) {
-    await writeStatusIfBehind(shipment, deps);
+    await writeStatusIfDue(shipment, deps);
     return 'nothing-to-report';
   }
   const notes = `Being prepared by the provider (shipment ${shipment.orderNumber}).`;
@@ -86,7 +86,7 @@ export async function reportShipmentProgress(
         .map((fo) => fo!.id);
       try {
         await report(reference, shipment, ids, notes, deps);
-        if (ids.length === 0) await writeStatusIfBehind(shipment, deps);
+        if (ids.length === 0) await writeStatusIfDue(shipment, deps, { shown: false });
         await deps.tracking.saveShopifySide(reference, {
           progressReportedAt: new Date().toISOString(),
         });
@@ -141,12 +141,12 @@ export async function reportShipmentProgress(
     notes,
     deps,
   );
-  if (open.length === 0) await writeStatusIfBehind(shipment, deps);
+  if (open.length === 0) await writeStatusIfDue(shipment, deps, { shown: false });
   await deps.tracking.saveShopifySide(reference, { progressReportedAt: new Date().toISOString() });
   return open.length > 0 ? 'reported' : 'nothing-to-report';
 }
 
-/** Reports on these fulfillment orders, the status metafields (if behind) with the first. */
+/** Reports on these fulfillment orders, the status metafields (if due) with the first. */
 async function report(
   reference: string,
   shipment: TrackedShipment,
@@ -155,7 +155,7 @@ async function report(
   deps: ReportProgressDeps,
 ) {
   let [first, ...rest] = ids;
-  if (first && shipment.writtenStatus !== statusVersion(shipment)) {
+  if (first && statusMetafieldsDue(shipment, deps.settings.sync)) {
     const id = first;
     await writeShipmentStatus(reference, deps, {
       shipment,
@@ -171,8 +171,12 @@ async function report(
   }
 }
 
-/** The status metafields, when the order does not show the newest yet. */
-async function writeStatusIfBehind(shipment: TrackedShipment, deps: ReportProgressDeps) {
-  if (shipment.writtenStatus === statusVersion(shipment)) return;
+/** The status metafields, when due; `shown: false` once nothing was reported. */
+async function writeStatusIfDue(
+  shipment: TrackedShipment,
+  deps: ReportProgressDeps,
+  options: { shown?: boolean } = {},
+) {
+  if (!statusMetafieldsDue(shipment, deps.settings.sync, options)) return;
   await writeShipmentStatus(shipment.reference, deps, { shipment });
 }
