@@ -10,7 +10,7 @@ import { decodeSettings } from '../../src/domain/shipment-fingerprint.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
-import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
+import { StoreAuthError, StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
 import type { Fulfillments, OrderMarks, OrderReader } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
 import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
@@ -44,9 +44,10 @@ export interface ReportProgressOptions {
  * contents (never a pickup's, another location's or a service's) are reported in progress, so
  * staff see it in Shopify; the order's status metafields, when due (the sync leaves them to this
  * job), go in the same request as the first report, or on their own when nothing is reported. A first attempt reports on the fulfillment orders
- * the units were sent from, as kept with the record, without reading the order: it looks at them
- * alone first (one small request) and reports those still OPEN, at a location collected from
- * under the settings of the send, and reportable. If Shopify refuses one all the same, the order
+ * the units were sent from, as kept with the record, without reading the order: when the send's
+ * settings leave some location out, it looks at them alone first (one small request) and reports
+ * those still OPEN, at a location collected from, and reportable; otherwise it reports them
+ * unlooked. If Shopify refuses one all the same, the order
  * is read. Read, only OPEN ones holding the shipment as of the send, under its settings, are
  * reported: one already in progress needs nothing, which also makes a retry harmless.
  */
@@ -71,19 +72,24 @@ export async function reportShipmentProgress(
     const sent = decodeSentLines(record?.sentUnits);
     const kept = [...new Set((sent ?? []).map((line) => line.fulfillmentOrderId))];
     if (kept.length > 0) {
-      // Looked at first: one staff moved whole (same id) to a location not collected from must
-      // not be reported, since Shopify refuses to move one back once progress was reported.
+      // Looked at first when some location is not collected from: one staff moved whole (same
+      // id) to such a location must not be reported, since Shopify refuses to move one back once
+      // progress was reported. Collected from everywhere, there is no such location: Shopify
+      // refuses one no longer reportable (closed, held, a service's), and the order is read.
       const collectFrom = (decodeSettings(record?.sentSettings) ?? deps.settings.shipment)
         .collectFromLocations;
-      const ids = (await deps.store.readFulfillmentOrders(kept))
-        .filter(
-          (fo) =>
-            fo?.status === 'OPEN' &&
-            !fo.location.isFulfillmentService &&
-            collects(collectFrom, fo.location) &&
-            fo.supportedActions.includes('REPORT_PROGRESS'),
-        )
-        .map((fo) => fo!.id);
+      const ids =
+        collectFrom.length === 0
+          ? kept
+          : (await deps.store.readFulfillmentOrders(kept))
+              .filter(
+                (fo) =>
+                  fo?.status === 'OPEN' &&
+                  !fo.location.isFulfillmentService &&
+                  collects(collectFrom, fo.location) &&
+                  fo.supportedActions.includes('REPORT_PROGRESS'),
+              )
+              .map((fo) => fo!.id);
       try {
         await report(reference, shipment, ids, notes, deps);
         if (ids.length === 0) await writeStatusIfDue(shipment, deps, { shown: false });
@@ -92,7 +98,12 @@ export async function reportShipmentProgress(
         });
         return ids.length > 0 ? 'reported' : 'nothing-to-report';
       } catch (error) {
-        if (!(error instanceof StoreUserError || error instanceof StoreNotFoundError)) throw error;
+        // Access denied counts too: Shopify may answer so for a fulfillment service's one.
+        const refused =
+          error instanceof StoreUserError ||
+          error instanceof StoreNotFoundError ||
+          error instanceof StoreAuthError;
+        if (!refused) throw error;
         deps.logger.info(
           { reference, err: error.message },
           'a fulfillment order the units were sent from cannot take a report now; reading the order',

@@ -186,6 +186,7 @@ describe('fulfilling in Shopify, case by case', () => {
     const [fo] = s.store.order(id)!.fulfillmentOrders;
     await s.store.holdFulfillmentOrder(fo!.id, {}, { sendWebhook: false });
     const writes = s.store.mutations.length;
+    const requests = s.store.requests.length;
 
     tick();
     s.sandbox.advance(id, 'processing');
@@ -193,6 +194,10 @@ describe('fulfilling in Shopify, case by case', () => {
     await settled(s);
 
     expect(s.store.order(id)!.fulfillmentOrders[0]!.progressReports).toEqual([]);
+    // Collected from every location: reported unlooked, refused, then the order read.
+    const operations = s.store.requests.slice(requests).map((r) => r.operationName);
+    expect(operations.slice(0, 2)).toEqual(['ReportFulfillmentOrderProgress', 'GetOrder']);
+    expect(operations).not.toContain('ReadFulfillmentOrdersById');
     // Nothing could be reported: the status metafields say it instead, written once.
     expect(shopifyWrites(s, writes)).toEqual(['orderUpdate']);
     expect(metafield(s.store, id, 'status')).toBe('processing');
@@ -578,10 +583,10 @@ describe('fulfilling in Shopify, case by case', () => {
       expect(ours[0]!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
     }, 40_000);
 
-    it('the next box opened early after the send: the progress report reading the order after a failed read leaves it alone', async () => {
+    it('the next box opened early after the send: the progress report reading the order after a failed report leaves it alone', async () => {
       const { s, tick, id, sentBox, nextBox } = await subscription();
       await s.store.openEarly(nextBox);
-      s.store.serverErrorNext({ count: 1, operation: 'ReadFulfillmentOrdersById' });
+      s.store.serverErrorNext({ count: 1, operation: 'ReportFulfillmentOrderProgress' });
 
       tick();
       s.sandbox.advance(id, 'processing');
