@@ -255,6 +255,27 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(ours!.fulfillmentOrderIds).toEqual([moved.id]);
   });
 
+  it('reports no progress on a fulfillment order staff moved to a fulfillment service: refused unlooked, the order read, the status written', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    await s.store.moveFulfillmentOrder(fo!.id, "Another app's warehouse");
+    const requests = s.store.requests.length;
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    expect(s.store.order(id)!.fulfillmentOrders[0]!.progressReports).toEqual([]);
+    const operations = s.store.requests.slice(requests).map((r) => r.operationName);
+    expect(operations[0]).toBe('ReportFulfillmentOrderProgress');
+    expect(operations).not.toContain('ReadFulfillmentOrdersById');
+    expect(operations).toContain('ReadFulfillmentState');
+    // Nothing could be reported, so the status metafields say it.
+    expect(metafield(s.store, id, 'status')).toBe('processing');
+  });
+
   it('fulfils nothing that staff moved to a fulfillment service after registration', async () => {
     const { s, tick } = await stack();
     const id = await registeredOrder(s);
