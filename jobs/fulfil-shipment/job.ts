@@ -3,8 +3,9 @@ import type {
   FulfillmentSummary,
   Fulfillments,
 } from '../../src/store/types.js';
+import type { JobSettings } from '../context.js';
 import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
-import { queueShipmentUpdates, statusVersion } from '../shipment-updates/follow-ups.js';
+import { queueShipmentUpdates, statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
 import {
   type WriteStatusDeps,
   writeShipmentStatus,
@@ -12,15 +13,19 @@ import {
 import { fulfilShipment } from './fulfil.js';
 
 /**
- * The order's status metafields (the sync leaves them to this job) go in the same request as
- * the first fulfillment created; when the run creates none, on their own after it, if behind.
+ * The order's status metafields, when due (the sync leaves them to this job), go in the same
+ * request as the first fulfillment created; when the run creates none, on their own after it,
+ * if due then (nothing left to fulfil, say: Shopify cannot show it shipped).
  */
-function statusAlongside(reference: string, deps: WriteStatusDeps & { store: Fulfillments }) {
+function statusAlongside(
+  reference: string,
+  deps: WriteStatusDeps & { store: Fulfillments; settings: Pick<JobSettings, 'sync'> },
+) {
   let sent = false;
   return {
     async createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary> {
       const shipment = sent ? null : await deps.tracking.get(reference);
-      if (!shipment || shipment.writtenStatus === statusVersion(shipment)) {
+      if (!shipment || !statusMetafieldsDue(shipment, deps.settings.sync)) {
         const created = await deps.store.createFulfillment(input);
         sent = true;
         return created;
@@ -42,7 +47,7 @@ function statusAlongside(reference: string, deps: WriteStatusDeps & { store: Ful
     async writeIfNotSent(): Promise<void> {
       if (sent) return;
       const shipment = await deps.tracking.get(reference);
-      if (shipment && shipment.writtenStatus !== statusVersion(shipment)) {
+      if (shipment && statusMetafieldsDue(shipment, deps.settings.sync)) {
         await writeShipmentStatus(reference, deps, { shipment });
       }
     },

@@ -14,7 +14,8 @@ import type {
   OrderMarkChanges,
   OrderMarks,
 } from '../../src/store/types.js';
-import { statusVersion } from '../shipment-updates/follow-ups.js';
+import type { JobSettings } from '../context.js';
+import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
 import {
   type WriteStatusDeps,
   writeShipmentStatus,
@@ -26,6 +27,8 @@ export interface OrderMarksDeps {
   records: Pick<OrderRecords, 'get' | 'recordEditMarked'>;
   /** Once it follows the shipment, the status sync owns the status metafields. */
   tracking: WriteStatusDeps['tracking'];
+  /** Whether the status metafields are due (the sync's planning decides). */
+  settings: { sync: Pick<JobSettings['sync'], 'reportProgress'> };
   logger: Logger;
 }
 
@@ -56,40 +59,39 @@ export async function writeOrderMarks(
       if (record?.state !== 'registered' || !record.orderNumber) return stale(orderId, kind, deps);
       const has = seen ?? (await deps.store.readOrderMarks(orderId));
       if (!has) throw orderNotFound(orderId, 'GetOrderMarks');
-      // An earlier refusal's reason and tag no longer hold.
       const marks: OrderMarkChanges = {
-        deleteMetafields: has.error ? [named(METAFIELD_KEYS.error)] : [],
         addTags: has.tags.includes(ORDER_TAGS.registered) ? [] : [ORDER_TAGS.registered],
         removeTags: has.tags.includes(ORDER_TAGS.error) ? [ORDER_TAGS.error] : [],
       };
       const shipment = await deps.tracking.get(orderId);
-      if (shipment) {
-        const statusThere =
-          shipment.writtenStatus === statusVersion(shipment) &&
-          has.orderNumber === shipment.orderNumber;
-        if (statusThere) {
-          await deps.store.writeOrderMarks(orderId, marks);
-          return 'written';
-        }
+      if (shipment && statusMetafieldsDue(shipment, deps.settings.sync)) {
         // Followed by the sync: written the way its own job writes it (read again after writing),
-        // so a late mark never puts an older status back.
+        // so a late mark never puts an older status back. An earlier refusal's reason goes.
         const followed = await writeShipmentStatus(orderId, deps, {
           shipment,
           firstWrite: (metafields) =>
-            deps.store.writeOrderMarks(orderId, { ...marks, setMetafields: metafields }),
+            deps.store.writeOrderMarks(orderId, {
+              ...marks,
+              setMetafields: metafields,
+              deleteMetafields: has.error ? [named(METAFIELD_KEYS.error)] : [],
+            }),
         });
         if (followed === 'written') return 'written';
       }
-      // metafieldsSet is atomic, so an order carrying this number got its status in the same write.
-      const numberThere = has.orderNumber === record.orderNumber;
+      // The tag and the order number show it registered: no status metafield. An earlier
+      // refusal's reason goes, and its status "error" with it, unless the sync keeps the status
+      // metafields of this order current.
+      const refusalMarks = [
+        named(METAFIELD_KEYS.error),
+        ...(shipment?.writtenStatus ? [] : [named(METAFIELD_KEYS.status)]),
+      ];
       await deps.store.writeOrderMarks(orderId, {
         ...marks,
-        setMetafields: numberThere
-          ? []
-          : [
-              text(METAFIELD_KEYS.orderNumber, record.orderNumber),
-              text(METAFIELD_KEYS.status, record.partnerStatus ?? 'pending'),
-            ],
+        deleteMetafields: has.error ? refusalMarks : [],
+        setMetafields:
+          has.orderNumber === record.orderNumber
+            ? []
+            : [text(METAFIELD_KEYS.orderNumber, record.orderNumber)],
       });
       return 'written';
     }

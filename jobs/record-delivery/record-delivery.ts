@@ -2,13 +2,15 @@ import type { Logger } from '../../src/log.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { Fulfillments, OrderMarks } from '../../src/store/types.js';
-import { statusVersion } from '../shipment-updates/follow-ups.js';
+import type { JobSettings } from '../context.js';
+import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
 import { writeShipmentStatus } from '../write-shipment-status/write-status.js';
 
 export interface RecordDeliveryDeps {
   store: Pick<Fulfillments, 'readFulfillmentState' | 'createFulfillmentEvent'> &
     Pick<OrderMarks, 'setOrderMetafields'>;
   tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
+  settings: Pick<JobSettings, 'sync'>;
   logger: Logger;
 }
 
@@ -20,7 +22,10 @@ export interface RecordDeliveryOptions {
   retry?: boolean;
 }
 
-/** The sync leaves the status metafields to this job: they go with the first event's request. */
+/**
+ * The sync leaves the status metafields to this job: when due, they go with the first event's
+ * request, or on their own when no fulfillment carries the number (Shopify cannot show it).
+ */
 export async function recordDelivery(
   reference: string,
   deps: RecordDeliveryDeps,
@@ -30,11 +35,11 @@ export async function recordDelivery(
   if (!shipment) return 'stale';
   const number = shipment.trackingNumber;
   if (shipment.stage !== 'delivered' || !number) {
-    await writeStatusIfBehind(shipment, deps);
+    await writeStatusIfDue(shipment, deps);
     return 'stale';
   }
   if (shipment.deliveryRecordedAt) {
-    await writeStatusIfBehind(shipment, deps);
+    await writeStatusIfDue(shipment, deps);
     return 'already-recorded';
   }
   const kept =
@@ -62,7 +67,7 @@ export async function recordDelivery(
 
   const event = shipment.deliveredAt ? { happenedAt: shipment.deliveredAt } : {};
   let [first, ...rest] = toMark;
-  if (first && shipment.writtenStatus !== statusVersion(shipment)) {
+  if (first && statusMetafieldsDue(shipment, deps.settings.sync)) {
     const id = first;
     await writeShipmentStatus(reference, deps, {
       shipment,
@@ -78,7 +83,7 @@ export async function recordDelivery(
   for (const id of first ? [first, ...rest] : rest) {
     await deps.store.createFulfillmentEvent(id, 'DELIVERED', event);
   }
-  if (toMark.length === 0) await writeStatusIfBehind(shipment, deps);
+  if (toMark.length === 0) await writeStatusIfDue(shipment, deps, { shown: ours.length > 0 });
   await deps.tracking.saveShopifySide(reference, { deliveryRecordedAt: new Date().toISOString() });
   if (ours.length === 0) {
     deps.logger.info({ reference }, 'delivered, but no fulfillment carries its number');
@@ -87,7 +92,12 @@ export async function recordDelivery(
   return toMark.length > 0 ? 'recorded' : 'already-recorded';
 }
 
-async function writeStatusIfBehind(shipment: TrackedShipment, deps: RecordDeliveryDeps) {
-  if (shipment.writtenStatus === statusVersion(shipment)) return;
+/** The status metafields, when due; `shown: false` when no fulfillment shows the delivery. */
+async function writeStatusIfDue(
+  shipment: TrackedShipment,
+  deps: RecordDeliveryDeps,
+  options: { shown?: boolean } = {},
+) {
+  if (!statusMetafieldsDue(shipment, deps.settings.sync, options)) return;
   await writeShipmentStatus(shipment.reference, deps, { shipment });
 }

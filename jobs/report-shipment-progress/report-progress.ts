@@ -10,10 +10,10 @@ import { decodeSettings } from '../../src/domain/shipment-fingerprint.js';
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
-import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
+import { StoreAuthError, StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
 import type { Fulfillments, OrderMarks, OrderReader } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
-import { statusVersion } from '../shipment-updates/follow-ups.js';
+import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
 import { writeShipmentStatus } from '../write-shipment-status/write-status.js';
 
 export interface ReportProgressDeps {
@@ -26,7 +26,7 @@ export interface ReportProgressDeps {
   tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
   /** The fulfillment orders the units sent were on (sentUnits). */
   records: Pick<OrderRecords, 'get'>;
-  settings: Pick<JobSettings, 'shipment'>;
+  settings: Pick<JobSettings, 'shipment' | 'sync'>;
   logger: Logger;
 }
 
@@ -42,11 +42,12 @@ export interface ReportProgressOptions {
 /**
  * The provider started on the shipment: the fulfillment orders that hold the shipment's
  * contents (never a pickup's, another location's or a service's) are reported in progress, so
- * staff see it in Shopify, and the order's status metafields (the sync leaves them to this job)
- * go in the same request as the first report. A first attempt reports on the fulfillment orders
- * the units were sent from, as kept with the record, without reading the order: it looks at them
- * alone first (one small request) and reports those still OPEN, at a location collected from
- * under the settings of the send, and reportable. If Shopify refuses one all the same, the order
+ * staff see it in Shopify; the order's status metafields, when due (the sync leaves them to this
+ * job), go in the same request as the first report, or on their own when nothing is reported. A first attempt reports on the fulfillment orders
+ * the units were sent from, as kept with the record, without reading the order: when the send's
+ * settings leave some location out, it looks at them alone first (one small request) and reports
+ * those still OPEN, at a location collected from, and reportable; otherwise it reports them
+ * unlooked. If Shopify refuses one all the same, the order
  * is read. Read, only OPEN ones holding the shipment as of the send, under its settings, are
  * reported: one already in progress needs nothing, which also makes a retry harmless.
  */
@@ -58,11 +59,11 @@ export async function reportShipmentProgress(
   const shipment = await deps.tracking.get(reference);
   if (!shipment) return 'stale';
   if (shipment.stage !== 'processing') {
-    await writeStatusIfBehind(shipment, deps);
+    await writeStatusIfDue(shipment, deps);
     return 'stale';
   }
   if (shipment.progressReportedAt) {
-    await writeStatusIfBehind(shipment, deps);
+    await writeStatusIfDue(shipment, deps);
     return 'nothing-to-report';
   }
   const notes = `Being prepared by the provider (shipment ${shipment.orderNumber}).`;
@@ -71,28 +72,38 @@ export async function reportShipmentProgress(
     const sent = decodeSentLines(record?.sentUnits);
     const kept = [...new Set((sent ?? []).map((line) => line.fulfillmentOrderId))];
     if (kept.length > 0) {
-      // Looked at first: one staff moved whole (same id) to a location not collected from must
-      // not be reported, since Shopify refuses to move one back once progress was reported.
+      // Looked at first when some location is not collected from: one staff moved whole (same
+      // id) to such a location must not be reported, since Shopify refuses to move one back once
+      // progress was reported. Collected from everywhere, there is no such location: Shopify
+      // refuses one no longer reportable (closed, held, a service's), and the order is read.
       const collectFrom = (decodeSettings(record?.sentSettings) ?? deps.settings.shipment)
         .collectFromLocations;
-      const ids = (await deps.store.readFulfillmentOrders(kept))
-        .filter(
-          (fo) =>
-            fo?.status === 'OPEN' &&
-            !fo.location.isFulfillmentService &&
-            collects(collectFrom, fo.location) &&
-            fo.supportedActions.includes('REPORT_PROGRESS'),
-        )
-        .map((fo) => fo!.id);
+      const ids =
+        collectFrom.length === 0
+          ? kept
+          : (await deps.store.readFulfillmentOrders(kept))
+              .filter(
+                (fo) =>
+                  fo?.status === 'OPEN' &&
+                  !fo.location.isFulfillmentService &&
+                  collects(collectFrom, fo.location) &&
+                  fo.supportedActions.includes('REPORT_PROGRESS'),
+              )
+              .map((fo) => fo!.id);
       try {
         await report(reference, shipment, ids, notes, deps);
-        if (ids.length === 0) await writeStatusIfBehind(shipment, deps);
+        if (ids.length === 0) await writeStatusIfDue(shipment, deps, { shown: false });
         await deps.tracking.saveShopifySide(reference, {
           progressReportedAt: new Date().toISOString(),
         });
         return ids.length > 0 ? 'reported' : 'nothing-to-report';
       } catch (error) {
-        if (!(error instanceof StoreUserError || error instanceof StoreNotFoundError)) throw error;
+        // Access denied counts too: Shopify may answer so for a fulfillment service's one.
+        const refused =
+          error instanceof StoreUserError ||
+          error instanceof StoreNotFoundError ||
+          error instanceof StoreAuthError;
+        if (!refused) throw error;
         deps.logger.info(
           { reference, err: error.message },
           'a fulfillment order the units were sent from cannot take a report now; reading the order',
@@ -141,12 +152,12 @@ export async function reportShipmentProgress(
     notes,
     deps,
   );
-  if (open.length === 0) await writeStatusIfBehind(shipment, deps);
+  if (open.length === 0) await writeStatusIfDue(shipment, deps, { shown: false });
   await deps.tracking.saveShopifySide(reference, { progressReportedAt: new Date().toISOString() });
   return open.length > 0 ? 'reported' : 'nothing-to-report';
 }
 
-/** Reports on these fulfillment orders, the status metafields (if behind) with the first. */
+/** Reports on these fulfillment orders, the status metafields (if due) with the first. */
 async function report(
   reference: string,
   shipment: TrackedShipment,
@@ -155,7 +166,7 @@ async function report(
   deps: ReportProgressDeps,
 ) {
   let [first, ...rest] = ids;
-  if (first && shipment.writtenStatus !== statusVersion(shipment)) {
+  if (first && statusMetafieldsDue(shipment, deps.settings.sync)) {
     const id = first;
     await writeShipmentStatus(reference, deps, {
       shipment,
@@ -171,8 +182,12 @@ async function report(
   }
 }
 
-/** The status metafields, when the order does not show the newest yet. */
-async function writeStatusIfBehind(shipment: TrackedShipment, deps: ReportProgressDeps) {
-  if (shipment.writtenStatus === statusVersion(shipment)) return;
+/** The status metafields, when due; `shown: false` once nothing was reported. */
+async function writeStatusIfDue(
+  shipment: TrackedShipment,
+  deps: ReportProgressDeps,
+  options: { shown?: boolean } = {},
+) {
+  if (!statusMetafieldsDue(shipment, deps.settings.sync, options)) return;
   await writeShipmentStatus(shipment.reference, deps, { shipment });
 }

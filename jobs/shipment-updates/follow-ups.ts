@@ -19,16 +19,61 @@ type PendingUpdate = { update: ShipmentUpdate; payload: ShipmentUpdatePayload };
 /**
  * Each id names what is written, so a write queued twice runs once and a new status or number
  * gets a job of its own. A progress report, fulfilment or delivered event carries the status
- * metafields itself; `status` is returned apart, for when that write fails.
+ * metafields itself, when they are due; `status` is returned apart, for when that write fails.
  */
 export function pendingUpdates(
   shipment: TrackedShipment,
   settings: { reportProgress: boolean },
 ): PendingUpdate[] {
   const { updates, status } = plannedUpdates(shipment, settings);
-  return status && !updates.some((u) => CARRIES_STATUS.has(u.update))
+  return status &&
+    statusMetafieldsDue(shipment, settings) &&
+    !updates.some((u) => CARRIES_STATUS.has(u.update))
     ? [status, ...updates]
     : updates;
+}
+
+/**
+ * Whether Shopify shows where the shipment stands on its own, without the status metafields:
+ * pending by the registered tag and the order number, processing by a progress report on a
+ * fulfillment order, shipped by the fulfillment with its tracking, delivered by its DELIVERED
+ * event, cancelled by its tag and note. While the job that shows it is still to run, it counts
+ * as shown: a job whose write could not show it asks again with `shown: false`.
+ */
+function shopifyShows(shipment: TrackedShipment, settings: { reportProgress: boolean }): boolean {
+  // Registered before the connector (or its records lost): the order lacks the registered tag
+  // and the order number, which only the status metafields bring.
+  if (shipment.adoptedAtStage !== undefined) return false;
+  const number = shipment.trackingNumber;
+  switch (shipment.status) {
+    case 'pending':
+    case 'cancelled':
+      return true;
+    case 'processing':
+      return settings.reportProgress;
+    case 'shipped':
+    case 'delivered':
+      return number !== undefined && shipment.unfulfillableNumber !== number;
+    default:
+      // A status beyond the contract's: Shopify has nothing to show it with.
+      return false;
+  }
+}
+
+/**
+ * Whether the order's status metafields are to be written now: the one place that decides it,
+ * which the sync's planning and every job that writes them ask. Only for a status Shopify cannot
+ * show on its own; once an order has them (an earlier status was written there, as by every
+ * registration before this rule), they are kept current, so they never contradict Shopify.
+ */
+export function statusMetafieldsDue(
+  shipment: TrackedShipment,
+  settings: { reportProgress: boolean },
+  options: { shown?: boolean } = {},
+): boolean {
+  if (shipment.writtenStatus === statusVersion(shipment)) return false;
+  if (shipment.writtenStatus !== undefined) return true;
+  return !(options.shown ?? shopifyShows(shipment, settings));
 }
 
 function plannedUpdates(

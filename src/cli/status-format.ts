@@ -185,7 +185,7 @@ function shopifySide(s: NonNullable<StoredOrderStatus['shipment']>): string[] {
       ? `this status in the ${METAFIELD_NAMESPACE} metafields`
       : s.writtenStatus
         ? 'an earlier status in the metafields (this one is queued)'
-        : 'no status written yet',
+        : 'no status metafields (the order shows the status itself, or they are queued)',
   ];
   if (s.progressReportedAt) has.push(`in progress reported ${s.progressReportedAt}`);
   const fulfilled = fulfilledInShopify(s);

@@ -172,7 +172,7 @@ export async function runScenario(ctx: ScenarioContext): Promise<void> {
     `5. Meanwhile at the provider: the sandbox moves every shipment one step every ${AUTO_ADVANCE_MS / 1000} s\n` +
       '   (pending → processing → shipped → delivered), as warehouse and carrier would. The connector\n' +
       `   reads the provider's list every ${DEMO_SYNC_INTERVAL_MS / 1000} s (the status sync) and writes each step to Shopify:\n` +
-      '   the status metafields, the order fulfilled with its tracking, then delivered.',
+      '   its fulfillment orders in progress, the order fulfilled with its tracking, then delivered.',
   );
   const nameOf = (reference: string) => stack.store.order(reference)?.name ?? reference;
   await followProvider({

@@ -110,31 +110,35 @@ export const METAFIELD_DEFINITIONS: readonly {
     key: METAFIELD_KEYS.status,
     name: 'Shipment status',
     description:
-      'Where the shipment stands at the provider: pending, processing, shipped, delivered, cancelled, or error (no shipment: see Shipment error).',
+      'Where the shipment stands at the provider, written only when the order cannot show it itself (an unusual provider status, not fulfilled in Shopify, …), then kept current. error: no shipment, see Shipment error.',
     type: 'single_line_text_field',
   },
   {
     key: METAFIELD_KEYS.statusLabel,
     name: 'Shipment status (provider’s words)',
-    description: "The provider's own description of the shipment status, e.g. Handed to carrier.",
+    description:
+      "The provider's own description of the shipment status, e.g. Handed to carrier; written with Shipment status.",
     type: 'single_line_text_field',
   },
   {
     key: METAFIELD_KEYS.statusUpdatedAt,
     name: 'Shipment status changed at',
-    description: 'When the provider last changed the shipment status.',
+    description:
+      'When the provider last changed the shipment status; written with Shipment status.',
     type: 'single_line_text_field',
   },
   {
     key: METAFIELD_KEYS.carrier,
     name: 'Shipment carrier',
-    description: 'The carrier the provider handed the parcel to.',
+    description:
+      "The carrier the provider handed the parcel to, written with Shipment status; otherwise on the order's fulfillment.",
     type: 'single_line_text_field',
   },
   {
     key: METAFIELD_KEYS.trackingNumber,
     name: 'Shipment tracking number',
-    description: "The carrier's tracking number of the parcel.",
+    description:
+      "The carrier's tracking number of the parcel, written with Shipment status; otherwise on the order's fulfillment.",
     type: 'single_line_text_field',
   },
   {

@@ -151,9 +151,9 @@ describe('fulfilling in Shopify, case by case', () => {
     const [fulfillment, ...more] = live(s, id);
     expect(more).toEqual([]);
     expect(fulfillment!.trackingInfo[0]?.number).toBe(`TN${id}`);
-    // The units as sent were refused (staff fulfilled them), the status metafields in that
-    // request set all the same, and not written again.
-    expect(shopifyWrites(s, writes)).toEqual(['metafieldsSet', 'fulfillmentTrackingInfoUpdate']);
+    // The units as sent were refused (staff fulfilled them); the fulfillment given the tracking
+    // shows it shipped, so no status metafields.
+    expect(shopifyWrites(s, writes)).toEqual(['fulfillmentTrackingInfoUpdate']);
   });
 
   it('fulfils the units as sent without reading the order, and the progress report neither', async () => {
@@ -186,6 +186,7 @@ describe('fulfilling in Shopify, case by case', () => {
     const [fo] = s.store.order(id)!.fulfillmentOrders;
     await s.store.holdFulfillmentOrder(fo!.id, {}, { sendWebhook: false });
     const writes = s.store.mutations.length;
+    const requests = s.store.requests.length;
 
     tick();
     s.sandbox.advance(id, 'processing');
@@ -193,8 +194,12 @@ describe('fulfilling in Shopify, case by case', () => {
     await settled(s);
 
     expect(s.store.order(id)!.fulfillmentOrders[0]!.progressReports).toEqual([]);
-    // Refused, the report's request set the status metafields all the same: not written again.
-    expect(shopifyWrites(s, writes)).toEqual(['metafieldsSet']);
+    // Collected from every location: reported unlooked, refused, then the order read.
+    const operations = s.store.requests.slice(requests).map((r) => r.operationName);
+    expect(operations.slice(0, 2)).toEqual(['ReportFulfillmentOrderProgress', 'GetOrder']);
+    expect(operations).not.toContain('ReadFulfillmentOrdersById');
+    // Nothing could be reported: the status metafields say it instead, written once.
+    expect(shopifyWrites(s, writes)).toEqual(['orderUpdate']);
     expect(metafield(s.store, id, 'status')).toBe('processing');
   });
 
@@ -248,6 +253,27 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(ours!.locationId).toBe(moved.locationId);
     expect(ours!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
     expect(ours!.fulfillmentOrderIds).toEqual([moved.id]);
+  });
+
+  it('reports no progress on a fulfillment order staff moved to a fulfillment service: refused unlooked, the order read, the status written', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    const [fo] = s.store.order(id)!.fulfillmentOrders;
+    await s.store.moveFulfillmentOrder(fo!.id, "Another app's warehouse");
+    const requests = s.store.requests.length;
+
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+
+    expect(s.store.order(id)!.fulfillmentOrders[0]!.progressReports).toEqual([]);
+    const operations = s.store.requests.slice(requests).map((r) => r.operationName);
+    expect(operations[0]).toBe('ReportFulfillmentOrderProgress');
+    expect(operations).not.toContain('ReadFulfillmentOrdersById');
+    expect(operations).toContain('ReadFulfillmentState');
+    // Nothing could be reported, so the status metafields say it.
+    expect(metafield(s.store, id, 'status')).toBe('processing');
   });
 
   it('fulfils nothing that staff moved to a fulfillment service after registration', async () => {
@@ -309,7 +335,8 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(more).toEqual([]);
     expect(fulfillment!.trackingInfo.map((t) => t.number)).toEqual(['NEW-2']);
     expect(emails(s, id)).toEqual(['shipping_confirmation', 'shipping_update']);
-    expect(metafield(s.store, id, 'tracking_number')).toBe('NEW-2');
+    // The fulfillment carries the number: no status metafields.
+    expect(metafield(s.store, id, 'tracking_number')).toBeUndefined();
   });
 
   describe('a mug of 3, 2 at the shop location sent and 1 moved to a shop not collected from, and a vase sent from Aarhus', () => {
@@ -577,10 +604,10 @@ describe('fulfilling in Shopify, case by case', () => {
       expect(ours[0]!.trackingInfo.map((t) => t.number)).toEqual([`TN${id}`]);
     }, 40_000);
 
-    it('the next box opened early after the send: the progress report reading the order after a failed read leaves it alone', async () => {
+    it('the next box opened early after the send: the progress report reading the order after a failed report leaves it alone', async () => {
       const { s, tick, id, sentBox, nextBox } = await subscription();
       await s.store.openEarly(nextBox);
-      s.store.serverErrorNext({ count: 1, operation: 'ReadFulfillmentOrdersById' });
+      s.store.serverErrorNext({ count: 1, operation: 'ReportFulfillmentOrderProgress' });
 
       tick();
       s.sandbox.advance(id, 'processing');
@@ -607,7 +634,8 @@ describe('fulfilling in Shopify, case by case', () => {
     const [fo] = s.store.order(id)!.fulfillmentOrders;
     expect(fo?.status).toBe('IN_PROGRESS');
     expect(fo?.progressReports).toHaveLength(1);
-    expect(metafield(s.store, id, 'status')).toBe('processing');
+    // The report shows it: no status metafields.
+    expect(metafield(s.store, id, 'status')).toBeUndefined();
   });
 
   it('reports no progress on a fulfillment order staff moved whole to a location not collected from, so staff can move it back', async () => {
@@ -676,7 +704,8 @@ describe('fulfilling in Shopify, case by case', () => {
     expect(order.tags).toContain('shipment-cancelled-by-provider');
     expect(order.note).toMatch(/The provider cancelled shipment/);
     expect(order.cancelledAt).toBeNull();
-    expect(metafield(s.store, id, 'status')).toBe('cancelled');
+    // The tag and note show it: no status metafields.
+    expect(metafield(s.store, id, 'status')).toBeUndefined();
   });
 
   it('shows an unknown status with its label, as in progress, and goes on from it', async () => {
@@ -704,7 +733,9 @@ describe('fulfilling in Shopify, case by case', () => {
     s.sandbox.advance(id, 'delivered');
     await runSync(s);
     await settled(s);
-    expect(metafield(s.store, id, 'status')).toBe('delivered');
+    // The DELIVERED event shows it: no status metafields.
+    expect(metafield(s.store, id, 'status')).toBeUndefined();
+    expect(live(s, id)[0]!.displayStatus).toBe('DELIVERED');
 
     // A stale page: the provider's list as it was while the parcel was in transit.
     const partner = s.partner;
@@ -731,7 +762,7 @@ describe('fulfilling in Shopify, case by case', () => {
     await runSync(s);
     await settled(s);
 
-    expect(metafield(s.store, id, 'status')).toBe('delivered');
+    expect(live(s, id)[0]!.displayStatus).toBe('DELIVERED');
     expect(shopifyWrites(s, writes)).toEqual([]);
   });
 });

@@ -152,21 +152,26 @@ describe('an order that cannot be shipped as it is', () => {
     const tags = s.store.order(order.id)?.tags;
     expect(tags).toContain('shipment-registered');
     expect(tags).not.toContain('shipment-error');
-    expect(metafield(s.store, order.id, 'status')).toBe('pending');
+    expect(metafield(s.store, order.id, 'status')).toBeUndefined();
     expect(metafield(s.store, order.id, 'order_number')).toBe(shipments[0]!.orderNumber);
-    // The refusal's reason went with it: only the registration's marks (the status as the sync
-    // follows it) are left.
+    // The refusal's reason and its status "error" went with it: only the registration's marks
+    // are left (the tag and the order number show it registered).
     expect(metafield(s.store, order.id, 'error')).toBeUndefined();
     expect(
       s.store
         .order(order.id)
         ?.metafields.map((m) => m.key)
         .sort(),
-    ).toEqual(['order_number', 'status', 'status_label', 'status_updated_at']);
+    ).toEqual(['order_number']);
     expect(
       s.store.mutations.filter((m) => m.orderId === order.id && m.type === 'metafieldsDelete'),
     ).toMatchObject([
-      { metafields: [{ namespace: 'partner_shipment', key: 'error', deleted: true }] },
+      {
+        metafields: [
+          { namespace: 'partner_shipment', key: 'error', deleted: true },
+          { namespace: 'partner_shipment', key: 'status', deleted: true },
+        ],
+      },
     ]);
   });
 

@@ -80,10 +80,10 @@ describe('the status sync writes what the provider did back to Shopify', () => {
       },
     ]);
     expect(s.store.notifications.filter((n) => n.orderId === id)).toHaveLength(1);
-    expect(metafield(s.store, id, 'status')).toBe('shipped');
-    expect(metafield(s.store, id, 'tracking_number')).toBe('70701234567');
-    // The status metafields go in the fulfilment's own request.
-    expect(shopifyWrites(s, firstWrites)).toEqual(['fulfillmentCreate', 'metafieldsSet']);
+    // The fulfillment with its tracking shows it shipped: no status metafields.
+    expect(metafield(s.store, id, 'status')).toBeUndefined();
+    expect(metafield(s.store, id, 'tracking_number')).toBeUndefined();
+    expect(shopifyWrites(s, firstWrites)).toEqual(['fulfillmentCreate']);
 
     // Nothing changed: the same list page, no detail read, no Shopify write.
     const quiet = Date.now();
@@ -99,10 +99,10 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     const requestsBefore = s.store.requests.length;
     await runSync(s);
     await settled(s);
-    // One Shopify request: the event on the fulfillment the fulfilment recorded, unread, and the
-    // status metafields with it.
+    // One Shopify request: the event on the fulfillment the fulfilment recorded, unread.
+
     expect(s.store.requests.slice(requestsBefore).map((r) => r.operationName)).toEqual([
-      'CreateFulfillmentEventWithStatus',
+      'CreateFulfillmentEvent',
     ]);
     // The number is known: delivery comes from the list alone.
     expect(partnerCalls(s, later)).toEqual({ list: 1, detail: 0, create: 0 });
@@ -112,7 +112,8 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     expect(after[0]!.events.map((e) => [e.status, Date.parse(e.happenedAt)])).toEqual([
       ['DELIVERED', Date.parse(delivered.updated_at)],
     ]);
-    expect(metafield(s.store, id, 'status')).toBe('delivered');
+    // The DELIVERED event shows it: no status metafields.
+    expect(metafield(s.store, id, 'status')).toBeUndefined();
   });
 
   it('adds no second delivered event when the first one’s answer was lost', async () => {
@@ -138,7 +139,7 @@ describe('the status sync writes what the provider did back to Shopify', () => {
     expect(more).toEqual([]);
     // The retry read the order, found the fulfillment delivered, and left it alone.
     expect(fulfillment!.events.map((e) => e.status)).toEqual(['DELIVERED']);
-    expect(metafield(s.store, id, 'status')).toBe('delivered');
+    expect(metafield(s.store, id, 'status')).toBeUndefined();
     expect((await queue.getJob(job.id!))?.returnvalue).toEqual({ outcome: 'already-recorded' });
   });
 

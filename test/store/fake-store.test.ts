@@ -244,6 +244,58 @@ describe('fake store', () => {
     expect(store.order('5550004')?.metafields).toEqual([]);
   });
 
+  it('sets metafields with orderUpdate by namespace and key (made or updated) for a flat 10 points', async () => {
+    const update = (metafields: string) =>
+      graphql(
+        store,
+        `mutation { orderUpdate(input: { id: "gid://shopify/Order/5550005", metafields: ${metafields} }) { order { id } userErrors { field message } } }`,
+      );
+    const receivedBefore = receiver.received.length;
+    const made = await update(
+      '[{ namespace: "partner_shipment", key: "order_number", type: "single_line_text_field", value: "A1" }, { namespace: "partner_shipment", key: "status", type: "single_line_text_field", value: "pending" }]',
+    );
+    expect(made.json.data.orderUpdate.userErrors).toEqual([]);
+    expect(made.json.extensions.cost.actualQueryCost).toBe(10);
+    // Known by namespace and key: updated in place, its type kept.
+    const updated = await update(
+      '[{ namespace: "partner_shipment", key: "status", value: "shipped" }]',
+    );
+    expect(updated.json.data.orderUpdate.userErrors).toEqual([]);
+    expect(
+      store.order('5550005')?.metafields.map(({ key, value, type }) => ({ key, value, type })),
+    ).toEqual([
+      { key: 'order_number', value: 'A1', type: 'single_line_text_field' },
+      { key: 'status', value: 'shipped', type: 'single_line_text_field' },
+    ]);
+    expect(store.mutations.at(-1)).toMatchObject({
+      type: 'orderUpdate',
+      orderId: '5550005',
+      metafields: [
+        {
+          namespace: 'partner_shipment',
+          key: 'status',
+          value: 'shipped',
+          type: 'single_line_text_field',
+        },
+      ],
+    });
+
+    // A refused metafield refuses the whole update: nothing is written.
+    const refused = await update(
+      '[{ namespace: "partner_shipment", key: "carrier", type: "single_line_text_field", value: "GLS" }, { namespace: "partner_shipment", key: "new_one", value: "x" }]',
+    );
+    expect(refused.json.data.orderUpdate).toEqual({
+      order: null,
+      userErrors: [{ field: ['metafields', '1', 'type'], message: "Type can't be blank." }],
+    });
+    expect(store.order('5550005')?.metafields.map((m) => m.key)).toEqual([
+      'order_number',
+      'status',
+    ]);
+    // Like the fake's other Admin mutations, it announces no webhook.
+    expect(receiver.received.length).toBe(receivedBefore);
+  });
+
   it('refuses, as Shopify does, a query whose requested cost is over 1,000 points', async () => {
     const before = store.requests.length;
     const costly = await graphql(

@@ -15,7 +15,7 @@ afterEach(() => {
 describe('writeOrderMarks: every change an order needs in one request', () => {
   it('sends one WriteOrderMarks document with only the parts that change', async () => {
     const { requests } = answer({
-      data: { metafieldsSet: { userErrors: [] }, tagsAdd: { userErrors: [] } },
+      data: { orderUpdate: { userErrors: [] }, tagsAdd: { userErrors: [] } },
     });
 
     await marks().writeOrderMarks('5551234', {
@@ -35,20 +35,24 @@ describe('writeOrderMarks: every change an order needs in one request', () => {
     expect(requests).toHaveLength(1);
     const query = requests[0]?.query ?? '';
     expect(query).toMatch(/mutation WriteOrderMarks/);
-    expect(query).toMatch(/metafieldsSet\(/);
+    // The order's own mutation: a flat 10 points, where metafieldsSet would charge 20.
+    expect(query).toMatch(/orderUpdate\(/);
+    expect(query).not.toMatch(/metafieldsSet/);
     expect(query).toMatch(/tagsAdd\(/);
     expect(query).not.toMatch(/metafieldsDelete|tagsRemove/);
     expect(requests[0]?.variables).toEqual({
       id: 'gid://shopify/Order/5551234',
-      metafields: [
-        {
-          ownerId: 'gid://shopify/Order/5551234',
-          namespace: 'partner_shipment',
-          key: 'order_number',
-          value: 'PS-7',
-          type: 'single_line_text_field',
-        },
-      ],
+      order: {
+        id: 'gid://shopify/Order/5551234',
+        metafields: [
+          {
+            namespace: 'partner_shipment',
+            key: 'order_number',
+            value: 'PS-7',
+            type: 'single_line_text_field',
+          },
+        ],
+      },
       addTags: ['shipment-registered'],
     });
   });
@@ -56,7 +60,7 @@ describe('writeOrderMarks: every change an order needs in one request', () => {
   it('sends all four in one request when all four are needed', async () => {
     const { requests } = answer({
       data: {
-        metafieldsSet: { userErrors: [] },
+        orderUpdate: { userErrors: [] },
         metafieldsDelete: { userErrors: [] },
         tagsAdd: { userErrors: [] },
         tagsRemove: { userErrors: [] },
@@ -94,7 +98,7 @@ describe('writeOrderMarks: every change an order needs in one request', () => {
   it("turns any part's userErrors into one StoreUserError", async () => {
     answer({
       data: {
-        metafieldsSet: { userErrors: [] },
+        orderUpdate: { userErrors: [] },
         tagsAdd: { userErrors: [{ field: ['id'], message: 'Order does not exist' }] },
       },
     });
@@ -134,11 +138,9 @@ describe('order marks', () => {
   it('sets metafields on the order and turns userErrors into StoreUserError with field paths', async () => {
     const { requests } = answer({
       data: {
-        metafieldsSet: {
-          metafields: null,
-          userErrors: [
-            { field: ['metafields', '0', 'value'], message: 'Value is too long', code: 'INVALID' },
-          ],
+        orderUpdate: {
+          order: null,
+          userErrors: [{ field: ['metafields', '0', 'value'], message: 'Value is too long' }],
         },
       },
     });
@@ -149,27 +151,25 @@ describe('order marks', () => {
       ])
       .catch((e) => e);
 
+    expect(requests[0]?.query).toMatch(/orderUpdate\(input: \$order\)/);
     expect(requests[0]?.variables).toEqual({
-      metafields: [
-        {
-          ownerId: 'gid://shopify/Order/5551234',
-          namespace: 'shipping',
-          key: 'reference',
-          value: 'x',
-          type: 'single_line_text_field',
-        },
-      ],
+      order: {
+        id: 'gid://shopify/Order/5551234',
+        metafields: [
+          { namespace: 'shipping', key: 'reference', value: 'x', type: 'single_line_text_field' },
+        ],
+      },
     });
     expect(error).toBeInstanceOf(StoreUserError);
     expect(error.userErrors).toEqual([
-      { field: ['metafields', '0', 'value'], message: 'Value is too long', code: 'INVALID' },
+      { field: ['metafields', '0', 'value'], message: 'Value is too long' },
     ]);
     expect(error.message).toBe(
       'Shopify refused SetOrderMetafields: metafields.0.value: Value is too long',
     );
   });
 
-  it('refuses more than 25 metafields in one call (the atomic limit) without sending', async () => {
+  it('refuses more than 25 metafields in one call without sending', async () => {
     const entries = Array.from({ length: 26 }, (_, i) => ({
       namespace: 'n',
       key: `k${i}`,

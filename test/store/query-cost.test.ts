@@ -39,15 +39,9 @@ const documents = storeDocuments.map(({ document }) => ({
   document,
 }));
 
-/** The client's metafield writes are on one order, which `metafieldsSet` charges 10 for. */
-const ONE_ORDER_METAFIELDS = {
-  metafields: [{ ownerId: 'gid://shopify/Order/1', namespace: 'partner_shipment', key: 'status' }],
-};
-
 const costOf = (schema: GraphQLSchema, { name, document }: (typeof documents)[number]) =>
   requestedQueryCost(schema, parse(document), {
     variables: {
-      ...(document.includes('metafieldsSet(') ? ONE_ORDER_METAFIELDS : {}),
       ...CLIENT_VARIABLES[name],
     },
   });
@@ -125,12 +119,45 @@ describe('actualQueryCost: what the fake store charges for what it answered', ()
     expect(actualQueryCost(fakeAdminSchema, parse(getOrder), data)).toBe(22);
   });
 
-  it('charges 10 per mutation answered, and metafieldsSet 10 more per order it writes to', () => {
+  it('charges 10 per mutation answered: registration marks (tags and metafields) 20', () => {
     const write = storeDocuments.find((d) => d.document.includes('mutation WriteOrderMarks'))!;
-    const data = { metafieldsSet: { userErrors: [] }, tagsAdd: { userErrors: [] } };
-    expect(
-      actualQueryCost(realSchema, parse(write.document), data, { variables: ONE_ORDER_METAFIELDS }),
-    ).toBe(30);
+    const data = { orderUpdate: { userErrors: [] }, tagsAdd: { userErrors: [] } };
+    const variables = {
+      order: {
+        id: 'gid://shopify/Order/1',
+        metafields: [{ namespace: 'partner_shipment', key: 'order_number', value: 'A1' }],
+      },
+    };
+    expect(actualQueryCost(realSchema, parse(write.document), data, { variables })).toBe(20);
+  });
+
+  it('charges every document that writes order metafields a flat 10 for them', () => {
+    const writes = storeDocuments.filter((d) =>
+      /Metafields|WithStatus|WriteOrderMarks/.test(d.document),
+    );
+    expect(writes.length).toBeGreaterThanOrEqual(5);
+    for (const { document } of writes) {
+      expect(document).not.toMatch(/metafieldsSet\(/);
+    }
+  });
+
+  it('charges orderUpdate a flat 10, however many of the order metafields it sets', () => {
+    const update = parse(/* GraphQL */ `
+      mutation Update($input: OrderInput!) {
+        orderUpdate(input: $input) { userErrors { field } }
+      }
+    `);
+    const metafields = Array.from({ length: 7 }, (_, i) => ({
+      namespace: 'partner_shipment',
+      key: `key_${i}`,
+      type: 'single_line_text_field',
+      value: 'x',
+    }));
+    const variables = { input: { id: 'gid://shopify/Order/1', metafields } };
+    const data = { orderUpdate: { userErrors: [] } };
+    for (const schema of [realSchema, fakeAdminSchema]) {
+      expect(actualQueryCost(schema, update, data, { variables })).toBe(10);
+    }
   });
 
   it("charges metafieldsSet by Shopify's owner weights: 25 orders 260, aliases each their own", () => {

@@ -1,3 +1,4 @@
+import { idFromGid } from './gid.js';
 import type { FakeOrder } from './model.js';
 import {
   type FakeMutation,
@@ -45,28 +46,20 @@ export function setMetafields(
     });
   }
   const entries = inputs.map((input, index) => {
-    const at = (name: string) => ['metafields', String(index), name];
     const order = state.findOrder(input.ownerId);
+    if (!order) {
+      userErrors.push({
+        field: ['metafields', String(index), 'ownerId'],
+        message: 'Owner does not exist.',
+        code: 'INVALID',
+      });
+    }
     const namespace = input.namespace ?? '$app';
     const existing = order?.metafields.find(
       (m) => m.namespace === namespace && m.key === input.key,
     );
-    const type = input.type ?? existing?.type;
-    if (!order) {
-      userErrors.push({ field: at('ownerId'), message: 'Owner does not exist.', code: 'INVALID' });
-    }
-    if (!type) {
-      userErrors.push({ field: at('type'), message: "Type can't be blank.", code: 'BLANK' });
-    } else if (!METAFIELD_TYPES.has(type)) {
-      userErrors.push({ field: at('type'), message: 'Type is invalid.', code: 'INVALID_TYPE' });
-    } else if (type === 'single_line_text_field' && /[\r\n]/.test(input.value)) {
-      userErrors.push({
-        field: at('value'),
-        message: 'Value must be a single line text string.',
-        code: 'INVALID_VALUE',
-      });
-    }
-    return { order, namespace, key: input.key, value: input.value, type: type ?? '' };
+    const type = checkMetafield(input, existing, ['metafields', String(index)], userErrors);
+    return { order, namespace, key: input.key, value: input.value, type };
   });
   if (userErrors.length > 0) return { ok: false, userErrors };
 
@@ -74,9 +67,7 @@ export function setMetafields(
   const written: { order: FakeOrder; namespace: string; key: string }[] = [];
   for (const { order, namespace, key, value, type } of entries) {
     if (!order) continue;
-    const existing = order.metafields.find((m) => m.namespace === namespace && m.key === key);
-    if (existing) Object.assign(existing, { value, type });
-    else order.metafields.push({ id: state.newId(), namespace, key, value, type });
+    upsertMetafield(state, order, { namespace, key, value, type });
     const record = records.get(order) ?? {
       type: 'metafieldsSet',
       at: state.timestamp(),
@@ -89,6 +80,39 @@ export function setMetafields(
   }
   for (const record of records.values()) state.record(record);
   return { ok: true, value: written };
+}
+
+/** The type a metafield write is to have, or a userError at `at` (a type, a value, …). */
+function checkMetafield(
+  input: { value?: string | null; type?: string | null },
+  existing: { type: string } | undefined,
+  at: string[],
+  userErrors: FakeUserError[],
+): string {
+  const type = input.type ?? existing?.type;
+  if (!type) {
+    userErrors.push({ field: [...at, 'type'], message: "Type can't be blank.", code: 'BLANK' });
+  } else if (!METAFIELD_TYPES.has(type)) {
+    userErrors.push({ field: [...at, 'type'], message: 'Type is invalid.', code: 'INVALID_TYPE' });
+  } else if (type === 'single_line_text_field' && /[\r\n]/.test(input.value ?? '')) {
+    userErrors.push({
+      field: [...at, 'value'],
+      message: 'Value must be a single line text string.',
+      code: 'INVALID_VALUE',
+    });
+  }
+  return type ?? '';
+}
+
+/** Sets the value (and type) of the order's metafield of that namespace and key, made if new. */
+function upsertMetafield(
+  state: FakeStoreState,
+  order: FakeOrder,
+  { namespace, key, value, type }: { namespace: string; key: string; value: string; type: string },
+) {
+  const existing = order.metafields.find((m) => m.namespace === namespace && m.key === key);
+  if (existing) Object.assign(existing, { value, type });
+  else order.metafields.push({ id: state.newId(), namespace, key, value, type });
 }
 
 export interface MetafieldIdentifierInput {
@@ -164,16 +188,70 @@ export function changeTags(
   return { ok: true, value: order };
 }
 
-/** orderUpdate, for the fields the connector writes: the note (and tags). */
+/**
+ * MetafieldInput, as OrderInput.metafields takes it: a metafield named by namespace and key is
+ * updated if the order has it, else created (which needs both, the type and the value); one named
+ * by id is updated.
+ */
+export interface MetafieldInput {
+  id?: string | null;
+  namespace?: string | null;
+  key?: string | null;
+  type?: string | null;
+  value?: string | null;
+}
+
+/**
+ * orderUpdate, for the fields the connector writes: the note, tags and metafields. Refused whole
+ * when any part is: nothing changes. Like the other Admin mutations here it sends no webhook;
+ * it moves the order's updated_at, which reconciliation sees.
+ */
 export function updateOrder(
   state: FakeStoreState,
-  input: { id: string; note?: string | null; tags?: string[] | null },
+  input: {
+    id: string;
+    note?: string | null;
+    tags?: string[] | null;
+    metafields?: MetafieldInput[] | null;
+  },
 ): Result<FakeOrder> {
   const order = state.findOrder(input.id);
   if (!order) return refuse(['id'], 'Order does not exist');
+  const userErrors: FakeUserError[] = [];
+  const writes = (input.metafields ?? []).map((metafield, index) => {
+    const at = ['metafields', String(index)];
+    const byId = metafield.id
+      ? order.metafields.find((m) => m.id === idFromGid('Metafield', metafield.id))
+      : undefined;
+    if (metafield.id && !byId) {
+      userErrors.push({ field: [...at, 'id'], message: 'Metafield does not exist.' });
+    }
+    const namespace = byId?.namespace ?? metafield.namespace ?? undefined;
+    const key = byId?.key ?? metafield.key ?? undefined;
+    const existing = order.metafields.find((m) => m.namespace === namespace && m.key === key);
+    if (!existing && !metafield.id) {
+      if (!namespace) {
+        userErrors.push({ field: [...at, 'namespace'], message: "Namespace can't be blank." });
+      }
+      if (!key) userErrors.push({ field: [...at, 'key'], message: "Key can't be blank." });
+    }
+    if (metafield.value === undefined || metafield.value === null) {
+      userErrors.push({ field: [...at, 'value'], message: "Value can't be blank." });
+    }
+    const type = checkMetafield(metafield, existing, at, userErrors);
+    return { namespace: namespace ?? '', key: key ?? '', value: metafield.value ?? '', type };
+  });
+  if (userErrors.length > 0) return { ok: false, userErrors };
   if (input.note !== undefined) order.note = input.note;
   if (input.tags) order.tags = [...new Set(input.tags)];
+  for (const write of writes) upsertMetafield(state, order, write);
   state.touch(order);
-  state.record({ type: 'orderUpdate', at: state.timestamp(), orderId: order.id, note: order.note });
+  state.record({
+    type: 'orderUpdate',
+    at: state.timestamp(),
+    orderId: order.id,
+    note: order.note,
+    ...(writes.length > 0 ? { metafields: writes } : {}),
+  });
   return { ok: true, value: order };
 }

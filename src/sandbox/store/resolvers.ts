@@ -176,11 +176,7 @@ function rootResolvers(state: FakeStoreState, shop: { name: string; domain: stri
         : { node: null, userErrors: result.userErrors };
     },
 
-    orderUpdate: ({
-      input,
-    }: {
-      input: { id: string; note?: string | null; tags?: string[] | null };
-    }) => {
+    orderUpdate: ({ input }: { input: Parameters<typeof updateOrder>[1] }) => {
       const result = updateOrder(state, input);
       return result.ok
         ? { order: orderView(result.value), userErrors: [] }

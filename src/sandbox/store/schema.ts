@@ -613,6 +613,15 @@ export const FAKE_ADMIN_SDL = /* GraphQL */ `
     id: ID!
     note: String
     tags: [String!]
+    metafields: [MetafieldInput!]
+  }
+
+  input MetafieldInput {
+    id: ID
+    namespace: String
+    key: String
+    type: String
+    value: String
   }
 
   type OrderUpdatePayload {

@@ -43,7 +43,12 @@ export type FakeMutation = { at: string; orderId: string } & (
       metafields: { namespace: string; key: string; deleted: boolean }[];
     }
   | { type: 'tagsAdd' | 'tagsRemove'; tags: string[] }
-  | { type: 'orderUpdate'; note: string | null }
+  | {
+      type: 'orderUpdate';
+      note: string | null;
+      /** The metafields it set, when it set any. */
+      metafields?: { namespace: string; key: string; type: string; value: string }[];
+    }
   | {
       type: 'fulfillmentCreate';
       fulfillmentId: string;

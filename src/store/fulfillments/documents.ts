@@ -95,13 +95,15 @@ const CREATED_FULFILLMENT_FIELDS = /* GraphQL */ `
   }
 `;
 
-/** The order's status metafields, written in the same request as a mutation that changes it. */
+/**
+ * The order's status metafields, written in the same request as a mutation that changes it,
+ * through the order itself (a flat 10 points).
+ */
 const STATUS_WRITE = /* GraphQL */ `
-    metafieldsSet(metafields: $metafields) {
+    orderUpdate(input: $order) {
       userErrors {
         field
         message
-        code
       }
     }`;
 
@@ -112,7 +114,7 @@ const STATUS_WRITE = /* GraphQL */ `
 function withAndWithoutStatus(name: string, variables: string, body: string, fragments = '') {
   return [
     `mutation ${name}(${variables}) {${body}}\n${fragments}`,
-    `mutation ${name}WithStatus(${variables}, $metafields: [MetafieldsSetInput!]!) {${body}${STATUS_WRITE}\n}\n${fragments}`,
+    `mutation ${name}WithStatus(${variables}, $order: OrderInput!) {${body}${STATUS_WRITE}\n}\n${fragments}`,
   ] as const;
 }
 
@@ -185,7 +187,7 @@ export const REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS = /* GraphQL */ `
   mutation ReportFulfillmentOrderProgressWithStatus(
     $id: ID!
     $progressReport: FulfillmentOrderReportProgressInput
-    $metafields: [MetafieldsSetInput!]!
+    $order: OrderInput!
   ) {
     fulfillmentOrderReportProgress(id: $id, progressReport: $progressReport) {
       fulfillmentOrder {

@@ -72,10 +72,10 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
           withStatus,
           D.CREATE_FULFILLMENT_WITH_STATUS,
           R.createFulfillmentData.extend(statusWriteAnswer),
-          { fulfillment, metafields: statusMetafieldsInput(input.orderStatus, withStatus) },
+          { fulfillment, order: statusInput(input.orderStatus, withStatus) },
         );
         const payload = required(data.fulfillmentCreate, withStatus);
-        const status = required(data.metafieldsSet, withStatus).userErrors;
+        const status = required(data.orderUpdate, withStatus).userErrors;
         throwOnUserErrors(withStatus, payload.userErrors, FULFILLMENT_REFUSALS, {
           orderStatusSet: status.length === 0,
         });
@@ -116,11 +116,11 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
           operation,
           D.CREATE_FULFILLMENT_EVENT_WITH_STATUS,
           R.createFulfillmentEventData.extend(statusWriteAnswer),
-          { fulfillmentEvent, metafields: statusMetafieldsInput(orderStatus, operation) },
+          { fulfillmentEvent, order: statusInput(orderStatus, operation) },
         );
         const payload = required(data.fulfillmentEventCreate, operation);
         throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
-        throwOnUserErrors(operation, required(data.metafieldsSet, operation).userErrors);
+        throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);
         return required(payload.fulfillmentEvent, operation);
       }
       const operation = 'CreateFulfillmentEvent';
@@ -161,10 +161,8 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         orderStatus
           ? D.REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS
           : SD.REPORT_FULFILLMENT_ORDER_PROGRESS,
-        SR.reportProgressData.extend({ metafieldsSet: statusWriteAnswer.metafieldsSet.optional() }),
-        orderStatus
-          ? { ...variables, metafields: statusMetafieldsInput(orderStatus, operation) }
-          : variables,
+        SR.reportProgressData.extend({ orderUpdate: statusWriteAnswer.orderUpdate.optional() }),
+        orderStatus ? { ...variables, order: statusInput(orderStatus, operation) } : variables,
       );
       const payload = required(data.fulfillmentOrderReportProgress, operation);
       if (payload.userErrors.some((e) => e.code === 'FULFILLMENT_ORDER_NOT_FOUND')) {
@@ -173,7 +171,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         });
       }
       const status = orderStatus
-        ? required(data.metafieldsSet ?? null, operation).userErrors
+        ? required(data.orderUpdate ?? null, operation).userErrors
         : undefined;
       throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS, {
         orderStatusSet: status?.length === 0,
@@ -183,12 +181,11 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
   };
 }
 
-/** The metafieldsSet half of a write that also sets the order's status metafields. */
-const statusWriteAnswer = { metafieldsSet: z.object({ userErrors }).nullable() };
+/** The orderUpdate half of a write that also sets the order's status metafields. */
+const statusWriteAnswer = { orderUpdate: z.object({ userErrors }).nullable() };
 
-function statusMetafieldsInput({ orderId, metafields }: OrderStatusWrite, operation: string) {
-  const ownerId = orderGidOf(orderId, operation);
-  return metafields.map((entry) => ({ ownerId, ...entry }));
+function statusInput({ orderId, metafields }: OrderStatusWrite, operation: string) {
+  return { id: orderGidOf(orderId, operation), metafields };
 }
 
 function fulfillmentGid(id: string): string {

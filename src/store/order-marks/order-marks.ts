@@ -15,14 +15,14 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
   return {
     async setOrderMetafields(orderId, entries) {
       const operation = 'SetOrderMetafields';
-      const ownerId = orderGidOf(orderId, operation);
+      const id = orderGidOf(orderId, operation);
       if (entries.length === 0) return;
-      // metafieldsSet is atomic for up to 25; splitting would give up that guarantee silently.
+      // One write, all or nothing; splitting would give up that silently.
       refuseOverMetafieldLimit(entries.length, operation);
       const data = await transport.send(operation, D.SET_METAFIELDS, R.setMetafieldsData, {
-        metafields: entries.map((e) => ({ ownerId, ...e })),
+        order: { id, metafields: entries },
       });
-      throwOnUserErrors(operation, required(data.metafieldsSet, operation).userErrors);
+      throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);
     },
 
     async deleteOrderMetafields(orderId, keys) {
@@ -77,7 +77,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
         R.writeOrderMarksData,
         {
           ...(parts.addTags || parts.removeTags ? { id } : {}),
-          ...(parts.setMetafields ? { metafields: set.map((e) => ({ ownerId: id, ...e })) } : {}),
+          ...(parts.setMetafields ? { order: { id, metafields: set } } : {}),
           ...(parts.deleteMetafields
             ? {
                 deleteMetafields: unset.map(({ namespace, key }) => ({
@@ -93,7 +93,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       );
       // Every part's refusals together: staff fix them at once.
       const refusals = [
-        ...(parts.setMetafields ? required(data.metafieldsSet ?? null, operation).userErrors : []),
+        ...(parts.setMetafields ? required(data.orderUpdate ?? null, operation).userErrors : []),
         ...(parts.deleteMetafields
           ? required(data.metafieldsDelete ?? null, operation).userErrors
           : []),

@@ -4,7 +4,7 @@ import { userErrors } from '../transport/answers.js';
 /** The `data` of each document in documents.ts, as far as the order marks read it. */
 
 export const setMetafieldsData = z.object({
-  metafieldsSet: z.object({ userErrors }).nullable(),
+  orderUpdate: z.object({ userErrors }).nullable(),
 });
 
 /** An entry per identifier sent; null where Shopify found no such metafield (not an error). */
@@ -30,7 +30,7 @@ export const updateOrderNoteData = z.object({ orderUpdate: z.object({ userErrors
 
 /** Each part of WriteOrderMarks that was sent; the others are absent. */
 export const writeOrderMarksData = z.object({
-  metafieldsSet: z.object({ userErrors }).nullable().optional(),
+  orderUpdate: z.object({ userErrors }).nullable().optional(),
   metafieldsDelete: z.object({ userErrors }).nullable().optional(),
   tagsAdd: z.object({ userErrors }).nullable().optional(),
   tagsRemove: z.object({ userErrors }).nullable().optional(),

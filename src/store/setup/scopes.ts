@@ -13,7 +13,7 @@ export const REQUIRED_SCOPES = [
   // Reading orders (order, orders, fulfillments, fulfillment events); the ORDERS_CREATE,
   // ORDERS_PAID, ORDERS_UPDATED and ORDERS_CANCELLED webhook topics need it to be subscribed to.
   'read_orders',
-  // orderUpdate (the note line), tagsAdd/tagsRemove and metafieldsSet/metafieldsDelete on an
+  // orderUpdate (the note line and the metafields), tagsAdd/tagsRemove and metafieldsDelete on an
   // order (they need what mutating the order needs), metafieldDefinitionCreate for ownerType
   // ORDER (it needs access to the owner's resource type).
   'write_orders',

@@ -11,6 +11,7 @@ const ID = '5551234';
 function fakeOrderMarks(
   record: Partial<OrderRecord> | null,
   followed: TrackedShipment | null = null,
+  reportProgress = true,
 ) {
   const metafields = new Map<string, string>();
   const tags = new Set<string>();
@@ -78,6 +79,7 @@ function fakeOrderMarks(
         if (followed) Object.assign(followed, side);
       },
     },
+    settings: { sync: { reportProgress } },
     logger: createLogger({ level: 'silent' }),
   };
   const seed = (entries: Record<string, string>, seedTags: string[] = []) => {
@@ -88,24 +90,25 @@ function fakeOrderMarks(
 }
 
 describe('writeOrderMarks', () => {
-  it('registered: writes the order number and status, and clears an earlier refusal', async () => {
+  it('registered: writes the order number, no status (the tag and number show it), and clears an earlier refusal with its status', async () => {
     const fake = fakeOrderMarks({
       state: 'registered',
       orderNumber: 'PS-7',
       partnerStatus: 'pending',
     });
-    fake.seed({ 'partner_shipment.error': 'no postal code' }, ['shipment-error']);
+    fake.seed({ 'partner_shipment.status': 'error', 'partner_shipment.error': 'no postal code' }, [
+      'shipment-error',
+    ]);
 
     expect(await writeOrderMarks(ID, 'registered', fake.deps)).toBe('written');
 
     expect(Object.fromEntries(fake.metafields)).toEqual({
       'partner_shipment.order_number': 'PS-7',
-      'partner_shipment.status': 'pending',
     });
     expect([...fake.tags]).toEqual(['shipment-registered']);
   });
 
-  it('registered: writes the status the sync knows, never an older one, once it follows the shipment', async () => {
+  it('registered: no status metafields for a status Shopify is to show (shipped, to be fulfilled)', async () => {
     const fake = fakeOrderMarks(
       { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
       {
@@ -123,6 +126,33 @@ describe('writeOrderMarks', () => {
 
     expect(await writeOrderMarks(ID, 'registered', fake.deps)).toBe('written');
 
+    expect(Object.fromEntries(fake.metafields)).toEqual({
+      'partner_shipment.order_number': 'PS-7',
+    });
+  });
+
+  it('registered: writes the status the sync knows, never an older one, on an order whose status metafields it keeps', async () => {
+    const fake = fakeOrderMarks(
+      { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
+      {
+        reference: ID,
+        orderNumber: 'PS-7',
+        status: 'shipped',
+        updatedAt: '2026-11-22T10:00:00+01:00',
+        updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
+        stage: 'shipped',
+        createdAtMs: 0,
+        carrier: 'GLS',
+        trackingNumber: '77',
+        // An earlier status went into the metafields (as every registration once wrote it).
+        writtenStatus: 'older',
+      },
+    );
+    fake.seed({ 'partner_shipment.status': 'error', 'partner_shipment.error': 'no postal code' });
+
+    expect(await writeOrderMarks(ID, 'registered', fake.deps)).toBe('written');
+
+    expect(fake.metafields.has('partner_shipment.error')).toBe(false);
     expect(fake.metafields.get('partner_shipment.status')).toBe('shipped');
     expect(fake.metafields.get('partner_shipment.status_label')).toBe('Handed to carrier');
     expect(fake.metafields.get('partner_shipment.order_number')).toBe('PS-7');
@@ -164,7 +194,33 @@ describe('writeOrderMarks', () => {
     expect(fake.writes).toEqual(['writeOrderMarks(set,tagsAdd)']);
   });
 
-  it("registered: the sync's status and the marks in one request, then nothing once all is there", async () => {
+  it('registered: the status metafields for a status Shopify cannot show (processing, progress reports off)', async () => {
+    const fake = fakeOrderMarks(
+      { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
+      {
+        reference: ID,
+        orderNumber: 'PS-7',
+        status: 'processing',
+        updatedAt: '2026-11-22T10:00:00+01:00',
+        updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
+        stage: 'processing',
+        createdAtMs: 0,
+      },
+      false,
+    );
+
+    await writeOrderMarks(ID, 'registered', fake.deps, {
+      tags: [],
+      orderNumber: null,
+      error: false,
+    });
+
+    expect(fake.writes).toEqual(['writeOrderMarks(set,tagsAdd)']);
+    expect(fake.metafields.get('partner_shipment.status')).toBe('processing');
+    expect(fake.metafields.get('partner_shipment.status_label')).toBe('Being prepared');
+  });
+
+  it('registered: the marks in one request, no status while pending, then nothing once all is there', async () => {
     const fake = fakeOrderMarks(
       { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
       {
@@ -184,7 +240,9 @@ describe('writeOrderMarks', () => {
       error: false,
     });
     expect(fake.writes).toEqual(['writeOrderMarks(set,tagsAdd)']);
-    expect(fake.metafields.get('partner_shipment.status_label')).toBe('Registered');
+    expect(Object.fromEntries(fake.metafields)).toEqual({
+      'partner_shipment.order_number': 'PS-7',
+    });
 
     // Run again without being told: it reads the marks (one cheap query) and writes nothing.
     fake.writes.length = 0;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   pendingUpdates,
   queueShipmentUpdates,
+  statusMetafieldsDue,
   statusVersion,
 } from '../../../jobs/shipment-updates/follow-ups.js';
 import { updateJobId } from '../../../jobs/shipment-updates/updates.js';
@@ -60,6 +61,56 @@ describe('pendingUpdates: one request per change, the status riding along', () =
       updatedAtMs: Date.parse('2026-11-27T09:00:00Z'),
     });
     expect(kinds(delivered)).toEqual(['delivery']);
+  });
+});
+
+describe('statusMetafieldsDue: only where Shopify cannot show the status, then kept current', () => {
+  const fresh = { ...base, status: 'pending' };
+  const due = (shipment: TrackedShipment, reportProgress = true, shown?: boolean) =>
+    statusMetafieldsDue(shipment, { reportProgress }, shown === undefined ? {} : { shown });
+  const at = (changes: Partial<TrackedShipment>) => later(fresh, changes);
+
+  it('writes none for a status Shopify shows on its own', () => {
+    expect(due(fresh)).toBe(false);
+    expect(due(at({ status: 'processing', stage: 'processing' }))).toBe(false);
+    const shipped = at({ status: 'shipped', stage: 'shipped', trackingNumber: 'TN1' });
+    expect(due(shipped)).toBe(false);
+    expect(kinds(shipped)).toEqual(['fulfil']);
+    expect(due({ ...shipped, status: 'delivered', stage: 'delivered' })).toBe(false);
+    expect(due(at({ status: 'cancelled', stage: 'cancelled' }))).toBe(false);
+    expect(kinds(at({ status: 'cancelled', stage: 'cancelled' }))).toEqual(['cancelled']);
+  });
+
+  it('writes them for a status Shopify cannot show', () => {
+    // Beyond the contract's statuses.
+    expect(kinds(at({ status: 'on_hold' }))).toEqual(['status']);
+    // Processing with progress reports off, or nothing that could be reported.
+    const processing = at({ status: 'processing', stage: 'processing' });
+    expect(kinds(processing, false)).toEqual(['status']);
+    expect(due(processing, true, false)).toBe(true);
+    // Shipped without a number, or with nothing left to fulfil; delivered likewise.
+    expect(kinds(at({ status: 'shipped', stage: 'shipped' }))).toEqual(['status']);
+    const unfulfillable = at({
+      status: 'delivered',
+      stage: 'delivered',
+      trackingNumber: 'TN1',
+      unfulfillableNumber: 'TN1',
+    });
+    expect(kinds(unfulfillable)).toEqual(['status']);
+    expect(due({ ...unfulfillable, unfulfillableNumber: undefined }, true, false)).toBe(true);
+  });
+
+  it('keeps them current once the order has them, riding with the write that shows the status', () => {
+    const shipped = later(written(at({ status: 'on_hold' })), {
+      status: 'shipped',
+      stage: 'shipped',
+      trackingNumber: 'TN1',
+      updatedAt: '2026-11-26T12:00:00Z',
+      updatedAtMs: Date.parse('2026-11-26T12:00:00Z'),
+    });
+    expect(due(shipped)).toBe(true);
+    expect(kinds(shipped)).toEqual(['fulfil']);
+    expect(due(written(shipped))).toBe(false);
   });
 });
 
