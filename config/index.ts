@@ -265,6 +265,12 @@ const variables = {
     schema: bool.default(true),
     hint: 'true to report "in progress" on the Shopify order when the provider starts processing',
   },
+  SYNC_STATUS_METAFIELDS: {
+    schema: z
+      .enum(['unshown', 'always'], { error: 'must be unshown or always' })
+      .default('unshown'),
+    hint: "unshown: the order's partner_shipment status metafields hold a status only where Shopify cannot show it itself; always: every status, for themes, Flow or apps that read them (10 more points a write)",
+  },
   FULFILLMENT_NOTIFY_CUSTOMER: {
     schema: bool.default(true),
     hint: 'true to have Shopify send the customer its shipping email when the order is fulfilled',
@@ -571,6 +577,7 @@ const PARTS = {
       'SYNC_INTERVAL_MS',
       'SYNC_LOOKBACK_DAYS',
       'SYNC_REPORT_PROGRESS',
+      'SYNC_STATUS_METAFIELDS',
       'FULFILLMENT_NOTIFY_CUSTOMER',
       'TRACKING_COMPANIES',
       'TRACKING_URL_TEMPLATES',
@@ -579,6 +586,7 @@ const PARTS = {
       intervalMs: v.SYNC_INTERVAL_MS,
       lookbackDays: v.SYNC_LOOKBACK_DAYS,
       reportProgress: v.SYNC_REPORT_PROGRESS,
+      statusMetafields: v.SYNC_STATUS_METAFIELDS,
       notifyCustomer: v.FULFILLMENT_NOTIFY_CUSTOMER,
       tracking: { companies: v.TRACKING_COMPANIES, urlTemplates: v.TRACKING_URL_TEMPLATES },
     }),

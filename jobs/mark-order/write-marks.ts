@@ -14,8 +14,7 @@ import type {
   OrderMarkChanges,
   OrderMarks,
 } from '../../src/store/types.js';
-import type { JobSettings } from '../context.js';
-import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
+import { type StatusSettings, statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
 import {
   type WriteStatusDeps,
   writeShipmentStatus,
@@ -28,7 +27,7 @@ export interface OrderMarksDeps {
   /** Once it follows the shipment, the status sync owns the status metafields. */
   tracking: WriteStatusDeps['tracking'];
   /** Whether the status metafields are due (the sync's planning decides). */
-  settings: { sync: Pick<JobSettings['sync'], 'reportProgress'> };
+  settings: { sync: StatusSettings };
   logger: Logger;
 }
 

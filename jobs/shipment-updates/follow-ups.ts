@@ -1,7 +1,7 @@
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { retryFailedJob } from '../../src/queue/failed-jobs.js';
 import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
-import type { QueueContext } from '../context.js';
+import type { JobSettings, QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
 import {
   numberKey,
@@ -16,6 +16,9 @@ const CARRIES_STATUS: ReadonlySet<ShipmentUpdate> = new Set(['progress', 'fulfil
 
 type PendingUpdate = { update: ShipmentUpdate; payload: ShipmentUpdatePayload };
 
+/** What decides which writes a status needs. */
+export type StatusSettings = Pick<JobSettings['sync'], 'reportProgress' | 'statusMetafields'>;
+
 /**
  * Each id names what is written, so a write queued twice runs once and a new status or number
  * gets a job of its own. A progress report, fulfilment or delivered event carries the status
@@ -23,7 +26,7 @@ type PendingUpdate = { update: ShipmentUpdate; payload: ShipmentUpdatePayload };
  */
 export function pendingUpdates(
   shipment: TrackedShipment,
-  settings: { reportProgress: boolean },
+  settings: StatusSettings,
 ): PendingUpdate[] {
   const { updates, status } = plannedUpdates(shipment, settings);
   return status &&
@@ -40,7 +43,7 @@ export function pendingUpdates(
  * event, cancelled by its tag and note. While the job that shows it is still to run, it counts
  * as shown: a job whose write could not show it asks again with `shown: false`.
  */
-function shopifyShows(shipment: TrackedShipment, settings: { reportProgress: boolean }): boolean {
+function shopifyShows(shipment: TrackedShipment, settings: StatusSettings): boolean {
   // Registered before the connector (or its records lost): the order lacks the registered tag
   // and the order number, which only the status metafields bring.
   if (shipment.adoptedAtStage !== undefined) return false;
@@ -65,20 +68,21 @@ function shopifyShows(shipment: TrackedShipment, settings: { reportProgress: boo
  * which the sync's planning and every job that writes them ask. Only for a status Shopify cannot
  * show on its own; once an order has them (an earlier status was written there, as by every
  * registration before this rule), they are kept current, so they never contradict Shopify.
+ * `SYNC_STATUS_METAFIELDS=always` writes every status, for themes, Flow or apps that read them.
  */
 export function statusMetafieldsDue(
   shipment: TrackedShipment,
-  settings: { reportProgress: boolean },
+  settings: StatusSettings,
   options: { shown?: boolean } = {},
 ): boolean {
   if (shipment.writtenStatus === statusVersion(shipment)) return false;
-  if (shipment.writtenStatus !== undefined) return true;
+  if (shipment.writtenStatus !== undefined || settings.statusMetafields === 'always') return true;
   return !(options.shown ?? shopifyShows(shipment, settings));
 }
 
 function plannedUpdates(
   shipment: TrackedShipment,
-  settings: { reportProgress: boolean },
+  settings: StatusSettings,
 ): { updates: PendingUpdate[]; status?: PendingUpdate } {
   const reference = shipment.reference;
   const updates: PendingUpdate[] = [];

@@ -60,6 +60,7 @@ export const SYNC_SETTINGS: Config['sync'] = {
   intervalMs: 300_000,
   lookbackDays: 60,
   reportProgress: true,
+  statusMetafields: 'unshown',
   notifyCustomer: true,
   tracking: { companies: {}, urlTemplates: {} },
 };

@@ -12,6 +12,7 @@ function fakeOrderMarks(
   record: Partial<OrderRecord> | null,
   followed: TrackedShipment | null = null,
   reportProgress = true,
+  statusMetafields: 'unshown' | 'always' = 'unshown',
 ) {
   const metafields = new Map<string, string>();
   const tags = new Set<string>();
@@ -79,7 +80,7 @@ function fakeOrderMarks(
         if (followed) Object.assign(followed, side);
       },
     },
-    settings: { sync: { reportProgress } },
+    settings: { sync: { reportProgress, statusMetafields } },
     logger: createLogger({ level: 'silent' }),
   };
   const seed = (entries: Record<string, string>, seedTags: string[] = []) => {
@@ -218,6 +219,34 @@ describe('writeOrderMarks', () => {
     expect(fake.writes).toEqual(['writeOrderMarks(set,tagsAdd)']);
     expect(fake.metafields.get('partner_shipment.status')).toBe('processing');
     expect(fake.metafields.get('partner_shipment.status_label')).toBe('Being prepared');
+  });
+
+  it('registered: with SYNC_STATUS_METAFIELDS=always, the status too, in the same request', async () => {
+    const pending: TrackedShipment = {
+      reference: ID,
+      orderNumber: 'PS-7',
+      status: 'pending',
+      updatedAt: '2026-11-22T10:00:00+01:00',
+      updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
+      stage: 'pending',
+      createdAtMs: 0,
+    };
+    const marks = { tags: [], orderNumber: null, error: false };
+    const unshown = fakeOrderMarks({ state: 'registered', orderNumber: 'PS-7' }, { ...pending });
+    const always = fakeOrderMarks(
+      { state: 'registered', orderNumber: 'PS-7' },
+      { ...pending },
+      true,
+      'always',
+    );
+
+    await writeOrderMarks(ID, 'registered', unshown.deps, marks);
+    await writeOrderMarks(ID, 'registered', always.deps, marks);
+
+    expect(unshown.metafields.has('partner_shipment.status')).toBe(false);
+    expect(always.writes).toEqual(['writeOrderMarks(set,tagsAdd)']);
+    expect(always.metafields.get('partner_shipment.status')).toBe('pending');
+    expect(always.metafields.get('partner_shipment.order_number')).toBe('PS-7');
   });
 
   it('registered: the marks in one request, no status while pending, then nothing once all is there', async () => {

@@ -30,7 +30,7 @@ const later = (shipment: TrackedShipment, changes: Partial<TrackedShipment>): Tr
   ...changes,
 });
 const kinds = (shipment: TrackedShipment, reportProgress = true) =>
-  pendingUpdates(shipment, { reportProgress }).map((u) => u.update);
+  pendingUpdates(shipment, { reportProgress, statusMetafields: 'unshown' }).map((u) => u.update);
 
 describe('pendingUpdates: one request per change, the status riding along', () => {
   it('asks nothing of a shipment whose status is written', () => {
@@ -67,8 +67,23 @@ describe('pendingUpdates: one request per change, the status riding along', () =
 describe('statusMetafieldsDue: only where Shopify cannot show the status, then kept current', () => {
   const fresh = { ...base, status: 'pending' };
   const due = (shipment: TrackedShipment, reportProgress = true, shown?: boolean) =>
-    statusMetafieldsDue(shipment, { reportProgress }, shown === undefined ? {} : { shown });
+    statusMetafieldsDue(
+      shipment,
+      { reportProgress, statusMetafields: 'unshown' },
+      shown === undefined ? {} : { shown },
+    );
   const at = (changes: Partial<TrackedShipment>) => later(fresh, changes);
+
+  it('writes every status with SYNC_STATUS_METAFIELDS=always, once each', () => {
+    const always = { reportProgress: true, statusMetafields: 'always' } as const;
+    const shipped = at({ status: 'shipped', stage: 'shipped', trackingNumber: 'TN1' });
+    expect(statusMetafieldsDue(fresh, always)).toBe(true);
+    expect(statusMetafieldsDue(shipped, always)).toBe(true);
+    expect(statusMetafieldsDue(written(shipped), always)).toBe(false);
+    expect(pendingUpdates(at({ status: 'pending' }), always).map((u) => u.update)).toEqual([
+      'status',
+    ]);
+  });
 
   it('writes none for a status Shopify shows on its own', () => {
     expect(due(fresh)).toBe(false);
