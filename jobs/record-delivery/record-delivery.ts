@@ -4,7 +4,7 @@ import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipme
 import type { Fulfillments, OrderMarks } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
 import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
-import { writeShipmentStatus } from '../write-shipment-status/write-status.js';
+import { onlyStatusRefused, writeShipmentStatus } from '../write-shipment-status/write-status.js';
 
 export interface RecordDeliveryDeps {
   store: Pick<Fulfillments, 'readFulfillmentState' | 'createFulfillmentEvent'> &
@@ -67,17 +67,23 @@ export async function recordDelivery(
 
   const event = shipment.deliveredAt ? { happenedAt: shipment.deliveredAt } : {};
   let [first, ...rest] = toMark;
+  let statusRefused: unknown;
   if (first && statusMetafieldsDue(shipment, deps.settings.sync)) {
     const id = first;
-    await writeShipmentStatus(reference, deps, {
-      shipment,
-      firstWrite: async (metafields) => {
-        await deps.store.createFulfillmentEvent(id, 'DELIVERED', {
-          ...event,
-          orderStatus: { orderId: reference, metafields },
-        });
-      },
-    });
+    try {
+      await writeShipmentStatus(reference, deps, {
+        shipment,
+        firstWrite: async (metafields) => {
+          await deps.store.createFulfillmentEvent(id, 'DELIVERED', {
+            ...event,
+            orderStatus: { orderId: reference, metafields },
+          });
+        },
+      });
+    } catch (error) {
+      if (!onlyStatusRefused(error)) throw error;
+      statusRefused = error;
+    }
     first = undefined;
   }
   for (const id of first ? [first, ...rest] : rest) {
@@ -85,6 +91,7 @@ export async function recordDelivery(
   }
   if (toMark.length === 0) await writeStatusIfDue(shipment, deps, { shown: ours.length > 0 });
   await deps.tracking.saveShopifySide(reference, { deliveryRecordedAt: new Date().toISOString() });
+  if (statusRefused) throw statusRefused;
   if (ours.length === 0) {
     deps.logger.info({ reference }, 'delivered, but no fulfillment carries its number');
     return 'no-fulfillment';

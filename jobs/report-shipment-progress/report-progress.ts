@@ -14,7 +14,7 @@ import { StoreAuthError, StoreNotFoundError, StoreUserError } from '../../src/st
 import type { Fulfillments, OrderMarks, OrderReader } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
 import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
-import { writeShipmentStatus } from '../write-shipment-status/write-status.js';
+import { onlyStatusRefused, writeShipmentStatus } from '../write-shipment-status/write-status.js';
 
 export interface ReportProgressDeps {
   store: Pick<
@@ -90,13 +90,10 @@ export async function reportShipmentProgress(
                   fo.supportedActions.includes('REPORT_PROGRESS'),
               )
               .map((fo) => fo!.id);
+      let statusRefused: StoreUserError | undefined;
       try {
-        await report(reference, shipment, ids, notes, deps);
+        statusRefused = await report(reference, shipment, ids, notes, deps);
         if (ids.length === 0) await writeStatusIfDue(shipment, deps, { shown: false });
-        await deps.tracking.saveShopifySide(reference, {
-          progressReportedAt: new Date().toISOString(),
-        });
-        return ids.length > 0 ? 'reported' : 'nothing-to-report';
       } catch (error) {
         // Access denied counts too: Shopify may answer so for a fulfillment service's one.
         const refused =
@@ -111,6 +108,11 @@ export async function reportShipmentProgress(
         // As a later attempt would: what was reported (and the status, if written) is kept.
         return reportShipmentProgress(reference, deps, { retry: true });
       }
+      await deps.tracking.saveShopifySide(reference, {
+        progressReportedAt: new Date().toISOString(),
+      });
+      if (statusRefused) throw statusRefused;
+      return ids.length > 0 ? 'reported' : 'nothing-to-report';
     }
   }
   // Read, the order is taken as of the send and under its settings: a later delivery opened
@@ -145,7 +147,7 @@ export async function reportShipmentProgress(
       !fo.location.isFulfillmentService &&
       fo.supportedActions.includes('REPORT_PROGRESS'),
   );
-  await report(
+  const statusRefused = await report(
     reference,
     shipment,
     open.map((fo) => fo.id),
@@ -154,32 +156,44 @@ export async function reportShipmentProgress(
   );
   if (open.length === 0) await writeStatusIfDue(shipment, deps, { shown: false });
   await deps.tracking.saveShopifySide(reference, { progressReportedAt: new Date().toISOString() });
+  if (statusRefused) throw statusRefused;
   return open.length > 0 ? 'reported' : 'nothing-to-report';
 }
 
-/** Reports on these fulfillment orders, the status metafields (if due) with the first. */
+/**
+ * Reports on these fulfillment orders, the status metafields (if due) with the first. Returns
+ * Shopify's refusal of the metafields alone, once every report is made: the caller records the
+ * reports before failing with it.
+ */
 async function report(
   reference: string,
   shipment: TrackedShipment,
   ids: string[],
   notes: string,
   deps: ReportProgressDeps,
-) {
+): Promise<StoreUserError | undefined> {
   let [first, ...rest] = ids;
+  let statusRefused: StoreUserError | undefined;
   if (first && statusMetafieldsDue(shipment, deps.settings.sync)) {
     const id = first;
-    await writeShipmentStatus(reference, deps, {
-      shipment,
-      firstWrite: (metafields) =>
-        deps.store.reportFulfillmentOrderProgress(id, notes, {
-          orderStatus: { orderId: reference, metafields },
-        }),
-    });
+    try {
+      await writeShipmentStatus(reference, deps, {
+        shipment,
+        firstWrite: (metafields) =>
+          deps.store.reportFulfillmentOrderProgress(id, notes, {
+            orderStatus: { orderId: reference, metafields },
+          }),
+      });
+    } catch (error) {
+      if (!onlyStatusRefused(error)) throw error;
+      statusRefused = error;
+    }
     first = undefined;
   }
   for (const id of first ? [first, ...rest] : rest) {
     await deps.store.reportFulfillmentOrderProgress(id, notes);
   }
+  return statusRefused;
 }
 
 /** The status metafields, when due; `shown: false` once nothing was reported. */

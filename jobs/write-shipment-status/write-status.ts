@@ -22,6 +22,14 @@ export interface StatusWriteOptions {
   shipment?: TrackedShipment;
 }
 
+/**
+ * The write the status metafields went with was made and only they were refused: the caller goes
+ * on as if they were not sent, so a replay never makes that write twice, and fails with this.
+ */
+export function onlyStatusRefused(error: unknown): error is StoreUserError {
+  return error instanceof StoreUserError && error.writeMade;
+}
+
 /** A shipment that keeps changing is caught next time. */
 const MAX_WRITES = 3;
 

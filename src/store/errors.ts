@@ -60,6 +60,11 @@ export class StoreUserError extends StoreError {
    * refused the write but set the metafields, which run on their own.
    */
   readonly orderStatusSet: boolean;
+  /**
+   * The reverse: the write the order's status metafields went with was made, and only the
+   * metafields were refused. Sent again, it would be made twice.
+   */
+  readonly writeMade: boolean;
   constructor(
     operation: string,
     readonly userErrors: StoreUserErrorDetail[],
@@ -67,6 +72,7 @@ export class StoreUserError extends StoreError {
       cause?: unknown;
       knownRefusals?: readonly KnownRefusal[];
       orderStatusSet?: boolean;
+      writeMade?: boolean;
     } = {},
   ) {
     const known = findKnownRefusal(userErrors, options.knownRefusals ?? []);
@@ -79,6 +85,7 @@ export class StoreUserError extends StoreError {
     super(`Shopify refused ${operation}: ${summary}${more}`, { cause: options.cause, operation });
     this.refusal = known?.refusal.code;
     this.orderStatusSet = options.orderStatusSet ?? false;
+    this.writeMade = options.writeMade ?? false;
   }
 }
 

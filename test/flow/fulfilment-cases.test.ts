@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
 import { numberKey, updateJobId } from '../../jobs/shipment-updates/updates.js';
 import type { PartnerClient } from '../../src/partner/client.js';
+import { retryFailedJob } from '../../src/queue/failed-jobs.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/index.js';
 import {
@@ -723,6 +724,72 @@ describe('fulfilling in Shopify, case by case', () => {
     await ship(s, tick, id);
     expect(live(s, id)).toHaveLength(1);
     expect(metafield(s.store, id, 'status')).toBe('shipped');
+  });
+
+  it('adds no second delivered event when Shopify made it but refused the status metafields sent with it', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    tick();
+    s.sandbox.setUndocumentedStatus(id, 'held_at_customs', 'Held at customs');
+    await runSync(s);
+    await settled(s);
+    await ship(s, tick, id);
+    expect(metafield(s.store, id, 'status')).toBe('shipped');
+
+    // A provider label Shopify refuses in a single-line text metafield.
+    await s.parts.tracking.learnLabel('delivered', 'Delivered\nat the door');
+    tick(3_600_000);
+    s.sandbox.advance(id, 'delivered');
+    await runSync(s);
+    await settled(s);
+    const failed = await waitUntil(
+      async () =>
+        (await s.queues.recordDelivery.getFailed()).find((job) => job.data.reference === id),
+      { what: `a failed record-delivery job of ${id}` },
+    );
+    const events = () => live(s, id).flatMap((f) => f.events.map((e) => e.status));
+    expect(events()).toEqual(['DELIVERED']);
+
+    // Replayed, as the sync replays a failed write an hour on: the event is not made again.
+    await retryFailedJob(failed);
+    await settled(s);
+    expect(events()).toEqual(['DELIVERED']);
+    expect((await s.parts.tracking.get(id))?.deliveryRecordedAt).toBeDefined();
+  });
+
+  it('reports progress once when Shopify made the report but refused the status metafields sent with it', async () => {
+    const { s, tick } = await stack();
+    const id = await registeredOrder(s);
+    tick();
+    s.sandbox.setUndocumentedStatus(id, 'held_at_customs', 'Held at customs');
+    await runSync(s);
+    await settled(s);
+    expect(metafield(s.store, id, 'status')).toBe('held_at_customs');
+
+    // A provider label Shopify refuses in a single-line text metafield.
+    await s.parts.tracking.learnLabel('processing', 'Being\nprepared');
+    tick();
+    s.sandbox.advance(id, 'processing');
+    await runSync(s);
+    await settled(s);
+    const failed = await waitUntil(
+      async () =>
+        (await s.queues.reportShipmentProgress.getFailed()).find(
+          (job) => job.data.reference === id,
+        ),
+      { what: `a failed report-shipment-progress job of ${id}` },
+    );
+    const reports = () =>
+      s.store.mutations.filter(
+        (m) => m.type === 'fulfillmentOrderReportProgress' && m.orderId.endsWith(id),
+      );
+    expect(reports()).toHaveLength(1);
+
+    // Replayed, as the sync replays a failed write an hour on: nothing is reported again.
+    await retryFailedJob(failed);
+    await settled(s);
+    expect(reports()).toHaveLength(1);
+    expect((await s.parts.tracking.get(id))?.progressReportedAt).toBeDefined();
   });
 
   it('never moves a status back when an older report comes late', async () => {

@@ -79,7 +79,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         throwOnUserErrors(withStatus, payload.userErrors, FULFILLMENT_REFUSALS, {
           orderStatusSet: status.length === 0,
         });
-        throwOnUserErrors(withStatus, status);
+        throwOnUserErrors(withStatus, status, undefined, { writeMade: true });
         return toCreatedSummary(required(payload.fulfillment, withStatus));
       }
       const data = await transport.send(operation, D.CREATE_FULFILLMENT, R.createFulfillmentData, {
@@ -120,7 +120,9 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         );
         const payload = required(data.fulfillmentEventCreate, operation);
         throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
-        throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);
+        throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors, undefined, {
+          writeMade: true,
+        });
         return required(payload.fulfillmentEvent, operation);
       }
       const operation = 'CreateFulfillmentEvent';
@@ -176,7 +178,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
       throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS, {
         orderStatusSet: status?.length === 0,
       });
-      if (status) throwOnUserErrors(operation, status);
+      if (status) throwOnUserErrors(operation, status, undefined, { writeMade: true });
     },
   };
 }

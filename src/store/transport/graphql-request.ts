@@ -207,7 +207,7 @@ export function throwOnUserErrors(
   operation: string,
   userErrors: readonly { field?: string[] | null; message: string; code?: string | null }[],
   knownRefusals?: readonly KnownRefusal[],
-  options: { orderStatusSet?: boolean } = {},
+  options: { orderStatusSet?: boolean; writeMade?: boolean } = {},
 ): void {
   if (userErrors.length === 0) return;
   const details: StoreUserErrorDetail[] = userErrors.map((e) => ({
