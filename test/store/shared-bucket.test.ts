@@ -357,4 +357,16 @@ describe('SharedStoreBucket: follow-up writes ahead of registrations', () => {
     expect(inTurn.sent['follow-up']).toBeLessThan(0.7 * 4 * 60);
     expect(inTurn.waiting).toBeGreaterThan(100);
   });
+  it("never counts points of a booking left by a crashed process as Shopify's once the refill has filled the bucket", async () => {
+    const a = bucket(redisA, 0, 0.8);
+    granted(await a.take(ask(1000), 60_000));
+    // Its process goes before it asks again: the booking stays until its grace is over.
+    expect(granted(await bucket(redisB, 0, 0.8).take(ask(600), 60_000)).sendInMs).toBeGreaterThan(
+      0,
+    );
+    clock.now += 20_000;
+    expect(granted(await a.take(followUp(400), 60_000)).sendInMs).toBe(0);
+    // Shopify holds 600 now, whatever is booked.
+    expect(granted(await a.take(followUp(700), 60_000)).sendInMs).toBeGreaterThan(0);
+  });
 });

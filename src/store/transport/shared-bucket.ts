@@ -79,6 +79,8 @@ local priority, followUpReserve = ARGV[9], tonumber(ARGV[10])
 local followUp = priority == 'follow-up'
 local max, rate, avail = model(key, reserve, t)
 redis.call('ZREMRANGEBYSCORE', booked, '-inf', t - grace)
+-- Bookings hold points of Shopify's level, which the refill never takes past the bucket's size.
+avail = math.min(avail, share(max, reserve) - total(redis.call('ZRANGE', booked, 0, -1)))
 -- Points sent lately, all and follow-ups', fading over the time the bucket takes to refill.
 local lately = redis.call('HMGET', key, 'lately', 'latelyFollowUp', 'latelyAt')
 local fade = math.exp(-math.max(0, t - (tonumber(lately[3]) or t)) * rate / (max * 1000))
