@@ -19,7 +19,8 @@
  *   BENCH_LIMITS=60,600   partner requests a minute, one run each
  *   BENCH_WARMUP_MS, BENCH_MEASURE_MS   instead of each run's own
  *   BENCH_TRACE=1   the stages' progress every 10 s, and where the requests and jobs went
- *   PARTNER_SYNC_RESERVE, CREATE_CONCURRENCY, …   passed on to the connector
+ *   PARTNER_SYNC_RESERVE, SHOPIFY_FOLLOW_UP_RESERVE, CREATE_CONCURRENCY, …   passed on to the
+ *   connector
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
@@ -367,6 +368,7 @@ console.log(
 // The connector runs on its defaults unless the environment names one of these.
 const tuned = [
   'PARTNER_SYNC_RESERVE',
+  'SHOPIFY_FOLLOW_UP_RESERVE',
   'CREATE_CONCURRENCY',
   'MARK_CONCURRENCY',
   'SYNC_WRITE_CONCURRENCY',

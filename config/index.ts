@@ -175,6 +175,12 @@ const variables = {
     schema: z.coerce.number().min(0).max(0.9).default(0),
     hint: "share of the shop's Admin API bucket (points and refill) the connector leaves unused, as headroom for the merchant's own scripts on the same app, 0 to 0.9",
   },
+  SHOPIFY_FOLLOW_UP_RESERVE: {
+    // An order's life spends about two thirds of its points after registration (progress report,
+    // fulfilment, delivered event): below that, a backlog of new orders starves the follow-ups.
+    schema: z.coerce.number().min(0).max(0.9).default(0.8),
+    hint: "share of the shop's Admin API points kept for follow-up writes (progress, fulfilment, delivery, status) while they wait: up to it they go ahead of new orders' registration, 0 to 0.9",
+  },
 
   ORDER_POLL_INTERVAL_MS: {
     schema: positiveInt.default(300_000),
@@ -472,6 +478,7 @@ const PARTS = {
       'SHOPIFY_API_VERSION',
       'SHOPIFY_ADMIN_API_URL',
       'SHOPIFY_RESERVE_SHARE',
+      'SHOPIFY_FOLLOW_UP_RESERVE',
     ],
     (v, problems) => {
       let auth:
@@ -507,6 +514,8 @@ const PARTS = {
         adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
         /** Share of the bucket left unused, headroom for the merchant's own scripts. */
         reserveShare: v.SHOPIFY_RESERVE_SHARE,
+        /** Share of the points follow-up writes may take ahead of registrations. */
+        followUpReserve: v.SHOPIFY_FOLLOW_UP_RESERVE,
       };
     },
   ),

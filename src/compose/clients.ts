@@ -65,7 +65,7 @@ export function buildStoreClient(
   onRequest?: (outcome: StoreRequestOutcome) => void,
   shared?: { redis: Redis; prefix: string },
 ): StoreClient {
-  const { reserveShare, ...shop } = settings;
+  const { reserveShare, followUpReserve, ...shop } = settings;
   return createStoreClient({
     ...shop,
     logger,
@@ -77,6 +77,7 @@ export function buildStoreClient(
             prefix: shared.prefix,
             shop: settings.shop,
             reserveShare,
+            followUpReserve,
           }),
         }
       : {}),

@@ -7,6 +7,7 @@ import type { AnyJobDefinition } from '../../jobs/job-definition.js';
 import { processorFor, unseenFailureRecorder } from '../../jobs/processor.js';
 import type { Logger } from '../log.js';
 import { retryDelayMs } from '../queue/backoff.js';
+import { type StorePriority, withStorePriority } from '../store/index.js';
 import type { SharedParts } from './parts.js';
 
 export interface WorkerOptions {
@@ -40,31 +41,53 @@ export function jobConcurrency(
   };
 }
 
+/**
+ * The jobs that move an order already registered on in Shopify: their requests go ahead of new
+ * orders' in the shop's bucket (SHOPIFY_FOLLOW_UP_RESERVE); every other job's wait in turn.
+ */
+export function storePriority(key: JobKey): StorePriority {
+  switch (key) {
+    case 'writeShipmentStatus':
+    case 'reportShipmentProgress':
+    case 'fulfilShipment':
+    case 'recordDelivery':
+      return 'follow-up';
+    default:
+      return 'registration';
+  }
+}
+
 export function startWorkers(context: JobContext, options: WorkerOptions): Worker[] {
   const { logger } = context;
   const entries = Object.entries(JOB_CATALOG) as [JobKey, AnyJobDefinition][];
   return entries.map(([key, job]) => {
-    const worker = new Worker(job.queue, processorFor(job, context), {
-      connection: options.connection,
-      prefix: context.prefix,
-      concurrency: options.concurrency?.[key] ?? job.concurrency,
-      // The partner budget decides the pace; this limiter only makes workers honour
-      // `queue.rateLimit()` (BullMQ ignores the limiter key on workers without one).
-      limiter: { max: 1_000_000, duration: 1_000 },
-      maxStalledCount: MAX_STALLED_COUNT,
-      ...(options.jobLock
-        ? {
-            lockDuration: options.jobLock.durationMs,
-            stalledInterval: options.jobLock.stalledIntervalMs,
-          }
-        : {}),
-      // Counts completed and failed jobs in Redis for connector_jobs_total.
-      metrics: { maxDataPoints: 24 * MetricsTime.ONE_HOUR },
-      settings: {
-        backoffStrategy: (attemptsMade: number) =>
-          retryDelayMs(attemptsMade, context.settings.createJob.backoff),
+    const processor = processorFor(job, context);
+    const priority = storePriority(key);
+    const worker = new Worker(
+      job.queue,
+      (run: Job) => withStorePriority(priority, () => processor(run)),
+      {
+        connection: options.connection,
+        prefix: context.prefix,
+        concurrency: options.concurrency?.[key] ?? job.concurrency,
+        // The partner budget decides the pace; this limiter only makes workers honour
+        // `queue.rateLimit()` (BullMQ ignores the limiter key on workers without one).
+        limiter: { max: 1_000_000, duration: 1_000 },
+        maxStalledCount: MAX_STALLED_COUNT,
+        ...(options.jobLock
+          ? {
+              lockDuration: options.jobLock.durationMs,
+              stalledInterval: options.jobLock.stalledIntervalMs,
+            }
+          : {}),
+        // Counts completed and failed jobs in Redis for connector_jobs_total.
+        metrics: { maxDataPoints: 24 * MetricsTime.ONE_HOUR },
+        settings: {
+          backoffStrategy: (attemptsMade: number) =>
+            retryDelayMs(attemptsMade, context.settings.createJob.backoff),
+        },
       },
-    });
+    );
     // Without a listener, an 'error' event (Redis gone, say) would crash the process.
     worker.on('error', (err) => logger.error({ err, queue: job.queue }, 'worker error'));
     const recordUnseenFailure = unseenFailureRecorder(job, context);

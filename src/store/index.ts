@@ -12,7 +12,13 @@ export {
 export { createStoreSetup } from './setup/setup.js';
 export type { ShopifyAuth } from './shopify.js';
 export { createAdminTransport, type StoreTransport } from './transport/admin-transport.js';
-export type { CostTicket, GrantedTicket, StoreCostGate } from './transport/cost-gate.js';
+export type {
+  CostTicket,
+  GrantedTicket,
+  StoreCostGate,
+  StorePriority,
+} from './transport/cost-gate.js';
+export { withStorePriority } from './transport/priority.js';
 export type { QueryCost, StoreRequestOutcome } from './transport/query-cost.js';
 export {
   type SharedBucketOptions,

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { FakeStore } from '../../src/sandbox/store/fake-store.js';
 import { startFakeStore } from '../../src/sandbox/store/server.js';
+import { withStorePriority } from '../../src/store/transport/priority.js';
 import { SharedStoreBucket } from '../../src/store/transport/shared-bucket.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { ACCESS_TOKEN, SHOP, testClient, WEBHOOK_SECRET } from './helpers.js';
@@ -9,16 +10,18 @@ import { ACCESS_TOKEN, SHOP, testClient, WEBHOOK_SECRET } from './helpers.js';
 /**
  * Three connector processes (three store clients, each with its own Redis connection and its
  * own model instance) hammer a fake store whose cost bucket is on: through the shared model they
- * see few or no THROTTLED answers and never dip into the share the reserve leaves unused.
+ * see few or no THROTTLED answers and never dip into the share the reserve leaves unused, also
+ * when follow-ups go ahead with points registrations booked.
  */
 const RESERVE_SHARE = 0.2;
 const BUCKET = { maximumAvailable: 2000, restoreRate: 1000 };
 
 let store: FakeStore;
 const connections: Redis[] = [];
-const prefix = uniquePrefix('shopify-bucket-three');
+let prefix: string;
 
-beforeAll(async () => {
+beforeEach(async () => {
+  prefix = uniquePrefix('shopify-bucket-three');
   store = await startFakeStore({
     shop: SHOP,
     accessToken: ACCESS_TOKEN,
@@ -27,16 +30,21 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
+afterEach(async () => {
   await store.close();
   if (connections[0]) await dropKeys(connections[0], prefix);
-  await Promise.all(connections.map((c) => c.quit()));
+  await Promise.all(connections.splice(0).map((c) => c.quit()));
 });
 
 function connectorProcess() {
   const redis = testRedis();
   connections.push(redis);
-  const bucket = new SharedStoreBucket(redis, { prefix, shop: SHOP, reserveShare: RESERVE_SHARE });
+  const bucket = new SharedStoreBucket(redis, {
+    prefix,
+    shop: SHOP,
+    reserveShare: RESERVE_SHARE,
+    followUpReserve: 0.8,
+  });
   const client = testClient({
     adminApiUrl: store.url,
     bucket,
@@ -47,7 +55,10 @@ function connectorProcess() {
 }
 
 describe('three processes sharing one Shopify bucket in Redis', () => {
-  it('keep Shopify from throttling them and leave the reserve unused', async () => {
+  it.each([
+    ['every worker in turn', (_worker: number) => false],
+    ['half of them follow-ups, going ahead', (worker: number) => worker % 2 === 1],
+  ])('keep Shopify from throttling them and leave the reserve unused: %s', async (_, followsUp) => {
     const processes = [connectorProcess(), connectorProcess(), connectorProcess()];
     // What a process does at start: one cheap request, from which the model learns the bucket.
     await processes[0]!.client.shopIdentity();
@@ -58,10 +69,13 @@ describe('three processes sharing one Shopify bucket in Redis', () => {
     // it twice (12 each): about 7,500 points against a share of 1,600 refilled at 800/s.
     await Promise.all(
       processes.flatMap(({ client }) =>
-        Array.from({ length: 4 }, async (_, worker) => {
-          await client.getOrder(orderId);
-          await client.addOrderTags(orderId, [`w${worker}-a`]);
-          await client.addOrderTags(orderId, [`w${worker}-b`]);
+        Array.from({ length: 4 }, (_, worker) => {
+          const work = async () => {
+            await client.getOrder(orderId);
+            await client.addOrderTags(orderId, [`w${worker}-a`]);
+            await client.addOrderTags(orderId, [`w${worker}-b`]);
+          };
+          return followsUp(worker) ? withStorePriority('follow-up', work) : work();
         }),
       ),
     );

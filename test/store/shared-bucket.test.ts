@@ -25,11 +25,12 @@ afterAll(async () => {
   await Promise.all([redisA.quit(), redisB.quit()]);
 });
 
-function bucket(redis: Redis, reserveShare = 0) {
+function bucket(redis: Redis, reserveShare = 0, followUpReserve?: number) {
   return new SharedStoreBucket(redis, {
     prefix,
     shop: 'demo.myshopify.com',
     reserveShare,
+    ...(followUpReserve === undefined ? {} : { followUpReserve }),
     clock: () => clock.now,
   });
 }
@@ -40,6 +41,11 @@ function granted(ticket: Awaited<ReturnType<SharedStoreBucket['take']>>): Grante
 }
 
 const ask = (cost: number, operation = 'GetOrder') => ({ cost, operation });
+const followUp = (cost: number, operation = 'CreateFulfillment') => ({
+  cost,
+  operation,
+  priority: 'follow-up' as const,
+});
 
 const status = (currentlyAvailable: number, maximumAvailable = 1000, restoreRate = 100) => ({
   maximumAvailable,
@@ -188,5 +194,179 @@ describe('SharedStoreBucket', () => {
       clock: () => clock.now,
     });
     expect(granted(await other.take(ask(1000), 0)).sendInMs).toBe(0);
+  });
+});
+
+describe('SharedStoreBucket: follow-up writes ahead of registrations', () => {
+  it('lets a follow-up go ahead of the registrations booked, in any process, and they wait for it', async () => {
+    const a = bucket(redisA, 0, 0.8);
+    const b = bucket(redisB, 0, 0.8);
+    await a.take(ask(1000), 0);
+    const first = granted(await a.take(ask(20, 'WriteOrderMarks'), 60_000));
+    expect(first.sendInMs).toBe(200);
+    expect(granted(await a.take(ask(20, 'WriteOrderMarks'), 60_000)).sendInMs).toBe(400);
+    // Behind the 40 points booked by registrations in turn it would wait 600 ms; ahead, 200.
+    const ahead = granted(await b.take(followUp(20), 60_000));
+    expect(ahead.sendInMs).toBe(200);
+    clock.now += 200;
+    // The refill of those 200 ms is the follow-up's: the first registration books again.
+    expect(
+      granted(await a.take({ ...ask(20, 'WriteOrderMarks'), booked: first }, 60_000)),
+    ).toMatchObject({ sendInMs: 200 });
+    expect(granted(await b.take({ ...followUp(20), booked: ahead }, 60_000)).sendInMs).toBe(0);
+  });
+
+  it('sends a follow-up at once with points registrations booked but have not sent', async () => {
+    const a = bucket(redisA, 0, 0.8);
+    await a.take(ask(980), 0);
+    expect(granted(await a.take(ask(20, 'WriteOrderMarks'), 60_000)).sendInMs).toBe(0);
+    // 0 left: two registrations book the next 40 points of refill.
+    await a.take(ask(20, 'WriteOrderMarks'), 60_000);
+    await a.take(ask(20, 'WriteOrderMarks'), 60_000);
+    clock.now += 300;
+    // 30 points refilled, 40 booked: a registration waits behind the bookings, a follow-up
+    // goes now with what they would have used (and never beyond the level Shopify has).
+    expect(granted(await a.take(ask(20, 'WriteOrderMarks'), 60_000)).sendInMs).toBe(300);
+    expect(granted(await bucket(redisB, 0, 0.8).take(followUp(20), 60_000)).sendInMs).toBe(0);
+    expect(await a.take(followUp(20), 0)).toEqual({ granted: false, deferMs: 100 });
+  });
+
+  it('waits in turn when no share is kept for follow-ups (SHOPIFY_FOLLOW_UP_RESERVE=0)', async () => {
+    const a = bucket(redisA, 0, 0);
+    await a.take(ask(1000), 0);
+    await a.take(ask(20, 'WriteOrderMarks'), 60_000);
+    await a.take(ask(20, 'WriteOrderMarks'), 60_000);
+    expect(granted(await a.take(followUp(20), 60_000)).sendInMs).toBe(600);
+  });
+
+  type Kind = 'registration' | 'follow-up';
+
+  /**
+   * Workers of each kind that send one document after another as the transport does (asking
+   * again at their booked time, or after a deferral), for `seconds` of the driven clock, taking
+   * turns between the buckets (processes). A document is answered 50 ms after it is sent, or
+   * `followUpGapMs` for follow-ups. With `followUpsPerRegistration`, a follow-up worker has work
+   * only for the orders registered, one follow-up each, as in the connector. Returns what each
+   * kind sent in the second half (documents, points) and the follow-ups left waiting for a worker.
+   */
+  async function drive(
+    buckets: SharedStoreBucket[],
+    options: {
+      registrations: number;
+      followUps: number;
+      cost?: Record<Kind, number>;
+      followUpGapMs?: number;
+      followUpsPerRegistration?: boolean;
+    },
+    seconds: number,
+  ) {
+    type Worker = { kind: Kind; at: number; busy: boolean; booked?: GrantedTicket };
+    const cost = options.cost ?? { registration: 10, 'follow-up': 10 };
+    const start = clock.now;
+    const half = start + (seconds * 1_000) / 2;
+    const end = start + seconds * 1_000;
+    const worker = (kind: Kind): Worker => ({ kind, at: start, busy: false });
+    const workers = [
+      ...Array.from({ length: options.registrations }, () => worker('registration')),
+      ...Array.from({ length: options.followUps }, () => worker('follow-up')),
+    ];
+    const sent = { registration: 0, 'follow-up': 0 };
+    const points = { registration: 0, 'follow-up': 0 };
+    let waiting = 0;
+    for (let turn = 0; ; turn += 1) {
+      workers.sort((x, y) => x.at - y.at);
+      const next = workers[0]!;
+      if (next.at >= end) return { sent, points, waiting };
+      clock.now = next.at;
+      if (!next.busy && next.kind === 'follow-up' && options.followUpsPerRegistration) {
+        if (waiting === 0) {
+          next.at += 50;
+          continue;
+        }
+        waiting -= 1;
+      }
+      next.busy = true;
+      const ticket = await buckets[turn % buckets.length]!.take(
+        {
+          cost: cost[next.kind],
+          operation: next.kind,
+          priority: next.kind,
+          ...(next.booked ? { booked: next.booked } : {}),
+        },
+        10_000,
+      );
+      if (!ticket.granted) {
+        delete next.booked;
+        next.at += ticket.deferMs;
+      } else if (ticket.sendInMs > 0) {
+        next.booked = ticket;
+        next.at += ticket.sendInMs;
+      } else {
+        delete next.booked;
+        next.busy = false;
+        if (next.at >= half) {
+          sent[next.kind] += 1;
+          points[next.kind] += ticket.cost;
+        }
+        if (next.kind === 'registration') waiting += 1;
+        next.at += next.kind === 'follow-up' ? (options.followUpGapMs ?? 50) : 50;
+      }
+    }
+  }
+
+  it('does not starve registrations when follow-ups keep coming: past their reserve, the rest of the refill is theirs', async () => {
+    const buckets = [bucket(redisA, 0, 0.8), bucket(redisB, 0, 0.8)];
+    const { points } = await drive(buckets, { registrations: 8, followUps: 8 }, 120);
+    const total = points.registration + points['follow-up'];
+    // The whole refill of the last 60 s, 100 a second.
+    expect(total).toBeGreaterThanOrEqual(5_900);
+    expect(total).toBeLessThanOrEqual(6_100);
+    expect(points.registration / total).toBeGreaterThan(0.15);
+    expect(points['follow-up'] / total).toBeGreaterThan(0.75);
+    expect((await buckets[0]!.state()).followUpShare).toBeCloseTo(0.8, 1);
+  });
+
+  it('gives follow-ups all they wait for while that is less than their reserve', async () => {
+    const buckets = [bucket(redisA, 0, 0.8), bucket(redisB, 0, 0.8)];
+    // One follow-up 200 ms after the last (half the refill): the 300 of the last 60 s go at
+    // their pace, whatever the registrations waiting, which take the rest.
+    const { points } = await drive(
+      buckets,
+      { registrations: 8, followUps: 1, followUpGapMs: 200 },
+      120,
+    );
+    expect(points['follow-up']).toBeGreaterThanOrEqual(2_900);
+    expect(points['follow-up'] + points.registration).toBeGreaterThanOrEqual(5_900);
+  });
+
+  it('in a steady state, completes as many orders as it registers, at the bound the refill allows', async () => {
+    // A registration of 10 points, then one follow-up of 15: 4 whole orders a second at most.
+    const options = {
+      registrations: 8,
+      followUps: 2,
+      cost: { registration: 10, 'follow-up': 15 },
+      followUpsPerRegistration: true,
+    };
+    const ahead = await drive([bucket(redisA, 0, 0.8), bucket(redisB, 0, 0.8)], options, 120);
+    expect(ahead.sent['follow-up']).toBeGreaterThanOrEqual(0.95 * 4 * 60);
+    expect(Math.abs(ahead.sent['follow-up'] - ahead.sent.registration)).toBeLessThanOrEqual(5);
+    expect(ahead.waiting).toBeLessThanOrEqual(5);
+    // In turn, registrations take most of the refill and the follow-ups fall behind.
+    prefix = uniquePrefix('shopify-bucket');
+    const inTurn = await drive([bucket(redisA, 0, 0), bucket(redisB, 0, 0)], options, 120);
+    expect(inTurn.sent['follow-up']).toBeLessThan(0.7 * 4 * 60);
+    expect(inTurn.waiting).toBeGreaterThan(100);
+  });
+  it("never counts points of a booking left by a crashed process as Shopify's once the refill has filled the bucket", async () => {
+    const a = bucket(redisA, 0, 0.8);
+    granted(await a.take(ask(1000), 60_000));
+    // Its process goes before it asks again: the booking stays until its grace is over.
+    expect(granted(await bucket(redisB, 0, 0.8).take(ask(600), 60_000)).sendInMs).toBeGreaterThan(
+      0,
+    );
+    clock.now += 20_000;
+    expect(granted(await a.take(followUp(400), 60_000)).sendInMs).toBe(0);
+    // Shopify holds 600 now, whatever is booked.
+    expect(granted(await a.take(followUp(700), 60_000)).sendInMs).toBeGreaterThan(0);
   });
 });

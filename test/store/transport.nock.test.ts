@@ -6,7 +6,11 @@ import {
   StoreRequestError,
   StoreThrottledError,
 } from '../../src/store/errors.js';
-import { SharedStoreBucket } from '../../src/store/transport/shared-bucket.js';
+import { withStorePriority } from '../../src/store/transport/priority.js';
+import {
+  type SharedBucketOptions,
+  SharedStoreBucket,
+} from '../../src/store/transport/shared-bucket.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import {
   ACCESS_TOKEN,
@@ -89,6 +93,7 @@ describe('throttling with the bucket shared by every process', () => {
    */
   async function withBucket(
     test: (bucket: SharedStoreBucket, clock: { now: number }) => Promise<void>,
+    options: Partial<SharedBucketOptions> = {},
   ) {
     const redis = testRedis();
     const prefix = uniquePrefix('throttle-log');
@@ -100,6 +105,7 @@ describe('throttling with the bucket shared by every process', () => {
           shop: 'demo.myshopify.com',
           reserveShare: 0.2,
           clock: () => clock.now,
+          ...options,
         }),
         clock,
       );
@@ -137,6 +143,36 @@ describe('throttling with the bucket shared by every process', () => {
       expect(waits).toEqual([8_300]);
       expect(logged(lines()).map((line) => line.waitMs)).toEqual([8_300]);
     });
+  });
+
+  it('books the requests of follow-up work ahead of the registrations waiting', async () => {
+    /** The wait of a GetOrder sent as `priority` when the bucket is empty and 100 points booked. */
+    async function waitBehindBooking(priority?: 'follow-up'): Promise<number[]> {
+      const { waits, sleep } = recordingSleep();
+      await withBucket(
+        async (bucket, clock) => {
+          await bucket.take({ cost: 1000, operation: 'Earlier' }, 0);
+          await bucket.take({ cost: 100, operation: 'WriteOrderMarks' }, 60_000);
+          answer({ data: { order: orderNode() } });
+          const client = testClient({
+            sleep: async (ms) => {
+              clock.now += ms;
+              await sleep(ms);
+            },
+            bucket,
+          });
+          const read = () => client.getOrder('5551234');
+          await (priority ? withStorePriority(priority, read) : read());
+        },
+        { reserveShare: 0, followUpReserve: 0.8 },
+      );
+      return waits;
+    }
+    const inTurn = await waitBehindBooking();
+    const ahead = await waitBehindBooking('follow-up');
+    expect(inTurn).toHaveLength(1);
+    // The 100 points booked take 1 s to refill: a follow-up does not wait for them.
+    expect(ahead).toEqual([inTurn[0]! - 1_000]);
   });
 
   it('logs the wait the job is handed back for when it is too long to wait in the worker', async () => {

@@ -1,6 +1,13 @@
 import type { QueryCost } from './query-cost.js';
 
 /**
+ * Which requests go first in the shop's bucket while both kinds wait: the follow-up writes that
+ * move a registered order on (progress, fulfilment, delivery, status), or the rest in turn (new
+ * orders' reads and registration marks among them).
+ */
+export type StorePriority = 'registration' | 'follow-up';
+
+/**
  * What the transport asks before each request when one Shopify bucket is shared by every
  * process (shared-bucket.ts holds it in Redis). Never sleeps: it says how long to.
  */
@@ -23,6 +30,8 @@ export interface CostRequest {
   cost: number;
   /** Its operation name: the model keeps what each one cost last. */
   operation: string;
+  /** Default `registration`. */
+  priority?: StorePriority;
   /** The ticket of the booking this request holds, when it asks again. */
   booked?: GrantedTicket;
 }

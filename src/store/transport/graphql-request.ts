@@ -19,6 +19,7 @@ import {
 import { type FetchFunction, withFetch } from '../fetch-routing.js';
 import type { AdminSessions } from './access-token.js';
 import type { GrantedTicket, StoreCostGate } from './cost-gate.js';
+import { storePriority } from './priority.js';
 import { type QueryCost, queryCostOf, type StoreRequestOutcome } from './query-cost.js';
 import { requestedCostOf } from './requested-costs.js';
 import { type ThrottleSignal, throttleSignal } from './throttle.js';
@@ -161,7 +162,12 @@ export class AdminGraphql {
     const { gate } = this.options;
     if (!gate) return { granted: true, waitMs: 0 };
     const ticket = await gate.take(
-      { cost: requestedCostOf(document), operation, ...(booked ? { booked } : {}) },
+      {
+        cost: requestedCostOf(document),
+        operation,
+        priority: storePriority(),
+        ...(booked ? { booked } : {}),
+      },
       this.options.maxBudgetWaitMs ?? 0,
     );
     if (!ticket.granted) return ticket;

@@ -17,6 +17,12 @@ import type { QueryCost } from './query-cost.js';
  *   answered). Otherwise it books its place: the points it is expected to cost in the end (the
  *   last actual cost of that document), and a time when the refill should have covered it. At
  *   that time it asks again, ahead of every later booking, and goes or books again.
+ * - Follow-up writes (StorePriority) go ahead of registrations' bookings: they may use the points
+ *   those hold, and registrations may not use theirs, for as long as follow-ups have had less than
+ *   `followUpReserve` of the points sent lately (over the time the bucket takes to refill). Past
+ *   it, every request waits in turn, so follow-ups that keep coming never starve registrations.
+ *   Without registrations waiting nothing changes; in a steady state follow-ups need only what
+ *   the orders registered need next, so each order's life goes on as soon as its points allow.
  * - Each answer carries Shopify's `currentlyAvailable`: the level becomes that, up or down, less
  *   the requests sent after this one (not yet charged when Shopify answered) and the bookings. An
  *   answer older than one already adopted is left out. Without a figure, the difference between
@@ -47,7 +53,7 @@ local function save(key, avail, t, max, rate)
   -- Once it would have refilled anyway, the model can go: a fresh one starts full.
   redis.call('PEXPIRE', key, math.ceil(max * 1000 / rate) + 60000)
 end
--- Members are "<id>:<points>".
+-- Members are "<id>:<points>", bookings "<priority>:<id>:<points>".
 local function points(member) return tonumber(string.match(member, ':([%d.]+)$')) end
 local function total(members)
   local sum = 0
@@ -61,30 +67,58 @@ end
 
 /**
  * KEYS: model, in flight, booked, stats, actual costs. ARGV: now, reserve share, cost, maxWaitMs,
- * id, graceMs, operation, the caller's booking ('' for a new request). Returns ms until it should
- * ask again (0: send now) and its booking, or -ms to defer.
+ * id, graceMs, operation, the caller's booking ('' for a new request), priority, follow-ups'
+ * reserve. Returns ms until it should ask again (0: send now) and its booking, or -ms to defer.
  */
 const TAKE_SCRIPT = `${READ_MODEL}
 local key, flight, booked, stats, actuals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local t = now()
 local reserve, cost, maxWaitMs = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
 local id, grace, mine = ARGV[5], tonumber(ARGV[6]), ARGV[8]
+local priority, followUpReserve = ARGV[9], tonumber(ARGV[10])
+local followUp = priority == 'follow-up'
 local max, rate, avail = model(key, reserve, t)
 redis.call('ZREMRANGEBYSCORE', booked, '-inf', t - grace)
--- What this request may use: the level, and for a booking also the points booked behind it.
-local room = avail
+-- Bookings hold points of Shopify's level, which the refill never takes past the bucket's size.
+avail = math.min(avail, share(max, reserve) - total(redis.call('ZRANGE', booked, 0, -1)))
+-- Points sent lately, all and follow-ups', fading over the time the bucket takes to refill.
+local lately = redis.call('HMGET', key, 'lately', 'latelyFollowUp', 'latelyAt')
+local fade = math.exp(-math.max(0, t - (tonumber(lately[3]) or t)) * rate / (max * 1000))
+local sent, sentFollowUp = (tonumber(lately[1]) or 0) * fade, (tonumber(lately[2]) or 0) * fade
+local ahead = followUpReserve > 0 and sentFollowUp <= followUpReserve * sent
+-- Whether a booking waits for this request: one made after it, and while follow-ups go ahead,
+-- every registration's for a follow-up and no follow-up's for a registration.
+local function behind(member, score, myScore)
+  local isFollowUp = string.sub(member, 1, 10) == 'follow-up:'
+  if ahead and isFollowUp ~= followUp then return followUp end
+  return myScore ~= nil and score > myScore
+end
+-- What this request may use: the level, and the points booked by those that wait for it.
+local myScore = nil
 if mine ~= '' then
-  local score = redis.call('ZSCORE', booked, mine)
-  if score then
+  myScore = redis.call('ZSCORE', booked, mine)
+  if myScore then
+    myScore = tonumber(myScore)
     redis.call('ZREM', booked, mine)
     avail = avail + points(mine)
-    room = avail + total(redis.call('ZRANGEBYSCORE', booked, '(' .. score, '+inf'))
   end
 end
+local room = avail
+if myScore or (ahead and followUp) then
+  local bookings = redis.call('ZRANGE', booked, 0, -1, 'WITHSCORES')
+  for i = 1, #bookings, 2 do
+    if behind(bookings[i], tonumber(bookings[i + 1]), myScore) then
+      room = room + points(bookings[i])
+    end
+  end
+end
+local expected = math.min(cost, tonumber(redis.call('HGET', actuals, ARGV[7])) or cost)
 -- A document dearer than the whole share goes once the share is full.
 local need = math.min(cost, share(max, reserve))
 if room >= need then
   save(key, avail - cost, t, max, rate)
+  redis.call('HSET', key, 'lately', sent + expected, 'latelyAt', t,
+    'latelyFollowUp', sentFollowUp + (followUp and expected or 0))
   redis.call('ZADD', flight, t, id .. ':' .. cost)
   keep(flight, grace)
   if mine == '' then redis.call('HINCRBY', stats, 'taken', cost) end
@@ -96,16 +130,16 @@ if waitMs > maxWaitMs then
   redis.call('HINCRBY', stats, 'deferred', 1)
   return {-waitMs, ''}
 end
-local expected = math.min(cost, tonumber(redis.call('HGET', actuals, ARGV[7])) or cost)
+local booking = priority .. ':' .. id .. ':' .. expected
 save(key, avail - expected, t, max, rate)
-redis.call('ZADD', booked, t + waitMs, id .. ':' .. expected)
+redis.call('ZADD', booked, t + waitMs, booking)
 keep(booked, waitMs + grace)
 if mine == '' then
   redis.call('HINCRBY', stats, 'taken', cost)
   redis.call('HINCRBY', stats, 'waited', 1)
 end
 redis.call('HINCRBY', stats, 'waitMs', waitMs)
-return {waitMs, id .. ':' .. expected}
+return {waitMs, booking}
 `;
 
 /**
@@ -149,6 +183,11 @@ export interface SharedBucketOptions {
   shop: string;
   /** Share of the bucket (points and refill) left unused, 0 to 0.9. */
   reserveShare: number;
+  /**
+   * Share of the points sent lately up to which follow-up writes go ahead of registrations while
+   * both wait, 0 to 0.9; 0 (the default): every request waits in turn.
+   */
+  followUpReserve?: number;
   /** How long a request may stay booked or unanswered before the model forgets it. */
   bookingGraceMs?: number;
   /** The model's clock in ms; default Redis server time, which every process shares. */
@@ -160,6 +199,8 @@ export interface SharedBucketState {
   available: number;
   maximumAvailable: number;
   restoreRate: number;
+  /** Follow-up writes' share of the points sent lately (0 before any). */
+  followUpShare: number;
   /** Points taken, requests that waited and for how long, deferred, answered THROTTLED. */
   taken: number;
   waited: number;
@@ -177,6 +218,7 @@ export class SharedStoreBucket implements StoreCostGate {
   private readonly redis: BucketRedis;
   private readonly keys: [string, string, string, string, string];
   private readonly reserve: number;
+  private readonly followUpReserve: number;
 
   constructor(
     redis: Redis,
@@ -190,6 +232,7 @@ export class SharedStoreBucket implements StoreCostGate {
     const base = `${options.prefix}:shopify-bucket:${options.shop}`;
     this.keys = [base, `${base}:flight`, `${base}:booked`, `${base}:stats`, `${base}:actual`];
     this.reserve = Math.min(0.9, Math.max(0, options.reserveShare));
+    this.followUpReserve = Math.min(0.9, Math.max(0, options.followUpReserve ?? 0));
   }
 
   async take(request: CostRequest, maxWaitMs: number): Promise<CostTicket> {
@@ -204,6 +247,8 @@ export class SharedStoreBucket implements StoreCostGate {
       this.grace(),
       request.operation,
       request.booked?.booking ?? '',
+      request.priority ?? 'registration',
+      this.followUpReserve,
     );
     if (waitMs < 0) return { granted: false, deferMs: -waitMs };
     return {
@@ -245,10 +290,12 @@ export class SharedStoreBucket implements StoreCostGate {
     const n = (raw: Record<string, string>, key: string, fallback = 0) =>
       raw[key] === undefined ? fallback : Number(raw[key]);
     const maximumAvailable = n(model, 'max', 1000);
+    const sent = n(model, 'lately');
     return {
       available: n(model, 'avail', maximumAvailable - maximumAvailable * this.reserve),
       maximumAvailable,
       restoreRate: n(model, 'rate', 100),
+      followUpShare: sent > 0 ? n(model, 'latelyFollowUp') / sent : 0,
       taken: n(stats, 'taken'),
       waited: n(stats, 'waited'),
       waitMs: n(stats, 'waitMs'),
