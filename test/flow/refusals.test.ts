@@ -121,6 +121,81 @@ describe('an order that cannot be shipped as it is', () => {
     expect(shipmentsWithReference(s.sandbox, id)).toEqual([]);
   });
 
+  describe('forgets only the send it made itself', () => {
+    const streetTooLong = {
+      success: false,
+      message: 'The given data was invalid.',
+      errors: { 'receiver.address.street': ['The street may not be greater than 20 characters.'] },
+    };
+    const sentFields = [
+      'sentAt',
+      'firstSentAtMs',
+      'lastSentAtMs',
+      'sentFingerprint',
+      'sentUnits',
+      'sentSettings',
+    ] as const;
+    /** The provider's 422, answered once `meanwhile` has run while the request is out. */
+    function refuseAfter(s: ShipmentStack, meanwhile: () => Promise<void>) {
+      return nock(new URL(s.sandbox.url).origin, { allowUnmocked: true })
+        .post('/api/v1/shipments')
+        .reply(422, (_uri, _body, answer) => {
+          meanwhile().then(
+            () => answer(null, streetTooLong),
+            (error: Error) => answer(error, ''),
+          );
+        });
+    }
+
+    it('leaves no send on the record after a 422 to its only request', async () => {
+      const s = await start();
+      const id = FIXTURE.paidCopenhagen;
+      let atRefusal: Awaited<ReturnType<typeof s.records.get>> = null;
+      const refusal = refuseAfter(s, async () => {
+        atRefusal = await s.records.get(id);
+      });
+
+      await s.parts.enqueueOrder(id, 'test');
+      const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+      expect(refusal.isDone()).toBe(true);
+      expect(job.failedReason).toContain('The provider refused order #1001');
+      // The send was recorded before the request left, so there was something to forget.
+      for (const field of sentFields) expect(atRefusal?.[field]).toBeDefined();
+      const record = await s.records.get(id);
+      expect(record).toMatchObject({ state: 'failed', reason: job.failedReason });
+      for (const field of sentFields) expect(record?.[field]).toBeUndefined();
+    });
+
+    it("keeps another run's send that landed before the 422 came back", async () => {
+      const s = await start();
+      const id = FIXTURE.paidCopenhagen;
+      // Another run of the order sends at a time of its own while this run's request is out.
+      const theirs = new Date('2031-03-04T05:06:07.089Z');
+      let ours: string | undefined;
+      const refusal = refuseAfter(s, async () => {
+        ours = (await s.records.get(id))?.sentAt;
+        await s.records.markSending(id, 'their-fingerprint', theirs, 'their-units', 'theirs');
+      });
+
+      await s.parts.enqueueOrder(id, 'test');
+      const job = await waitForJob(s.queues.createShipment, orderJobId(id), 'failed');
+
+      expect(refusal.isDone()).toBe(true);
+      expect(job.failedReason).toContain('The provider refused order #1001');
+      expect(ours).toBeDefined();
+      expect(ours).not.toBe(theirs.toISOString());
+      const record = await s.records.get(id);
+      expect(record).toMatchObject({
+        state: 'failed',
+        reason: job.failedReason,
+        sentAt: theirs.toISOString(),
+      });
+      // Still known as sent: a later sighting looks the order up before sending again.
+      for (const field of sentFields) expect(record?.[field]).toBeDefined();
+    });
+  });
+
   it('registers the order once it is fixed and queued again, and clears the error tag', async () => {
     // A 3 kg item tagged as a document: documents may weigh at most 2 kg per package.
     const s = await start();
