@@ -12,7 +12,7 @@ import { type DemoEnvInput, demoEnv } from '../src/demo/settings.js';
 import { createLogger } from '../src/log.js';
 import { startService } from '../src/service.js';
 
-/** Forks this file on the demo settings against the given Redis, sandbox and store; `env` wins. */
+/** Forks this file on the demo settings (locations as by default) against the given Redis, sandbox and store; `env` wins. */
 export async function startConnectorProcess(
   at: Omit<DemoEnvInput, 'port'>,
   env: Record<string, string>,
@@ -24,6 +24,8 @@ export async function startConnectorProcess(
       ...demoEnv({ ...at, port: await freePort('127.0.0.1') }),
       HOST: '127.0.0.1',
       LOG_LEVEL: 'silent',
+      // The default, not the demo's list of locations (which shows staff the filter at work).
+      COLLECT_FROM_LOCATIONS: '',
       ...env,
     },
   });
