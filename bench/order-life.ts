@@ -12,14 +12,23 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { Queue } from 'bullmq';
+import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { runSyncCycle, SYNC_PAGE_SIZE } from '../jobs/sync-shipments/cycle.js';
 import { buildSharedParts } from '../src/compose/parts.js';
 import { startWorkers } from '../src/compose/workers.js';
 import { createLogger } from '../src/log.js';
+import { webhookRoutes } from '../src/server/webhook-route.js';
 import type { StoreRequestOutcome } from '../src/store/index.js';
+import { createWebhookVerifier } from '../src/store/webhooks.js';
 import { dropKeys, startBenchSandbox, startBenchStore, startLocalRedis } from './rig.js';
-import { benchJobSettings, benchPartnerSide, benchStoreClient, SYNC_SETTINGS } from './settings.js';
+import {
+  BENCH_STORE,
+  benchJobSettings,
+  benchPartnerSide,
+  benchStoreClient,
+  SYNC_SETTINGS,
+} from './settings.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100);
 const STAGES = ['processing', 'shipped', 'delivered'] as const;
@@ -46,7 +55,6 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const prefix = `bench-life-${randomUUID().slice(0, 8)}`;
   const sandbox = await startBenchSandbox();
-  const store = await startBenchStore({ orders: [] });
   const parts = buildSharedParts({
     redis,
     prefix,
@@ -55,6 +63,31 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
     }),
     logger,
   });
+  // The connector's webhook intake: Shopify sends orders/updated for its own writes too, and each
+  // one a registered order gets may cost an order read.
+  const intake = Fastify();
+  let deliveries = 0;
+  intake.addHook('onRequest', async () => {
+    deliveries += 1;
+  });
+  intake.addHook('onResponse', async () => {
+    deliveries -= 1;
+  });
+  await intake.register(async (scope) =>
+    webhookRoutes(scope, {
+      verify: createWebhookVerifier({
+        webhookSecret: BENCH_STORE.webhookSecret,
+        shop: BENCH_STORE.shop,
+      }),
+      acceptDelivery: (event, delivery) => parts.acceptDelivery(event, delivery),
+      redis,
+      prefix,
+      counters: parts.counters,
+      logger,
+    }),
+  );
+  const intakeUrl = await intake.listen({ port: 0, host: '127.0.0.1' });
+  const store = await startBenchStore({ orders: [], webhookUrl: `${intakeUrl}/webhooks/shopify` });
   const { partner } = benchPartnerSide(sandbox.url, redis, prefix, logger);
   const seen: StoreRequestOutcome[] = [];
   const storeClient = benchStoreClient(store.url, logger, {
@@ -77,8 +110,14 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
     );
     return counts.every((c) => Object.values(c).every((n) => n === 0));
   };
+  const quiet = async () => deliveries === 0 && (await idle());
+  // Webhooks follow Shopify's answers a moment later: quiet twice, 300 ms apart.
   const settle = async () => {
-    while (!(await idle())) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (;;) {
+      while (!(await quiet())) await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      if (await quiet()) return;
+    }
   };
 
   for (const id of ids) await parts.enqueueOrder(id, 'orders/paid');
@@ -149,7 +188,7 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
   await parts.close();
   await dropKeys(redis, prefix);
   await redis.quit();
-  await Promise.all([sandbox.close(), store.close()]);
+  await Promise.all([sandbox.close(), store.close(), intake.close()]);
   return {
     orders,
     cycles,

@@ -10,6 +10,7 @@ import {
 } from 'graphql';
 import { z } from 'zod';
 import type { CostBucket } from './cost-bucket.js';
+import type { FakeOrder } from './model.js';
 import {
   actualQueryCost,
   MAX_QUERY_COST,
@@ -69,6 +70,8 @@ export function graphqlRoute(
     requests: FakeGraphqlRequest[];
     /** Shopify's cost bucket; without it every query runs and reports a fixed cost. */
     bucket?: CostBucket;
+    /** Orders changed since the last take; a mutation's are announced after it has run. */
+    changes?: { take: () => FakeOrder[]; announce: (orders: FakeOrder[]) => void };
   },
 ): void {
   app.post('/admin/api/:version/graphql.json', async (request, reply) => {
@@ -171,6 +174,7 @@ export function graphqlRoute(
         extensions: bucketCost(requested, null, bucket),
       };
     }
+    deps.changes?.take();
     const result = await execute({
       schema: fakeAdminSchema,
       document,
@@ -185,6 +189,12 @@ export function graphqlRoute(
       actualCostOf(document, body.data.operationName, result.data, seen.variables) ?? requested,
     );
     bucket?.settle(requested, actual);
+    // Shopify sends orders/updated for an app's own writes too, after the write and whether or
+    // not its answer arrives.
+    if (operation?.operation === 'mutation') {
+      const changed = deps.changes?.take() ?? [];
+      if (changed.length > 0) setImmediate(() => deps.changes?.announce(changed));
+    }
     const lost =
       operation?.operation === 'mutation'
         ? deps.traffic.takeDrop(seen.operationName, seen.rootFields)

@@ -243,6 +243,12 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     traffic,
     requests,
     ...(bucket ? { bucket } : {}),
+    changes: {
+      take: () => state.takeChanged().map((order) => structuredClone(order)),
+      announce: (orders) => {
+        for (const order of orders) void announce('orders/updated', order);
+      },
+    },
   });
 
   app.post('/admin/oauth/access_token', async (request, reply) => {

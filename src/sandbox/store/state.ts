@@ -93,6 +93,7 @@ export const FULFILLABLE = new Set<FakeFulfillmentOrder['status']>(['OPEN', 'IN_
 
 /** The fake store's orders and the log of what was done to them. No HTTP, no GraphQL. */
 export class FakeStoreState {
+  private readonly changed = new Set<FakeOrder>();
   readonly orders = new Map<string, FakeOrder>();
   readonly mutations: FakeMutation[] = [];
   readonly notifications: FakeCustomerNotification[] = [];
@@ -323,6 +324,14 @@ export class FakeStoreState {
   /** Shopify moves updated_at on tag, note and fulfillment changes; reconciliation sees them. */
   touch(order: FakeOrder): void {
     order.updatedAt = this.timestamp();
+    this.changed.add(order);
+  }
+
+  /** The orders touched since the last call; an API write announces them as orders/updated. */
+  takeChanged(): FakeOrder[] {
+    const orders = [...this.changed];
+    this.changed.clear();
+    return orders;
   }
 
   timestamp(): string {

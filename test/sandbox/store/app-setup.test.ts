@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ACCESS_SCOPES, type FakeStore } from '../../../src/sandbox/store/index.js';
 import { control, graphql, type Json, startStore } from './fake-admin.js';
 
@@ -180,6 +180,27 @@ describe('fake store: what `connector setup` reads and writes', () => {
       'orders/create',
       'orders/paid',
     ]);
+  });
+
+  it("sends orders/updated after the app's own writes to an order, with its new updated_at", async () => {
+    await graphql(store, SUBSCRIBE, {
+      topic: 'ORDERS_UPDATED',
+      subscription: { uri: receiver.url },
+    });
+    await store.createOrder({ id: '9102' }, { sendWebhook: false });
+    const before = receiver.received.length;
+    await graphql(store, '{ order(id: "gid://shopify/Order/9102") { id } }');
+    const tagged = await graphql(
+      store,
+      'mutation { tagsAdd(id: "gid://shopify/Order/9102", tags: ["registered"]) { userErrors { message } } }',
+    );
+    expect(tagged.tagsAdd.userErrors).toEqual([]);
+    await vi.waitFor(() => expect(receiver.received.length).toBeGreaterThan(before));
+    const sent = receiver.received.slice(before);
+    expect(sent.map((d) => d.headers['x-shopify-topic'])).toEqual(['orders/updated']);
+    const body = JSON.parse(sent[0]!.body);
+    expect(body).toMatchObject({ id: 9102, tags: 'registered' });
+    expect(body.updated_at).toBe(store.order('9102')!.updatedAt);
   });
 
   it('defines order metafields once, refusing a second definition of the same key with TAKEN', async () => {
