@@ -7,6 +7,18 @@ import type { MetafieldEntry, MetafieldKey } from '../../../src/store/types.js';
 
 const ID = '5551234';
 
+/** A shipment the status sync follows, pending unless changed. */
+const followed = (changes: Partial<TrackedShipment> = {}): TrackedShipment => ({
+  reference: ID,
+  orderNumber: 'PS-7',
+  status: 'pending',
+  updatedAt: '2026-11-22T10:00:00+01:00',
+  updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
+  stage: 'pending',
+  createdAtMs: 0,
+  ...changes,
+});
+
 /** An order's marks as an in-memory Shopify would hold them, and every write made. */
 function fakeOrderMarks(
   record: Partial<OrderRecord> | null,
@@ -112,17 +124,7 @@ describe('writeOrderMarks', () => {
   it('registered: no status metafields for a status Shopify is to show (shipped, to be fulfilled)', async () => {
     const fake = fakeOrderMarks(
       { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
-      {
-        reference: ID,
-        orderNumber: 'PS-7',
-        status: 'shipped',
-        updatedAt: '2026-11-22T10:00:00+01:00',
-        updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
-        stage: 'shipped',
-        createdAtMs: 0,
-        carrier: 'GLS',
-        trackingNumber: '77',
-      },
+      followed({ status: 'shipped', stage: 'shipped', carrier: 'GLS', trackingNumber: '77' }),
     );
 
     expect(await writeOrderMarks(ID, 'registered', fake.deps)).toBe('written');
@@ -135,19 +137,14 @@ describe('writeOrderMarks', () => {
   it('registered: writes the status the sync knows, never an older one, on an order whose status metafields it keeps', async () => {
     const fake = fakeOrderMarks(
       { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
-      {
-        reference: ID,
-        orderNumber: 'PS-7',
+      followed({
         status: 'shipped',
-        updatedAt: '2026-11-22T10:00:00+01:00',
-        updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
         stage: 'shipped',
-        createdAtMs: 0,
         carrier: 'GLS',
         trackingNumber: '77',
         // An earlier status went into the metafields (as every registration once wrote it).
         writtenStatus: 'older',
-      },
+      }),
     );
     fake.seed({ 'partner_shipment.status': 'error', 'partner_shipment.error': 'no postal code' });
 
@@ -198,15 +195,7 @@ describe('writeOrderMarks', () => {
   it('registered: the status metafields for a status Shopify cannot show (processing, progress reports off)', async () => {
     const fake = fakeOrderMarks(
       { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
-      {
-        reference: ID,
-        orderNumber: 'PS-7',
-        status: 'processing',
-        updatedAt: '2026-11-22T10:00:00+01:00',
-        updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
-        stage: 'processing',
-        createdAtMs: 0,
-      },
+      followed({ status: 'processing', stage: 'processing' }),
       false,
     );
 
@@ -222,15 +211,7 @@ describe('writeOrderMarks', () => {
   });
 
   it('registered: with SYNC_STATUS_METAFIELDS=always, the status too, in the same request', async () => {
-    const pending: TrackedShipment = {
-      reference: ID,
-      orderNumber: 'PS-7',
-      status: 'pending',
-      updatedAt: '2026-11-22T10:00:00+01:00',
-      updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
-      stage: 'pending',
-      createdAtMs: 0,
-    };
+    const pending = followed();
     const marks = { tags: [], orderNumber: null, error: false };
     const unshown = fakeOrderMarks({ state: 'registered', orderNumber: 'PS-7' }, { ...pending });
     const always = fakeOrderMarks(
@@ -252,15 +233,7 @@ describe('writeOrderMarks', () => {
   it('registered: the marks in one request, no status while pending, then nothing once all is there', async () => {
     const fake = fakeOrderMarks(
       { state: 'registered', orderNumber: 'PS-7', partnerStatus: 'pending' },
-      {
-        reference: ID,
-        orderNumber: 'PS-7',
-        status: 'pending',
-        updatedAt: '2026-11-22T10:00:00+01:00',
-        updatedAtMs: Date.parse('2026-11-22T10:00:00+01:00'),
-        stage: 'pending',
-        createdAtMs: 0,
-      },
+      followed(),
     );
 
     await writeOrderMarks(ID, 'registered', fake.deps, {
