@@ -60,6 +60,13 @@ async function ship(s: ShipmentStack, tick: () => void, id: string, trackingNumb
   await settled(s);
 }
 
+async function startProcessing(s: ShipmentStack, tick: () => void, id: string) {
+  tick();
+  s.sandbox.advance(id, 'processing');
+  await runSync(s);
+  await settled(s);
+}
+
 async function failedFulfilment(s: ShipmentStack, id: string) {
   return waitUntil(
     async () =>
@@ -164,10 +171,7 @@ describe('fulfilling in Shopify, case by case', () => {
     });
     const from = s.store.requests.length;
 
-    tick();
-    s.sandbox.advance(id, 'processing');
-    await runSync(s);
-    await settled(s);
+    await startProcessing(s, tick, id);
     await ship(s, tick, id);
 
     const operations = s.store.requests.slice(from).map((r) => r.operationName);
@@ -189,10 +193,7 @@ describe('fulfilling in Shopify, case by case', () => {
     const writes = s.store.mutations.length;
     const requests = s.store.requests.length;
 
-    tick();
-    s.sandbox.advance(id, 'processing');
-    await runSync(s);
-    await settled(s);
+    await startProcessing(s, tick, id);
 
     expect(s.store.order(id)!.fulfillmentOrders[0]!.progressReports).toEqual([]);
     // Collected from every location: reported unlooked, refused, then the order read.
@@ -263,10 +264,7 @@ describe('fulfilling in Shopify, case by case', () => {
     await s.store.moveFulfillmentOrder(fo!.id, "Another app's warehouse");
     const requests = s.store.requests.length;
 
-    tick();
-    s.sandbox.advance(id, 'processing');
-    await runSync(s);
-    await settled(s);
+    await startProcessing(s, tick, id);
 
     expect(s.store.order(id)!.fulfillmentOrders[0]!.progressReports).toEqual([]);
     const operations = s.store.requests.slice(requests).map((r) => r.operationName);
@@ -627,10 +625,7 @@ describe('fulfilling in Shopify, case by case', () => {
     const { s, tick } = await stack();
     const id = await registeredOrder(s);
 
-    tick();
-    s.sandbox.advance(id, 'processing');
-    await runSync(s);
-    await settled(s);
+    await startProcessing(s, tick, id);
 
     const [fo] = s.store.order(id)!.fulfillmentOrders;
     expect(fo?.status).toBe('IN_PROGRESS');
@@ -645,10 +640,7 @@ describe('fulfilling in Shopify, case by case', () => {
     const [fo] = s.store.order(id)!.fulfillmentOrders;
     await s.store.moveFulfillmentOrder(fo!.id, 'Copenhagen shop');
 
-    tick();
-    s.sandbox.advance(id, 'processing');
-    await runSync(s);
-    await settled(s);
+    await startProcessing(s, tick, id);
 
     const [now] = s.store.order(id)!.fulfillmentOrders;
     expect(now).toMatchObject({ id: fo!.id, status: 'OPEN', progressReports: [] });
@@ -662,10 +654,7 @@ describe('fulfilling in Shopify, case by case', () => {
     const id = await registeredOrder(s);
     s.config.shipment.collectFromLocations = ['Aarhus warehouse'];
 
-    tick();
-    s.sandbox.advance(id, 'processing');
-    await runSync(s);
-    await settled(s);
+    await startProcessing(s, tick, id);
 
     const [fo] = s.store.order(id)!.fulfillmentOrders;
     expect(fo).toMatchObject({ status: 'IN_PROGRESS', progressReports: [expect.anything()] });
@@ -768,10 +757,7 @@ describe('fulfilling in Shopify, case by case', () => {
 
     // A provider label Shopify refuses in a single-line text metafield.
     await s.parts.tracking.learnLabel('processing', 'Being\nprepared');
-    tick();
-    s.sandbox.advance(id, 'processing');
-    await runSync(s);
-    await settled(s);
+    await startProcessing(s, tick, id);
     const failed = await waitUntil(
       async () =>
         (await s.queues.reportShipmentProgress.getFailed()).find(
