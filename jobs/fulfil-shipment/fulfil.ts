@@ -39,7 +39,7 @@ export interface FulfilDeps {
   > &
     Pick<OrderMarks, 'addOrderTags' | 'appendOrderNote'> &
     Pick<OrderReader, 'getOrder'>;
-  tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide' | 'clearShopifySide'>;
+  tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide'>;
   /** The units the provider was asked to ship (sentUnits). */
   records: Pick<OrderRecords, 'get'>;
   settings: Pick<JobSettings, 'sync' | 'shipment'>;

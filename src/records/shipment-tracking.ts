@@ -210,10 +210,6 @@ export class ShipmentTracking {
     await this.redis.eval(SAVE_SHOPIFY_SIDE, 1, this.key(reference), this.keepMs, ...fields);
   }
 
-  async clearShopifySide(reference: string, ...fields: (keyof ShopifySide)[]): Promise<void> {
-    if (fields.length > 0) await this.redis.hdel(this.key(reference), ...fields);
-  }
-
   async oldestOpenCreatedAtMs(): Promise<number | undefined> {
     const [, score] = await this.redis.zrange(this.openKey, 0, 0, 'WITHSCORES');
     return score === undefined ? undefined : Number(score);
