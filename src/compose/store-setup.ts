@@ -1,11 +1,9 @@
 import type { StoreAddress, StoreOrderSummary } from '../domain/order.js';
 import { METAFIELD_DEFINITIONS, METAFIELD_NAMESPACE } from '../domain/order-marks.js';
-import { ORDER_TOPICS } from '../server/webhook-route.js';
+import { ORDER_TOPICS, WEBHOOK_PATH } from '../server/webhook-route.js';
 import { StoreAuthError, StoreError, StoreUserError } from '../store/errors.js';
 import { missingScopes, type RequiredScope, SCOPE_PURPOSES } from '../store/setup/scopes.js';
 import type { OrderReader, StoreSetup } from '../store/types.js';
-
-export const WEBHOOK_PATH = '/webhooks/shopify';
 
 /** `missing`: not in place and this command cannot fix it; `todo`: a dry run would change it. */
 export interface SetupItem {

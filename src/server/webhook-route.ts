@@ -14,6 +14,9 @@ import {
 } from '../records/hmac-failure-streak.js';
 import type { VerifyWebhook } from '../store/webhooks.js';
 
+/** Where Shopify delivers; `connector setup` subscribes this path under PUBLIC_URL. */
+export const WEBHOOK_PATH = '/webhooks/shopify';
+
 export const ORDER_TOPICS = ['orders/create', 'orders/paid', 'orders/updated', 'orders/cancelled'];
 
 /** Shopify allows 5 s; answer well before, so a slow Redis means a retry rather than a timeout. */
@@ -65,7 +68,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     (_req, body, done) => done(null, body),
   );
 
-  app.post('/webhooks/shopify', async (request, reply) => {
+  app.post(WEBHOOK_PATH, async (request, reply) => {
     const rawBody = typeof request.body === 'string' ? request.body : '';
     const verification = await deps.verify(rawBody, request.headers);
     if (!verification.valid) {
