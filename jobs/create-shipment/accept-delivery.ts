@@ -1,9 +1,21 @@
-import type { OrderEvent } from '../../src/domain/order-lifecycle.js';
+import type { OrderEvent, RecordedStage } from '../../src/domain/order-lifecycle.js';
+import {
+  bodyShowsNoEdit,
+  type OrderBodyParts,
+  orderBodyView,
+} from '../../src/domain/shipment-fingerprint.js';
+import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { QueueContext } from '../context.js';
 import { acceptOrderEvent, type OrderEventResult } from './accept-order-event.js';
 
 /** Shopify retries a delivery for 4 hours; remember deliveries a good while longer. */
 export const SEEN_TTL_S = 48 * 3600;
+
+/**
+ * How long the view of an order's last body is kept: a registered order's later writes (its
+ * fulfilment, the delivered event) come days apart; without the view, one more check reads it.
+ */
+export const BODY_VIEW_TTL_S = 14 * 24 * 3600;
 
 /** The mark of a delivery whose order was handled. */
 const HANDLED = '1';
@@ -16,17 +28,26 @@ export type DeliveryResult = OrderEventResult | 'duplicate' | 'repeated';
  */
 export async function acceptDelivery(
   event: OrderEvent,
-  delivery: { id: string; bodyHash: string },
+  delivery: { id: string; bodyHash: string; order?: OrderBodyParts },
   deps: Pick<
     QueueContext,
-    'queueOf' | 'records' | 'counters' | 'logger' | 'redis' | 'prefix' | 'timeline'
+    | 'queueOf'
+    | 'records'
+    | 'counters'
+    | 'logger'
+    | 'redis'
+    | 'prefix'
+    | 'timeline'
+    | 'settings'
+    | 'tracking'
   >,
 ): Promise<DeliveryResult> {
   const seenKey = `${deps.prefix}:webhook-seen:${delivery.id}`;
   const bodyKey = `${deps.prefix}:webhook-body:${delivery.bodyHash}`;
-  const [seen, bodySeen, record] = await Promise.all([
+  const viewKey = `${deps.prefix}:order-body-view:${event.orderId}`;
+  const [seen, [bodySeen, viewBefore], record] = await Promise.all([
     deps.redis.getex(seenKey, 'EX', SEEN_TTL_S),
-    deps.redis.get(bodyKey),
+    deps.redis.mget(bodyKey, viewKey),
     deps.records.get(event.orderId),
   ]);
   // Only HANDLED counts: a mark 'q' (a job still to be added, whose add may have failed) is
@@ -36,13 +57,36 @@ export async function acceptDelivery(
     void deps.counters.increment('webhooks_duplicate').catch(() => {});
     return duplicate ? 'duplicate' : 'repeated';
   }
-  const result = await acceptOrderEvent(event, deps, record);
+  const view = delivery.order && orderBodyView(delivery.order, deps.settings.shipment.documentTag);
+  const noEditShown =
+    view !== undefined &&
+    (await showsNoEdit(event.orderId, viewBefore ?? null, view, record, deps));
+  const result = await acceptOrderEvent({ ...event, noEditShown }, deps, record);
   // Marked once the order is handled, so a failed attempt does not hide Shopify's retry. Not
   // waited for: the marks only spare a repeat its work; taken again, it still makes no second job.
   void Promise.all([
     deps.redis.set(seenKey, HANDLED, 'EX', SEEN_TTL_S),
     deps.redis.set(bodyKey, HANDLED, 'EX', SEEN_TTL_S),
+    view && deps.redis.set(viewKey, view, 'EX', BODY_VIEW_TTL_S),
     deps.counters.increment('webhooks_accepted'),
   ]).catch(() => {});
   return result;
+}
+
+/**
+ * Whether the body shows the order as the order's previous body did (the view of a body is kept
+ * only once it was handled: the send read the order after it, or a check did), in what an edit
+ * check of a registered order would compare.
+ */
+async function showsNoEdit(
+  orderId: string,
+  viewBefore: string | null,
+  view: string,
+  record: RecordedStage | null,
+  deps: Pick<QueueContext, 'tracking'>,
+): Promise<boolean> {
+  if (bodyShowsNoEdit(viewBefore, view, { receiverOnly: false })) return true;
+  if (!bodyShowsNoEdit(viewBefore, view, { receiverOnly: true })) return false;
+  if (record?.state !== 'registered') return false;
+  return isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
 }

@@ -47,5 +47,7 @@ async function takeEvent(
     });
     return flagged === 'flagged' ? 'flagged_cancelled' : 'already_flagged';
   }
-  return enqueueOrder(deps, event.orderId, event.source, event.orderName, stage);
+  return enqueueOrder(deps, event.orderId, event.source, event.orderName, stage, {
+    checkEdits: !event.noEditShown,
+  });
 }

@@ -29,11 +29,13 @@ export async function enqueueOrder(
   orderName?: string,
   /** The order's stage, if the caller has just read its record. */
   stage?: OrderStage,
+  /** checkEdits: false when the event shows no edit (OrderEvent.noEditShown). */
+  { checkEdits = true }: { checkEdits?: boolean } = {},
 ): Promise<EnqueueResult> {
   stage ??= stageOf(await deps.records.get(orderId));
   if (onOrderEvent(stage, false) !== 'to_job') {
     await retryFailedMark(deps, registeredMarkJobId(orderId));
-    await enqueueEditCheck(deps, orderId, orderName);
+    if (checkEdits) await enqueueEditCheck(deps, orderId, orderName);
     return 'already_registered';
   }
   const data = createShipmentPayload.parse({ orderId, source });

@@ -35,7 +35,7 @@ export interface SharedParts extends QueueContext {
   /** `redis`: a fail-fast connection, so a Redis that is down means 503 at once. */
   acceptDelivery(
     event: OrderEvent,
-    delivery: { id: string; bodyHash: string },
+    delivery: Parameters<typeof acceptDelivery>[1],
     redis?: Redis,
   ): Promise<DeliveryResult>;
   acceptOrderEvent(event: OrderEvent): Promise<OrderEventResult>;

@@ -26,6 +26,12 @@ export interface OrderEvent {
   cancelled: boolean;
   /** The order's name (`#1003`) when the event carries it: its job is named after it. */
   orderName?: string;
+  /**
+   * A webhook body that shows the order's receiver and lines as its previous body did (an
+   * orders/updated for the connector's own tag or fulfilment): a registered order needs no edit
+   * check for it.
+   */
+  noEditShown?: boolean;
 }
 
 /** The source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */

@@ -67,6 +67,74 @@ export function shipmentFingerprint(
 }
 
 /**
+ * What an order webhook's body (REST-shaped, as Shopify sends it) shows of the parts a fingerprint
+ * is made from: the receiver, the lines and the document tag. Parsed leniently: a part left out or
+ * sent in another shape is absent.
+ */
+export interface OrderBodyParts {
+  phone?: string | null;
+  tags?: string | null;
+  shippingAddress?: Record<string, unknown> | null;
+  lineItems: Record<string, unknown>[];
+}
+
+const BODY_ADDRESS_FIELDS = [
+  'name',
+  'company',
+  'phone',
+  'address1',
+  'address2',
+  'city',
+  'zip',
+  'country_code',
+];
+const BODY_LINE_FIELDS = [
+  'id',
+  'variant_id',
+  'quantity',
+  'current_quantity',
+  'requires_shipping',
+  // Staff fulfilling some of the units sent is an edit of the shipment; the connector's own
+  // fulfilment comes once the parcel is handed over, when only the receiver counts.
+  'fulfillable_quantity',
+];
+
+/**
+ * What an order body shows, as `receiver.lines`: two short hashes, of its receiver, and of its
+ * lines and document tag. The connector's own writes (tags, metafields, progress reports, events)
+ * change neither. What a body does not show (a product's live weight or type, a fulfillment
+ * order moved or held) is not in it.
+ */
+export function orderBodyView(parts: OrderBodyParts, documentTag: string): string {
+  const text = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
+  const receiver = hashOf([
+    text(parts.phone),
+    ...BODY_ADDRESS_FIELDS.map((field) => text(parts.shippingAddress?.[field])),
+  ]);
+  const lines = hashOf([
+    hasAnyTag((parts.tags ?? '').split(','), [documentTag]) ? 'document' : 'package',
+    ...parts.lineItems
+      .map((item) => JSON.stringify(BODY_LINE_FIELDS.map((field) => item[field] ?? null)))
+      .sort(),
+  ]);
+  return `${receiver}.${lines}`;
+}
+
+/**
+ * Whether a body whose view is `now` shows no edit since one whose view was `before`: nothing
+ * changed, or only the lines once they no longer count (`receiverOnly`, as for the edit check
+ * after the parcel was handed to the carrier).
+ */
+export function bodyShowsNoEdit(
+  before: string | null,
+  now: string,
+  { receiverOnly }: { receiverOnly: boolean },
+): boolean {
+  if (before === now) return true;
+  return receiverOnly && before?.split('.')[0] === now.split('.')[0];
+}
+
+/**
  * The settings that decide what a shipment holds and how its fingerprint reads the order
  * (DOCUMENT_TAG, COLLECT_FROM_LOCATIONS, SHIP_PICKUP_POINTS). Kept with what was sent, so the
  * order is compared with it the way it was taken then: a setting changed since is not an edit.

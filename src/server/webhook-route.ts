@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { parseOrderId } from '../domain/order.js';
 import type { OrderEvent } from '../domain/order-lifecycle.js';
+import type { OrderBodyParts } from '../domain/shipment-fingerprint.js';
 import type { Logger } from '../log.js';
 import type { Counters } from '../metrics/counters.js';
 import {
@@ -29,6 +30,11 @@ const orderWebhookBody = z.object({
   cancelled_at: z.string().nullable().optional(),
   /** Anything odd is left out. */
   name: z.string().max(40).optional().catch(undefined),
+  // What an edit of the order could change (OrderBodyParts).
+  phone: z.string().nullable().optional().catch(undefined),
+  tags: z.string().nullable().optional().catch(undefined),
+  shipping_address: z.record(z.string(), z.unknown()).nullable().optional().catch(undefined),
+  line_items: z.array(z.record(z.string(), z.unknown())).optional().catch(undefined),
 });
 
 export interface WebhookRouteDeps {
@@ -51,6 +57,8 @@ export interface Delivery {
   id: string;
   /** The HMAC does not cover the id headers: a captured body could come again under fresh ids. */
   bodyHash: string;
+  /** What the body shows of the order's receiver and lines; absent when it lists no lines. */
+  order?: OrderBodyParts;
 }
 
 /** Each id seen costs a key in Redis; Shopify's are UUIDs. */
@@ -118,7 +126,20 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
             cancelled: Boolean(body.cancelled_at),
             ...(body.name ? { orderName: body.name } : {}),
           },
-          { id: deliveryId, bodyHash: bodyHash(topic, rawBody) },
+          {
+            id: deliveryId,
+            bodyHash: bodyHash(topic, rawBody),
+            ...(body.line_items
+              ? {
+                  order: {
+                    phone: body.phone,
+                    tags: body.tags,
+                    shippingAddress: body.shipping_address,
+                    lineItems: body.line_items,
+                  },
+                }
+              : {}),
+          },
         ),
       );
       if (result === 'repeated') {

@@ -14,6 +14,8 @@ import {
   waitForJob,
   waitUntil,
 } from '../helpers/shipment-stack.js';
+import { providerClock, runSync, settled } from '../helpers/status-sync.js';
+import { serveWebhooks } from '../helpers/webhook-route.js';
 
 const start = shipmentStacks();
 afterEach(() => {
@@ -152,3 +154,60 @@ describe('an order edited after its shipment was registered', () => {
     expect(await checksDone(s, 1)).toEqual(['unchanged']);
   });
 });
+
+describe("an order's webhooks, as Shopify sends them", () => {
+  it('read the order for a staff edit, never for the connector’s own writes', {
+    timeout: 60_000,
+  }, async () => {
+    const time = providerClock();
+    const s = await start({ sandbox: { clock: time.clock } });
+    const route = await serveWebhooks(s);
+    try {
+      await s.storeClient.createWebhookSubscription('ORDERS_UPDATED', route.url);
+      const id = '8700001';
+      await s.store.createOrder(
+        { id, lineItems: [{ title: 'Mug', quantity: 2 }, { title: 'Blanket' }] },
+        { webhookUrl: route.url },
+      );
+      await waitForJob(s.queues.createShipment, orderJobId(id), 'completed');
+      await settled(s);
+      // The registration marks sent orders/updated: nothing to check.
+      const marked = await webhooksTaken(s);
+      expect(marked).toBeGreaterThanOrEqual(1);
+      expect(await allJobs(s.queues.checkOrderEdit)).toEqual([]);
+
+      // Staff take a mug off the order: its orders/updated is checked, and the edit reported.
+      await s.store.updateOrder(id, { lineQuantities: [{ title: 'Mug', quantity: 1 }] });
+      expect(await checksDone(s, 1)).toEqual(['reported']);
+
+      // The edit's marks (tag and note), the fulfilment and the delivered event: each sends
+      // orders/updated, and none is checked.
+      for (const step of ['shipped', 'delivered'] as const) {
+        await settled(s);
+        time.tick();
+        s.sandbox.advance(id, step, { carrier: 'PostNord', trackingNumber: `TN${id}` });
+        await runSync(s);
+      }
+      await settled(s);
+      expect(s.store.order(id)?.fulfillments.map((f) => f.displayStatus)).toEqual(['DELIVERED']);
+      expect(await webhooksTaken(s)).toBeGreaterThanOrEqual(marked + 4);
+      expect(await allJobs(s.queues.checkOrderEdit)).toHaveLength(1);
+    } finally {
+      await route.close();
+    }
+  });
+});
+
+/** Waits until every orders/updated the store sent was answered 200; returns how many. */
+async function webhooksTaken(s: ShipmentStack): Promise<number> {
+  const { answered } = await waitUntil(
+    () => {
+      const deliveries = s.store.webhookDeliveries();
+      return deliveries.sending === 0 ? deliveries : null;
+    },
+    { what: 'the webhooks to be answered' },
+  );
+  const updates = answered.filter((delivery) => delivery.topic === 'orders/updated');
+  expect(updates.map((delivery) => delivery.status)).toEqual(updates.map(() => 200));
+  return updates.length;
+}

@@ -9,25 +9,20 @@ import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
 import { decodeSentUnits } from '../../src/domain/shipment-contents.js';
 import type { PackageLine } from '../../src/domain/shipment-contract.js';
 import { PartnerServerError } from '../../src/partner/errors.js';
-import { PartnerBudget } from '../../src/queue/partner-budget.js';
-import { StoreHealth } from '../../src/records/store-health.js';
 import type { FakeOrderInput } from '../../src/sandbox/store/index.js';
-import { buildServer } from '../../src/server/app.js';
-import { createWebhookVerifier } from '../../src/store/webhooks.js';
 import { allJobs } from '../helpers/intake.js';
 import {
   countingReservations,
   FIXTURE,
   registerDepsOf,
-  SHOP,
   type ShipmentStack,
   type ShipmentStackOptions,
   shipmentStacks,
   shipmentsWithReference,
-  WEBHOOK_SECRET,
   waitUntil,
 } from '../helpers/shipment-stack.js';
 import { providerClock, runSync, settled } from '../helpers/status-sync.js';
+import { serveWebhooks } from '../helpers/webhook-route.js';
 
 /**
  * What goes into a shipment, order shape by order shape, through the whole flow: Shopify's
@@ -56,25 +51,9 @@ async function flow(options: ShipmentStackOptions & { scopes?: string[] } = {}):
   const time = providerClock();
   const s = await start({ ...options, sandbox: { ...options.sandbox, clock: time.clock } });
   if (options.scopes) s.store.setAccessScopes(options.scopes);
-  const app = await buildServer({
-    verify: createWebhookVerifier({ webhookSecret: WEBHOOK_SECRET, shop: SHOP }),
-    redis: s.redis,
-    prefix: s.prefix,
-    counters: s.counters,
-    acceptDelivery: (event, deliveryId) => s.parts.acceptDelivery(event, deliveryId, s.redis),
-    budget: new PartnerBudget(s.redis, {
-      token: 'contents-test',
-      limit: 60,
-      windowMs: 60_000,
-      keyPrefix: `${s.prefix}:webhook-budget`,
-    }),
-    storeHealth: new StoreHealth(s.redis, s.prefix),
-    logger: s.logger,
-    board: { queues: Object.values(s.queues), login: undefined },
-  });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  closing.push(() => app.close());
-  return { s, webhookUrl: `${address}/webhooks/shopify`, tick: time.tick };
+  const route = await serveWebhooks(s);
+  closing.push(route.close);
+  return { s, webhookUrl: route.url, tick: time.tick };
 }
 
 let nextId = 8_600_000;
@@ -311,7 +290,15 @@ describe('what goes into a shipment, through the whole flow', () => {
     await settled(f.s);
     const heldAt = Date.now();
     const [fo] = f.s.store.order(id)!.fulfillmentOrders;
-    await f.s.store.holdFulfillmentOrder(fo!.id, {}, { webhookUrl: f.webhookUrl });
+    const { webhook } = await f.s.store.holdFulfillmentOrder(
+      fo!.id,
+      {},
+      { webhookUrl: f.webhookUrl },
+    );
+    // Its body shows the order as before: not checked for it. Reconciliation reads it again.
+    expect(webhook?.status).toBe(200);
+    expect(await allJobs(f.s.queues.checkOrderEdit)).toEqual([]);
+    await f.s.parts.enqueueOrder(id, 'reconcile');
 
     const checks = await waitUntil(
       async () => {

@@ -451,6 +451,133 @@ describe('a captured body sent again under fresh ids', () => {
   });
 });
 
+describe('edit checks of a registered order', () => {
+  /** Posts the body and says whether it queued an edit check. */
+  async function checkQueued(topic: string, body: string): Promise<boolean> {
+    const add = vi.spyOn(intake.queues.checkOrderEdit, 'add');
+    try {
+      const answer = await postWebhook(intake.url, { topic, body });
+      expect(answer).toMatchObject({ status: 200, body: { result: 'already_registered' } });
+      return add.mock.calls.length > 0;
+    } finally {
+      add.mockRestore();
+    }
+  }
+
+  const input = {
+    id: ORDER_ID,
+    tags: ['vip'],
+    lineItems: [
+      { title: 'Mug', quantity: 2 },
+      { title: 'Blanket', quantity: 1 },
+    ],
+  };
+
+  it('queues none for a body that shows the receiver, lines and document tag as the last one did', async () => {
+    await postWebhook(intake.url, { topic: 'orders/paid', body: orderBody(input) });
+    await intake.records.markRegistered(ORDER_ID, registered);
+
+    // The connector's own writes: a tag, a fulfilment, a later one; each a new updated_at.
+    const own = [
+      { tags: 'vip, shipment-registered', updated_at: '2026-11-21T10:00:05Z' },
+      { fulfillment_status: 'fulfilled', updated_at: '2026-11-21T12:00:00Z' },
+      { tags: 'VIP,shipment-registered ', updated_at: '2026-11-22T09:00:00Z' },
+    ];
+    for (const extra of own) {
+      expect(await checkQueued('orders/updated', orderBody(input, extra))).toBe(false);
+    }
+  });
+
+  it('queues one for a changed address, quantity or document tag, and for a body without lines', async () => {
+    await intake.records.markRegistered(ORDER_ID, registered);
+    const shown = JSON.parse(orderBody(input));
+    const changes: Record<string, unknown>[] = [
+      { shipping_address: { ...shown.shipping_address, address1: 'Nørregade 2' } },
+      {
+        line_items: shown.line_items.map((item: Record<string, unknown>, i: number) =>
+          i === 0 ? { ...item, current_quantity: 1 } : item,
+        ),
+      },
+      { tags: 'vip, document' },
+    ];
+    const at = (second: number) => `2026-11-21T11:00:${String(second).padStart(2, '0')}Z`;
+
+    // The first body of an order registered without one is checked.
+    expect(await checkQueued('orders/updated', orderBody(input))).toBe(true);
+    for (const [i, change] of changes.entries()) {
+      const changed = orderBody(input, { ...change, updated_at: at(2 * i) });
+      expect(await checkQueued('orders/updated', changed), JSON.stringify(change)).toBe(true);
+      // Back as it was: a change again.
+      const back = orderBody(input, { updated_at: at(2 * i + 1) });
+      expect(await checkQueued('orders/updated', back)).toBe(true);
+    }
+    // A body without lines shows nothing to compare: checked, and it leaves the last view as it was.
+    const lineless = orderBody(input, { line_items: undefined, updated_at: at(50) });
+    expect(await checkQueued('orders/updated', lineless)).toBe(true);
+    expect(await checkQueued('orders/updated', orderBody(input, { updated_at: at(51) }))).toBe(
+      false,
+    );
+  });
+
+  it('compares the lines until the parcel is handed to the carrier, then only the receiver', async () => {
+    await postWebhook(intake.url, { topic: 'orders/paid', body: orderBody(input) });
+    await intake.records.markRegistered(ORDER_ID, registered);
+    const shown = JSON.parse(orderBody(input));
+    const fulfilled = (units: number) => ({
+      line_items: shown.line_items.map((item: Record<string, unknown>, i: number) =>
+        i === 0 ? { ...item, fulfillable_quantity: 2 - units } : item,
+      ),
+    });
+
+    // Staff fulfil a mug before the provider has it: an edit of what was sent.
+    const staff = orderBody(input, { ...fulfilled(1), updated_at: '2026-11-21T10:30:00Z' });
+    expect(await checkQueued('orders/updated', staff)).toBe(true);
+
+    const side = {
+      orderNumber: 'PS-1001',
+      status: 'shipped',
+      updatedAt: '2026-11-21T12:00:00+01:00',
+      updatedAtMs: Date.parse('2026-11-21T12:00:00+01:00'),
+      stage: 'shipped',
+      createdAtMs: Date.parse('2026-11-21T10:00:00+01:00'),
+    };
+    await intake.tracking.track(ORDER_ID, side);
+    // The connector's fulfilment of the rest once the parcel is with the carrier: not checked.
+    const own = orderBody(input, { ...fulfilled(2), updated_at: '2026-11-21T12:00:05Z' });
+    expect(await checkQueued('orders/updated', own)).toBe(false);
+    // The receiver still counts.
+    const moved = orderBody(input, {
+      ...fulfilled(2),
+      shipping_address: { ...shown.shipping_address, zip: '8000' },
+      updated_at: '2026-11-21T12:10:00Z',
+    });
+    expect(await checkQueued('orders/updated', moved)).toBe(true);
+  });
+
+  it('keeps no view of a body it answered 503 to, so its retry is checked', async () => {
+    await postWebhook(intake.url, { topic: 'orders/paid', body: orderBody(input) });
+    await intake.records.markRegistered(ORDER_ID, registered);
+    const queue = intake.queues.checkOrderEdit;
+    const add = queue.add.bind(queue);
+    queue.add = (async () => {
+      throw new Error('connection lost');
+    }) as typeof queue.add;
+    const edited = orderBody(input, { shipping_address: null });
+    try {
+      expect(
+        (await postWebhook(intake.url, { topic: 'orders/updated', body: edited })).status,
+      ).toBe(503);
+    } finally {
+      queue.add = add;
+    }
+    const retried = orderBody(input, {
+      shipping_address: null,
+      updated_at: '2026-11-21T10:00:01Z',
+    });
+    expect(await checkQueued('orders/updated', retried)).toBe(true);
+  });
+});
+
 describe('round trips to Redis per delivery', () => {
   /**
    * Commands this process sends to Redis under the intake's prefix while `work` runs (each one a
@@ -489,12 +616,12 @@ describe('round trips to Redis per delivery', () => {
       expect((await postWebhook(intake.url, delivery)).body).toEqual({ result: 'duplicate' });
     });
 
-    // Sent together, one round trip each: the delivery's marks and the order's record; the
-    // timeline note and the order's job. Not waited for: the end of an HMAC failure streak (del), the
-    // delivery's marks and count.
-    const seen = ['getex', 'get', 'hgetall'];
+    // Sent together, one round trip each: the delivery's marks, the view of the order's last body
+    // and the order's record; the timeline note and the order's job. Not waited for: the end of an
+    // HMAC failure streak (del), the delivery's marks, the body's view and the count.
+    const seen = ['getex', 'mget', 'hgetall'];
     const looked = ['eval', 'hgetall'];
-    const marked = ['set', 'set', 'hincrby'];
+    const marked = ['set', 'set', 'set', 'hincrby'];
     expect(added).toEqual(['del', ...seen, ...looked, 'set', 'evalsha', ...marked]);
     expect(queued).toEqual(['del', ...seen, ...looked, 'evalsha', ...marked]);
     expect(duplicate).toEqual(['del', ...seen, 'hincrby']);

@@ -40,6 +40,8 @@ export interface FakeStore {
   orders(): FakeOrder[];
   /** Every change made through the Admin API, oldest first. */
   readonly mutations: readonly FakeMutation[];
+  /** The webhooks sent so far, once answered, oldest first; and how many await an answer. */
+  webhookDeliveries(): { answered: WebhookDelivery[]; sending: number };
   /** Every GraphQL request, oldest first. */
   readonly requests: readonly FakeGraphqlRequest[];
   /** How many client-credentials tokens were handed out. */

@@ -80,6 +80,9 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
    * Sends the order's webhook to the URL the call or the options name; without one, to every
    * subscription made with webhookSubscriptionCreate for that topic.
    */
+  const webhooksAnswered: WebhookDelivery[] = [];
+  let webhooksSending = 0;
+
   async function announce(topic: string, order: FakeOrder, choice: WebhookChoice = {}) {
     if (choice.sendWebhook === false) return undefined;
     return deliver(topic, orderWebhookPayload(order), choice.webhookUrl ?? options.webhookUrl, {
@@ -117,6 +120,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
           .map((s) => s.uri);
     let first: WebhookDelivery | undefined;
     for (const url of urls) {
+      webhooksSending += 1;
       const delivery = await deliverWebhook({
         url,
         topic,
@@ -124,7 +128,10 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
         secret: options.webhookSecret,
         apiVersion,
         payload,
+      }).finally(() => {
+        webhooksSending -= 1;
       });
+      webhooksAnswered.push(delivery);
       logger.info({ topic, ...about, status: delivery.status }, 'sent webhook');
       first ??= delivery;
     }
@@ -157,6 +164,7 @@ export async function startFakeStore(options: FakeStoreOptions): Promise<FakeSto
     },
     orders: () => structuredClone([...state.orders.values()]),
     mutations: state.mutations,
+    webhookDeliveries: () => ({ answered: [...webhooksAnswered], sending: webhooksSending }),
     requests,
     get tokenRequests() {
       return tokens.issuedCount;

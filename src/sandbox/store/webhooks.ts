@@ -75,6 +75,7 @@ export function orderWebhookPayload(order: FakeOrder) {
   const address = order.shippingAddress;
   const fulfilled = order.fulfillmentStatus === 'FULFILLED';
   const partly = order.fulfillmentStatus === 'PARTIALLY_FULFILLED';
+  const fulfilledUnits = unitsFulfilled(order);
   return {
     id: Number(order.id),
     admin_graphql_api_id: `gid://shopify/Order/${order.id}`,
@@ -101,18 +102,41 @@ export function orderWebhookPayload(order: FakeOrder) {
       zip: address.zip,
       country_code: address.countryCode,
     },
-    line_items: order.lineItems.map((item) => ({
-      id: Number(item.id),
-      admin_graphql_api_id: `gid://shopify/LineItem/${item.id}`,
-      title: item.title,
-      quantity: item.quantity,
-      current_quantity: item.currentQuantity,
-      requires_shipping: item.requiresShipping,
-      product_type: item.productType,
-      sku: item.sku,
-      grams: item.weight ? Math.round(toGrams(item.weight)) : 0,
-    })),
+    line_items: order.lineItems.map((item) => {
+      const done = fulfilledUnits.get(item.id) ?? 0;
+      return {
+        id: Number(item.id),
+        admin_graphql_api_id: `gid://shopify/LineItem/${item.id}`,
+        title: item.title,
+        quantity: item.quantity,
+        current_quantity: item.currentQuantity,
+        requires_shipping: item.requiresShipping,
+        product_type: item.productType,
+        sku: item.sku,
+        grams: item.weight ? Math.round(toGrams(item.weight)) : 0,
+        // Shopify: quantity - max(refunded, fulfilled) - pending and open fulfilment requests.
+        fulfillable_quantity: Math.max(0, item.currentQuantity - done),
+        fulfillment_status:
+          done === 0 ? null : done >= item.currentQuantity ? 'fulfilled' : 'partial',
+      };
+    }),
   };
+}
+
+/** Units of each line item (by id) on the order's fulfillments that stand, staff's or an app's. */
+function unitsFulfilled(order: FakeOrder): Map<string, number> {
+  const lineOf = new Map(
+    order.fulfillmentOrders.flatMap((fo) => fo.lineItems.map((line) => [line.id, line.lineItemId])),
+  );
+  const units = new Map<string, number>();
+  for (const fulfillment of order.fulfillments) {
+    if (fulfillment.status !== 'SUCCESS') continue;
+    for (const line of fulfillment.lineItems) {
+      const itemId = lineOf.get(line.fulfillmentOrderLineItemId);
+      if (itemId) units.set(itemId, (units.get(itemId) ?? 0) + line.quantity);
+    }
+  }
+  return units;
 }
 
 function toGrams(weight: { value: number; unit: string }): number {
