@@ -95,11 +95,12 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
   });
   const context = { ...parts, store: storeClient, partner };
   const ids = Array.from({ length: orders }, (_, i) => String(30_000_000 + i));
+  // Each order reaches the connector as in a store: its orders/create webhook, through the intake.
   for (const id of ids) {
-    await store.createOrder(
-      { id, lineItems: [{ title: 'Item', weight: { value: 100, unit: 'GRAMS' as const } }] },
-      { sendWebhook: false },
-    );
+    await store.createOrder({
+      id,
+      lineItems: [{ title: 'Item', weight: { value: 100, unit: 'GRAMS' as const } }],
+    });
   }
   const partnerBefore = sandbox.requests.length;
   const workers = startWorkers(context, { connection: redis });
@@ -120,7 +121,6 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
     }
   };
 
-  for (const id of ids) await parts.enqueueOrder(id, 'orders/paid');
   await settle();
   // A cycle right after the registrations (nothing changed at the provider), then one a stage.
   let cycles = 0;
