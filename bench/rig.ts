@@ -74,5 +74,5 @@ export async function followListedShipments(
     );
     if (page * SYNC_PAGE_SIZE >= answer.meta.total) break;
   }
-  await tracking.finishCycle(Date.now() - 5 * 60_000);
+  await tracking.finishCycle({ startedAtMs: Date.now() - 5 * 60_000 });
 }

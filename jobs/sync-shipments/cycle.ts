@@ -102,7 +102,7 @@ async function runCycle(
       nowMs: startedAtMs,
       lookbackDays: deps.settings.sync.lookbackDays,
       oldestOpenCreatedAtMs: await deps.tracking.oldestOpenCreatedAtMs(),
-      lastCycleStartedAtMs: await deps.tracking.lastCycleStartedAtMs(),
+      lastCycle: await deps.tracking.lastCycle(),
     });
     cursor = { windowStart: new Date(start).toISOString(), page: 1, startedAtMs, phase: 'list' };
     await deps.tracking.saveCursor(cursor);
@@ -122,6 +122,13 @@ async function runCycle(
     summary.listRequests += 1;
     summary.itemsRead += answer.data.length;
     await applyListPage(deps, answer.data, labels, summary, Date.parse(cursor.windowStart));
+    const listedUntilMs = Math.max(
+      cursor.listedUntilMs ?? Number.NEGATIVE_INFINITY,
+      ...answer.data.map(
+        (item) => parsePartnerTimestamp(item.updated_at)?.getTime() ?? Number.NEGATIVE_INFINITY,
+      ),
+    );
+    if (Number.isFinite(listedUntilMs)) cursor = { ...cursor, listedUntilMs };
     // The latest page's total grows when shipments are created while we page.
     const perPage = answer.meta.per_page > 0 ? answer.meta.per_page : SYNC_PAGE_SIZE;
     const last: boolean = answer.data.length === 0 || cursor.page * perPage >= answer.meta.total;
@@ -131,7 +138,7 @@ async function runCycle(
   }
 
   await readDetails(deps, labels, summary, keepLock);
-  await deps.tracking.finishCycle(cursor.startedAtMs);
+  await deps.tracking.finishCycle(cursor);
   deps.logger.info({ ...summary, windowStart: cursor.windowStart }, 'sync cycle done');
 }
 

@@ -84,8 +84,13 @@ const DAY_MS = 24 * 3600_000;
 export interface SyncCursor {
   windowStart: string;
   page: number;
-  /** The next cycle's window reaches back to it. */
+  /** The next cycle's window reaches back to it (without listedUntilMs). */
   startedAtMs: number;
+  /**
+   * The latest updated_at listed so far, on the provider's clock: a shipment the cycle did not
+   * list was created after its first page was read, so after this.
+   */
+  listedUntilMs?: number;
   phase: 'list' | 'details';
 }
 
@@ -120,6 +125,9 @@ export class ShipmentTracking {
   }
   private get lastCycleKey() {
     return `${this.prefix}:sync:last-cycle-started`;
+  }
+  private get lastListedUntilKey() {
+    return `${this.prefix}:sync:last-cycle-listed-until`;
   }
   private get lockKey() {
     return `${this.prefix}:sync:lock`;
@@ -278,6 +286,7 @@ export class ShipmentTracking {
       windowStart: raw.windowStart,
       page: Number(raw.page),
       startedAtMs: Number(raw.startedAtMs),
+      ...(raw.listedUntilMs ? { listedUntilMs: Number(raw.listedUntilMs) } : {}),
       phase: raw.phase === 'details' ? 'details' : 'list',
     };
   }
@@ -287,17 +296,30 @@ export class ShipmentTracking {
       windowStart: cursor.windowStart,
       page: String(cursor.page),
       startedAtMs: String(cursor.startedAtMs),
+      ...(cursor.listedUntilMs !== undefined
+        ? { listedUntilMs: String(cursor.listedUntilMs) }
+        : {}),
       phase: cursor.phase,
     });
   }
 
-  async finishCycle(startedAtMs: number): Promise<void> {
-    await this.redis.multi().set(this.lastCycleKey, String(startedAtMs)).del(this.cursorKey).exec();
+  async finishCycle(cursor: Pick<SyncCursor, 'startedAtMs' | 'listedUntilMs'>): Promise<void> {
+    const done = this.redis.multi().set(this.lastCycleKey, String(cursor.startedAtMs));
+    if (cursor.listedUntilMs === undefined) done.del(this.lastListedUntilKey);
+    else done.set(this.lastListedUntilKey, String(cursor.listedUntilMs));
+    await done.del(this.cursorKey).exec();
   }
 
-  async lastCycleStartedAtMs(): Promise<number | undefined> {
-    const value = await this.redis.get(this.lastCycleKey);
-    return value === null ? undefined : Number(value);
+  /** When the last cycle started (this clock), and what it listed up to (the provider's). */
+  async lastCycle(): Promise<{ startedAtMs?: number; listedUntilMs?: number }> {
+    const [started, listedUntil] = await this.redis.mget(
+      this.lastCycleKey,
+      this.lastListedUntilKey,
+    );
+    return {
+      ...(started ? { startedAtMs: Number(started) } : {}),
+      ...(listedUntil ? { listedUntilMs: Number(listedUntil) } : {}),
+    };
   }
 
   /**

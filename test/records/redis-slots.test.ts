@@ -101,7 +101,7 @@ describe('Redis Cluster hash slots', () => {
     await tracking.detailDone('1');
     await tracking.noteForeign(['9']);
     await tracking.saveCursor({ windowStart: 'w', page: 1, startedAtMs: 1, phase: 'list' });
-    await tracking.finishCycle(1);
+    await tracking.finishCycle({ startedAtMs: 1 });
     await tracking.holdLock('me', 1000);
     await tracking.releaseLock('me');
     await tracking.holdWriteLock('1', 'me', 1000, 'm');

@@ -77,6 +77,38 @@ describe('a sync cycle', () => {
     for (const id of ids) expect(await s.parts.tracking.get(id), id).not.toBeNull();
   }, 60_000);
 
+  it('lists from what the last cycle listed up to, less a minute, and finds a shipment made since', async () => {
+    const time = providerClock();
+    const s = await start({ workers: false, sandbox: { clock: time.clock } });
+    const ids = ['7310001', '7310002', '7310003'];
+    for (const id of ids) await s.store.createOrder({ id }, { sendWebhook: false });
+    // The provider's times are whole seconds.
+    const hourAgo = new Date(Math.floor((Date.now() - 3_600_000) / 1000) * 1000);
+    s.sandbox.seedShipments({
+      references: ids.slice(0, 2),
+      status: 'delivered',
+      createdAt: hourAgo,
+    });
+    const listedAfter: number[] = [];
+    const real = s.partner;
+    const watched = deps(s, {
+      async listShipments(...args: Parameters<PartnerClient['listShipments']>) {
+        listedAfter.push(args[0]?.createdAfter?.getTime() ?? Number.NaN);
+        return real.listShipments(...args);
+      },
+    });
+
+    expect(await runSyncCycle(watched, 'run-1/a')).toMatchObject({ adopted: 2 });
+    // Made at the provider after that listing, and unknown to the connector (an answer lost).
+    time.tick();
+    s.sandbox.seedShipments({ references: [ids[2]!] });
+    expect(await runSyncCycle(watched, 'run-2/b')).toMatchObject({ adopted: 1, listRequests: 1 });
+
+    // Nothing open: the second window starts a minute before the newest update the first listed
+    // (the provider's clock), not 15 minutes before the first cycle started (this one's).
+    expect(listedAfter[1]).toBe(hourAgo.getTime() - 60_000);
+  });
+
   it('goes on when one shipment cannot be read in detail, and tries it again next cycle', async () => {
     const { s, ids, tick } = await followed(4);
     await runSyncCycle(deps(s), 'first/a');

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { applyReport } from '../../../jobs/sync-shipments/reports.js';
-import { SYNC_OVERLAP_MS, windowStartMs } from '../../../jobs/sync-shipments/window.js';
+import {
+  PROVIDER_TIME_MARGIN_MS,
+  SYNC_OVERLAP_MS,
+  windowStartMs,
+} from '../../../jobs/sync-shipments/window.js';
 import type { TrackedShipment } from '../../../src/records/shipment-tracking.js';
 
 const T1 = '2026-11-20T10:00:00+01:00';
@@ -119,26 +123,33 @@ describe('windowStartMs', () => {
         nowMs: now,
         lookbackDays: 60,
         oldestOpenCreatedAtMs: undefined,
-        lastCycleStartedAtMs: undefined,
+        lastCycle: {},
       }),
     ).toBe(now - 60 * DAY);
   });
 
-  it('starts at the older of the oldest open shipment and the last cycle, less the overlap', () => {
+  it('starts at the older of the oldest open shipment and what the last cycle listed up to, less the provider margin', () => {
+    const lastCycle = { startedAtMs: now - 300_000, listedUntilMs: now - 290_000 };
     expect(
       windowStartMs({
         nowMs: now,
         lookbackDays: 60,
         oldestOpenCreatedAtMs: now - 3 * DAY,
-        lastCycleStartedAtMs: now - 300_000,
+        lastCycle,
       }),
-    ).toBe(now - 3 * DAY - SYNC_OVERLAP_MS);
+    ).toBe(now - 3 * DAY - PROVIDER_TIME_MARGIN_MS);
+    expect(
+      windowStartMs({ nowMs: now, lookbackDays: 60, oldestOpenCreatedAtMs: undefined, lastCycle }),
+    ).toBe(now - 290_000 - PROVIDER_TIME_MARGIN_MS);
+  });
+
+  it("takes the last cycle's start with the clock overlap when it listed nothing", () => {
     expect(
       windowStartMs({
         nowMs: now,
         lookbackDays: 60,
-        oldestOpenCreatedAtMs: undefined,
-        lastCycleStartedAtMs: now - 300_000,
+        oldestOpenCreatedAtMs: now - 60_000,
+        lastCycle: { startedAtMs: now - 300_000 },
       }),
     ).toBe(now - 300_000 - SYNC_OVERLAP_MS);
   });
@@ -149,7 +160,7 @@ describe('windowStartMs', () => {
         nowMs: now,
         lookbackDays: 60,
         oldestOpenCreatedAtMs: now - 400 * DAY,
-        lastCycleStartedAtMs: now - 300_000,
+        lastCycle: { startedAtMs: now - 300_000 },
       }),
     ).toBe(now - 60 * DAY);
   });
