@@ -233,11 +233,8 @@ export async function registerShipment(
     }
     // Once recorded: a run cut off after this line is retried as "already registered".
     await deps.step?.(`POST /shipments → ${created ? 201 : 200} ${orderNumber}`);
-    if (createdAt) {
-      await followShipment(orderId, orderNumber, status ?? 'pending', createdAt, deps, {
-        orderCreatedAt: order!.createdAt,
-      });
-    }
+    // The answer's created_at is the provider's own, the time its list filters on.
+    if (createdAt) await followShipment(orderId, orderNumber, status ?? 'pending', createdAt, deps);
     await deps.counters.increment('shipments_registered');
     deps.logger.info(
       { orderId, orderNumber, created },
@@ -269,8 +266,9 @@ async function followShipment(
   const updatedAtMs = parsePartnerTimestamp(updatedAt)?.getTime();
   // An answer without a legible time is followed once the sync lists it.
   if (providerCreatedAtMs === undefined || updatedAtMs === undefined) return;
-  // The sync lists from the oldest open shipment's creation on: never later than the order's
-  // own creation, which no shipment for it can precede, whatever the provider's clock says.
+  // The sync lists from the oldest open shipment's creation on. A creation read from a found
+  // shipment's history may be later than its true one: then never later than the order's own
+  // creation, which no shipment for it can precede, whatever the provider's clock says.
   const orderCreatedAtMs = options.orderCreatedAt ? Date.parse(options.orderCreatedAt) : Number.NaN;
   const createdAtMs = Number.isFinite(orderCreatedAtMs)
     ? Math.min(providerCreatedAtMs, orderCreatedAtMs)

@@ -51,3 +51,24 @@ describe('a provider that lists history newest first', () => {
     expect((await s.context.tracking.get(orderId))?.status).toBe('processing');
   });
 });
+
+describe('a shipment the connector created', () => {
+  it("is followed from the created_at of the provider's answer, however long before the order was placed", async () => {
+    const s = await start({ sandbox: { clock: providerClock().clock } });
+    const orderId = '5560002';
+    const placedAt = new Date(Date.now() - 2 * DAY_MS).toISOString();
+    await s.store.createOrder(
+      { id: orderId, createdAt: placedAt, updatedAt: placedAt },
+      { sendWebhook: false },
+    );
+
+    await s.parts.enqueueOrder(orderId, 'orders/paid');
+    await waitForJob(s.queues.createShipment, orderJobId(orderId), 'completed');
+
+    // The sync's window then reaches back to the shipment's creation, not two days to the order's.
+    const record = await s.records.get(orderId);
+    const createdAtMs = parsePartnerTimestamp(record!.partnerCreatedAt!)!.getTime();
+    expect(createdAtMs).toBeGreaterThan(Date.parse(placedAt) + DAY_MS);
+    expect((await s.context.tracking.get(orderId))?.createdAtMs).toBe(createdAtMs);
+  });
+});
