@@ -23,6 +23,16 @@ export const checkOrderEditJob = defineJob({
   }),
   concurrency: 2,
   callsPartner: false,
+  // An order's later webhooks that show no change bring no new check: a failed one (Shopify down
+  // past its attempts) is run again on schedule.
+  redrive: {
+    retries: (job) => checkOrderEditPayload.safeParse(job.data).success,
+    firstDelayMs: () => 15 * 60_000,
+    maxDelayMs: 24 * 3_600_000,
+    maxRetries: 10,
+    countField: 'scheduledRetries',
+    counter: 'edit_check_retries',
+  },
   process:
     (ctx) =>
     async ({ orderId }, job) => {

@@ -44,8 +44,8 @@ export async function acceptDelivery(
 ): Promise<DeliveryResult> {
   const seenKey = `${deps.prefix}:webhook-seen:${delivery.id}`;
   const bodyKey = `${deps.prefix}:webhook-body:${delivery.bodyHash}`;
-  const viewKey = `${deps.prefix}:order-body-view:${event.orderId}`;
-  const [seen, [bodySeen, viewBefore], record] = await Promise.all([
+  const viewKey = bodyViewKey(deps.prefix, event.orderId);
+  const [seen, [bodySeen, kept], record] = await Promise.all([
     deps.redis.getex(seenKey, 'EX', SEEN_TTL_S),
     deps.redis.mget(bodyKey, viewKey),
     deps.records.get(event.orderId),
@@ -58,19 +58,39 @@ export async function acceptDelivery(
     return duplicate ? 'duplicate' : 'repeated';
   }
   const view = delivery.order && orderBodyView(delivery.order, deps.settings.shipment.documentTag);
+  const viewBefore = kept ? kept.split(' ')[0]! : null;
   const noEditShown =
-    view !== undefined &&
-    (await showsNoEdit(event.orderId, viewBefore ?? null, view, record, deps));
+    view !== undefined && (await showsNoEdit(event.orderId, viewBefore, view, record, deps));
   const result = await acceptOrderEvent({ ...event, noEditShown }, deps, record);
   // Marked once the order is handled, so a failed attempt does not hide Shopify's retry. Not
   // waited for: the marks only spare a repeat its work; taken again, it still makes no second job.
   void Promise.all([
     deps.redis.set(seenKey, HANDLED, 'EX', SEEN_TTL_S),
     deps.redis.set(bodyKey, HANDLED, 'EX', SEEN_TTL_S),
-    view && deps.redis.set(viewKey, view, 'EX', BODY_VIEW_TTL_S),
+    view &&
+      deps.redis.set(viewKey, `${view} ${delivery.order?.updatedAt ?? ''}`, 'EX', BODY_VIEW_TTL_S),
     deps.counters.increment('webhooks_accepted'),
   ]).catch(() => {});
   return result;
+}
+
+/** The view of the order's last webhook body taken, and that body's updated_at. */
+function bodyViewKey(prefix: string, orderId: string): string {
+  return `${prefix}:order-body-view:${orderId}`;
+}
+
+/**
+ * Whether a webhook body of the order as it was at `updatedAt`, or later, was taken: then an
+ * edit check for it was queued, or not needed (what reconciliation asks of a registered order).
+ */
+export async function bodyTaken(
+  deps: Pick<QueueContext, 'redis' | 'prefix'>,
+  orderId: string,
+  updatedAt: string,
+): Promise<boolean> {
+  const kept = await deps.redis.get(bodyViewKey(deps.prefix, orderId));
+  const takenAtMs = Date.parse(kept?.split(' ')[1] ?? '');
+  return takenAtMs >= Date.parse(updatedAt);
 }
 
 /**

@@ -3,10 +3,12 @@ import { precheckEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrderSummary } from '../../src/domain/order.js';
 import { carriesRegistrationMarks, hasTag, ORDER_TAGS } from '../../src/domain/order-marks.js';
 import type { OrderReader } from '../../src/store/types.js';
+import type { QueueContext } from '../context.js';
+import { bodyTaken } from '../create-shipment/accept-delivery.js';
 import { acceptOrderEvent, type OrderEventDeps } from '../create-shipment/accept-order-event.js';
 import { enqueueOrder } from '../create-shipment/enqueue.js';
 
-export interface ReconcileDeps extends OrderEventDeps {
+export interface ReconcileDeps extends OrderEventDeps, Pick<QueueContext, 'redis' | 'prefix'> {
   store: Pick<OrderReader, 'listOrdersUpdatedSince'>;
   eligibility: Config['eligibility'];
   /** The time waiting orders are due by; this machine's clock unless a test drives it. */
@@ -77,7 +79,14 @@ export async function reconcileOrders(
         }
       }
       const result = await acceptOrderEvent(
-        { orderId: order.id, source, cancelled: order.cancelledAt !== null, orderName: order.name },
+        {
+          orderId: order.id,
+          source,
+          cancelled: order.cancelledAt !== null,
+          orderName: order.name,
+          // Its webhook was taken: reconciliation is for what webhooks missed.
+          noEditShown: registered && (await bodyTaken(deps, order.id, order.updatedAt)),
+        },
         deps,
       );
       if (result === 'queued' || result === 'requeued') summary.queued++;

@@ -72,6 +72,8 @@ export function shipmentFingerprint(
  * sent in another shape is absent.
  */
 export interface OrderBodyParts {
+  /** The order's updated_at as the body gives it. */
+  updatedAt?: string | null;
   phone?: string | null;
   tags?: string | null;
   shippingAddress?: Record<string, unknown> | null;

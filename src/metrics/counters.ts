@@ -25,6 +25,8 @@ export type CounterName =
   | 'order_marks_refused'
   /** Failed marks retried by the retry-failed-jobs schedule. */
   | 'order_mark_retries'
+  /** Failed edit checks retried by the retry-failed-jobs schedule. */
+  | 'edit_check_retries'
   /** Jobs failed for being cut off mid-run too often, run again by the retry-failed-jobs schedule. */
   | 'interrupted_job_retries';
 

@@ -28,6 +28,7 @@ export const COUNTER_HELP: Record<CounterName, string> = {
   order_marks_refused:
     'Marks Shopify refused itself (userErrors, order gone): not retried on the schedule.',
   order_mark_retries: 'Failed marks retried by the retry-failed-jobs schedule.',
+  edit_check_retries: 'Failed edit checks retried by the retry-failed-jobs schedule.',
   interrupted_job_retries:
     'Jobs failed for being cut off mid-run too often (worker crashes), run again by the retry-failed-jobs schedule.',
 };

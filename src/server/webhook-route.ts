@@ -31,6 +31,7 @@ const orderWebhookBody = z.object({
   /** Anything odd is left out. */
   name: z.string().max(40).optional().catch(undefined),
   // What an edit of the order could change (OrderBodyParts).
+  updated_at: z.string().nullable().optional().catch(undefined),
   phone: z.string().nullable().optional().catch(undefined),
   tags: z.string().nullable().optional().catch(undefined),
   shipping_address: z.record(z.string(), z.unknown()).nullable().optional().catch(undefined),
@@ -132,6 +133,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
             ...(body.line_items
               ? {
                   order: {
+                    updatedAt: body.updated_at,
                     phone: body.phone,
                     tags: body.tags,
                     shippingAddress: body.shipping_address,

@@ -438,3 +438,46 @@ describe('reconciliation schedule', () => {
     expect(pending).toHaveLength(1);
   });
 });
+
+describe('a registered order whose webhook was taken', () => {
+  it('is not checked for edits again by reconciliation, unless it changed after that webhook', async () => {
+    const id = '5569001';
+    const updatedAt = new Date(Math.floor((Date.now() - 60_000) / 1000) * 1000);
+    const fakeStore = await store({ orders: [{ id, updatedAt: updatedAt.toISOString() }] });
+    const intake = await parts('reconcile-taken');
+    await intake.records.markRegistered(id, registration);
+    const since = new Date(Date.now() - 15 * 60_000);
+    let checks = 0;
+    const queue = intake.queues.checkOrderEdit;
+    const add = queue.add.bind(queue);
+    queue.add = (async (...args: Parameters<typeof add>) => {
+      checks += 1;
+      return add(...args);
+    }) as typeof queue.add;
+
+    // No webhook of it taken (lost, say): reconciliation checks it.
+    await reconcileOrders(since, 'reconcile', reconcileDeps(intake, fakeStore));
+    expect(checks).toBe(1);
+
+    // Its orders/updated taken, the same update (a REST time in the shop's zone): the passes
+    // whose window still holds it leave it.
+    const body = {
+      updatedAt: updatedAt.toISOString().replace('Z', '+00:00').replace('.000', ''),
+      lineItems: [{ id: 1, quantity: 1 }],
+    };
+    await intake.acceptDelivery(
+      { orderId: id, source: 'orders/updated', cancelled: false },
+      { id: 'wh-1', bodyHash: 'h-1', order: body },
+    );
+    checks = 0;
+    for (let pass = 0; pass < 3; pass++) {
+      await reconcileOrders(since, 'reconcile', reconcileDeps(intake, fakeStore));
+    }
+    expect(checks).toBe(0);
+
+    // Changed in Shopify after that body, its webhook lost: checked again.
+    await fakeStore.updateOrder(id, { note: 'gift' }, { sendWebhook: false });
+    await reconcileOrders(since, 'reconcile', reconcileDeps(intake, fakeStore));
+    expect(checks).toBe(1);
+  });
+});

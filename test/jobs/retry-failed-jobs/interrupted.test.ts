@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { JOB_CATALOG, JOBS } from '../../../jobs/catalog.js';
+import { checkOrderEditJob } from '../../../jobs/check-order-edit/job.js';
 import type { JobSettings } from '../../../jobs/context.js';
 import { orderJobId } from '../../../jobs/create-shipment/job.js';
 import { markOrderJob } from '../../../jobs/mark-order/job.js';
@@ -178,14 +179,16 @@ describe('retrying jobs whose workers kept dying under them', () => {
     expect(await s.queues.createShipment.getJobState(orderJobId(refused))).toBe('failed');
   });
 
-  it('covers every job but the scheduled ones, and the marks by their own rule', () => {
-    const expected = JOBS.filter((job) => !job.schedule && job !== markOrderJob);
+  it('covers every job but the scheduled ones, and the marks and edit checks by their own rule', () => {
+    const ownRule = [markOrderJob, checkOrderEditJob] as readonly unknown[];
+    const expected = JOBS.filter((job) => !job.schedule && !ownRule.includes(job));
     expect(
       JOBS.filter((job) => redriveOf(job) === WHEN_INTERRUPTED)
         .map((job) => job.queue)
         .sort(),
     ).toEqual(expected.map((job) => job.queue).sort());
     expect(redriveOf(markOrderJob)).toBe(markOrderJob.redrive);
+    expect(redriveOf(checkOrderEditJob)).toBe(checkOrderEditJob.redrive);
     expect(JOBS.filter((job) => job.schedule).map(redriveOf)).toEqual(
       JOBS.filter((job) => job.schedule).map(() => undefined),
     );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JOB_CATALOG, JOBS } from '../../../jobs/catalog.js';
+import { checkOrderEditJob } from '../../../jobs/check-order-edit/job.js';
 import { markOrderJob } from '../../../jobs/mark-order/job.js';
 import type { MarkOrderKind } from '../../../jobs/mark-order/payload.js';
 import { RETRIES_PER_PASS, retryFailedJobs } from '../../../jobs/retry-failed-jobs/retry-pass.js';
@@ -168,5 +169,23 @@ describe('retrying marks that failed for good', () => {
       notRetried: 0,
       exhausted: 0,
     });
+  });
+});
+
+describe('retrying edit checks that failed for good', () => {
+  it('runs a failed check again once its wait is over', async () => {
+    const s = await stackWithImpatientStore();
+    await registeredRecord(s, ID);
+    s.store.throttleNext(2);
+    const data = { orderId: ID };
+    const jobId = checkOrderEditJob.jobId(data);
+    await s.queues.checkOrderEdit.add('check for edits', data, { jobId, attempts: 1 });
+    const failed = await waitForJob(s.queues.checkOrderEdit, jobId, 'failed');
+
+    expect(await pass(s, failed.finishedOn! + 14 * MIN)).toMatchObject({ retried: 0 });
+    expect(await pass(s, failed.finishedOn! + 15 * MIN)).toMatchObject({ retried: 1 });
+    const done = await waitForJob(s.queues.checkOrderEdit, jobId, 'completed');
+    expect(done.returnvalue).toMatchObject({ outcome: 'baseline_recorded' });
+    expect((await s.counters.read()).edit_check_retries).toBe(1);
   });
 });
