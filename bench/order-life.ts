@@ -3,7 +3,9 @@
  * delivered): Shopify requests and actual points, and partner requests against their lower
  * bound (1 create + 1 detail once shipped + ⌈open / 200⌉ list pages a cycle). N orders go
  * through the connector's own jobs and sync cycles (one cycle after registration with nothing
- * new, then one a stage) against the local partner sandbox and fake store with real Redis.
+ * new, then one a stage) against the local partner sandbox and fake store with real Redis. Every
+ * webhook goes through the connector's intake, and a reconciliation pass follows each step (its
+ * listing, a cost per pass rather than per order, is counted apart).
  *
  *   npm run bench:life   (also part of `npm run bench`)
  *   BENCH_ORDERS=100 BENCH_REPORT_PROGRESS=false (progress reports off)
@@ -14,6 +16,7 @@ import os from 'node:os';
 import type { Queue } from 'bullmq';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
+import { reconcileOrders } from '../jobs/reconcile-orders/reconcile.js';
 import { runSyncCycle, SYNC_PAGE_SIZE } from '../jobs/sync-shipments/cycle.js';
 import { buildSharedParts } from '../src/compose/parts.js';
 import { startWorkers } from '../src/compose/workers.js';
@@ -31,6 +34,8 @@ import {
 } from './settings.js';
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100);
+/** Reconciliation's page of orders updated since its watermark. */
+const RECONCILIATION_LISTING = 'ListOrdersUpdatedSince';
 const STAGES = ['processing', 'shipped', 'delivered'] as const;
 const logger = createLogger({ level: 'silent' });
 
@@ -41,6 +46,8 @@ export interface OrderLife {
   showDelivered: number;
   /** Shopify requests of each step, by operation (all orders). */
   phases: string[];
+  /** Reconciliation's listing over all its passes (any edit checks it queued are in `shopify`). */
+  reconciliation: { passes: number; requests: number; actual: number };
   shopify: {
     requests: number;
     actual: number;
@@ -131,6 +138,7 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
     const ok = seen.filter((s) => s.outcome === 'ok');
     const byOp = new Map<string, { n: number; points: number }>();
     for (const s of ok.slice(counted)) {
+      if (s.operation === RECONCILIATION_LISTING) continue;
       const row = byOp.get(s.operation) ?? { n: 0, points: 0 };
       byOp.set(s.operation, { n: row.n + 1, points: row.points + (s.cost?.actual ?? 0) });
     }
@@ -141,10 +149,19 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
     counted = ok.length;
   };
   phase('registration');
+  // Each pass looks back over the whole run: every write of the orders is in its window.
+  const reconcileSince = new Date(Date.now() - 60_000);
+  let passes = 0;
   const cycle = async (open: number) => {
     cycles += 1;
     listPagesBound += Math.max(1, Math.ceil(open / SYNC_PAGE_SIZE));
     await runSyncCycle({ ...context, logger }, `bench-life-${cycles}`);
+    await settle();
+    passes += 1;
+    await reconcileOrders(reconcileSince, 'reconcile', {
+      ...context,
+      eligibility: parts.settings.eligibility,
+    });
     await settle();
   };
   await cycle(orders);
@@ -170,8 +187,14 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
 
   const byOperation = new Map<string, { requests: number; actual: number }>();
   let actual = 0;
+  const reconciliation = { passes, requests: 0, actual: 0 };
   for (const { operation, outcome, cost } of seen) {
     if (outcome !== 'ok') continue;
+    if (operation === RECONCILIATION_LISTING) {
+      reconciliation.requests += 1;
+      reconciliation.actual += cost?.actual ?? 0;
+      continue;
+    }
     const row = byOperation.get(operation) ?? { requests: 0, actual: 0 };
     byOperation.set(operation, {
       requests: row.requests + 1,
@@ -194,6 +217,7 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
     cycles,
     showDelivered: shown,
     phases: phases.map((p) => p.phase),
+    reconciliation,
     shopify: {
       requests: [...byOperation.values()].reduce((a, b) => a + b.requests, 0),
       actual,
@@ -220,6 +244,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `Shopify: ${per(life.shopify.requests)} requests and ${per(life.shopify.actual)} actual points per order`,
   );
   for (const line of life.phases) console.log(`  ${line}`);
+  console.log(
+    `  reconciliation, a pass after each step: ${life.reconciliation.requests} listing requests, ${life.reconciliation.actual} actual points over ${life.reconciliation.passes} passes (a cost per pass, not per order)`,
+  );
   console.log('\n| kind | requests per order | actual points per order |\n|---|---|---|');
   for (const [operation, row] of life.shopify.byOperation) {
     console.log(`| ${operation} | ${per(row.requests)} | ${per(row.actual)} |`);
