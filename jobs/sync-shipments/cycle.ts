@@ -12,7 +12,7 @@ import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { JobContext } from '../context.js';
 import { pendingUpdates, queueShipmentUpdates } from '../shipment-updates/follow-ups.js';
 import { applyReport, type ShipmentReport, wantsDetail } from './reports.js';
-import { windowStartMs } from './window.js';
+import { SYNC_OVERLAP_MS, windowStartMs } from './window.js';
 
 /** The provider's largest page: the fewest list requests per cycle. */
 export const SYNC_PAGE_SIZE = 200;
@@ -122,9 +122,11 @@ async function runCycle(
     summary.listRequests += 1;
     summary.itemsRead += answer.data.length;
     await applyListPage(deps, answer.data, labels, summary, Date.parse(cursor.windowStart));
+    // Only page 1's items are known to be updated before anything this cycle misses was made:
+    // later pages are read later, and an older shipment on them may have changed since.
     const listedUntilMs = Math.max(
       cursor.listedUntilMs ?? Number.NEGATIVE_INFINITY,
-      ...answer.data.map(
+      ...(cursor.page === 1 ? answer.data : []).map(
         (item) => parsePartnerTimestamp(item.updated_at)?.getTime() ?? Number.NEGATIVE_INFINITY,
       ),
     );
@@ -197,18 +199,25 @@ async function adopt(
       continue;
     }
     const record = await deps.records.get(item.reference);
-    const registeredAt = record?.partnerCreatedAt ?? record?.registeredAt;
-    const ms = registeredAt ? parsePartnerTimestamp(registeredAt)?.getTime() : undefined;
-    if (record?.state === 'registered' && ms !== undefined) createdAt.set(item.reference, ms);
+    // The provider's creation time, else when the connector registered it (its own clock).
+    const ms = record?.partnerCreatedAt
+      ? parsePartnerTimestamp(record.partnerCreatedAt)?.getTime()
+      : record?.registeredAt
+        ? (parsePartnerTimestamp(record.registeredAt)?.getTime() ?? Number.NaN) - SYNC_OVERLAP_MS
+        : undefined;
+    if (record?.state === 'registered' && ms !== undefined && Number.isFinite(ms))
+      createdAt.set(item.reference, ms);
     else toAsk.push(item);
   }
   if (toAsk.length > 0) {
     const orders = await deps.store.findOrders(toAsk.map((item) => item.reference));
     for (const item of toAsk) {
       const order = orders.get(item.reference);
-      // The later of the order's creation and this cycle's created_after is still no later than
-      // the shipment's creation, so the window keeps it.
-      const ms = order ? Math.max(Date.parse(order.createdAt), listedAfterMs) : Number.NaN;
+      // The later of the order's creation (Shopify's clock, hence the overlap) and this cycle's
+      // created_after is still no later than the shipment's creation, so the window keeps it.
+      const ms = order
+        ? Math.max(Date.parse(order.createdAt) - SYNC_OVERLAP_MS, listedAfterMs)
+        : Number.NaN;
       if (Number.isFinite(ms)) createdAt.set(item.reference, ms);
       else foreign.push(item.reference);
     }
