@@ -20,7 +20,7 @@ import {
   encodeSettings,
   type ShipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
-import { furthestStage } from '../../src/domain/shipment-progress.js';
+import { furthestStage, isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { formatFieldErrors, type MappingResult } from '../../src/domain/shipment-request.js';
 import type { Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
@@ -42,7 +42,7 @@ export interface RegisterShipmentDeps {
   partner: Pick<PartnerApi, 'reserveCreate' | 'createShipment' | 'getShipment'>;
   records: OrderRecords;
   /** Registered shipments are followed by the status sync from the start. */
-  tracking: Pick<ShipmentTracking, 'track'>;
+  tracking: Pick<ShipmentTracking, 'track' | 'get'>;
   counters: Counters;
   settings: Pick<Config, 'shipment' | 'eligibility'>;
   markOrder: MarkOrder;
@@ -132,6 +132,13 @@ export async function registerShipment(
           `already registered at the provider as ${record?.orderNumber ?? 'unknown'}`,
         );
         await deps.counters.increment('shipments_already_registered');
+        // An event on the order while it was being sent leads here: an edit it brought is judged
+        // now, as the edit check would (that event's webhook queued none, the order not yet
+        // registered then).
+        if (order && record?.state === 'registered') {
+          const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
+          await compareWithSent(orderId, record, order, { receiverOnly: shipped }, deps);
+        }
         // A run that died between writing the record and queueing the mark job left the order
         // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
         // one mark job per order (a kept job absorbs the add), and its writes are idempotent.

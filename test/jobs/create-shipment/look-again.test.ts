@@ -48,7 +48,10 @@ function depsFor(duringLoad: () => Promise<void>) {
       getShipment: () => Promise.reject(new Error('an unpaid order is never looked up')),
     },
     records,
-    tracking: { track: () => Promise.reject(new Error('an unpaid order is never followed')) },
+    tracking: {
+      track: () => Promise.reject(new Error('an unpaid order is never followed')),
+      get: () => Promise.reject(new Error('an unpaid order is never followed')),
+    },
     counters: new Counters(redis, prefix),
     settings: { shipment: someSettings(), eligibility: someRules() },
     markOrder: async () => {},
