@@ -67,16 +67,20 @@ export async function acceptDelivery(
   void Promise.all([
     deps.redis.set(seenKey, HANDLED, 'EX', SEEN_TTL_S),
     deps.redis.set(bodyKey, HANDLED, 'EX', SEEN_TTL_S),
-    view &&
-      deps.redis.set(viewKey, `${view} ${delivery.order?.updatedAt ?? ''}`, 'EX', BODY_VIEW_TTL_S),
+    view && deps.redis.set(viewKey, `${view} ${takenAtMs(delivery.order)}`, 'EX', BODY_VIEW_TTL_S),
     deps.counters.increment('webhooks_accepted'),
   ]).catch(() => {});
   return result;
 }
 
-/** The view of the order's last webhook body taken, and that body's updated_at. */
+/** The view of the order's last webhook body taken, and that body's updated_at (ms, or blank). */
 function bodyViewKey(prefix: string, orderId: string): string {
   return `${prefix}:order-body-view:${orderId}`;
+}
+
+function takenAtMs(order: OrderBodyParts | undefined): string {
+  const ms = Date.parse(order?.updatedAt ?? '');
+  return Number.isFinite(ms) ? String(ms) : '';
 }
 
 /**
@@ -89,8 +93,8 @@ export async function bodyTaken(
   updatedAt: string,
 ): Promise<boolean> {
   const kept = await deps.redis.get(bodyViewKey(deps.prefix, orderId));
-  const takenAtMs = Date.parse(kept?.split(' ')[1] ?? '');
-  return takenAtMs >= Date.parse(updatedAt);
+  const taken = kept?.split(' ')[1];
+  return Boolean(taken) && Number(taken) >= Date.parse(updatedAt);
 }
 
 /**

@@ -95,8 +95,8 @@ describe('connector replay', () => {
     const stack = await stackFor({ workers: false });
     await addFailedJob(stack.queues.checkOrderEdit, stack.redis, {
       name: 'check-order-edit',
-      // Retried 3 times by the retry-failed-jobs schedule, and cut off each time.
-      data: { orderId: ORDER, interruptedRetries: 3 },
+      // Retried 10 times by the retry-failed-jobs schedule, failing each time.
+      data: { orderId: ORDER, scheduledRetries: 10 },
       jobId: `check-edit-${ORDER}-1`,
     });
     const future = new Date(Date.now() + 3600_000);
@@ -109,10 +109,10 @@ describe('connector replay', () => {
       [{ jobId: `check-edit-${ORDER}-1`, outcome: 'retried' }],
     );
     expect(await stack.queues.checkOrderEdit.getJobState(`check-edit-${ORDER}-1`)).toBe('waiting');
-    // Replayed by staff, it starts afresh: the schedule may retry it again if it is cut off.
+    // Replayed by staff, it starts afresh: the schedule may retry it again if it fails.
     expect((await stack.queues.checkOrderEdit.getJob(`check-edit-${ORDER}-1`))?.data).toEqual({
       orderId: ORDER,
-      interruptedRetries: 0,
+      scheduledRetries: 0,
     });
     // Not failed any more: asked for by id, it is left as it is.
     expect(

@@ -201,7 +201,7 @@ describe("an order's webhooks, as Shopify sends them", () => {
 
 describe('an order edited while its create request is out', () => {
   it('is judged when the run looks again, though its webhook came before the registration', {
-    timeout: 30_000,
+    timeout: 60_000,
   }, async () => {
     const s = await start({ workers: false });
     const route = await serveWebhooks(s);
@@ -210,6 +210,7 @@ describe('an order edited while its create request is out', () => {
       const id = '8700002';
       const real = s.partner;
       let edited = false;
+      let webhookStatus: number | null | undefined;
       const partner: PartnerClient = Object.assign(Object.create(real) as PartnerClient, {
         async createShipment(...args: Parameters<PartnerClient['createShipment']>) {
           if (!edited) {
@@ -218,7 +219,7 @@ describe('an order edited while its create request is out', () => {
             const { webhook } = await s.store.updateOrder(id, {
               lineQuantities: [{ title: 'Mug', quantity: 1 }],
             });
-            expect(webhook?.status).toBe(200);
+            webhookStatus = webhook?.status;
           }
           return real.createShipment(...args);
         },
@@ -229,8 +230,11 @@ describe('an order edited while its create request is out', () => {
         { webhookUrl: route.url },
       );
 
+      await waitUntil(() => webhookStatus !== undefined, { what: 'the edit to be made' });
+      expect(webhookStatus).toBe(200);
       await waitUntil(() => s.store.order(id)?.tags.includes(EDITED_TAG), {
         what: 'the edit to be reported',
+        timeoutMs: 30_000,
       });
       expect((await s.counters.read()).orders_edited_after_registration).toBe(1);
       expect(createRequests(s.sandbox)).toHaveLength(1);
