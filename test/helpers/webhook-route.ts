@@ -26,5 +26,11 @@ export async function serveWebhooks(
     board: { queues: Object.values(s.queues), login: undefined },
   });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { url: `${address}${WEBHOOK_PATH}`, close: () => app.close() };
+  const close = async () => {
+    const closed = app.close();
+    // The store's deliveries keep their connections alive: without this, close waits for them.
+    app.server.closeAllConnections();
+    await closed;
+  };
+  return { url: `${address}${WEBHOOK_PATH}`, close };
 }
