@@ -286,20 +286,18 @@ async function run(perMinute: number): Promise<RunResult> {
     partnerLog.filter((r) => r.method === 'POST' && r.status !== 429).length /
     Math.max(1, sandbox.shipments().length);
 
-  // List pages in the window, grouped into cycles (a cycle's pages go out back to back), against
-  // ⌈open / 200⌉ a cycle.
+  // List pages in the window against ⌈open / 200⌉ a cycle; each cycle starts at page 1. (A cycle
+  // that waits for the budget may end less than an interval before the next one starts.)
   const window = partnerLog.filter((r) => r.at >= start.at && r.at < end.at && r.status !== 429);
   const lists = window.filter((r) => r.method === 'GET' && r.path.endsWith('/shipments'));
   let cycles = 0;
   let listPagesBound = 0;
-  let last = Number.NEGATIVE_INFINITY;
   for (const r of lists) {
-    if (r.at - last > syncMs / 2) {
+    if ((new URLSearchParams(r.query).get('page') ?? '1') === '1') {
       cycles += 1;
       const seen = open.findLast((s) => s.at <= r.at)?.n ?? 0;
       listPagesBound += Math.max(1, Math.ceil(seen / SYNC_PAGE_SIZE));
     }
-    last = r.at;
   }
   const maxOpen = Math.max(
     0,
@@ -344,6 +342,18 @@ async function run(perMinute: number): Promise<RunResult> {
     ([op, { n, points }]) => `${op} ${n} × ${(points / n).toFixed(0)}`,
   );
   result.partnerKinds = [...partnerKinds].map(([kind, n]) => `${kind} ${n}`);
+  if (process.env.BENCH_TRACE) {
+    // Each list page: when, its window, and how many shipments that window held then.
+    for (const r of window.filter((r) => r.method === 'GET' && r.path.endsWith('/shipments'))) {
+      const after = Date.parse(new URLSearchParams(r.query).get('created_after') ?? '');
+      const held = sandbox
+        .shipments()
+        .filter((s) => s.createdAt.getTime() >= after && s.createdAt.getTime() <= r.at).length;
+      console.error(
+        `${perMinute}/min list +${((r.at - startedAt) / 1000).toFixed(0)} s: ${r.query}, reaches back ${((r.at - after) / 1000).toFixed(0)} s, ${held} shipments`,
+      );
+    }
+  }
   result.queues = queues;
   if (unowned > 0) console.error(`${perMinute}/min: ${unowned} Shopify requests named no order`);
   await Promise.all([sandbox.close(), store.close()]);
