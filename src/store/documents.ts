@@ -5,14 +5,10 @@ import * as orders from './orders/documents.js';
 import * as setup from './setup/documents.js';
 
 /**
- * Every Admin GraphQL document the connector sends (API 2026-10), by capability.
- * test/store/graphql-schema.test.ts validates them all against the real schema,
- * test/store/query-cost.test.ts holds each under Shopify's limit of 1,000 points of requested
- * cost per query, and the local fake store answers exactly these.
- *
- * Requested cost is counted before Shopify runs a query, from what it asks for: 1 per object,
- * 0 per scalar or enum, and a connection 2 + `first` × the cost of one node, nested
- * multiplicatively.
+ * Every Admin GraphQL document the connector sends. test/store/graphql-schema.test.ts validates
+ * them against the schema, test/store/query-cost.test.ts holds each under Shopify's 1,000-point
+ * limit, and the local fake store answers exactly these. Requested cost, counted before a query
+ * runs: 1 per object, 0 per scalar, a connection 2 + `first` × one node, nested multiplicatively.
  */
 export const STORE_DOCUMENTS = {
   orders,

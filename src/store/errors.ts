@@ -1,13 +1,10 @@
 /**
- * One error class per meaning of a Shopify Admin API answer. `message` is short and safe to show
- * an admin (Bull Board, logs): it never holds an access token, a client secret or customer data.
- * The library's own error, when there is one, is kept as `cause`.
+ * One class per meaning of a Shopify answer. `message` is safe to show an admin (Bull Board,
+ * logs): never an access token, a client secret or customer data.
  */
 export abstract class StoreError extends Error {
   abstract readonly kind: string;
-  /** The GraphQL operation that failed, e.g. "GetOrder". */
   readonly operation: string | undefined;
-  /** HTTP status, when an answer came back. */
   readonly status: number | undefined;
 
   constructor(
@@ -38,10 +35,7 @@ export interface StoreUserErrorDetail {
   code?: string;
 }
 
-/**
- * A refusal Shopify is known to give, told in words an admin can act on. `code` is stable for
- * callers to branch on (e.g. treat an already closed fulfillment order as done).
- */
+/** A refusal Shopify is known to give; `code` is stable for callers to branch on. */
 export interface KnownRefusal {
   code: string;
   /** Matches the userError's message, or its `code` when `userErrorCode` is given instead. */
@@ -55,15 +49,9 @@ export class StoreUserError extends StoreError {
   readonly kind = 'user_error';
   /** The code of the first userError that is a known refusal, else undefined. */
   readonly refusal: string | undefined;
-  /**
-   * A write sent with the order's status metafields in the same request (…WithStatus): Shopify
-   * refused the write but set the metafields, which run on their own.
-   */
+  /** …WithStatus: Shopify refused the write but set the status metafields (run on their own). */
   readonly orderStatusSet: boolean;
-  /**
-   * The reverse: the write the order's status metafields went with was made, and only the
-   * metafields were refused. Sent again, it would be made twice.
-   */
+  /** The write was made, only its status metafields refused: sent again, it would be made twice. */
   readonly writeMade: boolean;
   constructor(
     operation: string,
@@ -119,10 +107,7 @@ export class StoreThrottledError extends StoreError {
   }
 }
 
-/**
- * The shared Shopify bucket has no room for the request for longer than a worker should wait:
- * nothing was sent. The job goes back to its queue for `waitMs`, without using an attempt.
- */
+/** Nothing sent: the shared bucket lacks room for longer than a worker should wait. */
 export class StoreBudgetWaitError extends StoreError {
   readonly kind = 'budget_wait';
   constructor(

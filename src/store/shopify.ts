@@ -10,12 +10,8 @@ export type ShopifyAuth =
 const UNUSED_HOST_NAME = 'localhost';
 
 /**
- * Builds one library instance for the Admin API.
- * - Fixed token: a custom store app; the library sends `adminApiAccessToken` on every request.
- *   Its secret is the webhook secret, the custom app's API secret key.
- * - Client credentials: not a "custom store app" to the library, since that mode would send
- *   `adminApiAccessToken` instead of the session's token. `clientCredentials()` posts apiKey and
- *   apiSecretKey as client_id and client_secret.
+ * A fixed token is a custom store app, its secret the webhook secret. Client credentials must not
+ * be one: that mode sends `adminApiAccessToken` instead of the session's token.
  */
 export function createAdminShopify(options: {
   auth: ShopifyAuth;

@@ -8,8 +8,5 @@ export type * from './order-marks/types.js';
 export type * from './orders/types.js';
 export type * from './setup/types.js';
 
-/**
- * Every store capability over one transport, for the composition root to hand out. Jobs and use
- * cases take the one capability they use (OrderReader, OrderMarks, Fulfillments or StoreSetup).
- */
+/** For the composition root; jobs and use cases take only the capability they use. */
 export type StoreClient = OrderReader & OrderMarks & Fulfillments & StoreSetup;

@@ -28,7 +28,6 @@ export type VerifyWebhook = (
   headers: WebhookHeaders,
 ) => Promise<WebhookVerification>;
 
-/** The headers every webhook delivery carries, as Shopify spells them. */
 const REQUIRED_HEADERS = [
   'X-Shopify-Hmac-Sha256',
   'X-Shopify-Topic',
@@ -38,14 +37,10 @@ const REQUIRED_HEADERS = [
 ] as const;
 
 /**
- * Checks a webhook delivery as the library's `webhooks.validate` does, in its order: a body, an
- * X-Shopify-Hmac-Sha256 header, the HMAC-SHA256 of the raw body (exactly as received, before
- * any JSON parsing) with the webhook secret, then the required X-Shopify-* headers. With `shop`,
- * a delivery signed for another shop domain is refused too.
- *
- * Written with node:crypto rather than through the library: its validate signs with WebCrypto
- * (a key import per delivery) and rewrites every header name, which made it most of the intake's
- * CPU in a webhook burst. test/store/webhooks.test.ts holds the two to the same verdicts.
+ * Checks as the library's `webhooks.validate` does, in its order: body, HMAC header, HMAC of the
+ * raw body (before any JSON parsing), then the X-Shopify-* headers; with `shop`, another shop's
+ * delivery is refused. node:crypto, as the library's WebCrypto key import per delivery is too slow
+ * in a burst. test/store/webhooks.test.ts holds the two to the same verdicts.
  */
 export function createWebhookVerifier(options: {
   webhookSecret: string;
@@ -88,7 +83,6 @@ function signatureMatches(secret: Buffer, rawBody: string, sent: string): boolea
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** A header's first value by its lower-case name, from Node's headers or fetch Headers. */
 function headerReader(headers: WebhookHeaders): (name: string) => string | undefined {
   if (headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
   const plain = toPlainHeaders(headers);

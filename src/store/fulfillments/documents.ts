@@ -1,8 +1,4 @@
-/**
- * The documents that read fulfillment orders and fulfil, track and follow shipments (API
- * 2026-10). Every export is one complete document, listed in ../documents.ts for the schema and
- * cost tests.
- */
+/** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
 const FULFILLMENT_ORDER_LINE_FIELDS = /* GraphQL */ `
   fragment FulfillmentOrderLineFields on FulfillmentOrderLineItem {
@@ -15,11 +11,7 @@ const FULFILLMENT_ORDER_LINE_FIELDS = /* GraphQL */ `
   }
 `;
 
-/**
- * Five fulfillment orders with 50 lines each: 3 + 5 × (3 + 50 × 2) = 518. The client pages on
- * for an order with more fulfillment orders, and with GetFulfillmentOrderLineItems for one with
- * more lines.
- */
+/** 518 points; the client pages on for more fulfillment orders or lines. */
 export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
   query GetFulfillmentOrders($id: ID!, $after: String) {
     order(id: $id) {
@@ -48,7 +40,6 @@ export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
   ${FULFILLMENT_ORDER_LINE_FIELDS}
 `;
 
-/** The lines of one fulfillment order after the first 50: 3 + 250 × 2 = 503. */
 export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
   query GetFulfillmentOrderLineItems($id: ID!, $after: String) {
     fulfillmentOrder(id: $id) {
@@ -68,9 +59,8 @@ export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
 `;
 
 /**
- * The fulfillment made, with the units it holds (one line per order line item; the client checks
- * them against what it asked for). A location's fulfillment of more than 10 line items is not
- * listed whole: the client then reads the order.
+ * The client checks the units against what it asked for; past 10 line items they are not listed
+ * whole, and the client reads the order instead.
  */
 const CREATED_FULFILLMENT_FIELDS = /* GraphQL */ `
   fragment CreatedFulfillmentFields on Fulfillment {
@@ -95,10 +85,7 @@ const CREATED_FULFILLMENT_FIELDS = /* GraphQL */ `
   }
 `;
 
-/**
- * The order's status metafields, written in the same request as a mutation that changes it,
- * through the order itself (a flat 10 points).
- */
+/** The order's status metafields, through orderUpdate (a flat 10 points). */
 const STATUS_WRITE = /* GraphQL */ `
     orderUpdate(input: $order) {
       userErrors {
@@ -107,10 +94,7 @@ const STATUS_WRITE = /* GraphQL */ `
       }
     }`;
 
-/**
- * A mutation alone, and with the order's status metafields (`…WithStatus`): Shopify runs the two
- * one after the other, each answering its own userErrors.
- */
+/** In `…WithStatus`, Shopify runs the two mutations in turn, each with its own userErrors. */
 function withAndWithoutStatus(name: string, variables: string, body: string, fragments = '') {
   return [
     `mutation ${name}(${variables}) {${body}}\n${fragments}`,
@@ -182,7 +166,6 @@ export const [CREATE_FULFILLMENT_EVENT, CREATE_FULFILLMENT_EVENT_WITH_STATUS] =
   `,
   );
 
-/** A progress report and the order's status metafields in one request. */
 export const REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS = /* GraphQL */ `
   mutation ReportFulfillmentOrderProgressWithStatus(
     $id: ID!

@@ -7,14 +7,10 @@ import * as D from './state-documents.js';
 import * as R from './state-responses.js';
 import type { FulfillmentOrderState, FulfillmentState, OrderFulfillmentState } from './types.js';
 
-/** Fulfillments READ_FULFILLMENT_STATE asks for (`fulfillments(first: 10)`). */
+/** Must match `fulfillments(first: 10)` in READ_FULFILLMENT_STATE. */
 const FULFILLMENTS_FIRST_READ = 10;
 
-/**
- * The order's fulfillment orders and fulfillments, or null when the store has no such order
- * (or it was deleted while being read). One request for an ordinary order (requested cost 279);
- * more only for what the first one could not hold: see state-documents.ts.
- */
+/** Null when the store has no such order (or it was deleted while being read). */
 export async function readFulfillmentState(
   transport: StoreTransport,
   orderId: string,
@@ -56,7 +52,6 @@ export async function readFulfillmentState(
   };
 }
 
-/** The first page as given and every further page; null when the order is gone meanwhile. */
 async function allFulfillmentOrders(
   transport: StoreTransport,
   id: string,
@@ -80,11 +75,8 @@ async function allFulfillmentOrders(
 }
 
 /**
- * Every fulfillment of the order. Order.fulfillments cannot be paged by cursor, so when
- * fulfillmentsCount says there are more than the first request held, this asks for those
- * created at or after the newest one seen, until the count is reached. Rather than return a
- * partial list (the sync would fulfil again what it cannot see), it fails when a page brings
- * nothing new before then.
+ * Order.fulfillments has no cursor: page by creation time until fulfillmentsCount is reached. A
+ * page with nothing new fails, as a partial list would make the sync fulfil again what it misses.
  */
 async function allFulfillments(
   transport: StoreTransport,
@@ -128,7 +120,6 @@ function newestCreatedAt(fulfillments: R.FulfillmentStateNode[]): string {
   return newest;
 }
 
-/** A fulfillment order's id, status, actions and location, as every read of one gives them. */
 export function fulfillmentOrderHead(node: {
   id: string;
   status: string;
@@ -190,10 +181,7 @@ async function hasRemainingLines(
   }
 }
 
-/**
- * Every line of a fulfillment: the first page as read, and the rest page by page for one with
- * more (a sent line may be among them).
- */
+/** Reads every page: a sent line may be among the later ones. */
 async function allFulfillmentLines(
   transport: StoreTransport,
   node: R.FulfillmentStateNode,

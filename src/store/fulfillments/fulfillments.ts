@@ -25,7 +25,6 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
   /** Shopify keeps at most this much of a progress report's reasonNotes. */
   const REASON_NOTES_MAX = 256;
 
-  /** fulfillmentCreate's lineItemsByFulfillmentOrder for the lines or orders the input names. */
   async function fulfillmentLines(input: CreateFulfillmentInput) {
     if (input.lineItems && input.lineItems.length > 0) {
       const byOrder = new Map<string, { id: string; quantity: number }[]>();

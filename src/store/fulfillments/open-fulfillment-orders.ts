@@ -9,11 +9,7 @@ import type { FulfillmentOrderLine, OpenFulfillmentOrder } from './types.js';
 
 const OPEN_FULFILLMENT_ORDER_STATUSES = new Set(['OPEN', 'IN_PROGRESS']);
 
-/**
- * The order's open fulfillment orders with the lines that still have something to fulfil.
- * Each request stays far below Shopify's per-query cost limit, so this pages: through the
- * fulfillment orders five at a time, and through the lines of an open one beyond its first 50.
- */
+/** Only lines with something left to fulfil; pages to keep each request cheap. */
 export async function readOpenFulfillmentOrders(
   transport: StoreTransport,
   orderId: string,
@@ -42,7 +38,6 @@ export async function readOpenFulfillmentOrders(
   return open;
 }
 
-/** The first page of a fulfillment order's lines as given, and every further page fetched. */
 async function allLines(
   transport: StoreTransport,
   fulfillmentOrderId: string,

@@ -1,10 +1,6 @@
 import type { KnownRefusal } from '../errors.js';
 
-/**
- * Shopify's known refusals of fulfillment writes (fulfillmentCreate, tracking updates, events,
- * progress reports), in words an admin can act on. The messages are Shopify's own; the
- * FULFILLMENT_ORDER_* codes are fulfillmentOrderReportProgress's userError codes.
- */
+/** Patterns match Shopify's own messages; FULFILLMENT_ORDER_* are its progress-report codes. */
 export const FULFILLMENT_REFUSALS: readonly KnownRefusal[] = [
   {
     code: 'fulfillment_order_closed',

@@ -23,7 +23,7 @@ export interface Tracking {
 }
 
 export interface CreateFulfillmentInput {
-  /** Numeric id or gid; used to find the open fulfillment orders when none are named. */
+  /** Numeric id or gid. */
   orderId: string;
   /** Fulfil these fulfillment orders whole: all at one location, Shopify fulfils one per call. */
   fulfillmentOrderIds?: string[];
@@ -35,7 +35,6 @@ export interface CreateFulfillmentInput {
   }[];
   tracking: Tracking;
   notifyCustomer: boolean;
-  /** Set in the same request. */
   orderStatus?: OrderStatusWrite;
 }
 
@@ -43,10 +42,7 @@ export interface FulfillmentSummary {
   id: string;
   status: string;
   tracking: { company: string | null; number: string | null; url: string | null }[];
-  /**
-   * The units a fulfillment just made holds, by the order's line item (LineItem gid); null when
-   * Shopify's answer did not list them all. Only from createFulfillment.
-   */
+  /** By LineItem gid; null when Shopify's answer did not list them all. createFulfillment only. */
   units?: { lineItemId: string; quantity: number }[] | null;
 }
 
@@ -64,7 +60,6 @@ export type FulfillmentEventStatus =
   | 'READY_FOR_PICKUP';
 
 export interface FulfillmentOrderState {
-  /** FulfillmentOrder gid. */
   id: string;
   /** OPEN, IN_PROGRESS, ON_HOLD, SCHEDULED, CLOSED, CANCELLED, INCOMPLETE (kept as string). */
   status: string;
@@ -76,16 +71,13 @@ export interface FulfillmentOrderState {
   holdReasons: string[];
   /** When a SCHEDULED fulfillment order becomes ready. */
   fulfillAt: string | null;
-  /** Some line still has remainingQuantity > 0. */
   hasRemainingLines: boolean;
 }
 
 export interface FulfillmentState {
-  /** Fulfillment gid. */
   id: string;
   /** SUCCESS, CANCELLED, ERROR, FAILURE, … */
   status: string;
-  /** FulfillmentDisplayStatus, e.g. DELIVERED. */
   displayStatus: string | null;
   createdAt: string;
   deliveredAt: string | null;
@@ -105,10 +97,7 @@ export interface OrderFulfillmentState {
   /** "#1003" */
   name: string;
   cancelledAt: string | null;
-  /**
-   * The fulfillment orders the app's scopes let it see: with merchant-managed scopes only, those
-   * of fulfillment services are not listed.
-   */
+  /** Only those the scopes show: merchant-managed scopes hide fulfillment services' ones. */
   fulfillmentOrders: FulfillmentOrderState[];
   /** Cancelled ones too: keep status so callers can filter. */
   fulfillments: FulfillmentState[];
@@ -116,7 +105,7 @@ export interface OrderFulfillmentState {
 
 /** Fulfilling orders and following their shipments: what the status sync writes. */
 export interface Fulfillments {
-  /** The open fulfillment orders with their unfulfilled lines, every page of them. */
+  /** Open ones with their unfulfilled lines, all pages. */
   getFulfillmentOrders(orderId: string): Promise<OpenFulfillmentOrder[]>;
   createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary>;
   updateFulfillmentTracking(
@@ -124,21 +113,14 @@ export interface Fulfillments {
     tracking: Tracking,
     options?: { notifyCustomer?: boolean },
   ): Promise<FulfillmentSummary>;
-  /** With `orderStatus`, the order's status metafields are set in the same request. */
   createFulfillmentEvent(
     fulfillmentId: string,
     status: FulfillmentEventStatus,
     options?: { happenedAt?: string; message?: string; orderStatus?: OrderStatusWrite },
   ): Promise<{ id: string; status: string; happenedAt: string }>;
-  /**
-   * Everything the sync needs to fulfil or follow an order, in as few requests as Shopify
-   * allows; null when the order does not exist.
-   */
+  /** In as few requests as Shopify allows; null when the order does not exist. */
   readFulfillmentState(orderId: string): Promise<OrderFulfillmentState | null>;
-  /**
-   * These fulfillment orders as they are now, in one request, in the order asked; null for one
-   * not found (or not visible with the app's scopes).
-   */
+  /** One request, in the order asked; null for one not found or hidden by the scopes. */
   readFulfillmentOrders(
     fulfillmentOrderIds: string[],
   ): Promise<

@@ -1,10 +1,7 @@
 /**
- * One `mutation` document holding only the writes an order still needs, so marking an order is
- * one request whatever it takes: Shopify runs the root fields of a mutation one after another,
- * in the order written. Each part costs 10 points (metafields go through orderUpdate, a flat 10,
- * where metafieldsSet would charge 10 more for the order). Every combination is one slice of
- * WRITE_ORDER_MARKS (documents.ts), and
- * test/store/graphql-schema.test.ts validates each against the real schema.
+ * One mutation holding only the writes an order still needs: Shopify runs its root fields in the
+ * order written. Each combination is a slice of WRITE_ORDER_MARKS (documents.ts), validated by
+ * test/store/graphql-schema.test.ts.
  */
 
 export interface CombinedWriteParts {
@@ -35,7 +32,7 @@ const PARTS = {
   },
 } as const;
 
-/** The document for these parts (at least one); named WriteOrderMarks whatever it holds. */
+/** At least one part; named WriteOrderMarks whatever it holds. */
 export function combinedWriteDocument(parts: CombinedWriteParts): string {
   const chosen = (Object.keys(PARTS) as (keyof CombinedWriteParts)[]).filter((key) => parts[key]);
   if (chosen.length === 0) throw new TypeError('A combined write needs at least one part');

@@ -1,14 +1,11 @@
-/**
- * The documents that mark an order for staff: metafields, tags and the note (API 2026-10). Every
- * export is one complete document, listed in ../documents.ts for the schema and cost tests.
- */
+/** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js';
 import { combinedWriteDocument } from './combined-write.js';
 
 /**
- * Through the order itself (a flat 10 points; metafieldsSet charges 10 more per order): each
- * metafield, named by namespace and key, is updated if the order has it and made if not.
+ * Through orderUpdate, a flat 10 points (metafieldsSet charges 10 more per order). Each metafield
+ * is updated if the order has it and made if not.
  */
 export const SET_METAFIELDS = /* GraphQL */ `
   mutation SetOrderMetafields($order: OrderInput!) {
@@ -90,10 +87,7 @@ export const UPDATE_ORDER_NOTE = /* GraphQL */ `
   }
 `;
 
-/**
- * Every write an order's marks may need, in one request (see combined-write.ts): the client sends
- * the slice of it that holds only what differs.
- */
+/** Every write an order's marks may need; the client sends only the slice that differs. */
 export const WRITE_ORDER_MARKS = combinedWriteDocument({
   setMetafields: true,
   deleteMetafields: true,
@@ -101,10 +95,7 @@ export const WRITE_ORDER_MARKS = combinedWriteDocument({
   removeTags: true,
 });
 
-/**
- * The connector's marks on an order as they stand, for a mark job that was not handed them: 3
- * points (the order, two metafields; tags are free).
- */
+/** For a mark job that was not handed the marks. */
 export const GET_ORDER_MARKS = /* GraphQL */ `
   query GetOrderMarks($id: ID!) {
     order(id: $id) {

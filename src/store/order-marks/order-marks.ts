@@ -30,7 +30,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       const ownerId = orderGidOf(orderId, operation);
       // Shopify wants at least one identifier.
       if (keys.length === 0) return;
-      // Shopify introduced metafieldsDelete (2024-04) for up to 25 at once; we never need more.
+      // metafieldsDelete takes up to 25 at once; we never need more.
       refuseOverMetafieldLimit(keys.length, operation);
       const data = await transport.send(operation, D.DELETE_METAFIELDS, R.deleteMetafieldsData, {
         metafields: keys.map(({ namespace, key }) => ({ ownerId, namespace, key })),
@@ -127,8 +127,8 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       const note = current.order.note ?? '';
       // A retried job must not write the same line twice.
       if (note.split('\n').some((existing) => existing.trim() === line)) return;
-      // Shopify has no "append": an edit made between our read and write would be lost. Notes are
-      // rarely edited by hand while a shipment is being registered, so we accept that window.
+      // Shopify has no "append": a hand edit between our read and write is lost, a rare window
+      // we accept.
       const data = await transport.send(operation, D.UPDATE_ORDER_NOTE, R.updateOrderNoteData, {
         input: { id, note: note ? `${note.replace(/\n+$/, '')}\n${line}` : line },
       });

@@ -9,7 +9,7 @@ export interface MetafieldEntry {
   type: MetafieldType;
 }
 
-/** Names a metafield on an owner (the order): what metafieldsDelete takes besides the owner. */
+/** What metafieldsDelete takes besides the owner. */
 export interface MetafieldKey {
   namespace: string;
   key: string;
@@ -30,13 +30,9 @@ export interface OrderMarks {
   deleteOrderMetafields(orderId: string, keys: MetafieldKey[]): Promise<void>;
   addOrderTags(orderId: string, tags: string[]): Promise<void>;
   removeOrderTags(orderId: string, tags: string[]): Promise<void>;
-  /**
-   * Writes these changes in one request (one mutation per kind of change, in the order above),
-   * and sends nothing when there is nothing to change. Not atomic across kinds, but every part
-   * is idempotent, so a retry after a partial write does no harm.
-   */
+  /** One request, none when nothing changes. Not atomic, but every part is idempotent. */
   writeOrderMarks(orderId: string, changes: OrderMarkChanges): Promise<void>;
-  /** The connector's marks on the order as they stand; null when the store has no such order. */
+  /** Null when the store has no such order. */
   readOrderMarks(orderId: string): Promise<OrderMarksSeen | null>;
   /** Adds `text` as a new last line of the order note, unless that exact line is already there. */
   appendOrderNote(orderId: string, text: string): Promise<void>;

@@ -25,7 +25,6 @@ const orderHeaderSchema = z.object({
   shipmentOrderNumber: z.object({ value: z.string() }).nullable(),
 });
 
-/** A node of the ListOrdersUpdatedSince page: the header and Order.requiresShipping. */
 export const orderSummaryNodeSchema = orderHeaderSchema.extend({ requiresShipping: z.boolean() });
 
 /** The `LineItemFields` fragment (documents.ts) as Shopify answers it. */
@@ -52,13 +51,11 @@ const lineItemNodeSchema = z.object({
     .nullable(),
 });
 
-/** One page of an order's line items. */
 export const lineItemsPageSchema = z.object({
   nodes: z.array(lineItemNodeSchema),
   pageInfo,
 });
 
-/** One page of a fulfillment order's lines, as GetOrder and GetFulfillmentOrderLineItems give it. */
 export const fulfillmentOrderLinesPageSchema = z.object({
   nodes: z.array(
     z.object({
@@ -77,13 +74,12 @@ const fulfillmentOrderNodeSchema = fulfillmentOrderFields.extend({
   lineItems: fulfillmentOrderLinesPageSchema,
 });
 
-/** One page of an order's fulfillment orders. */
 export const fulfillmentOrdersPageSchema = z.object({
   nodes: z.array(fulfillmentOrderNodeSchema),
   pageInfo,
 });
 
-/** The `StoreOrderFields` fragment (documents.ts) as Shopify answers it: the first page of items. */
+/** The `StoreOrderFields` fragment (documents.ts) as Shopify answers it. */
 export const orderNodeSchema = orderHeaderSchema.extend({
   email: z.string().nullable(),
   phone: z.string().nullable(),
@@ -112,21 +108,16 @@ export type LineItemNode = z.infer<typeof lineItemNodeSchema>;
 export type OrderNode = z.infer<typeof orderNodeSchema>;
 export type OrderSummaryNode = z.infer<typeof orderSummaryNodeSchema>;
 
-/** Maps one listed GraphQL order to the connector's StoreOrderSummary. */
 export function toStoreOrderSummary(node: OrderSummaryNode): StoreOrderSummary {
   return { ...toHeader(node), requiresShipping: node.requiresShipping };
 }
 
-/** A fulfillment order read whole: the node and every page of its lines. */
+/** The node and every page of its lines. */
 export interface FulfillmentOrderRead {
   node: FulfillmentOrderNode;
   lines: readonly FulfillmentOrderLineNode[];
 }
 
-/**
- * Maps one GraphQL order, with all its line items and fulfillment orders (every page), to the
- * connector's StoreOrder.
- */
 export function toStoreOrder(
   node: OrderNode,
   lineItems: readonly LineItemNode[],

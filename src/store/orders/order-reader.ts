@@ -16,18 +16,10 @@ import {
 import * as R from './responses.js';
 import type { OrderReader } from './types.js';
 
-/**
- * Orders per ListOrdersUpdatedSince page. Each listed order costs 2 points of requested query cost
- * (scalars and one metafield), so a page costs 2 + 200 = 202, far below Shopify's 1,000 per query;
- * test/store/query-cost.test.ts checks the document with this value.
- */
+/** 2 points an order; test/store/query-cost.test.ts checks the document with this value. */
 export const ORDERS_PAGE_SIZE = 100;
-/**
- * The most line items read of one order (21 pages of 24, about 3,100 points in all). An order
- * with more is refused with a clear error rather than read without end.
- */
+/** An order with more is refused with a clear error rather than read without end. */
 export const MAX_ORDER_LINE_ITEMS = 500;
-/** Ids per FindOrders request: 1 point each. */
 const FIND_ORDERS_BATCH = 100;
 
 export function createOrderReader(transport: StoreTransport): OrderReader {
@@ -88,10 +80,8 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
 }
 
 /**
- * The order with every line item and fulfillment order: further pages are read only when Shopify
- * says there are more. A shipment cannot be amended once registered, so a partial order would be
- * worse than none: an order that changes between pages is read again by the job's retry, and one
- * with more items than the connector reads is refused.
+ * A shipment cannot be amended once registered, so a partial order is worse than none: one that
+ * changes between pages is read again by the job's retry, and one with too many items is refused.
  */
 async function wholeOrder(
   transport: StoreTransport,
@@ -150,7 +140,6 @@ async function wholeOrder(
   return toStoreOrder(node, items, read);
 }
 
-/** A fulfillment order's lines: the first page as given, and every further page fetched. */
 async function allFulfillmentOrderLines(
   transport: StoreTransport,
   fo: FulfillmentOrderRead['node'],

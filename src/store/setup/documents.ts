@@ -1,9 +1,5 @@
-/**
- * The documents `connector setup` sends (API 2026-10). Every export is one complete document,
- * listed in ../documents.ts for the schema and cost tests.
- */
+/** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
-/** The app installation and its scopes: 2. */
 export const GET_GRANTED_SCOPES = /* GraphQL */ `
   query GetGrantedScopes {
     currentAppInstallation {
@@ -14,7 +10,7 @@ export const GET_GRANTED_SCOPES = /* GraphQL */ `
   }
 `;
 
-/** 1: the cheapest query that still needs a working token. */
+/** The cheapest query that still needs a working token. */
 export const GET_SHOP_IDENTITY = /* GraphQL */ `
   query GetShopIdentity {
     shop {
@@ -24,10 +20,7 @@ export const GET_SHOP_IDENTITY = /* GraphQL */ `
   }
 `;
 
-/**
- * The store's active locations, 50 a page: 2 + 50 = 52. Which of them are the merchant's own
- * tells whether COLLECT_FROM_LOCATIONS needs setting.
- */
+/** Which are the merchant's own tells whether COLLECT_FROM_LOCATIONS needs setting. */
 export const LIST_LOCATIONS = /* GraphQL */ `
   query ListLocations($after: String) {
     locations(first: 50, after: $after) {
@@ -44,10 +37,7 @@ export const LIST_LOCATIONS = /* GraphQL */ `
   }
 `;
 
-/**
- * 50 subscriptions a page: 2 + 50 = 52. `uri` replaces the deprecated `callbackUrl` (and
- * `endpoint`) and also holds Pub/Sub and EventBridge addresses.
- */
+/** `uri` replaces the deprecated `callbackUrl`; it also holds Pub/Sub and EventBridge addresses. */
 export const LIST_WEBHOOK_SUBSCRIPTIONS = /* GraphQL */ `
   query ListWebhookSubscriptions($topics: [WebhookSubscriptionTopic!], $after: String) {
     webhookSubscriptions(first: 50, after: $after, topics: $topics) {
@@ -98,10 +88,7 @@ export const UPDATE_WEBHOOK_SUBSCRIPTION = /* GraphQL */ `
   }
 `;
 
-/**
- * Order metafield definitions of one namespace, 50 a page: 2 + 50 × (1 + its type) = 102.
- * The root query: Order.metafieldDefinitions is deprecated.
- */
+/** The root query, as Order.metafieldDefinitions is deprecated. */
 export const LIST_ORDER_METAFIELD_DEFINITIONS = /* GraphQL */ `
   query ListOrderMetafieldDefinitions($namespace: String!, $after: String) {
     metafieldDefinitions(ownerType: ORDER, namespace: $namespace, first: 50, after: $after) {

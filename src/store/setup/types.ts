@@ -2,15 +2,14 @@
 export interface StoreSetup {
   /** Handles of the scopes the app was granted (currentAppInstallation.accessScopes). */
   grantedScopes(): Promise<string[]>;
-  /** shop { name myshopifyDomain } : a cheap check that the token works. */
+  /** A cheap check that the token works. */
   shopIdentity(): Promise<{ name: string; myshopifyDomain: string }>;
-  /** The store's active locations that are the merchant's own (not a fulfillment service's). */
+  /** Active locations not of a fulfillment service. */
   merchantLocations(): Promise<{ id: string; name: string }[]>;
   /** Webhook subscriptions for these topics (e.g. ORDERS_CREATE): id, topic, uri. */
   listWebhookSubscriptions(topics: string[]): Promise<{ id: string; topic: string; uri: string }[]>;
   createWebhookSubscription(topic: string, uri: string): Promise<{ id: string }>;
   updateWebhookSubscription(id: string, uri: string): Promise<void>;
-  /** Order metafield definitions in a namespace: key, name, type. */
   listOrderMetafieldDefinitions(
     namespace: string,
   ): Promise<{ id: string; key: string; name: string; type: string }[]>;

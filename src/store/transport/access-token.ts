@@ -6,10 +6,7 @@ import { type FetchFunction, withFetch } from '../fetch-routing.js';
 /** Where the Admin client gets the session (and so the token) each request is sent with. */
 export interface AdminSessions {
   session(): Promise<Session>;
-  /**
-   * Called after a 401 with the session that was refused. Resolves true when a fresh token is
-   * in place and the request is worth one more try.
-   */
+  /** After a 401: true when a fresh token is in place and one more try is worth it. */
   renewAfterUnauthorized(refused: Session): Promise<boolean>;
 }
 
@@ -25,10 +22,7 @@ export function fixedTokenSessions(shopify: Shopify, shop: string): AdminSession
 /** Renew this long before the token expires, so no request goes out with a dying token. */
 export const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
 
-/**
- * Client-credentials tokens: fetched on first use, renewed shortly before they expire and once
- * after a 401. Concurrent callers share one in-flight token request.
- */
+/** Renewed before expiry and once after a 401; concurrent callers share one token request. */
 export function clientCredentialsSessions(options: {
   shopify: Shopify;
   shop: string;

@@ -31,26 +31,16 @@ export interface AdminClientOptions {
   onOutcome?: (outcome: StoreOutcome) => void;
   /** Told how each request ended, with its cost and throttling (for metrics). */
   onRequest?: (outcome: StoreRequestOutcome) => void;
-  /**
-   * The shop's bucket shared by every process (SharedStoreBucket): each request takes its
-   * requested cost from it first. Without it, this process waits on Shopify's THROTTLED alone.
-   */
+  /** Shared by every process (SharedStoreBucket); without it, only THROTTLED makes this wait. */
   bucket?: StoreCostGate;
-  /**
-   * The longest a request waits here for the shared bucket; past it, StoreBudgetWaitError
-   * (a job goes back to its queue for the wait). Default 10 s: the connector's share of a
-   * standard bucket refilling from empty.
-   */
+  /** Past it, StoreBudgetWaitError. Default 10 s: a standard bucket refilling from empty. */
   maxBudgetWaitMs?: number;
 }
 
 /** How one request to the Admin API ended: answered (even with userErrors), or failed. */
 export type StoreOutcome = { ok: true } | { ok: false; error: StoreError };
 
-/**
- * What every capability (orders, order marks, fulfillments) sends its documents through. One per
- * shop: its capabilities share the token, its renewal and the throttle waits.
- */
+/** One per shop: its capabilities share the token, its renewal and the throttle waits. */
 export interface StoreTransport {
   /** Sends one document and returns its `data`, checked against `schema`. */
   send<S extends z.ZodType>(

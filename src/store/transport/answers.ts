@@ -1,10 +1,8 @@
 import { z } from 'zod';
 import { StoreRequestError } from '../errors.js';
 
-/** pageInfo of a connection the client pages through. */
 export const pageInfo = z.object({ hasNextPage: z.boolean(), endCursor: z.string().nullable() });
 
-/** A mutation payload's userErrors (see throwOnUserErrors). */
 export const userErrors = z.array(
   z.object({
     field: z.array(z.string()).nullable().optional(),
@@ -13,7 +11,6 @@ export const userErrors = z.array(
   }),
 );
 
-/** The cursor of the next page, or null after the last one. */
 export function nextCursor(
   page: { hasNextPage: boolean; endCursor: string | null },
   operation: string,

@@ -1,16 +1,9 @@
 import type { QueryCost } from './query-cost.js';
 
-/**
- * Which requests go first in the shop's bucket while both kinds wait: the follow-up writes that
- * move a registered order on (progress, fulfilment, delivery, status), or the rest in turn (new
- * orders' reads and registration marks among them).
- */
+/** `follow-up`: writes that move a registered order on; `registration`: all the rest. */
 export type StorePriority = 'registration' | 'follow-up';
 
-/**
- * What the transport asks before each request when one Shopify bucket is shared by every
- * process (shared-bucket.ts holds it in Redis). Never sleeps: it says how long to.
- */
+/** The Shopify bucket all processes share (shared-bucket.ts). Never sleeps: it says how long to. */
 export interface StoreCostGate {
   /**
    * Asks to send one request. `sendInMs` 0: send now, its requested cost is taken. More: its
@@ -26,7 +19,6 @@ export interface StoreCostGate {
 }
 
 export interface CostRequest {
-  /** The document's requested cost. */
   cost: number;
   /** Its operation name: the model keeps what each one cost last. */
   operation: string;

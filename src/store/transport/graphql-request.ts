@@ -37,7 +37,7 @@ export interface AdminGraphqlOptions {
   /** Waits for throttling (THROTTLED or 429) allowed per call before giving up. */
   maxThrottleWaits: number;
   sleep: (ms: number) => Promise<void>;
-  /** Told how each request ended, with its cost (for metrics); never throws into the client. */
+  /** Each request's outcome and cost, for metrics. */
   onRequest?: (outcome: StoreRequestOutcome) => void;
   /** The shop's bucket shared by every process; without it, each process waits on its own. */
   gate?: StoreCostGate;
@@ -111,10 +111,8 @@ export class AdminGraphql {
   }
 
   /**
-   * The retry of a throttled request, booked before the wait so that the wait logged is the
-   * wait made: the later of what Shopify's answer asks (for its whole bucket) and what the
-   * shared bucket, just told Shopify's level, needs for the connector's share. A wait too long
-   * for a worker hands the job back to its queue instead.
+   * Booked before the wait so the wait logged is the wait made: the later of what Shopify asks (for
+   * its whole bucket) and what the shared bucket needs for the connector's share.
    */
   private async bookAfterThrottle(
     operation: string,
@@ -139,11 +137,7 @@ export class AdminGraphql {
     return { ...booking, waitMs };
   }
 
-  /**
-   * Takes the document's requested cost from the shared bucket; the request waits here while
-   * the wait is short, and a longer one hands the job back to its queue (StoreBudgetWaitError)
-   * rather than hold a worker slot.
-   */
+  /** Short waits happen here; a longer one throws StoreBudgetWaitError, freeing the worker. */
   private async book(
     operation: string,
     document: string,
@@ -205,10 +199,6 @@ export class AdminGraphql {
   }
 }
 
-/**
- * Throws StoreUserError when a mutation payload carries userErrors, explained in admin's words
- * when one of them is among `knownRefusals`.
- */
 export function throwOnUserErrors(
   operation: string,
   userErrors: readonly { field?: string[] | null; message: string; code?: string | null }[],

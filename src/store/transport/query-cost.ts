@@ -6,7 +6,6 @@ export interface QueryCost {
   requested: number;
   /** Points it was charged in the end; null when it did not run (throttled). */
   actual: number | null;
-  /** The bucket after the request, when Shopify reported it. */
   throttleStatus?: { maximumAvailable: number; currentlyAvailable: number; restoreRate: number };
 }
 
@@ -38,7 +37,6 @@ export interface StoreRequestOutcome {
   /** The document's operation name, e.g. `GetOrder` (never an id). */
   operation: string;
   outcome: 'ok' | 'throttled' | 'error';
-  /** What Shopify said the request cost, when it said. */
   cost?: QueryCost;
   /** For a throttled request, how long the client waits before sending it again. */
   throttleWaitMs?: number;

@@ -4,31 +4,18 @@ import type { CostRequest, CostTicket, GrantedTicket, StoreCostGate } from './co
 import type { QueryCost } from './query-cost.js';
 
 /**
- * The shop's Admin API cost bucket as every connector process sees it, held in Redis.
+ * The shop's Admin API cost bucket, shared by every connector process through Redis.
  *
- * Shopify's bucket holds `maximumAvailable` points and refills at `restoreRate` a second; a query
- * needs its whole requested cost available, is charged it up front and refunded down to its
- * actual cost after. The limits are per app and store: other apps never draw from it. The
- * connector may leave `reserveShare` of both the points and the refill unused, as headroom for
- * the merchant's own scripts that run with the connector's credentials (0 by default).
- *
- * The model is Shopify's level as last reported, less what was sent since and what is booked:
- * - A request goes when the level holds its whole requested cost, and takes it (in flight until
- *   answered). Otherwise it books its place: the points it is expected to cost in the end (the
- *   last actual cost of that document), and a time when the refill should have covered it. At
- *   that time it asks again, ahead of every later booking, and goes or books again.
- * - Follow-up writes (StorePriority) go ahead of registrations' bookings: they may use the points
- *   those hold, and registrations may not use theirs, for as long as follow-ups have had less than
- *   `followUpReserve` of the points sent lately (over the time the bucket takes to refill). Past
- *   it, every request waits in turn, so follow-ups that keep coming never starve registrations.
- *   Without registrations waiting nothing changes; in a steady state follow-ups need only what
- *   the orders registered need next, so each order's life goes on as soon as its points allow.
- * - Each answer carries Shopify's `currentlyAvailable`: the level becomes that, up or down, less
- *   the requests sent after this one (not yet charged when Shopify answered) and the bookings. An
- *   answer older than one already adopted is left out. Without a figure, the difference between
- *   requested and actual cost is refunded.
- *
- * Until Shopify first answers, the model assumes a standard plan (1,000 points, 100 a second).
+ * Shopify charges a query's whole requested cost up front (it must be available) and refunds down
+ * to the actual cost; limits are per app and store. `reserveShare` leaves headroom for the
+ * merchant's own scripts that use the connector's credentials.
+ * - A request that does not fit books its expected cost (the document's last actual cost) and the
+ *   time the refill covers it; it then asks again ahead of every later booking.
+ * - Follow-ups (StorePriority) may use registrations' booked points while under `followUpReserve`
+ *   of the points sent lately; past it all wait in turn, so registrations never starve.
+ * - An answer's `currentlyAvailable` becomes the level, less requests sent after it (not yet
+ *   charged then) and bookings; an answer older than one adopted is ignored.
+ * Until Shopify first answers, it assumes a standard plan (1,000 points, 100 a second).
  */
 const READ_MODEL = `
 local function now()
@@ -183,10 +170,7 @@ export interface SharedBucketOptions {
   shop: string;
   /** Share of the bucket (points and refill) left unused, 0 to 0.9. */
   reserveShare: number;
-  /**
-   * Share of the points sent lately up to which follow-up writes go ahead of registrations while
-   * both wait, 0 to 0.9; 0 (the default): every request waits in turn.
-   */
+  /** Share of recent points (0 to 0.9) follow-ups may take ahead of waiting registrations. */
   followUpReserve?: number;
   /** How long a request may stay booked or unanswered before the model forgets it. */
   bookingGraceMs?: number;
@@ -281,7 +265,6 @@ export class SharedStoreBucket implements StoreCostGate {
     );
   }
 
-  /** What the model holds, for tests, the benchmark and status. */
   async state(): Promise<SharedBucketState> {
     const [model, stats] = await Promise.all([
       this.redis.hgetall(this.keys[0]),

@@ -28,12 +28,9 @@ const throttledBodySchema = z.object({
 export type ThrottleSignal = { kind: 'cost' | 'rate_limit'; waitMs: number; status: number };
 
 /**
- * How long Shopify asks us to wait, or null when `error` is not throttling. The library surfaces:
- * - HTTP 200 + `errors[].extensions.code === "THROTTLED"` as a GraphqlQueryError whose `body` is
- *   the client response ({errors: {graphQLErrors}, extensions: {cost}}): wait until the bucket has
- *   refilled enough for the requested cost, `(requested - available) / restoreRate` seconds.
- * - HTTP 429 as an HttpThrottlingError with `response.retryAfter` in seconds (parseFloat of
- *   Retry-After), since we send requests with the library's own retries off.
+ * Null when `error` is not throttling. THROTTLED comes as a GraphqlQueryError (HTTP 200) with the
+ * cost in its body: wait for the refill. HTTP 429 comes as an HttpThrottlingError, as the library's
+ * own retries are off: wait `retryAfter` seconds.
  */
 export function throttleSignal(error: unknown): ThrottleSignal | null {
   if (error instanceof HttpThrottlingError) {
