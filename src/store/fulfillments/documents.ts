@@ -166,12 +166,12 @@ export const [CREATE_FULFILLMENT_EVENT, CREATE_FULFILLMENT_EVENT_WITH_STATUS] =
   `,
   );
 
-export const REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS = /* GraphQL */ `
-  mutation ReportFulfillmentOrderProgressWithStatus(
-    $id: ID!
-    $progressReport: FulfillmentOrderReportProgressInput
-    $order: OrderInput!
-  ) {
+/** Merchant-managed fulfillment orders only (OPEN or IN_PROGRESS). */
+export const [REPORT_FULFILLMENT_ORDER_PROGRESS, REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS] =
+  withAndWithoutStatus(
+    'ReportFulfillmentOrderProgress',
+    '$id: ID!, $progressReport: FulfillmentOrderReportProgressInput',
+    /* GraphQL */ `
     fulfillmentOrderReportProgress(id: $id, progressReport: $progressReport) {
       fulfillmentOrder {
         id
@@ -183,6 +183,5 @@ export const REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS = /* GraphQL */ `
         code
       }
     }
-${STATUS_WRITE}
-  }
-`;
+  `,
+  );

@@ -161,7 +161,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         operation,
         orderStatus
           ? D.REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS
-          : SD.REPORT_FULFILLMENT_ORDER_PROGRESS,
+          : D.REPORT_FULFILLMENT_ORDER_PROGRESS,
         SR.reportProgressData.extend({ orderUpdate: statusWriteAnswer.orderUpdate.optional() }),
         orderStatus ? { ...variables, order: statusInput(orderStatus, operation) } : variables,
       );

@@ -183,23 +183,3 @@ export const READ_FULFILLMENT_LINE_ITEMS = /* GraphQL */ `
     }
   }
 `;
-
-/** Merchant-managed fulfillment orders only (OPEN or IN_PROGRESS). */
-export const REPORT_FULFILLMENT_ORDER_PROGRESS = /* GraphQL */ `
-  mutation ReportFulfillmentOrderProgress(
-    $id: ID!
-    $progressReport: FulfillmentOrderReportProgressInput
-  ) {
-    fulfillmentOrderReportProgress(id: $id, progressReport: $progressReport) {
-      fulfillmentOrder {
-        id
-        status
-      }
-      userErrors {
-        field
-        message
-        code
-      }
-    }
-  }
-`;
