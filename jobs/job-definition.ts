@@ -1,6 +1,7 @@
 import type { DefaultJobOptions, Job } from 'bullmq';
 import type { z } from 'zod';
 import type { CounterName } from '../src/metrics/counters.js';
+import type { StorePriority } from '../src/store/index.js';
 import type { JobContext } from './context.js';
 
 /**
@@ -21,6 +22,11 @@ export interface JobDefinition<Payload = unknown> {
   readonly concurrency: number;
   /** Its jobs call the partner API: the queue pauses with the others when the token is refused. */
   readonly callsPartner: boolean;
+  /**
+   * `follow-up`: it moves an order already registered on, so its Shopify requests go ahead of new
+   * orders' (SHOPIFY_FOLLOW_UP_RESERVE). Default `registration`: they wait in turn.
+   */
+  readonly storePriority?: StorePriority;
   /** A job scheduler that adds one job every `everyMs` (the payload is `{}`). */
   readonly schedule?: { id: string; everyMs(settings: JobContext['settings']): number };
   /**

@@ -60,6 +60,7 @@ const WRITE_LOCK_MS = 120_000;
 /** Shipped at the provider: one Shopify fulfillment per location, with the tracking. */
 export const fulfilShipmentJob = defineShipmentUpdateJob({
   update: 'fulfil',
+  storePriority: 'follow-up',
   async write(reference, ctx, logger, job) {
     // One holder per execution. Another fulfil job of this order (for a newer number) running
     // meanwhile is waited for, so the two never both find the order open and fulfil it twice.

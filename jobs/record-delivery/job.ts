@@ -3,6 +3,7 @@ import { recordDelivery } from './record-delivery.js';
 
 export const recordDeliveryJob = defineShipmentUpdateJob({
   update: 'delivery',
+  storePriority: 'follow-up',
   write: (reference, ctx, logger, job) =>
     recordDelivery(
       reference,

@@ -4,6 +4,7 @@ import { reportShipmentProgress } from './report-progress.js';
 /** Processing at the provider: the order's fulfillment orders reported in progress. */
 export const reportShipmentProgressJob = defineShipmentUpdateJob({
   update: 'progress',
+  storePriority: 'follow-up',
   write: (reference, ctx, logger, job) =>
     reportShipmentProgress(
       reference,

@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Logger } from '../../src/log.js';
+import type { StorePriority } from '../../src/store/index.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
 import { SHIPMENT_UPDATE_OPTIONS } from './options.js';
@@ -18,6 +19,7 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
   log: Record<Outcome, string>;
   /** Each is noted on the order's timeline. */
   wrote: readonly NoInfer<Outcome>[];
+  storePriority?: StorePriority;
 }) {
   const queue = SHIPMENT_UPDATE_QUEUES[spec.update];
   return defineJob({
@@ -27,6 +29,7 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
     options: () => SHIPMENT_UPDATE_OPTIONS,
     concurrency: 2,
     callsPartner: false,
+    storePriority: spec.storePriority,
     process:
       (ctx) =>
       async ({ reference }, job) => {

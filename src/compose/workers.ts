@@ -7,7 +7,7 @@ import type { AnyJobDefinition } from '../../jobs/job-definition.js';
 import { processorFor, unseenFailureRecorder } from '../../jobs/processor.js';
 import type { Logger } from '../log.js';
 import { retryDelayMs } from '../queue/backoff.js';
-import { type StorePriority, withStorePriority } from '../store/index.js';
+import { withStorePriority } from '../store/index.js';
 import type { SharedParts } from './parts.js';
 
 export interface WorkerOptions {
@@ -41,28 +41,12 @@ export function jobConcurrency(
   };
 }
 
-/**
- * The jobs that move an order already registered on in Shopify: their requests go ahead of new
- * orders' in the shop's bucket (SHOPIFY_FOLLOW_UP_RESERVE); every other job's wait in turn.
- */
-export function storePriority(key: JobKey): StorePriority {
-  switch (key) {
-    case 'writeShipmentStatus':
-    case 'reportShipmentProgress':
-    case 'fulfilShipment':
-    case 'recordDelivery':
-      return 'follow-up';
-    default:
-      return 'registration';
-  }
-}
-
 export function startWorkers(context: JobContext, options: WorkerOptions): Worker[] {
   const { logger } = context;
   const entries = Object.entries(JOB_CATALOG) as [JobKey, AnyJobDefinition][];
   return entries.map(([key, job]) => {
     const processor = processorFor(job, context);
-    const priority = storePriority(key);
+    const priority = job.storePriority ?? 'registration';
     const worker = new Worker(
       job.queue,
       (run: Job) => withStorePriority(priority, () => processor(run)),
