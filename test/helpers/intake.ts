@@ -125,7 +125,9 @@ export async function startIntake(
   const redis = createRedis(options.redisUrl ?? REDIS_URL, 'client');
   const partsRedis = createRedis(options.redisUrl ?? REDIS_URL, 'worker');
   for (const connection of [redis, partsRedis]) connection.on('error', () => {});
-  if (options.waitForRedis !== false) await untilReady(redis);
+  // Both, or a close right after the start would drop the queues' first commands mid-connect.
+  if (options.waitForRedis !== false)
+    await Promise.all([untilReady(redis), untilReady(partsRedis)]);
   const parts = intakeParts(partsRedis, prefix);
   const budget = new PartnerBudget(redis, {
     token: 'intake-test-token',
