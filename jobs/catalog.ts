@@ -11,10 +11,7 @@ import { retryFailedJobsJob } from './retry-failed-jobs/job.js';
 import { syncShipmentsJob } from './sync-shipments/job.js';
 import { writeShipmentStatusJob } from './write-shipment-status/job.js';
 
-/**
- * Every job the connector runs, in flow order. Queues, workers and schedules are made from this
- * list; to add a job, add its folder under jobs/ and one line here.
- */
+/** In flow order. A new job is its folder under jobs/ and one line here. */
 export const JOB_CATALOG = {
   createShipment: createShipmentJob,
   markOrder: markOrderJob,

@@ -7,10 +7,6 @@ import { redriveCount, redriveDelayMs, redriveOf } from './redrive.js';
 /** What the processors threw: failures the failure policy has already dealt with. */
 const failuresSeen = new WeakSet<object>();
 
-/**
- * The BullMQ processor of a job: checks the payload, runs the job's work, and hands what it threw
- * to the failure policy. Every worker is made with this.
- */
 export function processorFor<Payload>(definition: JobDefinition<Payload>, context: JobContext) {
   const work = definition.process(context);
   const queue = context.queueOf(definition);
@@ -45,11 +41,7 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
   };
 }
 
-/**
- * Whether the job ran before (a retry, a replay, a run cut off): its Logs tab then gets a line
- * that starts this run, so each run's steps read apart. A first run writes none. (A retry that
- * resets the attempts keeps the earlier failure's stack.)
- */
+/** Marks each rerun in the Logs tab; a retry that resets attempts keeps the earlier stack. */
 function ranBefore(job: Job): boolean {
   return (
     job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 || (job.stacktrace?.length ?? 0) > 0
@@ -57,12 +49,8 @@ function ranBefore(job: Job): boolean {
 }
 
 /**
- * Records a job that BullMQ failed for good without running it through its processor, so that no
- * failure skips the job's `onGiveUp`. BullMQ does that to a job interrupted more often than
- * `maxStalledCount` allows (its worker died mid-job, say): the next worker to take it fails it
- * before the processor starts. Wire it to the worker's `failed` event: BullMQ emits that only in
- * the process whose worker took the job, so it runs once per failure, however many processes
- * there are. Failures the processor threw, and failures BullMQ retries, are left alone.
+ * Runs `onGiveUp` for jobs BullMQ failed without the processor (stalled past `maxStalledCount`).
+ * Wire it to the worker's `failed` event: emitted only in the process that took the job, so once.
  */
 export function unseenFailureRecorder<Payload>(
   definition: JobDefinition<Payload>,
@@ -93,8 +81,7 @@ function unseenFailureReason(
   if (!wasInterruptedTooOften(job)) {
     return `BullMQ failed the job without running it (${error.message}). Replay the job.`;
   }
-  // No count of interruptions in it: the reason goes onto the order, and a reason that changed
-  // with every interruption would be written again each time (and the write is an order event).
+  // No interruption count: the reason goes onto the order, and each change is an order event.
   const interrupted =
     'The job was interrupted too often: its worker stopped in the middle of it (a crash, a shutdown that could not wait for it, or a lost Redis connection), so BullMQ stopped running it.';
   const redrive = redriveOf(definition);

@@ -5,11 +5,7 @@ import { checkOrderEditPayload } from './payload.js';
 
 const DAY_S = 24 * 3600;
 
-/**
- * Compares a registered order, as Shopify has it now, with what was sent to the provider, and
- * tells staff when it was edited in a way the shipment needs to know (the API cannot update a
- * shipment). Queued by any later sign of a registered order; see enqueue.ts.
- */
+/** Tells staff of an edit the shipment needs to know: the provider cannot update a shipment. */
 export const checkOrderEditJob = defineJob({
   queue: 'check-order-edit',
   payload: checkOrderEditPayload,
@@ -23,8 +19,7 @@ export const checkOrderEditJob = defineJob({
   }),
   concurrency: 2,
   callsPartner: false,
-  // An order's later webhooks that show no change bring no new check: a failed one (Shopify down
-  // past its attempts) is run again on schedule.
+  // Later webhooks that show no change bring no new check, so a failed one runs again on schedule.
   redrive: {
     retries: (job) => checkOrderEditPayload.safeParse(job.data).success,
     firstDelayMs: () => 15 * 60_000,

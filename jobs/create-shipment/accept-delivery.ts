@@ -8,24 +8,17 @@ import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { QueueContext } from '../context.js';
 import { acceptOrderEvent, type OrderEventResult } from './accept-order-event.js';
 
-/** Shopify retries a delivery for 4 hours; remember deliveries a good while longer. */
+/** Well beyond Shopify's 4 hours of delivery retries. */
 export const SEEN_TTL_S = 48 * 3600;
 
-/**
- * How long the view of an order's last body is kept: a registered order's later writes (its
- * fulfilment, the delivered event) come days apart; without the view, one more check reads it.
- */
+/** A registered order's later writes come days apart; a lost view costs one more check. */
 export const BODY_VIEW_TTL_S = 14 * 24 * 3600;
 
-/** The mark of a delivery whose order was handled. */
 const HANDLED = '1';
 
 export type DeliveryResult = OrderEventResult | 'duplicate' | 'repeated';
 
-/**
- * One webhook delivery about an order: at most once per delivery id (`id`) and per topic and body
- * (`bodyHash`, kept as long as ids are), then taken as any other order event (acceptOrderEvent).
- */
+/** At most once per delivery id and per body hash, then taken as any other order event. */
 export async function acceptDelivery(
   event: OrderEvent,
   delivery: { id: string; bodyHash: string; order?: OrderBodyParts },
@@ -50,8 +43,7 @@ export async function acceptDelivery(
     deps.redis.mget(bodyKey, viewKey),
     deps.records.get(event.orderId),
   ]);
-  // Only HANDLED counts: a mark 'q' (a job still to be added, whose add may have failed) is
-  // taken as new, and the enqueue rules make no second job if it was added.
+  // Only HANDLED counts: a 'q' mark's add may have failed; the enqueue rules make no second job.
   const duplicate = seen === HANDLED;
   if (duplicate || bodySeen === HANDLED) {
     void deps.counters.increment('webhooks_duplicate').catch(() => {});
@@ -62,8 +54,7 @@ export async function acceptDelivery(
   const noEditShown =
     view !== undefined && (await showsNoEdit(event.orderId, viewBefore, view, record, deps));
   const result = await acceptOrderEvent({ ...event, noEditShown }, deps, record);
-  // Marked once the order is handled, so a failed attempt does not hide Shopify's retry. Not
-  // waited for: the marks only spare a repeat its work; taken again, it still makes no second job.
+  // Marked once handled so a failed attempt does not hide Shopify's retry. Not awaited: harmless.
   void Promise.all([
     deps.redis.set(seenKey, HANDLED, 'EX', SEEN_TTL_S),
     deps.redis.set(bodyKey, HANDLED, 'EX', SEEN_TTL_S),
@@ -73,7 +64,7 @@ export async function acceptDelivery(
   return result;
 }
 
-/** The view of the order's last webhook body taken, and that body's updated_at (ms, or blank). */
+/** Holds the last body's view and its updated_at (ms, or blank). */
 function bodyViewKey(prefix: string, orderId: string): string {
   return `${prefix}:order-body-view:${orderId}`;
 }
@@ -83,10 +74,7 @@ function takenAtMs(order: OrderBodyParts | undefined): string {
   return Number.isFinite(ms) ? String(ms) : '';
 }
 
-/**
- * Whether a webhook body of the order as it was at `updatedAt`, or later, was taken: then an
- * edit check for it was queued, or not needed (what reconciliation asks of a registered order).
- */
+/** A body as of `updatedAt` or later was taken, so its edit check was queued or not needed. */
 export async function bodyTaken(
   deps: Pick<QueueContext, 'redis' | 'prefix'>,
   orderId: string,
@@ -97,11 +85,7 @@ export async function bodyTaken(
   return Boolean(taken) && Number(taken) >= Date.parse(updatedAt);
 }
 
-/**
- * Whether the body shows the order as the order's previous body did (the view of a body is kept
- * only once it was handled: the send read the order after it, or a check did), in what an edit
- * check of a registered order would compare.
- */
+/** Same as the previous handled body in what an edit check would compare. */
 async function showsNoEdit(
   orderId: string,
   viewBefore: string | null,

@@ -16,15 +16,11 @@ export type OrderEventDeps = Pick<
   'queueOf' | 'records' | 'counters' | 'logger' | 'timeline'
 >;
 
-/**
- * What any sign of an order (a webhook, a reconciliation page, a backfill) leads to: a cancelled
- * order whose shipment exists is flagged for staff; anything else is queued unless it already is.
- * The worker decides eligibility on the freshly loaded order.
- */
+/** Eligibility is judged by the worker, on the freshly loaded order. */
 export async function acceptOrderEvent(
   event: OrderEvent,
   deps: OrderEventDeps,
-  /** The order's record, if the caller has just read it. */
+  /** If the caller has just read it. */
   record?: RecordedStage | null,
 ): Promise<OrderEventResult> {
   const [result] = await Promise.all([

@@ -10,18 +10,13 @@ export interface CancellationDeps {
   logger: Logger;
 }
 
-/**
- * An order cancelled in Shopify after its shipment was registered. The API has no cancel
- * operation, so staff must ask the provider; this flags the order once (tag and note), logs and
- * counts it, and never fails or retries. Should the API gain a cancel endpoint, it is called here.
- */
+/** The provider's API cannot cancel, so staff must ask; flags once, never fails or retries. */
 export async function handleCancelledAfterRegistration(
   orderId: string,
   deps: CancellationDeps,
 ): Promise<'flagged' | 'already_flagged'> {
   if (!(await deps.records.flagCancelledAfterRegistration(orderId))) {
-    // The mark job has one job id per order, so this only restores one that a crash between
-    // the flag and the queueing lost; a queued or finished one absorbs it.
+    // One mark job id per order: this only restores one a crash lost between flag and queueing.
     await deps.markOrder(orderId, 'cancelled_after_registration');
     return 'already_flagged';
   }

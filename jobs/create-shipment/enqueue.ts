@@ -16,20 +16,15 @@ export type EnqueueResult = 'queued' | 'requeued' | 'already_queued' | 'already_
 
 type Deps = Pick<QueueContext, 'queueOf' | 'records' | 'logger'>;
 
-/**
- * The one way an order enters the create-shipment queue. Webhooks, reconciliation, backfill and
- * replays all come through here, so "one job per order" holds whichever way an order arrives,
- * however often; what each event leads to is decided in src/domain/order-lifecycle.ts.
- */
+/** The only way in, so "one job per order" holds however an order arrives. */
 export async function enqueueOrder(
   deps: Deps,
   orderId: string,
   source: string,
-  /** The order's name (`#1003`), if the caller has it, for the job's name. */
   orderName?: string,
-  /** The order's stage, if the caller has just read its record. */
+  /** If the caller has just read its record. */
   stage?: OrderStage,
-  /** checkEdits: false when the event shows no edit (OrderEvent.noEditShown). */
+  /** `checkEdits` false: the event shows no edit (OrderEvent.noEditShown). */
   { checkEdits = true }: { checkEdits?: boolean } = {},
 ): Promise<EnqueueResult> {
   stage ??= stageOf(await deps.records.get(orderId));
@@ -46,9 +41,8 @@ export async function enqueueOrder(
   const action = onEventForJob(await existing?.getState());
   if (action === 'leave') return 'already_queued';
   if (action === 'ask_running_job') {
-    // If the job settled meanwhile, nobody will read the request: take it back and queue the
-    // order anew. (When the job settles after this look, the worker's afterSettled takes the
-    // request instead; only one side can take it.)
+    // If the job settled meanwhile, nobody reads the request: take it back and queue anew. If it
+    // settles after this look, afterSettled takes it; only one side can.
     await deps.records.requestRerun(orderId);
     if ((await queue.getJobState(jobId)) === 'active') return 'already_queued';
     if (!(await deps.records.takeRerun(orderId))) return 'already_queued';
@@ -57,8 +51,7 @@ export async function enqueueOrder(
   if (action === 'retry_failed') await noteWhoAsked(deps, orderId, source);
   try {
     if (action === 'retry_failed') {
-      // A fresh run: without the reset, a job that used up its attempts would get one more
-      // try only (BullMQ and the failure policy's "last attempt?" check count from attemptsMade).
+      // Else a job that used up its attempts gets one try (BullMQ counts from attemptsMade).
       if (askedBy(source) === 'staff') {
         await existing!.updateData({ ...existing!.data, ...FRESH_INTERRUPTED_RETRIES });
       }
@@ -78,7 +71,6 @@ export async function enqueueOrder(
   return existing ? 'requeued' : 'queued';
 }
 
-/** `#1003 create shipment`, or `order 5550003 create shipment` without the name. */
 export function createShipmentJobName(orderId: string, orderName?: string): string {
   return orderJobName('create shipment', orderId, orderName);
 }
@@ -95,15 +87,11 @@ async function noteWhoAsked(deps: Deps, orderId: string, source: string): Promis
   else await deps.records.noteEventRun(orderId);
 }
 
-/**
- * After a create-shipment job settles: an event that asked for one more look after the run's last
- * look (see the `ask_running_job` case above) gets it as a fresh run.
- */
+/** An event that came after the run's last look (`ask_running_job`) gets a fresh run. */
 export async function queueLateRerun(deps: Deps, orderId: string): Promise<void> {
   if (!(await deps.records.takeRerun(orderId))) return;
   deps.logger.info({ orderId }, 'order changed as its job ended: queued again');
   await enqueueOrder(deps, orderId, LATE_EVENT_SOURCE);
 }
 
-/** The source of a run queued for an event that came as the previous run ended. */
 const LATE_EVENT_SOURCE = 'event-during-run';

@@ -20,7 +20,6 @@ import {
 export const createShipmentJob = defineJob({
   queue: CREATE_SHIPMENT_QUEUE,
   payload: createShipmentPayload,
-  // One job per order, whichever way the order arrives.
   jobId: ({ orderId }) => orderJobId(orderId),
   options: (settings) => ({
     attempts: settings.createJob.attempts,
@@ -40,23 +39,20 @@ export const createShipmentJob = defineJob({
   afterSettled: (ctx, { orderId }) => queueLateRerun(ctx, orderId),
 });
 
-/** For the tests and commands that look an order's job up. */
+/** For tests and commands that look an order's job up. */
 export { orderJobId };
 
 /**
- * One run of the order's job: registers the order, then looks at it once more whenever an event
- * came during the look (the intake asks for it while the job runs), whatever the outcome: a
- * registered order may just have been cancelled, a refused one fixed, a skipped one paid. A look
- * that throws anything but a refusal ends the run: the job's next run loads the order afresh.
+ * Looks again when an event came during a look, whatever the outcome (a registered order may just
+ * have been cancelled, a refused one fixed). Any throw but a refusal ends the run.
  */
 export async function registerLookingAgain(
   orderId: string,
   deps: RegisterShipmentDeps,
 ): Promise<RegisterOutcome> {
-  // Whether an order event (not a replay) asked for this run.
   const fromEvent = await deps.records.takeEventRun(orderId);
   try {
-    // An event that came before the order is loaded is answered by this run's first look.
+    // An event before the order is loaded is answered by this first look.
     await deps.records.takeRerun(orderId);
     const before = await deps.records.get(orderId);
     for (let look = 0, record = before; ; look++) {
@@ -92,7 +88,7 @@ export async function registerLookingAgain(
       throw refusal;
     }
   } catch (error) {
-    // Run again (a retry, a wait, a pause, Redis gone mid-run): asked for by the same event.
+    // The next run (retry, wait, pause) is asked for by the same event.
     const refused = error instanceof JobRefusedError;
     if (onRunFailed({ refused, fromEvent, before: null, after: null }) === 'note_event_run') {
       await deps.records.noteEventRun(orderId);
@@ -101,7 +97,6 @@ export async function registerLookingAgain(
   }
 }
 
-/** `2026-11-26T11:41:52.056Z` → `2026-11-26 11:41 UTC`. */
 function minuteOf(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }

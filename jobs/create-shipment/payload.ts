@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Ids only: BullMQ keeps payloads in clear text, so the worker reloads the order itself. */
 export const createShipmentPayload = z.object({
   orderId: z.string().regex(/^\d{1,20}$/, 'must be a numeric Shopify order id'),
-  /** What enqueued it, for the board and logs: webhook topic, reconciliation, backfill, replay. */
+  /** For the board and logs: webhook topic, reconciliation, backfill, replay. */
   source: z.string().max(64),
 });
 
@@ -11,7 +11,7 @@ export type CreateShipmentPayload = z.infer<typeof createShipmentPayload>;
 
 export const CREATE_SHIPMENT_QUEUE = 'create-shipment';
 
-/** The job id of an order's create-shipment job: one job per order, however it arrives. */
+/** One job per order, however it arrives. */
 export function orderJobId(orderId: string): string {
   return `order-${orderId}`;
 }

@@ -41,18 +41,14 @@ export interface RegisterShipmentDeps {
   store: Pick<OrderReader, 'getOrder'>;
   partner: Pick<PartnerApi, 'reserveCreate' | 'createShipment' | 'getShipment'>;
   records: OrderRecords;
-  /** Registered shipments are followed by the status sync from the start. */
   tracking: Pick<ShipmentTracking, 'track' | 'get'>;
   counters: Counters;
   settings: Pick<Config, 'shipment' | 'eligibility'>;
   markOrder: MarkOrder;
   logger: Logger;
-  /**
-   * Notes a step of the run on the job, for its Logs tab in Bull Board. Ids, order names and
-   * provider numbers only: BullMQ keeps these lines in clear text.
-   */
+  /** A Logs-tab line: ids, names and provider numbers only (BullMQ keeps it in clear text). */
   step?(line: string): Promise<void>;
-  /** What a waiting order's contents and next look are judged by; this machine's clock unless a test drives it. */
+  /** Tests drive it (a waiting order's contents and next look). */
   now?: () => Date;
 }
 
@@ -62,7 +58,7 @@ export type RegisterOutcome =
   | { outcome: 'cancelled_after_registration'; orderNumber: string | undefined }
   | { outcome: 'skipped'; code: string; reason: string };
 
-/** The order cannot become a shipment as it stands; staff must fix it, then replay. */
+/** Staff must fix the order, then replay. */
 export class OrderRefusedError extends JobRefusedError {
   constructor(
     message: string,
@@ -72,23 +68,19 @@ export class OrderRefusedError extends JobRefusedError {
   }
 }
 
-/** The order failed and has not changed since: failed again at once, the provider not called. */
+/** Unchanged since it failed: fails at once, the provider not called. */
 export class UnchangedRefusalError extends JobRefusedError {}
 
-/**
- * One look at the order: load it, judge it, decide (src/domain/order-lifecycle.ts), act, record.
- * The order id is the reference (the provider's idempotency key), so repeating this after any
- * failure is safe: a shipment is made exactly once.
- */
+/** The order id is the provider's idempotency key, so repeating after any failure is safe. */
 export async function registerShipment(
   orderId: string,
   deps: RegisterShipmentDeps,
-  /** By an order event (webhook, reconciliation, backfill), or by staff; the record if just read. */
+  /** `fromEvent`: an order event asked, not staff. `record`: if just read. */
   run: { fromEvent?: boolean; record?: OrderRecord | null } = {},
 ): Promise<RegisterOutcome> {
   const fromEvent = Boolean(run.fromEvent);
   const record = run.record !== undefined ? run.record : await deps.records.get(orderId);
-  // The run's place in the partner budget: taken at most once, given back unless a request used it.
+  // Partner budget place: taken at most once, given back unless a request used it.
   let slot = takesPlaceBeforeLoading(record, fromEvent) ? await deps.partner.reserveCreate() : null;
   try {
     // Reloaded on every run: the order may have changed or been cancelled since it was queued.
@@ -98,8 +90,7 @@ export async function registerShipment(
     );
     const now = deps.now?.() ?? new Date();
     const judged = order && judgeOrder(order, deps.settings, now);
-    // Digital lines never ship, so only what a parcel might have held is noted: product titles
-    // and quantities, what staff need to see why the parcel is smaller than the order.
+    // Digital lines never ship; the rest tells staff why the parcel is smaller than the order.
     const physical = judged?.contents.leftOut.filter((units) => units.reason !== 'digital') ?? [];
     if (judged?.mapped && physical.length > 0) {
       const leftOut = describeLeftOut(physical);
@@ -132,16 +123,12 @@ export async function registerShipment(
           `already registered at the provider as ${record?.orderNumber ?? 'unknown'}`,
         );
         await deps.counters.increment('shipments_already_registered');
-        // An event on the order while it was being sent leads here: an edit it brought is judged
-        // now, as the edit check would (that event's webhook queued none, the order not yet
-        // registered then).
+        // An event mid-send queued no edit check (not registered yet), so the edit is judged now.
         if (order && record?.state === 'registered') {
           const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
           await compareWithSent(orderId, record, order, { receiverOnly: shipped }, deps);
         }
-        // A run that died between writing the record and queueing the mark job left the order
-        // unmarked in Shopify, and nothing else would ever mark it. Queueing it again is harmless:
-        // one mark job per order (a kept job absorbs the add), and its writes are idempotent.
+        // A run that died before queueing it left the order unmarked; one job per order: harmless.
         await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
         return { outcome: 'already_registered', orderNumber: record?.orderNumber };
       case 'skip': {
@@ -156,8 +143,7 @@ export async function registerShipment(
           const due = recheckDue(held, now, since);
           await deps.records.markWaiting(orderId, due, now, waitCountsFrom(held, since));
         }
-        // A refused order that is then cancelled will never ship: its error marks are cleared once
-        // (cancelling cannot be undone, so one mark job per order is enough).
+        // Cancelling cannot be undone, so one mark job per order clears its error marks.
         if (decision.clearFailureMarks) await deps.markOrder(orderId, 'cancelled_after_failure');
         return { outcome: 'skipped', code, reason };
       }
@@ -178,7 +164,6 @@ export async function registerShipment(
         );
     }
 
-    // Send: the order is eligible and its request within every limit.
     const { contents, fingerprint } = judged!;
     const { request } = judged!.mapped as Extract<MappingResult, { ok: true }>;
     const sent = {
@@ -192,9 +177,8 @@ export async function registerShipment(
     try {
       result = await deps.partner.createShipment(request, {
         slot,
-        // Only a request that actually leaves may have made a shipment we never hear of; one the
-        // budget held back has not, and must not cost a look-up later. What left goes with it: a
-        // give-up is judged against its fingerprint, and the fulfilment fulfils no other units.
+        // Only a request that leaves may make an unseen shipment and cost a later look-up. Its
+        // fingerprint judges a give-up; the fulfilment fulfils only its units.
         onSending: () => {
           sentAt = new Date();
           return deps.records.markSending(
@@ -231,9 +215,8 @@ export async function registerShipment(
       made,
     );
     if (next === 'record_existing') {
-      // The provider ships what the earlier request held (kept with the record, else this one's):
-      // an order changed since is an edit after registration. Not followed yet, so not fulfilled
-      // by the connector: its lines and weights still compare.
+      // The provider ships the earlier request's contents: a change since is an edit after
+      // registration. Not followed yet, so its lines and weights still compare.
       const registered = await deps.records.get(orderId);
       if (registered)
         await compareWithSent(orderId, registered, order!, { receiverOnly: false }, deps);
@@ -251,15 +234,12 @@ export async function registerShipment(
     await deps.markOrder(orderId, 'registered', marksSeenOn(order!));
     return { outcome: 'registered', orderNumber, created };
   } finally {
-    // Not given back (Redis gone): the place goes unused for one window, nothing more.
+    // Not given back (Redis gone): the place goes unused for one window.
     await slot?.release().catch(() => {});
   }
 }
 
-/**
- * Hands a registered shipment to the status sync, which follows it from here on. A shipment the
- * sync follows already (it was listed first) is left as the sync knows it.
- */
+/** A shipment the status sync already follows is left as the sync knows it. */
 async function followShipment(
   reference: string,
   orderNumber: string,
@@ -273,16 +253,14 @@ async function followShipment(
   const updatedAtMs = parsePartnerTimestamp(updatedAt)?.getTime();
   // An answer without a legible time is followed once the sync lists it.
   if (providerCreatedAtMs === undefined || updatedAtMs === undefined) return;
-  // The sync lists from the oldest open shipment's creation on. A creation read from a found
-  // shipment's history may be later than its true one: then never later than the order's own
-  // creation, which no shipment for it can precede, whatever the provider's clock says.
+  // The sync lists from the oldest open shipment's creation. One read from history may be late:
+  // cap it at the order's creation, which no shipment can precede.
   const orderCreatedAtMs = options.orderCreatedAt ? Date.parse(options.orderCreatedAt) : Number.NaN;
   const createdAtMs = Number.isFinite(orderCreatedAtMs)
     ? Math.min(providerCreatedAtMs, orderCreatedAtMs)
     : providerCreatedAtMs;
-  // A shipment the provider had already (a retry after a lost answer, a record lost) may have
-  // moved on since it was created. Followed from its creation, so the sync sees what it did
-  // meanwhile as a change: reads its tracking, fulfils it. Recorded as shipped, it never would.
+  // A shipment the provider had already may have moved on. Followed from its creation, the sync
+  // sees that as a change (reads tracking, fulfils); recorded as shipped, it never would.
   const movedOn = furthestStage(undefined, status) !== 'pending';
   await deps.tracking.track(reference, {
     orderNumber,
@@ -294,7 +272,7 @@ async function followShipment(
   });
 }
 
-/** Records and writes back a shipment the provider has for this order; its order number, or null. */
+/** Records a shipment the provider already has; its order number, or null. */
 async function findShipmentAtProvider(
   orderId: string,
   order: StoreOrder | null,
@@ -342,10 +320,7 @@ async function refuse(
   return new OrderRefusedError(reason, fieldErrors);
 }
 
-/**
- * Records why the order has no shipment, the fingerprint it is judged by later, and marks it in
- * Shopify when the reason is new (onFailure).
- */
+/** Records the reason and the fingerprint judged later; marks Shopify only for a new reason. */
 export async function recordFailure(
   orderId: string,
   reason: string,

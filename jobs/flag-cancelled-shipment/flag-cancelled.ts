@@ -7,10 +7,7 @@ export interface FlagCancelledDeps {
   tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide'>;
 }
 
-/**
- * The Shopify order itself is left as it is: shipping it another way, refunding or cancelling it
- * is the merchant's call. Both writes are idempotent.
- */
+/** Ship, refund or cancel is the merchant's call; the order is left. Writes are idempotent. */
 export async function flagCancelledShipment(
   reference: string,
   deps: FlagCancelledDeps,

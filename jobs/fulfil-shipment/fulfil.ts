@@ -40,42 +40,32 @@ export interface FulfilDeps {
     Pick<OrderMarks, 'addOrderTags' | 'appendOrderNote'> &
     Pick<OrderReader, 'getOrder'>;
   tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide'>;
-  /** The units the provider was asked to ship (sentUnits). */
+  /** Its sentUnits: what the provider was asked to ship. */
   records: Pick<OrderRecords, 'get'>;
   settings: Pick<JobSettings, 'sync' | 'shipment'>;
   logger: Logger;
-  /**
-   * Called before each Shopify write: throws once this run no longer holds the order's write
-   * lock (a later run of the job took it over), so a run cut off and still alive writes nothing.
-   */
+  /** Throws once a later run took the order's write lock, so a cut-off run writes nothing. */
   keepWriteLock(): Promise<void>;
 }
 
 export type FulfilOutcome =
-  /** One fulfillment per location, tracking included. */
   | 'fulfilled'
-  /** A fulfillment already carried this number (a retry after a lost answer, say). */
+  /** A fulfillment already carried this number (a retry after a lost answer). */
   | 'already-fulfilled'
   /** Our fulfillments got the provider's new number. */
   | 'tracking-updated'
-  /** Fulfilled by staff or automatically without tracking: the tracking was added to it. */
+  /** Fulfilled without tracking (by staff or automatically): the tracking was added. */
   | 'tracking-added'
-  /** Nothing of the order is left for the merchant to fulfil (closed, or another app's). */
+  /** Nothing left for the merchant to fulfil (closed, or another app's). */
   | 'nothing-to-fulfil'
   | 'stale';
 
 /**
- * Fulfils the order of a shipment the provider handed to its carrier, with the tracking in the
- * same call (one email to the customer), one fulfillment per location. Only the units the
- * provider was asked to ship are fulfilled, and only while still left in Shopify: never a unit
- * staff fulfilled, another app ships, or that was added after registration; never a digital
- * line or a pickup. Shopify has no idempotency key for fulfillments. A first attempt fulfils
- * the fulfillment order lines the units were sent from, as many as were sent, unread. Shopify
- * documents refusing a fulfillment order no longer open or the merchant's; for more than a line
- * has left it documents nothing (users report the request refused whole), so the units each
- * fulfillment made are checked against those asked for. Refused, short, or after an attempt
- * whose outcome is not known, the order's fulfillments are read first: a number already on one,
- * or nothing left to fulfil, ends the job, which makes a retry after a lost answer safe.
+ * Tracking goes in the same call (one email to the customer). Only units the provider was asked to
+ * ship and still left in Shopify are fulfilled. Shopify has no idempotency key for fulfillments and
+ * documents nothing for asking more than a line has left (users report the request refused whole),
+ * so each fulfillment's units are checked. After a refusal, a short one or an unknown outcome, the
+ * order is read first, which makes a retry after a lost answer safe.
  */
 export async function fulfilShipment(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
   const shipment = await deps.tracking.get(reference);
@@ -86,23 +76,14 @@ export async function fulfilShipment(reference: string, deps: FulfilDeps): Promi
   return fulfilAfterReading(reference, deps);
 }
 
-/** The tracking to send for this number, and whether Shopify emails the customer. */
 function telling(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
   const tracking = trackingFor(deps.settings.sync.tracking)(shipment.carrier ?? null, number);
-  // A shipment found already with the carrier when first listed (before the connector was
-  // installed, or its records lost): its customer was told long ago, by whatever shipped it.
+  // Already with the carrier when first listed: its customer was told long ago.
   const adoptedShipped = shipment.adoptedAtStage && isHandedToCarrier(shipment.adoptedAtStage);
   return { tracking, notifyCustomer: deps.settings.sync.notifyCustomer && !adoptedShipped };
 }
 
-/**
- * The first attempt on a shipment Shopify has nothing of yet: the units sent, on the
- * fulfillment order lines they were sent from, one request per location. True once all are
- * fulfilled; false when it cannot be tried (no lines kept, an earlier attempt or fulfilment), or
- * Shopify refused a request or made a fulfillment short of it: what was made is recorded and the
- * caller reads the order for the rest. That an attempt started is recorded before the first
- * request, so a retry after a lost answer reads.
- */
+/** First attempt, unread; false when it cannot be tried or Shopify refused or fell short. */
 async function fulfilAsSent(
   shipment: TrackedShipment,
   number: string,
@@ -171,7 +152,6 @@ async function fulfilAsSent(
   return true;
 }
 
-/** Whether a fulfillment just made holds every unit of these lines, by Shopify's answer. */
 function holdsAll(fulfillment: FulfillmentSummary, lines: readonly SentLine[]): boolean {
   if (!fulfillment.units) return false;
   const held = new Map<string, number>();
@@ -184,7 +164,6 @@ function holdsAll(fulfillment: FulfillmentSummary, lines: readonly SentLine[]): 
   return [...asked].every(([id, quantity]) => (held.get(id) ?? 0) >= quantity);
 }
 
-/** The fulfilment once the order's fulfillment state is read. */
 async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
   const shipment = await deps.tracking.get(reference);
   const number = shipment?.trackingNumber;
@@ -263,9 +242,8 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
     await record(withNumber);
     return 'already-fulfilled';
   }
-  // Fulfilled without tracking since the send (by staff, or a store that fulfils automatically),
-  // holding units sent at a location sent from: ours is added, never to a pickup, a digital line
-  // or another location's parcel.
+  // Fulfilled without tracking since the send (staff, or automatic) with sent units: ours is
+  // added, never to a pickup, a digital line or another location's parcel.
   if (untracked.length > 0) {
     for (const f of untracked) {
       await deps.keepWriteLock();
@@ -284,15 +262,8 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
 }
 
 /**
- * The units to fulfil now, one group per location (Shopify takes one location per
- * fulfillmentCreate): the units the provider was asked to ship and not yet fulfilled, for this
- * shipment (`ours`) or without tracking since the send (`untracked`, which get the tracking
- * when nothing is left to fulfil), still left on the merchant's open fulfillment orders the shipment was sent as
- * (sentAs). The order is taken as of the send: a later delivery (a prepaid subscription's next
- * box, same line item and location) was never part of the shipment, opened early since or not,
- * while one opened early before the send and sent from still is. A shipment registered before
- * the units sent were kept (or adopted from the provider) is fulfilled with its contents as they
- * are now. `heldBack`: units sent that Shopify now holds back (put on hold after registration).
+ * One group per location (Shopify takes one per fulfillmentCreate). As of the send: a later
+ * delivery (a subscription's next box) was never part of it. `heldBack`: sent units Shopify holds.
  */
 async function whatToFulfil(
   reference: string,
@@ -312,14 +283,12 @@ async function whatToFulfil(
   const sentLines = decodeSentLines(record?.sentUnits);
   const sentSettings = decodeSettings(record?.sentSettings);
   const sentSinceMs = shipmentSentSinceMs(record, shipment.createdAtMs);
-  // Without the lines sent from (a record kept before they were), a box opened early before the
-  // send cannot be told from a later one: only what is still scheduled is a later delivery.
+  // Without the lines sent from, only what is still scheduled is a later delivery.
   const when = sentLines ? { sentAt: new Date(sentSinceMs) } : { now: new Date() };
   const asSent = sentLines ? keepingSentFrom(order, sentLines) : order;
   const contents = shipmentContents(asSent, deps.settings.shipment, when);
   if (sent) {
-    // Units sent are fulfilled whatever the delivery-method and location settings say today
-    // (they may have changed since the send): those the settings still take come first.
+    // Sent units are fulfilled whatever today's settings say; those they still take come first.
     const any = shipmentContents(asSent, ANY_SENT_UNITS, when);
     const taken = new Set(contents.lines.map((line) => line.fulfillmentOrderLineItemId));
     contents.lines.push(...any.lines.filter((l) => !taken.has(l.fulfillmentOrderLineItemId)));
@@ -338,9 +307,7 @@ async function whatToFulfil(
     left,
     fulfillments.ours.flatMap((f) => f.lineItems),
   );
-  // Untracked fulfilments take the tracking only as far as sent units are still owed: a later
-  // box of the same product staff fulfilled too (its fulfillment order is not in the answer)
-  // is not given another parcel's tracking.
+  // Only while sent units are owed: a later box staff fulfilled must not get this tracking.
   const owed = new Map(left);
   const untracked: FulfillmentState[] = [];
   for (const f of fulfillments.live) {
@@ -389,7 +356,6 @@ async function whatToFulfil(
   return { groups: [...groups.values()], heldBack, untracked };
 }
 
-/** Takes fulfilled lines off the units still owed, per line item. */
 function deduct(
   owed: Map<string, number>,
   lines: readonly FulfillmentState['lineItems'][number][],
@@ -400,13 +366,7 @@ function deduct(
   }
 }
 
-/**
- * Whether units in Shopify now are some the shipment was sent as: on a fulfillment order they
- * were sent from (wherever staff moved it whole: it keeps its id), or of a line item sent, at a
- * location sent from or collected from then (where moving part of a fulfillment order, or what
- * is left of one partly fulfilled, puts them on a new one). Never a line item's units at a
- * location the shipment was not sent from, which the provider was not asked to ship.
- */
+/** On a sent fulfillment order (a whole move keeps its id), or a sent item at a sent location. */
 function sentAs(sent: readonly SentLine[], settings: FingerprintSettings | null) {
   const fulfillmentOrders = new Set(sent.map((line) => line.fulfillmentOrderId));
   const items = new Set(sent.map((line) => line.lineItemId));

@@ -12,11 +12,7 @@ import {
 } from '../write-shipment-status/write-status.js';
 import { fulfilShipment } from './fulfil.js';
 
-/**
- * The order's status metafields, when due (the sync leaves them to this job), go in the same
- * request as the first fulfillment created; when the run creates none, on their own after it,
- * if due then (nothing left to fulfil, say: Shopify cannot show it shipped).
- */
+/** Due status metafields go with the first fulfillment, or alone after a run that made none. */
 function statusAlongside(
   reference: string,
   deps: WriteStatusDeps & { store: Fulfillments; settings: Pick<JobSettings, 'sync'> },
@@ -62,11 +58,9 @@ export const fulfilShipmentJob = defineShipmentUpdateJob({
   update: 'fulfil',
   storePriority: 'follow-up',
   async write(reference, ctx, logger, job) {
-    // One holder per execution. Another fulfil job of this order (for a newer number) running
-    // meanwhile is waited for, so the two never both find the order open and fulfil it twice.
-    // An earlier execution of this same job is taken over at once: BullMQ runs a job again only
-    // once it declared that execution stalled (its worker died, or lost Redis past the job's
-    // lock), and that execution, if alive, finds the lock gone before its next write and stops.
+    // One holder per execution. Another fulfil job of the order is waited for, so the two never
+    // fulfil it twice. An earlier execution of this job is taken over at once: BullMQ reruns a job
+    // only once it declared it stalled, and that execution, if alive, stops before its next write.
     const holder = `${job.id}/${job.token ?? ''}`;
     if (!(await ctx.tracking.holdWriteLock(reference, holder, WRITE_LOCK_MS, `${job.id}/`))) {
       throw new Error(

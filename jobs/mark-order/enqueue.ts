@@ -7,10 +7,7 @@ import { type MarkOrderKind, markOrderPayload } from './payload.js';
 
 type Deps = Pick<QueueContext, 'queueOf'>;
 
-/**
- * Registration and cancellation mark once per order (a fixed job id); one of theirs that failed
- * for good is retried instead, so it is never swallowed by its own failed job.
- */
+/** A fixed-id mark that failed for good is retried, so its own failed job never swallows it. */
 export async function enqueueMarkOrder(
   deps: Deps,
   orderId: string,
@@ -20,7 +17,7 @@ export async function enqueueMarkOrder(
   const data = markOrderJob.payload.parse({ orderId, kind, ...(seen ? { seen } : {}) });
   const jobId = markOrderJob.jobId(data);
   if (kind !== 'failed' && (await retryFailedMark(deps, jobId))) return;
-  // If the job exists in any other state, BullMQ ignores this add: one mark job per order.
+  // BullMQ ignores an add whose job id exists: one mark job per order.
   const name = orderJobName(`mark ${kind.replaceAll('_', ' ')}`, orderId);
   await deps.queueOf(markOrderJob).add(name, data, { jobId });
 }
@@ -34,8 +31,7 @@ export async function retryFailedMark(deps: Deps, jobId: string): Promise<boolea
   const queue = deps.queueOf(markOrderJob);
   const existing = await queue.getJob(jobId);
   if (!existing || (await existing.getState()) !== 'failed') return false;
-  // A retry from outside the schedule starts afresh: the schedule's count and a noted Shopify
-  // refusal no longer hold it back, and it reads the order afresh.
+  // Starts afresh: no schedule count, no noted refusal, and it reads the order again.
   const { seen: _seen, ...payload } = markOrderPayload.parse(existing.data);
   // Removed meanwhile: the caller adds it anew.
   return (await retryFailedJob(existing, payload)) !== 'gone';

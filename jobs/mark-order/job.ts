@@ -20,8 +20,7 @@ export const markOrderJob = defineJob({
   }),
   concurrency: 2,
   callsPartner: false,
-  // Outlasts a Shopify outage or a revoked token later restored; a write Shopify refused would
-  // fail the same way again.
+  // Outlasts a Shopify outage or a revoked token; a write Shopify refused would fail again.
   redrive: {
     retries: (job) =>
       !markRetryState.safeParse(job.data).data?.refusedByShopify &&
@@ -43,8 +42,6 @@ export const markOrderJob = defineJob({
       }
       return { outcome };
     },
-  // Retried by the retry-failed-jobs schedule or the next sign of the order, unless Shopify
-  // refused the write itself.
   async onGiveUp(ctx, { orderId, kind }, reason, { error, job }) {
     const refusedByShopify = isShopifyRefusal(error);
     // What the first run was handed is stale for any retry.

@@ -11,10 +11,7 @@ export const MARK_ORDER_KINDS = [
 ] as const;
 export type MarkOrderKind = (typeof MARK_ORDER_KINDS)[number];
 
-/**
- * The marks as the job that queued this one saw them; no personal data. Used on the first run
- * only, so a retry or replay reads the order afresh.
- */
+/** No personal data. First run only, so a retry or replay reads the order afresh. */
 export const marksSeen = z.object({
   tags: z.array(z.string().max(64)).max(20),
   orderNumber: z.string().max(255).nullable(),
@@ -29,7 +26,7 @@ export const markOrderPayload = z.object({
 
 export type MarkOrderPayload = z.infer<typeof markOrderPayload>;
 
-/** `seen`: the marks as just loaded, so the job writes only what differs without reading again. */
+/** `seen`: marks just loaded, so the job writes only what differs without reading. */
 export type MarkOrder = (
   orderId: string,
   kind: MarkOrderKind,

@@ -9,10 +9,7 @@ export const markRetryState = z.object({
 
 export type MarkRetryState = z.infer<typeof markRetryState>;
 
-/**
- * The same write will fail the same way until someone changes something, so it is not retried on
- * a schedule. Token, throttling and network failures are.
- */
+/** Fails the same way until someone changes something, so it is not retried on schedule. */
 export function isShopifyRefusal(error: unknown): boolean {
   return error instanceof StoreUserError || error instanceof StoreNotFoundError;
 }

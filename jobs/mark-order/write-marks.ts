@@ -26,7 +26,6 @@ export interface OrderMarksDeps {
   records: Pick<OrderRecords, 'get' | 'recordEditMarked'>;
   /** Once it follows the shipment, the status sync owns the status metafields. */
   tracking: WriteStatusDeps['tracking'];
-  /** Whether the status metafields are due (the sync's planning decides). */
   settings: { sync: StatusSettings };
   logger: Logger;
 }
@@ -40,11 +39,7 @@ const text = (key: string, value: string, multiLine = false): MetafieldEntry => 
 
 const named = (key: string): MetafieldKey => ({ namespace: METAFIELD_NAMESPACE, key });
 
-/**
- * Every write is idempotent, so a retried or replayed job does no harm. Registration and refusal
- * write only what the order lacks, in one request; without `seen`, a registration mark reads the
- * order's marks first (one cheap query).
- */
+/** Every write is idempotent, so a retried or replayed job does no harm. */
 export async function writeOrderMarks(
   orderId: string,
   kind: MarkOrderKind,
@@ -64,8 +59,7 @@ export async function writeOrderMarks(
       };
       const shipment = await deps.tracking.get(orderId);
       if (shipment && statusMetafieldsDue(shipment, deps.settings.sync)) {
-        // Followed by the sync: written the way its own job writes it (read again after writing),
-        // so a late mark never puts an older status back. An earlier refusal's reason goes.
+        // Written as the sync's job writes it, so a late mark never puts an older status back.
         const followed = await writeShipmentStatus(orderId, deps, {
           shipment,
           firstWrite: (metafields) =>
@@ -77,9 +71,8 @@ export async function writeOrderMarks(
         });
         if (followed === 'written') return 'written';
       }
-      // The tag and the order number show it registered: no status metafield. An earlier
-      // refusal's reason goes, and its status "error" with it, unless the sync keeps the status
-      // metafields of this order current.
+      // Tag and order number show it registered. A refusal's status "error" goes too, unless the
+      // sync keeps this order's status current.
       const refusalMarks = [
         named(METAFIELD_KEYS.error),
         ...(shipment?.writtenStatus ? [] : [named(METAFIELD_KEYS.status)]),
@@ -95,9 +88,9 @@ export async function writeOrderMarks(
       return 'written';
     }
     case 'failed': {
-      // Registered meanwhile (a replay succeeded): the error no longer holds.
+      // Registered meanwhile (a replay succeeded).
       if (record?.state !== 'failed' || !record.reason) return stale(orderId, kind, deps);
-      // A new reason is always written, so the order is not read first: one request either way.
+      // A new reason is always written, so the order is not read first.
       await deps.store.writeOrderMarks(orderId, {
         setMetafields: [
           text(METAFIELD_KEYS.status, 'error'),
@@ -117,8 +110,7 @@ export async function writeOrderMarks(
       return 'written';
     }
     case 'cancelled_after_failure': {
-      // Refused, then cancelled in Shopify: nothing is left to fix. The status "error" goes with
-      // the reason: no shipment exists to have a status.
+      // Nothing left to fix, and no shipment exists to have a status.
       if (record?.state !== 'skipped' || record.skipCode !== 'cancelled') {
         return stale(orderId, kind, deps);
       }
@@ -136,8 +128,7 @@ export async function writeOrderMarks(
         return stale(orderId, kind, deps);
       }
       await deps.store.addOrderTags(orderId, [ORDER_TAGS.orderEdited]);
-      // Names what changed, never the values. The report's time makes each edit its own line,
-      // and a retried job finds its line already there.
+      // Never the values. The report's time makes each edit its own line, so a retry finds it.
       await deps.store.appendOrderNote(
         orderId,
         `Edited after shipment ${record.orderNumber ?? '(unknown)'} was registered with the provider (noticed ${record.editReportedAt ?? 'now'}): ${describeChanges(changes)} changed. The API cannot update a shipment: tell the provider.`,

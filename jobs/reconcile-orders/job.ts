@@ -2,14 +2,11 @@ import { z } from 'zod';
 import { defineJob } from '../job-definition.js';
 import { reconcilePass } from './pass.js';
 
-/**
- * Scheduled: pages the orders updated since the last pass and queues the ones a webhook missed.
- * Shopify does not guarantee webhooks, so this is what makes intake complete.
- */
+/** Shopify does not guarantee webhooks: this queues the orders they missed. */
 export const reconcileOrdersJob = defineJob({
   queue: 'reconcile-orders',
   payload: z.object({}),
-  // Scheduled runs get their ids from the scheduler; one added by hand gets one of its own.
+  // For runs added by hand; the scheduler ids its own.
   jobId: () => `reconcile-${Date.now()}`,
   options: () => ({
     attempts: 3,

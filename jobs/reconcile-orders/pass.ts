@@ -9,18 +9,15 @@ const DAY_MS = 24 * 3600_000;
 export interface ReconcilePassDeps
   extends Pick<QueueContext, 'redis' | 'prefix' | 'settings'>,
     ReconcileDeps {
-  /** The time the watermark is taken from: Redis's clock (TIME) unless a test drives it. */
+  /** Redis's clock (TIME) unless a test drives it. */
   serverTime?: () => Promise<Date>;
-  /** This machine's clock: compared with the server's, and what waiting orders are due by. */
+  /** Compared with the server's; waiting orders are due by it. */
   now?: () => Date;
 }
 
 /**
- * One reconciliation pass. The watermark is when the last complete pass started; each pass looks
- * back `pollOverlapMs` before it, because Shopify's updated_at search is not instant. Runs from
- * several processes (or a slow pass meeting the next) are kept apart by a lock. The start time
- * is Redis's, not this machine's: a worker whose clock runs fast would otherwise store a
- * watermark in the future, and every later pass would ask Shopify for orders updated after it.
+ * Looks back `pollOverlapMs` before the watermark: Shopify's updated_at search is not instant. The
+ * start time is Redis's: a fast local clock would store a watermark in the future.
  */
 export async function reconcilePass(
   deps: ReconcilePassDeps,
@@ -46,9 +43,8 @@ export async function reconcilePass(
       );
     }
     const watermark = await deps.redis.get(watermarkKey);
-    // No watermark: the first start, or Redis lost its data (and with it every queued, retrying
-    // and failed job). Looking back far enough finds the orders those jobs held; re-sending one
-    // that is registered already is safe (same reference, the provider answers 200).
+    // No watermark: first start, or Redis lost its data and its jobs. Re-sending a registered order
+    // is safe (same reference, the provider answers 200).
     const from = watermark
       ? new Date(watermark)
       : new Date(started.getTime() - firstLookbackDays * DAY_MS);

@@ -11,37 +11,28 @@ import { enqueueOrder } from '../create-shipment/enqueue.js';
 export interface ReconcileDeps extends OrderEventDeps, Pick<QueueContext, 'redis' | 'prefix'> {
   store: Pick<OrderReader, 'listOrdersUpdatedSince'>;
   eligibility: Config['eligibility'];
-  /** The time waiting orders are due by; this machine's clock unless a test drives it. */
+  /** Waiting orders are due by it; tests drive it. */
   now?: () => Date;
 }
 
-/** What a pass did with each order it saw: the counts after `seen` add up to it. */
+/** The counts after `seen` add up to it. */
 export interface ReconcileSummary {
   pages: number;
   seen: number;
   queued: number;
   skipped: number;
   flaggedCancelled: number;
-  /** Registered already: nothing to do. */
   alreadyRegistered: number;
-  /** Its job is waiting or running already. */
   alreadyQueued: number;
-  /** Cancelled after registration and flagged for staff already. */
   alreadyFlagged: number;
-  /** Waiting for Shopify to release what it holds, and queued to be read again. */
+  /** Waiting for Shopify to release what it holds; queued again. */
   waitingRechecked: number;
 }
 
-/** Waiting orders read again per pass at most; the rest (re-scored later) come next pass. */
+/** The rest come next pass. */
 export const WAITING_RECHECKS_PER_PASS = 100;
 
-/**
- * Pages every order updated since `since` and does for each what its webhook would have done.
- * Orders that are not eligible now are recorded as skipped (with the reason) but not queued, so
- * a quiet store costs no jobs; the webhook or a later pass queues them once they qualify.
- * The listing carries no line items (see precheckEligibility): the create-shipment worker reads
- * each queued order whole and checks it again before registering.
- */
+/** Ineligible orders are skipped, not queued, so a quiet store costs no jobs. */
 export async function reconcileOrders(
   since: Date,
   source: string,
@@ -98,9 +89,8 @@ export async function reconcileOrders(
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
 
-  // An order waiting on Shopify (a hold, a schedule): Shopify may release it without the
-  // order's updated_at moving, so it is read again here, once due, whether listed or not. A look
-  // is no sign of the order: it goes on the order's timeline only if it sends the shipment.
+  // Shopify may release a held order without moving updated_at, so it is read again once due. A
+  // look is no sign of the order: not on its timeline unless it sends the shipment.
   const now = deps.now?.() ?? new Date();
   for (const orderId of await deps.records.dueWaiting(now, WAITING_RECHECKS_PER_PASS)) {
     if (seen.has(orderId)) continue;
@@ -110,13 +100,7 @@ export async function reconcileOrders(
   return summary;
 }
 
-/**
- * An order that will not ship may still need the worker: a refused one has error marks to clear,
- * and one whose create answer was lost may have a shipment the provider must be asked about. So
- * may a cancelled one that carries registration marks without a registered record (Redis lost
- * or expired it), unless it was flagged or the worker already found it cancelled: its shipment,
- * if the provider has one, must be cancelled by staff.
- */
+/** Refused (marks to clear), a lost create answer, or cancelled with marks but no record. */
 async function needsWorker(order: StoreOrderSummary, deps: ReconcileDeps): Promise<boolean> {
   const record = await deps.records.get(order.id);
   if (record?.state === 'failed' || record?.sentAt !== undefined) return true;

@@ -15,17 +15,11 @@ export interface RecordDeliveryDeps {
 }
 
 export interface RecordDeliveryOptions {
-  /**
-   * An earlier attempt may have added the event and lost the answer, so the fulfillments are read
-   * first. A first attempt goes by the fulfillments the fulfilment recorded.
-   */
+  /** An earlier attempt may have added the event and lost the answer: read fulfillments first. */
   retry?: boolean;
 }
 
-/**
- * The sync leaves the status metafields to this job: when due, they go with the first event's
- * request, or on their own when no fulfillment carries the number (Shopify cannot show it).
- */
+/** Due status metafields go with the first event, or alone when no fulfillment shows it. */
 export async function recordDelivery(
   reference: string,
   deps: RecordDeliveryDeps,
@@ -99,7 +93,7 @@ export async function recordDelivery(
   return toMark.length > 0 ? 'recorded' : 'already-recorded';
 }
 
-/** The status metafields, when due; `shown: false` when no fulfillment shows the delivery. */
+/** `shown: false`: no fulfillment shows the delivery. */
 async function writeStatusIfDue(
   shipment: TrackedShipment,
   deps: RecordDeliveryDeps,

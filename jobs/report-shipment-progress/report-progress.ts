@@ -24,33 +24,18 @@ export interface ReportProgressDeps {
     Pick<OrderMarks, 'setOrderMetafields'> &
     Pick<OrderReader, 'getOrder'>;
   tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
-  /** The fulfillment orders the units sent were on (sentUnits). */
+  /** Its sentUnits: the fulfillment orders the units were on. */
   records: Pick<OrderRecords, 'get'>;
   settings: Pick<JobSettings, 'shipment' | 'sync'>;
   logger: Logger;
 }
 
 export interface ReportProgressOptions {
-  /**
-   * A later attempt: an earlier one may have reported some fulfillment orders already, so the
-   * order is read and only OPEN ones are reported. A first attempt reports on the fulfillment
-   * orders the units were sent from, looked at alone.
-   */
+  /** An earlier attempt may have reported some: read the order and report only OPEN ones. */
   retry?: boolean;
 }
 
-/**
- * The provider started on the shipment: the fulfillment orders that hold the shipment's
- * contents (never a pickup's, another location's or a service's) are reported in progress, so
- * staff see it in Shopify; the order's status metafields, when due (the sync leaves them to this
- * job), go in the same request as the first report, or on their own when nothing is reported. A first attempt reports on the fulfillment orders
- * the units were sent from, as kept with the record, without reading the order: when the send's
- * settings leave some location out, it looks at them alone first (one small request) and reports
- * those still OPEN, at a location collected from, and reportable; otherwise it reports them
- * unlooked. If Shopify refuses one all the same, the order
- * is read. Read, only OPEN ones holding the shipment as of the send, under its settings, are
- * reported: one already in progress needs nothing, which also makes a retry harmless.
- */
+/** Only OPEN ones, never a pickup's, another location's or a service's; a retry is harmless. */
 export async function reportShipmentProgress(
   reference: string,
   deps: ReportProgressDeps,
@@ -72,10 +57,8 @@ export async function reportShipmentProgress(
     const sent = decodeSentLines(record?.sentUnits);
     const kept = [...new Set((sent ?? []).map((line) => line.fulfillmentOrderId))];
     if (kept.length > 0) {
-      // Looked at first when some location is not collected from: one staff moved whole (same
-      // id) to such a location must not be reported, since Shopify refuses to move one back once
-      // progress was reported. Collected from everywhere, there is no such location: Shopify
-      // refuses one no longer reportable (closed, held, a service's), and the order is read.
+      // Looked at first unless collected from everywhere: one moved whole elsewhere must not be
+      // reported, as Shopify then refuses to move it back.
       const collectFrom = (decodeSettings(record?.sentSettings) ?? deps.settings.shipment)
         .collectFromLocations;
       const ids =
@@ -115,14 +98,13 @@ export async function reportShipmentProgress(
       return ids.length > 0 ? 'reported' : 'nothing-to-report';
     }
   }
-  // Read, the order is taken as of the send and under its settings: a later delivery opened
-  // early since, or a location collected from only since, holds none of the shipment.
+  // As of the send, under its settings: a later delivery opened early since, or a location
+  // collected from only since, holds none of the shipment.
   const record = await deps.records.get(reference);
   const sent = decodeSentUnits(record?.sentUnits);
   const sentLines = decodeSentLines(record?.sentUnits);
   const settings = decodeSettings(record?.sentSettings) ?? deps.settings.shipment;
-  // Without the lines sent from (a record kept before they were), a box opened early before the
-  // send cannot be told from a later one: only what is still scheduled is a later delivery.
+  // Without the lines sent from, only what is still scheduled is a later delivery.
   const when = sentLines
     ? { sentAt: new Date(shipmentSentSinceMs(record, shipment.createdAtMs)) }
     : { now: new Date() };
@@ -160,11 +142,7 @@ export async function reportShipmentProgress(
   return open.length > 0 ? 'reported' : 'nothing-to-report';
 }
 
-/**
- * Reports on these fulfillment orders, the status metafields (if due) with the first. Returns
- * Shopify's refusal of the metafields alone, once every report is made: the caller records the
- * reports before failing with it.
- */
+/** Status (if due) with the first; a refusal of the status alone is returned, to throw after. */
 async function report(
   reference: string,
   shipment: TrackedShipment,
@@ -196,7 +174,7 @@ async function report(
   return statusRefused;
 }
 
-/** The status metafields, when due; `shown: false` once nothing was reported. */
+/** `shown: false`: nothing was reported. */
 async function writeStatusIfDue(
   shipment: TrackedShipment,
   deps: ReportProgressDeps,

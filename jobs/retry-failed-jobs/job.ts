@@ -4,19 +4,15 @@ import { defineJob } from '../job-definition.js';
 import { redriveOf } from '../redrive.js';
 import { retryFailedJobs } from './retry-pass.js';
 
-/** How often the pass runs at most; each failed job waits its own growing delay. */
+/** At most; each failed job waits its own growing delay. */
 const PASS_EVERY_MS = 60_000;
 
-/**
- * Scheduled: runs again the jobs that failed for good which their job's `redrive` covers (marks on
- * Shopify orders, jobs whose workers kept dying under them), after a growing wait, a few times at
- * most; and logs how many there are. `jobs` is the job catalog, handed in by the catalog itself.
- */
+/** `jobs`: the job catalog, handed in by the catalog itself. */
 export function retryFailedJobsJob(jobs: () => readonly AnyJobDefinition[]) {
   return defineJob({
     queue: 'retry-failed-jobs',
     payload: z.object({}),
-    // Scheduled runs get their ids from the scheduler; one added by hand gets one of its own.
+    // For runs added by hand; the scheduler ids its own.
     jobId: () => `retry-failed-${Date.now()}`,
     options: () => ({
       attempts: 1,

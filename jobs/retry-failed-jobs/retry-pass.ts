@@ -6,23 +6,22 @@ import type { JobContext } from '../context.js';
 import type { AnyJobDefinition } from '../job-definition.js';
 import { redriveCount, redriveDelayMs, redriveOf } from '../redrive.js';
 
-/** Jobs run again in one pass at most (oldest failure first), so an outage comes back slowly. */
+/** Oldest failure first, so an outage comes back slowly. */
 export const RETRIES_PER_PASS = 100;
 
 export interface RetryPassSummary {
-  /** Jobs failed for good in the queues with a redrive when the pass began. */
+  /** When the pass began, in queues with a redrive. */
   failed: number;
   retried: number;
-  /** Waiting for their next run (or for the next pass). */
+  /** Waiting for their next run or the next pass. */
   notYetDue: number;
-  /** Failures their job's redrive does not run again (a refusal, say): left to staff. */
+  /** Not covered by their redrive (a refusal, say): left to staff. */
   notRetried: number;
-  /** Run again `maxRetries` times already: left to staff. */
+  /** Left to staff after `maxRetries`. */
   exhausted: number;
 }
 
 export interface RetryPassDeps {
-  /** The job catalog: each job's `redrive` says which of its failures are run again. */
   jobs: readonly AnyJobDefinition[];
   queueOf(job: AnyJobDefinition): Queue;
   settings: JobContext['settings'];
@@ -31,12 +30,7 @@ export interface RetryPassDeps {
   perPass?: number;
 }
 
-/**
- * One pass over the jobs that failed for good: each one its job's redrive covers is run again
- * (with a fresh set of attempts) once its last failure is older than its wait. Without this a
- * failed mark stays off the Shopify order until the order happens to be seen again, and an order
- * whose create job was cut off by crashes stays unshipped.
- */
+/** Else a failed mark waits until the order is seen again; a crashed create job stays failed. */
 export async function retryFailedJobs(
   deps: RetryPassDeps,
   now: number = Date.now(),

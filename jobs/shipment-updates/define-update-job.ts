@@ -11,7 +11,6 @@ import {
   updateJobId,
 } from './updates.js';
 
-/** Queue, payload, job id and options are the same for all five writes. */
 export function defineShipmentUpdateJob<Outcome extends string>(spec: {
   update: ShipmentUpdate;
   write(reference: string, ctx: JobContext, logger: Logger, job: Job): Promise<Outcome>;

@@ -11,19 +11,14 @@ import {
   updateJobId,
 } from './updates.js';
 
-/** In their own request, when behind. */
+/** Carry the status metafields in their own request, when behind. */
 const CARRIES_STATUS: ReadonlySet<ShipmentUpdate> = new Set(['progress', 'fulfil', 'delivery']);
 
 type PendingUpdate = { update: ShipmentUpdate; payload: ShipmentUpdatePayload };
 
-/** What decides which writes a status needs. */
 export type StatusSettings = Pick<JobSettings['sync'], 'reportProgress' | 'statusMetafields'>;
 
-/**
- * Each id names what is written, so a write queued twice runs once and a new status or number
- * gets a job of its own. A progress report, fulfilment or delivered event carries the status
- * metafields itself, when they are due; `status` is returned apart, for when that write fails.
- */
+/** Progress, fulfil and delivery carry the status when due; `status` is apart, for if they fail. */
 export function pendingUpdates(
   shipment: TrackedShipment,
   settings: StatusSettings,
@@ -36,16 +31,9 @@ export function pendingUpdates(
     : updates;
 }
 
-/**
- * Whether Shopify shows where the shipment stands on its own, without the status metafields:
- * pending by the registered tag and the order number, processing by a progress report on a
- * fulfillment order, shipped by the fulfillment with its tracking, delivered by its DELIVERED
- * event, cancelled by its tag and note. While the job that shows it is still to run, it counts
- * as shown: a job whose write could not show it asks again with `shown: false`.
- */
+/** Counts as shown while its job is to run; one that could not show it passes `shown: false`. */
 function shopifyShows(shipment: TrackedShipment, settings: StatusSettings): boolean {
-  // Registered before the connector (or its records lost): the order lacks the registered tag
-  // and the order number, which only the status metafields bring.
+  // Adopted: the order lacks the registered tag and number, which only the metafields bring.
   if (shipment.adoptedAtStage !== undefined) return false;
   const number = shipment.trackingNumber;
   switch (shipment.status) {
@@ -64,11 +52,8 @@ function shopifyShows(shipment: TrackedShipment, settings: StatusSettings): bool
 }
 
 /**
- * Whether the order's status metafields are to be written now: the one place that decides it,
- * which the sync's planning and every job that writes them ask. Only for a status Shopify cannot
- * show on its own; once an order has them (an earlier status was written there, as by every
- * registration before this rule), they are kept current, so they never contradict Shopify.
- * `SYNC_STATUS_METAFIELDS=always` writes every status, for themes, Flow or apps that read them.
+ * The one decider: when Shopify cannot show the status, or once the order has them (kept current
+ * so they never contradict Shopify). `always`: for themes, Flow or apps.
  */
 export function statusMetafieldsDue(
   shipment: TrackedShipment,

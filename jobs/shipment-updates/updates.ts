@@ -12,10 +12,7 @@ export const SHIPMENT_UPDATE_QUEUES = {
 
 export type ShipmentUpdate = keyof typeof SHIPMENT_UPDATE_QUEUES;
 
-/**
- * Ids only: the job reads what to write from the record when it runs. Writes that happen once per
- * value also carry which value (the status's instant, the tracking number's digest).
- */
+/** `version`: the value a once-per-value write is for (status instant, tracking-number digest). */
 export const shipmentUpdatePayload = z.object({
   reference: z.string().regex(/^\d{1,20}$/, 'must be a numeric Shopify order id'),
   version: z

@@ -35,16 +35,11 @@ export interface SyncSummary {
   shopifyUpdatesQueued: number;
 }
 
-/**
- * Holds the sync's lock for its whole run, so runs never overlap in any process, and saves its
- * cursor after every page, so a run cut short resumes there. The list is newest first: shipments
- * created while it pages push later pages back, so an item may be read twice but none is skipped,
- * and the new ones fall in the next cycle's window.
- */
+/** Newest first: new shipments push pages back, so an item may be read twice but none skipped. */
 export async function runSyncCycle(
   deps: SyncDeps,
   holder: string,
-  /** Holders starting with this are earlier executions of the same job, taken over at start. */
+  /** Holders starting with it are earlier executions of this job, taken over at start. */
   sameJob?: string,
 ): Promise<SyncSummary> {
   const lockMs = Math.max(10 * 60_000, 2 * deps.settings.sync.intervalMs);
@@ -78,7 +73,6 @@ export async function runSyncCycle(
   return summary;
 }
 
-/** Another run holds the lock: this one stops where it is. */
 class SyncLockLost extends Error {}
 
 async function runCycle(
@@ -179,10 +173,7 @@ async function applyListPage(
   if (unknown.length > 0) await adopt(deps, unknown, labels, summary, listedAfterMs);
 }
 
-/**
- * Shipments registered before the connector was installed, or whose record was lost. Those of
- * other stores are noted for the drift report and left alone.
- */
+/** Registered before the connector, or record lost. Other stores' go to the drift report. */
 async function adopt(
   deps: SyncDeps,
   items: readonly ListItem[],

@@ -6,7 +6,7 @@ import { runSyncCycle } from './cycle.js';
 export const syncShipmentsJob = defineJob({
   queue: 'sync-shipments',
   payload: z.object({}),
-  // Scheduled runs get their ids from the scheduler; one added by hand gets one of its own.
+  // For runs added by hand; the scheduler ids its own.
   jobId: () => `sync-${Date.now()}`,
   options: () => ({
     attempts: 5,
@@ -19,8 +19,8 @@ export const syncShipmentsJob = defineJob({
   schedule: { id: 'sync-shipments', everyMs: (settings) => settings.sync.intervalMs },
   process: (ctx) => async (_payload, job) => {
     const logger = ctx.logger.child({ module: 'sync', jobId: job.id });
-    // One holder per execution; the re-run takes a stalled run's lock over (BullMQ re-runs a job
-    // only once it stalled), so a crash mid-run does not stop the sync until the lock expires.
+    // One holder per execution: a re-run (only after a stall) takes the lock over, so a crash
+    // does not stop the sync until the lock expires.
     const summary = await runSyncCycle(
       { ...ctx, logger },
       `${job.id}/${job.token ?? ''}`,

@@ -3,18 +3,12 @@ const DAY_MS = 24 * 3600_000;
 /** For a time on this clock: covers its difference with the provider's. */
 export const SYNC_OVERLAP_MS = 15 * 60_000;
 
-/**
- * For a time on the provider's clock: the seconds its created_after filter may round away, and
- * a listing a moment behind its writes.
- */
+/** For a time on the provider's clock: created_after rounding, and a listing behind its writes. */
 export const PROVIDER_TIME_MARGIN_MS = 60_000;
 
 /**
- * Reaches back to the oldest shipment still moving, and to what the last cycle listed up to (or,
- * not known, when it started), whichever is older, never beyond the lookback. With nothing known
- * (first run, Redis lost its data) it reads the whole lookback, which adopts what the provider
- * holds. The oldest open shipment's creation is on the provider's clock or earlier (the order's
- * creation), so only the provider's margin applies to it.
+ * The older of the oldest open shipment and the last cycle's reach, within the lookback. The oldest
+ * open creation is on the provider's clock or earlier: only the provider's margin applies.
  */
 export function windowStartMs(input: {
   nowMs: number;

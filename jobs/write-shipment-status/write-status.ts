@@ -22,10 +22,7 @@ export interface StatusWriteOptions {
   shipment?: TrackedShipment;
 }
 
-/**
- * The write the status metafields went with was made and only they were refused: the caller goes
- * on as if they were not sent, so a replay never makes that write twice, and fails with this.
- */
+/** Write made, only the status refused: carry on (a replay must not repeat it), then throw this. */
 export function onlyStatusRefused(error: unknown): error is StoreUserError {
   return error instanceof StoreUserError && error.writeMade;
 }
@@ -33,10 +30,7 @@ export function onlyStatusRefused(error: unknown): error is StoreUserError {
 /** A shipment that keeps changing is caught next time. */
 const MAX_WRITES = 3;
 
-/**
- * Writes what the record holds when it runs, and reads it again after writing: if a newer status
- * came meanwhile it writes again, so statuses never move backwards in Shopify.
- */
+/** Reads again after writing and writes a newer status, so statuses never move backwards. */
 export async function writeShipmentStatus(
   reference: string,
   deps: WriteStatusDeps,
