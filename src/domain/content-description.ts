@@ -7,10 +7,7 @@ export const CONTENT_DESCRIPTION_MAX_LENGTH = 200;
 
 const FALLBACK: Record<OrderType, string> = { package: 'Merchandise', document: 'Documents' };
 
-/**
- * The configured description, else the distinct product types of the shipped items
- * ("Shoes, T-shirts"), else a generic word for the order type.
- */
+/** Configured text, else distinct product types ("Shoes, T-shirts"), else a generic word. */
 export function describeContents(
   shippedItems: readonly StoreLineItem[],
   orderType: OrderType,

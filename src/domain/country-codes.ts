@@ -1,7 +1,4 @@
-/**
- * The officially assigned ISO 3166-1 alpha-2 codes (249), the only values the API's
- * `country_code` takes. Kept apart from the sandbox's copy on purpose (test/contract compares them).
- */
+/** The API's only `country_code` values; apart from the sandbox's so test/contract compares. */
 export const ISO_COUNTRY_CODES: ReadonlySet<string> = new Set([
   ...['AD', 'AE', 'AF', 'AG', 'AI', 'AL', 'AM', 'AO', 'AQ', 'AR', 'AS', 'AT', 'AU', 'AW', 'AX'],
   ...['AZ', 'BA', 'BB', 'BD', 'BE', 'BF', 'BG', 'BH', 'BI', 'BJ', 'BL', 'BM', 'BN', 'BO', 'BQ'],

@@ -22,13 +22,7 @@ export type SkipCode =
 
 export type Eligibility = { eligible: true } | { eligible: false; reason: string; code: SkipCode };
 
-/**
- * Whether an order should become a shipment: the full check, on the whole order and its
- * shipment's contents, made by the worker right before registering. Reasons are safe to show an
- * admin. An order with nothing left for the provider is skipped, saying what was left out and
- * why; one whose contents Shopify holds back (on hold, scheduled, not yet fulfillable) waits,
- * and is looked at again by reconciliation (and when the order changes).
- */
+/** The full check before registering. Held contents wait: reread by reconciliation or on change. */
 export function checkEligibility(
   order: StoreOrder,
   rules: EligibilityRules,
@@ -51,12 +45,7 @@ export function checkEligibility(
   return checked;
 }
 
-/**
- * The same rules on an order as the store lists it, to decide whether to queue it at all.
- * Shopify's Order.requiresShipping stands in for the line items: it is false for digital-only
- * orders. An order that passes is only a candidate; the worker loads it whole and runs
- * checkEligibility (e.g. every shippable line may have been removed since).
- */
+/** The same rules on a listed order, to decide whether to queue it: a pass is only a candidate. */
 export function precheckEligibility(
   order: StoreOrderSummary,
   rules: EligibilityRules,
@@ -64,16 +53,12 @@ export function precheckEligibility(
   return applyRules({ ...order, shipsSomething: order.requiresShipping }, rules);
 }
 
-/** What the rules read: the order-level fields, and whether any of the order needs shipping. */
 type EligibilityFacts = Pick<
   StoreOrderHeader,
   'cancelledAt' | 'test' | 'fulfillmentStatus' | 'financialStatus' | 'tags'
 > & { shipsSomething: boolean };
 
-/**
- * The one place every rule is applied, in the order they are reported, so webhook intake, the
- * reconciliation poll and the worker can never disagree.
- */
+/** Every rule, in report order, in one place so intake, reconciliation and worker agree. */
 function applyRules(order: EligibilityFacts, rules: EligibilityRules): Eligibility {
   if (order.cancelledAt) return skip('cancelled', 'Order is cancelled.');
   if (rules.skipTestOrders && order.test) {

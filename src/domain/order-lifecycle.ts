@@ -11,14 +11,8 @@ import {
 } from './shipment-fingerprint.js';
 import { buildShipmentRequest } from './shipment-request.js';
 
-/**
- * An order's life at the connector, as one state machine: where an order stands, and for each
- * thing that happens to it (an order event, a staff replay, a look of its create job, the
- * provider's answer, a failure) what comes next. Pure: the intake and the create job load what
- * they need, ask here, act on the answer and record it.
- */
+/** An order's life as one pure state machine: callers load, ask here, act and record. */
 
-/** Something that says an order may need its shipment: a webhook, reconciliation, backfill, staff. */
 export interface OrderEvent {
   orderId: string;
   /** What saw it: a webhook topic, reconcile, backfill, replay. */
@@ -26,21 +20,16 @@ export interface OrderEvent {
   cancelled: boolean;
   /** The order's name (`#1003`) when the event carries it: its job is named after it. */
   orderName?: string;
-  /**
-   * A webhook body that shows the order's receiver and lines as its previous body did (an
-   * orders/updated for the connector's own tag or fulfilment): a registered order needs no edit
-   * check for it.
-   */
+  /** The body shows receiver and lines unchanged: a registered order needs no edit check. */
   noEditShown?: boolean;
 }
 
-/** The source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */
+/** Source of `connector order <id> --replay`: staff ask, so even an unchanged refusal is sent. */
 export const REPLAY_SOURCE = 'replay';
 
 /**
- * Where an order stands, as its record keeps it: `unseen` has no record (never seen, or
- * forgotten), `sending` sent a create request whose answer is not recorded, `waiting` is skipped
- * until Shopify releases what it holds.
+ * `unseen`: no record (never seen, or forgotten); `sending`: a create request's answer is not
+ * recorded; `waiting`: skipped until Shopify releases what it holds.
  */
 export type OrderStage =
   | 'unseen'
@@ -51,7 +40,6 @@ export type OrderStage =
   | 'waiting'
   | 'failed';
 
-/** The record's fields the decisions read (src/records/order-records.ts). */
 export interface RecordedStage {
   state: string;
   skipCode?: string;
@@ -77,22 +65,16 @@ export function stageOf(record: RecordedStage | null): OrderStage {
 const isRegistered = (stage: OrderStage) =>
   stage === 'registered' || stage === 'cancelled_after_registration';
 
-// --- An order event (webhook, reconciliation, backfill) or a staff replay, at the intake ---
-
-/**
- * A registered order needs no create job: a cancellation is flagged for staff once; else a mark
- * that gave up is retried and an edit looked for. Any other order goes on to its job.
- */
+/** Registered: flag a cancellation once; else retry a given-up mark and look for an edit. */
 export function onOrderEvent(stage: OrderStage, cancelled: boolean) {
   if (!isRegistered(stage)) return 'to_job';
   return cancelled ? 'flag_cancelled' : 'follow_up_registered';
 }
 
 /**
- * By the state of the order's create job (BullMQ's word; none or `unknown`: there is none): a
- * waiting job is left; a running one may have read the order before this event, so it looks
- * once more; one that ended without a shipment (skipped) is replaced, one that failed retried
- * with every attempt, since this event may have changed the order.
+ * By the create job's BullMQ state (none or `unknown`: no job). A running one may have read the
+ * order before this event, so looks once more; a completed one is replaced, a failed one retried
+ * with every attempt: the event may have changed the order.
  */
 export function onEventForJob(job: string | undefined) {
   if (job === undefined || job === 'unknown') return 'add';
@@ -106,23 +88,16 @@ export function askedBy(source: string): 'staff' | 'event' {
   return source === REPLAY_SOURCE ? 'staff' : 'event';
 }
 
-// --- One look of the create job at the freshly loaded order ---
-
-/** The order as the run loaded it, judged. */
 export interface LoadedOrder {
   cancelled: boolean;
   /** It carries the marks of a registration (whose record Redis lost). */
   carriesRegistrationMarks: boolean;
   eligibility: Eligibility;
   fingerprint: ShipmentFingerprint;
-  /** Its request is within every limit of the API. */
   mappable: boolean;
 }
 
-/**
- * The order as the provider would be asked to ship it, judged at `now`: every step of the look
- * works from this one answer.
- */
+/** Every step of the look works from this one answer. */
 export function judgeOrder(
   order: StoreOrder,
   settings: Pick<Config, 'shipment' | 'eligibility'>,
@@ -159,7 +134,6 @@ export type LookDecision =
 export function decideLook(look: {
   record: RecordedStage | null;
   order: LoadedOrder | null;
-  /** Asked for by an order event, not by staff. */
   fromEvent: boolean;
 }): LookDecision {
   const { record, order } = look;
@@ -167,9 +141,8 @@ export function decideLook(look: {
   if (isRegistered(stage)) {
     return { do: order?.cancelled ? 'flag_cancelled' : 'confirm_registered' };
   }
-  // A request left whose answer never came (a timeout, a crash), or the order carries the marks
-  // of a registration whose record was lost: the provider may hold a shipment. Ask before
-  // skipping, or before failing an unchanged order again.
+  // A request whose answer never came, or marks of a registration whose record was lost: the
+  // provider may hold a shipment. Ask before skipping, or before failing an unchanged order again.
   const requestOut = Boolean(record?.sentAt);
   const eligibility = order?.eligibility ?? NOT_FOUND;
   if (!eligibility.eligible) {
@@ -199,10 +172,9 @@ const NOT_FOUND = {
 } as const;
 
 /**
- * A run takes its place in the partner budget before it reads the order, so a spent budget sends
- * the job back to wait before a Shopify read is spent on it. Read first instead: a registered or
- * waiting order (most looks find it still waiting), and a refused one an event brings back (most
- * such events, its own failure mark's say, find it unchanged and refused again with no request).
+ * Taking a partner-budget place first means a spent budget wastes no Shopify read. Read first
+ * instead when a request is unlikely: registered, waiting (most looks find it still waiting), or
+ * refused and back by an event (most, e.g. its own failure mark's, find it unchanged).
  */
 export function takesPlaceBeforeLoading(record: RecordedStage | null, fromEvent: boolean): boolean {
   const stage = stageOf(record);
@@ -211,9 +183,8 @@ export function takesPlaceBeforeLoading(record: RecordedStage | null, fromEvent:
 }
 
 /**
- * The answer to POST /shipments. 201: the request made the shipment, and is kept as what the
- * provider holds. 200: an earlier request made it; an edit since is reported. 422: refused; this
- * request made nothing, so its send is forgotten unless an earlier one is still unanswered.
+ * POST /shipments. 201: this request made the shipment, kept as what the provider holds. 200: an
+ * earlier one did; an edit since is reported. 422: its send is forgotten unless one is unanswered.
  */
 export function onCreateAnswer(answer: 'created' | 'existing' | 'invalid', requestOut: boolean) {
   if (answer === 'invalid') return requestOut ? 'refuse' : 'refuse_forgetting_send';
@@ -221,8 +192,8 @@ export function onCreateAnswer(answer: 'created' | 'existing' | 'invalid', reque
 }
 
 /**
- * Looks a run may take after its first, each for the events during the one before: only an
- * order changed again and again uses them up; its next event or reconciliation then looks again.
+ * Looks after the first, each for events during the one before. Only an order changing again and
+ * again uses them up; its next event or reconciliation looks again.
  */
 export const MAX_LOOKS_AGAIN = 3;
 
@@ -232,11 +203,7 @@ export function afterLook(changed: boolean, look: number) {
   return look < MAX_LOOKS_AGAIN ? 'look_again' : 'give_over';
 }
 
-/**
- * A run that threw. Anything but a refusal runs the job again (a retry, a wait, a pause), asked
- * for by the same event. A staff retry refused again as before (same fingerprint, same reason)
- * is told that it changed nothing.
- */
+/** Non-refusals rerun the job for the same event; a staff retry refused as before is told so. */
 export function onRunFailed(run: {
   refused: boolean;
   fromEvent: boolean;
@@ -252,10 +219,9 @@ export function onRunFailed(run: {
 }
 
 /**
- * A failure (refused, or given up on) keeps the fingerprint it is judged by: the order as
- * refused, else the last request sent, which a give-up was about; none for an interrupted job,
- * which says nothing about the order. The order is marked for a new reason only: writing it
- * brings it back here.
+ * A failure is judged by the order as refused, else the last request sent (what a give-up was
+ * about); none when interrupted, which says nothing of the order. Marked for a new reason only:
+ * writing the mark brings the order back here.
  */
 export function onFailure(
   previous: RecordedStage | null,

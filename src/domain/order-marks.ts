@@ -1,9 +1,6 @@
 import type { StoreOrder, StoreOrderHeader } from './order.js';
 
-/**
- * What the connector writes on a Shopify order, in one place so staff, docs and filters agree.
- * Staff can filter orders by these tags in the Shopify admin.
- */
+/** What the connector writes on a Shopify order, in one place so staff, docs and filters agree. */
 export const ORDER_TAGS = {
   /** The provider accepted the shipment; the order number is in the metafield. */
   registered: 'shipment-registered',
@@ -11,17 +8,11 @@ export const ORDER_TAGS = {
   error: 'shipment-error',
   /** Cancelled in Shopify after its shipment was registered: ask the provider to cancel. */
   cancelAtProvider: 'shipment-cancel-at-provider',
-  /**
-   * Edited after its shipment was registered (receiver, lines or weights): the note says what
-   * changed; tell the provider, the API cannot update a shipment. Staff remove it once done.
-   */
+  /** Edited after registration (see note): the API cannot update a shipment. Staff remove it. */
   orderEdited: 'shipment-order-edited',
   /** The provider cancelled the shipment; the Shopify order itself is left as it is. */
   cancelledAtProvider: 'shipment-cancelled-by-provider',
-  /**
-   * Shipped by the provider, but the order could not be fulfilled in Shopify as it stands (on
-   * hold, scheduled, …): the note says why. Staff remove it once done.
-   */
+  /** Shipped, but not fulfillable in Shopify as it stands (the note says why). Staff remove it. */
   notFulfilled: 'shipment-not-fulfilled',
 } as const;
 
@@ -48,22 +39,14 @@ export const STATUS_LABELS: Readonly<Record<string, string>> = {
   cancelled: 'Cancelled',
 };
 
-/**
- * Whether the order carries the marks of a registration: the order number metafield or the
- * registered tag. They live in Shopify, so they survive whatever Redis loses or expires; the
- * provider (asked by reference) decides whether a shipment exists in this environment.
- */
+/** In Shopify, so they survive Redis; the provider (by reference) says if a shipment exists. */
 export function carriesRegistrationMarks(
   order: Pick<StoreOrderHeader, 'tags' | 'shipmentOrderNumber'>,
 ): boolean {
   return order.shipmentOrderNumber !== null || hasTag(order, ORDER_TAGS.registered);
 }
 
-/**
- * The connector's own marks on an order as last seen in Shopify: its tags among ORDER_TAGS, the
- * order number it wrote, whether a refusal's reason is there. No personal data, so it may ride
- * in a job payload: registration hands it to the mark job, which then writes only what differs.
- */
+/** As last seen. No personal data, so it rides in the mark job, which writes only what differs. */
 export interface OrderMarksSeen {
   tags: string[];
   orderNumber: string | null;
@@ -72,7 +55,6 @@ export interface OrderMarksSeen {
 
 const CONNECTOR_TAGS: readonly string[] = Object.values(ORDER_TAGS);
 
-/** What of the connector's marks the loaded order carries. */
 export function marksSeenOn(
   order: Pick<StoreOrder, 'tags' | 'shipmentOrderNumber' | 'shipmentError'>,
 ): OrderMarksSeen {
@@ -88,11 +70,7 @@ export function hasTag(order: Pick<StoreOrderHeader, 'tags'>, tag: string): bool
   return order.tags.some((t) => t.toLowerCase() === tag);
 }
 
-/**
- * The order metafield definitions `connector setup` creates, so the values show, named and
- * explained, in the Metafields card of the order page in the Shopify admin. The types are the
- * ones the connector writes.
- */
+/** Created by `connector setup` so the values show, explained, in the order's Metafields card. */
 export const METAFIELD_DEFINITIONS: readonly {
   key: (typeof METAFIELD_KEYS)[keyof typeof METAFIELD_KEYS];
   name: string;

@@ -1,7 +1,4 @@
-/**
- * A store order as the connector sees it: the fields shipping and eligibility need, already
- * read from Shopify's GraphQL shape. The store client produces it; domain functions consume it.
- */
+/** A store order as the connector needs it, read from Shopify's GraphQL by the store client. */
 export type WeightUnit = 'GRAMS' | 'KILOGRAMS' | 'OUNCES' | 'POUNDS';
 
 export interface StoreAddress {
@@ -30,21 +27,17 @@ export interface StoreLineItem {
   weight: { value: number; unit: WeightUnit } | null;
 }
 
-/** A fulfillment order line: units of one line item assigned to one fulfillment order. */
 export interface StoreFulfillmentOrderLine {
   /** FulfillmentOrderLineItem gid: what fulfillmentCreate takes. */
   id: string;
-  /** The order's LineItem gid. */
+  /** LineItem gid. */
   lineItemId: string;
   totalQuantity: number;
   /** Units of this line still to fulfil from this fulfillment order. */
   remainingQuantity: number;
 }
 
-/**
- * Where and how a group of the order's units is to be fulfilled (Shopify's FulfillmentOrder):
- * what is left to ship lives here, not on the line items.
- */
+/** Shopify's FulfillmentOrder: what is left to ship lives here, not on the line items. */
 export interface StoreFulfillmentOrder {
   /** FulfillmentOrder gid. */
   id: string;
@@ -52,7 +45,7 @@ export interface StoreFulfillmentOrder {
   status: string;
   /** assignedLocation; id null when the location was deleted since. */
   location: { id: string | null; name: string; isFulfillmentService: boolean };
-  /** deliveryMethod.methodType: SHIPPING, PICKUP_POINT, PICK_UP, LOCAL, RETAIL, NONE; null when unset. */
+  /** deliveryMethod.methodType: SHIPPING, PICKUP_POINT, PICK_UP, LOCAL, RETAIL, NONE, or null. */
   deliveryMethod: string | null;
   /** FulfillmentOrderAction values, e.g. CREATE_FULFILLMENT: what the app may do with it now. */
   supportedActions: string[];
@@ -78,45 +71,33 @@ export interface StoreOrderHeader {
   /** Lowercased displayFulfillmentStatus, e.g. "unfulfilled", "fulfilled". */
   fulfillmentStatus: string | null;
   tags: string[];
-  /**
-   * The provider order number this connector wrote on the order (metafield
-   * partner_shipment.order_number), or null: a mark that outlives anything kept in Redis.
-   */
+  /** Metafield partner_shipment.order_number: a mark that outlives anything kept in Redis. */
   shipmentOrderNumber: string | null;
 }
 
 /**
- * An order as the store lists it (reconciliation, backfill): the header and Shopify's own
- * Order.requiresShipping instead of line items and address, so a page of orders costs Shopify's
- * query-cost calculator one point per order rather than hundreds.
+ * As listed (reconciliation, backfill): Order.requiresShipping instead of line items and address,
+ * so a page costs one query-cost point per order rather than hundreds.
  */
 export interface StoreOrderSummary extends StoreOrderHeader {
   /** Whether anything on the order needs physical shipping (false for digital-only orders). */
   requiresShipping: boolean;
 }
 
-/** The whole order, as registering a shipment needs it. */
 export interface StoreOrder extends StoreOrderHeader {
   email: string | null;
   phone: string | null;
-  /**
-   * Whether the order carries the reason of an earlier refusal (metafield
-   * partner_shipment.error), which its registration mark clears.
-   */
+  /** Metafield partner_shipment.error (a refusal's reason) is set; registration clears it. */
   shipmentError: boolean;
   shippingAddress: StoreAddress | null;
   /** Every line item of the order, however many pages Shopify gave them in. */
   lineItems: StoreLineItem[];
-  /**
-   * Every fulfillment order the connector's scopes let it see (a fulfillment service's only with
-   * read_third_party_fulfillment_orders), with all their lines.
-   */
+  /** A fulfillment service's show only with scope read_third_party_fulfillment_orders. */
   fulfillmentOrders: StoreFulfillmentOrder[];
 }
 
 const ORDER_GID_PREFIX = 'gid://shopify/Order/';
 
-/** Accepts "5551234" or "gid://shopify/Order/5551234"; returns the numeric id or null. */
 export function parseOrderId(value: string | number): string | null {
   const s = String(value).trim();
   const id = s.startsWith(ORDER_GID_PREFIX) ? s.slice(ORDER_GID_PREFIX.length) : s;

@@ -2,7 +2,6 @@ import type { PackageLine } from './shipment-contract.js';
 import { LIMITS } from './shipment-contract.js';
 import { kilogramsToMilligrams, milligramsToKilograms } from './weight.js';
 
-/** Identical units of one line item, ready to pack. */
 export interface UnitsToPack {
   unitWeightMg: number;
   quantity: number;
@@ -15,10 +14,8 @@ export interface Box {
 }
 
 /**
- * First-fit decreasing: heaviest units first, each into the first parcel with room, else a new
- * parcel. Identical units are placed in bulk (as many as fit per parcel), which gives the same
- * result as placing them one by one but stays fast for quantities in the thousands.
- * Returns the load of each parcel in mg. Every unit must fit in an empty parcel.
+ * First-fit decreasing; identical units placed in bulk (same result as one by one, but fast for
+ * thousands). Returns each parcel's load in mg. Every unit must fit in an empty parcel.
  */
 export function packParcels(units: readonly UnitsToPack[], maxParcelMg: number): number[] {
   const countByWeight = new Map<number, number>();
@@ -51,10 +48,7 @@ export function packParcels(units: readonly UnitsToPack[], maxParcelMg: number):
   return parcels;
 }
 
-/**
- * Parcels of equal (rounded) weight become one line with a quantity, at most 100 per line.
- * A parcel under the API minimum is declared at the minimum.
- */
+/** Equal-weight parcels share a line (max 100); one under the API minimum is declared at it. */
 export function toPackageLines(parcelsMg: readonly number[], box: Box): PackageLine[] {
   const minMg = kilogramsToMilligrams(LIMITS.weightKg.min);
   const countByKg = new Map<number, number>();

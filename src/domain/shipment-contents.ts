@@ -1,22 +1,12 @@
 import type { StoreFulfillmentOrder, StoreLineItem, StoreOrder } from './order.js';
 import { clean } from './text.js';
 
-/**
- * What the connector ships for an order: the one answer every step uses (the shipment request,
- * eligibility, the fingerprint and edit check, the fulfilment). Made from Shopify's fulfillment
- * orders, never from line item quantities, so units already fulfilled, units another app or a
- * fulfillment service ships, pickups and digital lines never reach the provider.
- */
+/** What ships, from fulfillment orders, not line quantities: the one answer every step uses. */
 export interface ShipmentContents {
-  /** Units the provider is asked to ship now, one entry per fulfillment order line. */
+  /** Units to ship now, one entry per fulfillment order line. */
   lines: ContentLine[];
-  /**
-   * Units the provider would ship but Shopify holds back (on hold, scheduled, or open without a
-   * fulfilment the app may make yet): the order waits. Of the later deliveries, the first is
-   * held while nothing else is to ship.
-   */
+  /** Units Shopify holds back (on hold, scheduled, not yet fulfillable): the order waits. */
   held: HeldUnits[];
-  /** Units of the order the provider does not ship, and why. */
   leftOut: LeftOutUnits[];
 }
 
@@ -35,7 +25,7 @@ export interface HeldUnits {
   quantity: number;
   /** "is on hold (Other)", "is scheduled for 2030-01-01T09:00:00Z". */
   why: string;
-  /** When a scheduled fulfillment order opens (fulfillAt); null otherwise (or unknown). */
+  /** A scheduled fulfillment order's fulfillAt; else null. */
   until: string | null;
   fulfillmentOrderId: string;
   location: StoreFulfillmentOrder['location'];
@@ -55,28 +45,22 @@ export interface LeftOutUnits {
   title: string;
   quantity: number;
   reason: LeftOutReason;
-  /** Of how many units of the line (for units already fulfilled). */
+  /** The line's total units (for `fulfilled`). */
   of?: number;
-  /** What staff read after the title, e.g. "is at Another app's warehouse (…)". */
+  /** Read after the title, e.g. "is at Another app's warehouse (…)". */
   why: string;
 }
 
-/**
- * Where the provider is told to deliver. A pickup point (a parcel shop) only when the merchant
- * says the order's shipping address is the pickup point's (SHIP_PICKUP_POINTS): the provider's
- * API has no pickup-point field, and Shopify does not document that the address is the shop's.
- */
 export interface ContentsSettings {
-  /** The locations the provider collects from, by id (numeric or gid) or name; empty: all own. */
+  /** Location ids (numeric or gid) or names the provider collects from; empty: all own. */
   collectFromLocations: readonly string[];
+  /**
+   * Ship pickup-point orders to their shipping address. Opt-in: the API has no pickup-point
+   * field, and Shopify does not document that the address is the pickup point's.
+   */
   shipPickupPoints?: boolean;
 }
-/**
- * The settings under which every unit the provider may have been asked to ship counts, whatever
- * the delivery method or own location: for reading the units sent (sentUnits) back from the
- * order after SHIP_PICKUP_POINTS or COLLECT_FROM_LOCATIONS changed. A fulfillment service's,
- * a closed fulfillment order's and a digital line's units still never count.
- */
+/** Counts all units the provider may have been asked for: reads sentUnits after settings change. */
 export const ANY_SENT_UNITS: ContentsSettings = {
   collectFromLocations: [],
   shipPickupPoints: true,
@@ -95,18 +79,12 @@ const METHOD_WORDS: Record<string, string> = {
 };
 
 /**
- * When the shipment is taken: `now` for one about to be sent, `sentAt` for one sent. A
- * fulfillment order due later than that (fulfillAt) is a later delivery (a prepaid
- * subscription's next box, a pre-order), never part of this shipment: about to be sent, one
- * still SCHEDULED to open after now; sent, any whose fulfillAt is after the send, opened since
- * or not.
+ * `now` for a shipment about to be sent, `sentAt` for one sent. A fulfillment order due after that
+ * (fulfillAt: a subscription's next box, a pre-order) is a later delivery, not this shipment:
+ * before sending, only if still SCHEDULED; once sent, whether opened since or not.
  */
 export type ShipmentTime = { now: Date } | { sentAt: Date };
 
-/**
- * The contents of an order's shipment. `settings`: the shipment settings, or just the locations
- * the provider collects from. `when`: see ShipmentTime.
- */
 export function shipmentContents(
   order: StoreOrder,
   settings: ContentsSettings | readonly string[],
@@ -150,9 +128,8 @@ export function shipmentContents(
       } else if (isLaterDelivery(fo, when)) {
         later.push({ item, quantity, fo });
       } else if (HELD.has(fo.status) || !fo.supportedActions.includes('CREATE_FULFILLMENT')) {
-        // An open fulfillment order whose supportedActions (those of its current state) lack
-        // CREATE_FULFILLMENT waits like a held one: sent now, the provider would ship units the
-        // connector could not mark as fulfilled.
+        // Open but without CREATE_FULFILLMENT: waits like a held one, or the provider would ship
+        // units the connector cannot mark as fulfilled.
         contents.held.push({
           lineItemId: item.id,
           title: titleOf(item),
@@ -174,8 +151,8 @@ export function shipmentContents(
     }
   }
 
-  // The provider takes one shipment per order: with nothing else to ship, now or once released,
-  // the order waits for the first later delivery, and is sent when it opens without the others.
+  // One shipment per order: with nothing else to ship, now or once released, the order waits for
+  // the first later delivery, and is sent when it opens without the others.
   const opens = ({ fo }: (typeof later)[number]) => Date.parse(fo.fulfillAt ?? '');
   const first = Math.min(...later.map(opens));
   const waitsForFirst = 'now' in when && contents.lines.length === 0 && contents.held.length === 0;
@@ -205,8 +182,8 @@ export function shipmentContents(
         why: 'already fulfilled',
       });
     }
-    // Units not fulfilled and on no fulfillment order the connector can see: a fulfillment
-    // service's, whose fulfillment orders only read_third_party_fulfillment_orders shows.
+    // Unfulfilled units on no visible fulfillment order: a fulfillment service's, seen only with
+    // read_third_party_fulfillment_orders.
     const unseen =
       Math.min(item.quantity, item.unfulfilledQuantity) - (onVisibleOrders.get(item.id) ?? 0);
     if (unseen > 0) {
@@ -221,7 +198,6 @@ export function shipmentContents(
   return contents;
 }
 
-/** The units to pack, one entry per line item (a line split across fulfillment orders summed). */
 export function shippedItems(contents: {
   lines: readonly { item: StoreLineItem; quantity: number }[];
 }): StoreLineItem[] {
@@ -233,10 +209,7 @@ export function shippedItems(contents: {
   return [...byItem.values()];
 }
 
-/**
- * The units the shipment holds as far as the provider is concerned: those to ship now and those
- * Shopify holds back (held or scheduled after registration, still the provider's to ship).
- */
+/** Units to ship now plus those Shopify holds back: still the provider's to ship. */
 export function unitsOfShipment(order: StoreOrder, contents: ShipmentContents): StoreLineItem[] {
   const items = new Map(order.lineItems.map((item) => [item.id, item]));
   const held = contents.held.flatMap(({ lineItemId, quantity }) => {
@@ -246,7 +219,6 @@ export function unitsOfShipment(order: StoreOrder, contents: ShipmentContents): 
   return shippedItems({ ...contents, lines: [...contents.lines, ...held] });
 }
 
-/** "2 of 3 × Blanket already fulfilled; 1 × E-book needs no shipping", for staff. */
 export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
   return leftOut
     .map((u) =>
@@ -257,29 +229,18 @@ export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
     .join('; ');
 }
 
-/** The first look at a waiting order comes this long after it began to wait. */
 export const RECHECK_FIRST_MS = 5 * 60_000;
-/** Looks at an order waiting on a hold are never further apart than this. */
+/** Longest gap between looks at an order waiting on a hold. */
 export const RECHECK_MAX_MS = 3600_000;
-/**
- * Looks at an order waiting on schedules alone, before their date, are this far apart: only
- * staff's "Fulfill early" opens one sooner, and a subscription may wait for months.
- */
+/** Gap between looks before a schedule's date (maybe months): only "Fulfill early" opens one. */
 export const RECHECK_SCHEDULED_MS = 6 * 3600_000;
-/**
- * A wait longer than this (a scheduled one: past its date) is listed by `connector drift`: an
- * open fulfillment order Shopify offers no fulfilment of, or a forgotten hold, may never
- * change. The order is still looked at.
- */
+/** Listed by `connector drift` (a schedule: past its date): it may never end. Still looked at. */
 export const WAITING_TOO_LONG_MS = 7 * 24 * 3600_000;
 
 /**
- * When a waiting order is worth reading again. Only staff or an app release a hold or make an
- * order fulfillable, and Shopify need not change the order when they do, so it is read again
- * after as long as it has waited so far (from RECHECK_FIRST_MS, doubling, at most
- * RECHECK_MAX_MS). A schedule is read again when it opens, and every RECHECK_SCHEDULED_MS
- * before (staff may fulfil early); one past its date and still scheduled backs off from that
- * date as a hold does.
+ * Shopify need not change the order when a hold is released, so it is read again after as long as
+ * it has waited (RECHECK_FIRST_MS to RECHECK_MAX_MS). A schedule: when it opens, and every
+ * RECHECK_SCHEDULED_MS before; past its date and still scheduled, backs off from it like a hold.
  */
 export function recheckDue(
   held: readonly Pick<HeldUnits, 'until'>[],
@@ -299,10 +260,7 @@ export function recheckDue(
   return new Date(due);
 }
 
-/**
- * From when a wait counts towards WAITING_TOO_LONG_MS: its start, but a wait on schedules alone
- * from the first date it waits for, before which it is not late.
- */
+/** Its start, or for schedules alone their first date: the wait is not late before that. */
 export function waitCountsFrom(
   held: readonly Pick<HeldUnits, 'until'>[],
   waitingSince: Date,
@@ -312,18 +270,14 @@ export function waitCountsFrom(
   return new Date(Math.max(waitingSince.getTime(), Math.min(...times)));
 }
 
-/** "1 × Mug is on hold (Other)". */
 export function describeHeld(held: readonly HeldUnits[]): string {
   return held.map((u) => `${u.quantity} × ${u.title} ${u.why}`).join('; ');
 }
 
 /**
- * The units sent, as kept with the order's record, one entry per fulfillment order line:
- * `lineItemId×quantity@fulfillmentOrderId.fulfillmentOrderLineItemId.locationId,…` (numeric
- * ids; the location left out when Shopify gives none). The fulfilment fulfils at most these, so
- * it never fulfils a unit the provider was not asked to ship; the fulfillment order ids let the
- * progress report and the fulfilment name them without reading the order again. Records kept
- * before the ids were (`lineItemId×quantity`, per line item) still read as units.
+ * `lineItemId×quantity@fulfillmentOrderId.fulfillmentOrderLineItemId.locationId,…` (numeric ids,
+ * no location when Shopify gives none). The fulfilment fulfils at most these; the ids spare it and
+ * the progress report a re-read. Old records (`lineItemId×quantity`) still decode as units.
  */
 export function encodeSentUnits(contents: ShipmentContents): string {
   return contents.lines
@@ -339,7 +293,7 @@ export function encodeSentUnits(contents: ShipmentContents): string {
 
 const SENT_ENTRY = /^(\d+)x(\d+)(?:@(\d+)\.(\d+)(?:\.(\d+))?)?$/;
 
-/** The stored units read back, by line item gid (summed over its lines); null when none were kept. */
+/** By line item gid, summed over its lines; null when none were kept. */
 export function decodeSentUnits(text: string | undefined | null): Map<string, number> | null {
   if (text === undefined || text === null) return null;
   const units = new Map<string, number>();
@@ -352,7 +306,6 @@ export function decodeSentUnits(text: string | undefined | null): Map<string, nu
   return units;
 }
 
-/** One fulfillment order line of the units sent, as kept with the record. */
 export interface SentLine {
   lineItemId: string;
   quantity: number;
@@ -362,10 +315,7 @@ export interface SentLine {
   locationId: string | null;
 }
 
-/**
- * The units sent with the fulfillment order lines they were on; null when none were kept, or
- * kept without those ids (a record older than them).
- */
+/** Null when none were kept, or kept without the fulfillment order ids (an old record). */
 export function decodeSentLines(text: string | undefined | null): SentLine[] | null {
   if (!text) return null;
   const lines: SentLine[] = [];
@@ -383,10 +333,7 @@ export function decodeSentLines(text: string | undefined | null): SentLine[] | n
   return lines;
 }
 
-/**
- * The order with the fulfillment orders the units were sent from taken as due at once: one
- * opened early before the send is this shipment's, whatever its fulfillAt says.
- */
+/** Sent-from fulfillment orders count as due: opened early, they are still this shipment's. */
 export function keepingSentFrom(order: StoreOrder, sent: readonly SentLine[]): StoreOrder {
   const ids = new Set(sent.map((line) => line.fulfillmentOrderId));
   return {
@@ -397,7 +344,6 @@ export function keepingSentFrom(order: StoreOrder, sent: readonly SentLine[]): S
   };
 }
 
-/** Whether the provider collects from this location (COLLECT_FROM_LOCATIONS). */
 export function collects(
   collectFrom: readonly string[],
   location: { id: string | null; name: string },
@@ -405,23 +351,17 @@ export function collects(
   return collectFrom.length === 0 || collectFrom.some((wanted) => namesLocation(wanted, location));
 }
 
-/** A fulfillment in Shopify, as much of it as tells whose units it holds. */
 export interface FulfillmentUnits {
   createdAt: string;
   locationId: string | null;
   locationName: string | null;
-  /** Made at a fulfillment service's location: that service's units, never the provider's. */
+  /** That service's units, never the provider's. */
   atFulfillmentService: boolean;
-  /** The order's lines it covers (LineItem gid). */
+  /** By LineItem gid. */
   lineItems: readonly { lineItemId: string; quantity: number }[];
 }
 
-/**
- * Whether a fulfillment holds units the provider was asked to ship (`asked`, by line item):
- * made at or after `sinceMs` (the shipment's creation; staff's earlier ones are theirs), at a
- * own location the provider collects from, covering a line sent. Never a pickup's, another
- * location's or a fulfillment service's fulfillment, nor one for units left out of the shipment.
- */
+/** Made since `sinceMs` (earlier: staff's), at an own location collected from, covering `asked`. */
 export function holdsSentUnits(
   fulfillment: FulfillmentUnits,
   asked: ReadonlyMap<string, number>,
@@ -439,10 +379,9 @@ export function holdsSentUnits(
 }
 
 /**
- * From when a fulfillment may be the shipment's: the earlier of when the first create request
- * kept left (Redis's clock) and when the provider says it created the shipment. A record kept
- * before those times were: when a request was last sent or the shipment registered; else the
- * shipment's creation as followed.
+ * From when a fulfillment may be the shipment's: the earlier of the kept request's send (Redis
+ * clock) and the provider's creation time; an old record without them: the last send or the
+ * registration; else `createdAtMs`.
  */
 export function shipmentSentSinceMs(
   record: {
@@ -469,7 +408,6 @@ function toTime(text: string | undefined): number | undefined {
   return text ? Date.parse(text) : undefined;
 }
 
-/** Whether a COLLECT_FROM_LOCATIONS entry names this location: its id (numeric or gid) or name. */
 export function namesLocation(
   entry: string,
   location: { id: string | null; name: string },
@@ -486,7 +424,6 @@ function isLaterDelivery(fo: StoreFulfillmentOrder, when: ShipmentTime): boolean
   return fo.status === 'SCHEDULED' && opens > when.now.getTime();
 }
 
-/** "2 × Coffee box are scheduled for later deliveries (next on 2027-01-10): …", per line item. */
 function laterDeliveries(
   later: readonly { item: StoreLineItem; quantity: number; fo: StoreFulfillmentOrder }[],
 ): LeftOutUnits[] {

@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { ISO_COUNTRY_CODES } from './country-codes.js';
 
 /**
- * The shipment request the provider accepts, and the API's bounds
- * (../shared/partner-shipment-api.md): the domain builds requests to it, and the partner client
- * checks each one with it before sending. The local sandbox has its own reading of the contract,
- * and test/contract holds the two to one table of cases, so a wrong bound here cannot hide behind
- * a sandbox that shares it.
+ * The create request and the API's bounds (../shared/partner-shipment-api.md). The sandbox reads
+ * the contract separately and test/contract holds both to one table, so a wrong bound here cannot
+ * hide behind a sandbox that shares it.
  */
 
 export const LIMITS = {
@@ -81,10 +79,7 @@ export const packageLineSchema = z.object({
 export const ORDER_TYPES = ['package', 'document'] as const;
 export type OrderType = (typeof ORDER_TYPES)[number];
 
-/**
- * The create request. `z.object` strips unknown keys, so whatever the caller passes, no
- * `pricing`, `unit_price`, `total_price` or account id can reach the wire.
- */
+/** `z.object` strips unknown keys, so no pricing or account id can reach the wire. */
 export const shipmentRequestSchema = z
   .object({
     // Not trimmed: the reference is an identifier and must come back exactly as sent.

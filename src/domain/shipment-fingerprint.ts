@@ -12,26 +12,17 @@ import {
 import { clean, hasAnyTag } from './text.js';
 import { unitWeightMilligrams } from './weight.js';
 
-/** The parts of an order a shipment is made from, each compared on its own. */
 export const FINGERPRINT_PARTS = ['receiver', 'lines', 'weights'] as const;
 export type FingerprintPart = (typeof FINGERPRINT_PARTS)[number];
 
-/**
- * One short hash per part: enough to tell that a part changed, never what it holds, so it may be
- * kept beside an order without personal data (a receiver's address cannot be read back from it).
- */
+/** A short hash per part: tells that it changed, never what it holds (no personal data). */
 export type ShipmentFingerprint = Readonly<Record<FingerprintPart, string>>;
 
 /**
- * The shipment-relevant state of an order, read the way the mapping reads it
- * (src/domain/shipment-request.ts) but before any setting is applied:
- * - receiver: name, company, phone and address, cleaned as they are sent (not the email, which is
- *   only sent when SEND_RECEIVER_EMAIL is on);
- * - lines: document or package, and the shipment's contents (shipment-contents.ts), held units
- *   included: product types and quantities;
- * - weights: each shipped line's unit weight as Shopify has it.
- * Titles, default weights and boxes are left out, so renaming a product or changing a setting
- * does not read as an edit of the order.
+ * The order read as the mapping reads it, before settings apply: the receiver as sent (no email:
+ * SEND_RECEIVER_EMAIL decides it); document or package, product types and quantities, held units
+ * included; unit weights as Shopify has them. No titles, default weights or boxes: a renamed
+ * product or changed setting is not an edit.
  */
 export function shipmentFingerprint(
   order: StoreOrder,
@@ -39,8 +30,7 @@ export function shipmentFingerprint(
   contents: ShipmentContents = shipmentContents(order, settings),
 ): ShipmentFingerprint {
   const receiver = buildReceiver(order, false, new Map());
-  // Units Shopify holds back are still the shipment's: a hold placed after registration is not
-  // an edit of what the provider ships.
+  // Held units stay the shipment's: a hold placed after registration is not an edit.
   const shipped = unitsOfShipment(order, contents);
   const type = (item: StoreOrder['lineItems'][number]) => clean(item.productType)?.toLowerCase();
   return {
@@ -58,7 +48,7 @@ export function shipmentFingerprint(
       ...shipped.map((item) => JSON.stringify([type(item), item.quantity])).sort(),
     ]),
     weights: hashOf(
-      // Without a default: an item with no weight stays "no weight" whatever DEFAULT_WEIGHT_KG says.
+      // No default: an item without weight stays so whatever DEFAULT_WEIGHT_KG says.
       shipped
         .map((item) => JSON.stringify([type(item), unitWeightMilligrams(item.weight, 0)]))
         .sort(),
@@ -66,13 +56,8 @@ export function shipmentFingerprint(
   };
 }
 
-/**
- * What an order webhook's body (REST-shaped, as Shopify sends it) shows of the parts a fingerprint
- * is made from: the receiver, the lines and the document tag. Parsed leniently: a part left out or
- * sent in another shape is absent.
- */
+/** The parts as an order webhook's REST body shows them; one in another shape is absent. */
 export interface OrderBodyParts {
-  /** The order's updated_at as the body gives it. */
   updatedAt?: string | null;
   phone?: string | null;
   tags?: string | null;
@@ -96,16 +81,14 @@ const BODY_LINE_FIELDS = [
   'quantity',
   'current_quantity',
   'requires_shipping',
-  // Staff fulfilling some of the units sent is an edit of the shipment; the connector's own
-  // fulfilment comes once the parcel is handed over, when only the receiver counts.
+  // Staff fulfilling sent units is an edit; the connector's own fulfilment comes after handover,
+  // when only the receiver counts.
   'fulfillable_quantity',
 ];
 
 /**
- * What an order body shows, as `receiver.lines`: two short hashes, of its receiver, and of its
- * lines and document tag. The connector's own writes (tags, metafields, progress reports, events)
- * change neither. What a body does not show (a product's live weight or type, a fulfillment
- * order moved or held) is not in it.
+ * `receiver.lines` hashes. The connector's own writes (tags, metafields, events) change neither;
+ * live weights and types, and fulfillment orders moved or held, are not in a body.
  */
 export function orderBodyView(parts: OrderBodyParts, documentTag: string): string {
   const text = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
@@ -122,11 +105,7 @@ export function orderBodyView(parts: OrderBodyParts, documentTag: string): strin
   return `${receiver}.${lines}`;
 }
 
-/**
- * Whether a body whose view is `now` shows no edit since one whose view was `before`: nothing
- * changed, or only the lines once they no longer count (`receiverOnly`, as for the edit check
- * after the parcel was handed to the carrier).
- */
+/** Nothing changed, or only lines that no longer count (`receiverOnly`: after handover). */
 export function bodyShowsNoEdit(
   before: string | null,
   now: string,
@@ -136,11 +115,7 @@ export function bodyShowsNoEdit(
   return receiverOnly && before?.split('.')[0] === now.split('.')[0];
 }
 
-/**
- * The settings that decide what a shipment holds and how its fingerprint reads the order
- * (DOCUMENT_TAG, COLLECT_FROM_LOCATIONS, SHIP_PICKUP_POINTS). Kept with what was sent, so the
- * order is compared with it the way it was taken then: a setting changed since is not an edit.
- */
+/** Kept with what was sent, so a setting changed since is not taken for an edit. */
 export type FingerprintSettings = Pick<
   Config['shipment'],
   'documentTag' | 'collectFromLocations' | 'shipPickupPoints'
@@ -153,10 +128,8 @@ const fingerprintSettings = z.object({
 });
 
 /**
- * How the settings are kept: JSON of these three only (a tag, location ids or names, a choice).
- * The locations as configured, and the ids of the order's own locations they named then: a
- * location renamed since, with COLLECT_FROM_LOCATIONS following it, is still the one sent from.
- * None configured: every own location.
+ * JSON; the locations also by the ids they named then: a location renamed since (and
+ * COLLECT_FROM_LOCATIONS with it) is still the one sent from. None configured: every own location.
  */
 export function encodeSettings(
   settings: FingerprintSettings,
@@ -178,7 +151,6 @@ export function encodeSettings(
   });
 }
 
-/** The kept settings read back; null when none were kept (or not legibly). */
 export function decodeSettings(text: string | undefined | null): FingerprintSettings | null {
   if (!text) return null;
   try {
@@ -188,7 +160,6 @@ export function decodeSettings(text: string | undefined | null): FingerprintSett
   }
 }
 
-/** The parts that differ, in a fixed order. */
 export function changedParts(
   before: ShipmentFingerprint,
   after: ShipmentFingerprint,
@@ -196,10 +167,7 @@ export function changedParts(
   return FINGERPRINT_PARTS.filter((part) => before[part] !== after[part]);
 }
 
-/**
- * Which way the parts are computed; stored with them. 2: lines and weights from the shipment's
- * contents (fulfillment orders); 1 (stored without a version): every line requiring shipping.
- */
+/** 2: lines and weights from fulfillment orders; 1 (stored unversioned): every shipping line. */
 export const FINGERPRINT_VERSION = 2;
 
 /** How a fingerprint is stored: `v=2;receiver=…;lines=…;weights=…`. */
@@ -210,15 +178,11 @@ export function encodeFingerprint(fingerprint: ShipmentFingerprint): string {
   ].join(';');
 }
 
-/**
- * Whether a stored fingerprint was computed the way it is now. An older one's receiver still
- * compares; its lines and weights do not.
- */
+/** An older version's receiver still compares; its lines and weights do not. */
 export function isCurrentFingerprint(text: string | undefined | null): boolean {
   return /^v=(\d+);/.exec(text ?? '')?.[1] === String(FINGERPRINT_VERSION);
 }
 
-/** The stored form read back; null when absent or not a fingerprint. */
 export function decodeFingerprint(text: string | undefined | null): ShipmentFingerprint | null {
   if (!text) return null;
   const parts = new Map(text.split(';').map((entry) => entry.split('=', 2) as [string, string]));
@@ -231,7 +195,6 @@ export function decodeFingerprint(text: string | undefined | null): ShipmentFing
   return decoded as ShipmentFingerprint;
 }
 
-/** What staff read: "the receiver (name, address or phone) and the lines". */
 export function describeChanges(parts: readonly FingerprintPart[]): string {
   const words = parts.map((part) => CHANGE_WORDS[part]);
   if (words.length <= 1) return words.join('');

@@ -1,49 +1,39 @@
-/**
- * Where a shipment stands at the provider, and which report of it wins. The provider has no
- * events: the sync reads statuses from its list, and reports can arrive late or twice (a page read
- * again, a run resumed), so a status only ever moves forward.
- */
+/** No provider events; reports may come late or twice, so a status only ever moves forward. */
 
 /** The provider's documented statuses, in the order a shipment passes them. */
 export const SHIPMENT_STAGES = ['pending', 'processing', 'shipped', 'delivered'] as const;
 
-/** Statuses after which nothing changes at the provider. */
 export function isFinalStatus(status: string): boolean {
   return status === 'delivered' || status === 'cancelled';
 }
 
-/**
- * How far a documented status is along the way; undefined for a status the contract does not
- * document (new ones may appear, and count as "in progress": they neither advance nor go back).
- */
+/** Undefined for an undocumented status: new ones may appear, and neither advance nor go back. */
 export function stageOf(status: string): number | undefined {
   if (status === 'cancelled') return SHIPMENT_STAGES.length - 1;
   const index = (SHIPMENT_STAGES as readonly string[]).indexOf(status);
   return index < 0 ? undefined : index;
 }
 
-/** Whether a shipment in this status has been handed to a carrier (so has a tracking number). */
+/** Handed to a carrier, so has a tracking number. */
 export function isHandedToCarrier(status: string): boolean {
   return status === 'shipped' || status === 'delivered';
 }
 
 export interface StatusReport {
   status: string;
-  /** The provider's updated_at, as an instant. */
+  /** The provider's updated_at (epoch ms). */
   updatedAtMs: number;
 }
 
-/** What is known of a shipment: its last status and the furthest documented stage it reached. */
+/** `stage`: the furthest documented stage reached. */
 export interface KnownStatus extends StatusReport {
   stage: string;
 }
 
 /**
- * Whether `report` replaces what is known (`known`, undefined when nothing is). An older report
- * never overwrites a newer one, a documented status never moves back behind the furthest stage
- * reached (a late "shipped" after "delivered", even with an undocumented status between), and a
- * final status is never left. An undocumented status is taken when it is newer: staff see it,
- * while the stage reached stays where it was.
+ * Never an older report, a documented status behind the furthest stage (a late "shipped" after
+ * "delivered", even past an undocumented one), or a move off a final status. A newer undocumented
+ * status is taken (staff see it); the stage stays.
  */
 export function supersedes(report: StatusReport, known: KnownStatus | undefined): boolean {
   if (!known) return true;

@@ -28,10 +28,8 @@ export type MappingResult =
   | { ok: false; errors: FieldErrors };
 
 /**
- * Maps a store order to a Partner API create request, or lists every reason it cannot be sent:
- * its packages hold the shipment's contents (shipment-contents.ts), nothing else of the order.
- * The result has passed the same schema the API's bounds are written in, so a request that
- * leaves here is not refused for a field we could have checked.
+ * A create request, or every reason it cannot be sent. Packages hold the shipment's contents only.
+ * Passed through the API-bounds schema, so it is never refused for a field we could have checked.
  */
 export function buildShipmentRequest(
   order: StoreOrder,
@@ -60,7 +58,6 @@ export function buildShipmentRequest(
   return { ok: false, errors };
 }
 
-/** One line per field, e.g. "receiver.address.postal_code: The order's … no postal code." */
 export function formatFieldErrors(errors: FieldErrors): string {
   return Object.entries(errors)
     .map(([path, messages]) => {

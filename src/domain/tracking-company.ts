@@ -1,14 +1,6 @@
-/**
- * The tracking a Shopify fulfillment gets from the provider's carrier and number. Shopify links a
- * tracking number only when the company is one of its supported names, spelt exactly, or when a
- * URL is given; a carrier that is neither still gets its number, under the name the provider sent.
- */
+/** Shopify links tracking only for an exactly spelt supported company, or with a URL. */
 
-/**
- * Carrier names a provider may send, lower-cased, and Shopify's supported tracking company for
- * each (Shopify's list: FulfillmentTrackingInfo.company in the Admin API reference).
- * TRACKING_COMPANIES adds to this or overrides it.
- */
+/** Lower-cased carrier name → Shopify's supported company (FulfillmentTrackingInfo.company). */
 export const BUILT_IN_TRACKING_COMPANIES: Readonly<Record<string, string>> = {
   postnord: 'PostNord DK',
   'postnord dk': 'PostNord DK',
@@ -55,7 +47,6 @@ export interface ShopifyTracking {
 const lower = (table: Readonly<Record<string, string>>) =>
   Object.fromEntries(Object.entries(table).map(([k, v]) => [k.trim().toLowerCase(), v]));
 
-/** Builds the lookup once from the settings; carrier names match whatever their case. */
 export function trackingFor(settings: TrackingSettings) {
   const companies = { ...BUILT_IN_TRACKING_COMPANIES, ...lower(settings.companies) };
   const templates = lower(settings.urlTemplates);

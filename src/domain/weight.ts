@@ -1,9 +1,6 @@
 import type { WeightUnit } from './order.js';
 
-/**
- * Weights are carried as whole milligrams so sums and limit checks are exact integer maths;
- * floats would let 300 × 0.1 kg come out a hair over 30 kg.
- */
+/** Whole mg, so sums and limit checks are exact (in floats 300 × 0.1 kg exceeds 30 kg). */
 export const MG_PER_KG = 1_000_000;
 
 /** Exact by definition: the international avoirdupois pound, and 16 ounces to the pound. */

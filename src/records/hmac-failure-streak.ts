@@ -1,9 +1,6 @@
 import type { Redis } from 'ioredis';
 
-/**
- * Shopify signs every delivery, so a long streak of bad signatures means our secret is wrong, not
- * an attacker. A verified webhook ends the streak.
- */
+/** Shopify signs every delivery: a streak of bad signatures means a wrong secret, not an attack. */
 export const HMAC_FAILURE_STREAK_ALERT = 5;
 
 /** Spans a quiet night; a streak that stops growing is forgotten after it. */

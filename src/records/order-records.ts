@@ -2,16 +2,10 @@ import type { Redis } from 'ioredis';
 import type { RecordedStage } from '../domain/order-lifecycle.js';
 import { parsePartnerTimestamp } from '../partner/time.js';
 
-/**
- * What the connector knows about each order it has seen, keyed by the numeric order id (which is
- * also the shipment reference). It answers "was this order registered, skipped or refused, and
- * why?" for the intake, the workers and an admin, without asking Shopify or the provider.
- * Only ids, statuses and admin-safe reasons are stored: no personal data.
- */
 /** `sending`: a create request left and its answer was not recorded (yet). */
 export type OrderState = 'sending' | 'registered' | 'skipped' | 'failed';
 
-/** `state` and the fields of RecordedStage keep the order's stage (src/domain/order-lifecycle.ts). */
+/** Keyed by numeric order id (the shipment reference). Ids, statuses, admin-safe reasons only. */
 export interface OrderRecord extends RecordedStage {
   orderId: string;
   state: OrderState;
@@ -22,39 +16,32 @@ export interface OrderRecord extends RecordedStage {
   /** The provider's created_at, with its offset. */
   partnerCreatedAt?: string;
   registeredAt?: string;
-  /** Since when the order waits for Shopify to release what it holds (ISO, UTC). */
+  /** ISO, UTC. */
   waitingSince?: string;
   /**
-   * When the request kept (sentFingerprint, sentUnits) left, by Redis's clock (epoch ms): the
-   * first one sent, which later sends leave alone like what it asked for, until a request makes
-   * the shipment (201): then that request's time (lastSentAtMs).
+   * When the kept request (sentFingerprint, sentUnits) left, Redis clock, epoch ms: the first sent,
+   * untouched by later sends until a 201 sets it to that request's lastSentAtMs.
    */
   firstSentAtMs?: string;
-  /** When the latest create request left, by Redis's clock (epoch ms). */
+  /** Redis clock, epoch ms. */
   lastSentAtMs?: string;
-  /** The provider's created_at as an instant (epoch ms), when it was legible. */
+  /** Epoch ms, when legible. */
   partnerCreatedAtMs?: string;
   /**
-   * Shipment fingerprint (src/domain/shipment-fingerprint.ts) of what the provider holds: the
-   * request that made the shipment (201), else the first one sent since the provider last said
-   * it held none (a later send answered 200 returns the shipment that first one made).
+   * What the provider holds: the request that made the shipment (201), else the first sent since
+   * the provider last said it held none (a later send's 200 returns what that first one made).
    */
   sentFingerprint?: string;
-  /**
-   * The units that request asked the provider to ship (src/domain/shipment-contents.ts
-   * encodeSentUnits): the fulfilment fulfils no more than these.
-   */
+  /** That request's units (encodeSentUnits): the fulfilment fulfils no more. */
   sentUnits?: string;
   /**
-   * The settings that request was made under (src/domain/shipment-fingerprint.ts
-   * encodeSettings, the locations also by id): the edit check takes the order as they do, so a
-   * setting changed since is not reported as an edit. For a shipment sent without them kept,
-   * those of its first edit check.
+   * That request's settings (encodeSettings), so a setting changed since is not an edit. Sent
+   * without them kept: those of its first edit check.
    */
   sentSettings?: string;
-  /** The edit after registration last reported to staff: its fingerprint, parts and time. */
+  /** The edit last reported to staff: its fingerprint, parts and time. */
   editReportedFingerprint?: string;
-  /** Comma-separated fingerprint parts that differed from what was sent, e.g. "receiver,lines". */
+  /** Parts that differed from what was sent, e.g. "receiver,lines". */
   editReportedChanges?: string;
   editReportedAt?: string;
   /** The reported edit whose tag and note are on the Shopify order. */
@@ -72,10 +59,9 @@ export interface RecordRetention {
 }
 
 /**
- * Every record expires: skipped ones after 30 days, the others RECORD_RETENTION_DAYS after their
- * last change. Forgetting an order is safe: seen again, it is checked anew, and the provider's
- * reference (the order id) turns a repeated create into the existing shipment (200), while the
- * marks on the Shopify order send the worker to the provider before any skip.
+ * Every record expires. Forgetting is safe: seen again, the order is checked anew, a repeated
+ * create returns the existing shipment (200, same reference), and the marks on the Shopify order
+ * send the worker to the provider before any skip.
  */
 export class OrderRecords {
   private readonly keepMs: number;
@@ -103,20 +89,14 @@ export class OrderRecords {
     return `${this.prefix}:orders:waiting`;
   }
 
-  /**
-   * The same orders, scored by from when their wait counts (ms: its start, a schedule's date):
-   * the longest waits, found at once.
-   */
+  /** The same orders, scored by when their wait counts from (ms), to find the longest at once. */
   private get waitingSinceIndex(): string {
     return `${this.prefix}:orders:waiting-since`;
   }
 
   /**
-   * The order waits for Shopify to release units it holds (on hold, scheduled, not fulfillable
-   * yet): reconciliation reads it again from `due` on, since a release changes nothing Shopify
-   * lists orders by. The record keeps since when it waits (the first time only), which spaces
-   * the looks out. `countsFrom`: from when the wait counts as long (waitCountsFrom). Entries not
-   * looked at for the skipped retention period are dropped.
+   * Read again from `due`: a release changes nothing Shopify lists orders by. waitingSince, set
+   * once, spaces the looks. Entries not looked at for the skipped retention period are dropped.
    */
   async markWaiting(orderId: string, due: Date, now = new Date(), countsFrom = now): Promise<void> {
     await this.redis.eval(
@@ -133,7 +113,6 @@ export class OrderRecords {
     );
   }
 
-  /** The order no longer waits (registered, skipped for another reason, failed). */
   async stopWaiting(orderId: string): Promise<void> {
     await this.redis.eval(
       STOP_WAITING,
@@ -145,10 +124,7 @@ export class OrderRecords {
     );
   }
 
-  /**
-   * Orders whose wait counts from before `before`: how many, and the longest waits first, at
-   * most `limit`.
-   */
+  /** Waits counting from before `before`: how many, and up to `limit` longest first. */
   async waitingSince(
     before: Date,
     limit: number,
@@ -173,18 +149,15 @@ export class OrderRecords {
     return { count, waits };
   }
 
-  /** From when the longest wait counts; null when no order waits. */
   async oldestWaitingSince(): Promise<Date | null> {
     const [, score] = await this.redis.zrange(this.waitingSinceIndex, 0, 0, 'WITHSCORES');
     return score === undefined ? null : new Date(Number(score));
   }
 
-  /** Whether reconciliation will read the order again (it is in the waiting index). */
   async isWaiting(orderId: string): Promise<boolean> {
     return (await this.redis.zscore(this.waitingIndex, orderId)) !== null;
   }
 
-  /** Waiting orders due for another look by `now`, the longest due first, at most `limit`. */
   async dueWaiting(now: Date, limit: number): Promise<string[]> {
     return this.redis.zrangebyscore(this.waitingIndex, '-inf', now.getTime(), 'LIMIT', 0, limit);
   }
@@ -200,9 +173,8 @@ export class OrderRecords {
   }
 
   /**
-   * Status and creation time are left out when the provider's answer did not give them legibly.
-   * `made`: the request that made the shipment (a 201, so the latest sent), which replaces what
-   * was kept of earlier sends, its time included.
+   * Status and creation time are left out when not legible. `made`: the request that made the
+   * shipment (201, so the latest sent), replacing what was kept of earlier sends, time included.
    */
   async markRegistered(
     orderId: string,
@@ -225,8 +197,8 @@ export class OrderRecords {
         ? { sentFingerprint: made.fingerprint, sentUnits: made.units, sentSettings: made.settings }
         : {}),
     };
-    // A script, not MULTI: ioredis builds every MULTI by copying each script defined on the
-    // connection (BullMQ's, dozens) onto it, which cost more than the commands themselves.
+    // A script, not MULTI: ioredis copies every script defined on the connection (BullMQ's,
+    // dozens) onto each MULTI it builds.
     await this.redis.eval(
       MARK_REGISTERED,
       4,
@@ -243,10 +215,7 @@ export class OrderRecords {
     );
   }
 
-  /**
-   * Records why an order is not shipped (now). A registered order is never downgraded. Skipped
-   * for any reason but a wait on Shopify (`held`), the order no longer waits.
-   */
+  /** A registered order is never downgraded. Skipped for anything but `held`, it stops waiting. */
   async markSkipped(orderId: string, skipCode: string, reason: string, now = new Date()) {
     if (skipCode !== 'held') await this.stopWaiting(orderId);
     await this.setUnlessRegistered(orderId, this.keepSkippedMs, {
@@ -257,7 +226,6 @@ export class OrderRecords {
     });
   }
 
-  /** Records why registering failed, in words an admin can act on. */
   async markFailed(orderId: string, reason: string, now = new Date()) {
     await this.stopWaiting(orderId);
     await this.setUnlessRegistered(orderId, this.keepMs, {
@@ -268,12 +236,9 @@ export class OrderRecords {
   }
 
   /**
-   * Marks that a create request is about to leave, before its answer is known. A failed order
-   * stays failed (with its reason) until an answer says otherwise, so retrying it does not look
-   * like a new failure. `fingerprint`, `sentUnits`, `sentSettings`: those of the request about
-   * to leave, kept in the same step unless an earlier send is kept: the provider, if it holds a
-   * shipment, holds the first request that reached it, and answers later ones with that
-   * shipment. A "no such shipment" answer (clearSent) forgets them.
+   * A failed order stays failed until an answer, so a retry is not a new failure. The request's
+   * fingerprint, units and settings are kept unless an earlier send's are: the provider holds the
+   * first request that reached it and answers later ones with that shipment.
    */
   async markSending(
     orderId: string,
@@ -295,26 +260,23 @@ export class OrderRecords {
   }
 
   /**
-   * Forgets the create requests sent until `sentAt` (their time, fingerprint, units and
-   * settings), once the provider said it holds no shipment for the order: later sightings of an
-   * order that will not ship then cost no look-up. A request sent since (a newer `sentAt`) is
-   * kept.
+   * Once the provider holds no shipment for the order, forgets the sends up to `sentAt`, so later
+   * sightings cost no look-up. A newer send is kept.
    */
   async clearSent(orderId: string, sentAt: string): Promise<void> {
     await this.redis.eval(CLEAR_SENT, 1, this.key(orderId), sentAt);
   }
 
-  /** Asks the running job of this order to look at it once more when its current look ends. */
+  /** Asks the order's running job to look once more when its current look ends. */
   async requestRerun(orderId: string): Promise<void> {
     await this.redis.set(`${this.key(orderId)}:rerun`, '1', 'EX', 3600);
   }
 
-  /** Whether another look was asked for; the request is used up. */
   async takeRerun(orderId: string): Promise<boolean> {
     return (await this.redis.getdel(`${this.key(orderId)}:rerun`)) !== null;
   }
 
-  /** Returns true only the first time, so the case is reported once per order. */
+  /** True only the first time, so the case is reported once per order. */
   async flagCancelledAfterRegistration(orderId: string, now = new Date()): Promise<boolean> {
     const set = await this.redis.hsetnx(
       this.key(orderId),
@@ -327,13 +289,7 @@ export class OrderRecords {
     return true;
   }
 
-  // --- Shipment fingerprints: what was sent, what failed, which edit staff were told of ---
-
-  /**
-   * For a registered order with no fingerprint (registered before they were kept, or found at
-   * the provider after a lost answer): this one, and the settings it was taken under unless
-   * some are kept already.
-   */
+  /** For a registered order with none (old record, lost answer): this, and settings unless kept. */
   async adoptSentFingerprint(
     orderId: string,
     fingerprint: string,
@@ -350,11 +306,7 @@ export class OrderRecords {
     );
   }
 
-  /**
-   * Replaces a sent fingerprint computed an older way (`before`) by the order as it is now, and
-   * keeps the settings it was taken under unless some are kept already; not if another write
-   * changed the fingerprint meanwhile.
-   */
+  /** Replaces an older-version sent fingerprint unless changed meanwhile; settings unless kept. */
   async rebaseSentFingerprint(
     orderId: string,
     before: string,
@@ -373,10 +325,7 @@ export class OrderRecords {
     );
   }
 
-  /**
-   * For a shipment sent before its settings were kept with it: these, taken as its own. Never
-   * replaces settings kept before.
-   */
+  /** For a shipment sent without settings kept: these. Never replaces kept ones. */
   async keepSentSettings(orderId: string, settings: string): Promise<boolean> {
     return (await this.redis.eval(KEEP_SENT_SETTINGS, 1, this.key(orderId), settings)) === 1;
   }
@@ -391,10 +340,7 @@ export class OrderRecords {
     );
   }
 
-  /**
-   * Records an edit of a registered order for staff. True only the first time this fingerprint
-   * is reported, so one change is reported once however often the order is seen again.
-   */
+  /** True only the first time this fingerprint is reported, so one change is reported once. */
   async reportEdit(
     orderId: string,
     fingerprint: string,
@@ -412,30 +358,20 @@ export class OrderRecords {
     return reported === 1;
   }
 
-  /** The tag and note of the reported edit with this fingerprint are on the order. */
   async recordEditMarked(orderId: string, fingerprint: string): Promise<void> {
     await this.redis.hset(this.key(orderId), 'editMarkedFingerprint', fingerprint);
   }
 
-  /**
-   * Notes that the order's next create run comes from an order event (webhook, reconciliation,
-   * backfill) rather than from staff: such a run does not resend an order refused as it stands.
-   */
+  /** The next create run is from an order event, not staff: no resend of an unchanged refusal. */
   async noteEventRun(orderId: string): Promise<void> {
     await this.redis.set(`${this.key(orderId)}:event-run`, '1', 'EX', 7 * 24 * 3600);
   }
 
-  /** Whether the run about to start was asked for by an order event; the note is used up. */
   async takeEventRun(orderId: string): Promise<boolean> {
     return (await this.redis.getdel(`${this.key(orderId)}:event-run`)) !== null;
   }
 
-  // --- end of shipment fingerprints ---
-
-  /**
-   * Order ids registered since `since`, oldest first; the index holds the retention period only.
-   * Kept for the coming status sync (which registered orders may still move) and for admins.
-   */
+  /** Oldest first; the index holds the retention period only. */
   async registeredSince(since: Date): Promise<string[]> {
     return this.redis.zrangebyscore(this.registeredIndex, since.getTime(), '+inf');
   }
@@ -457,8 +393,7 @@ export class OrderRecords {
 }
 
 // KEYS: record, registered index, waiting index, waiting-since index. ARGV: orderId, keepMs,
-// nowMs, oldest score dropped, made ('1' when this request made the shipment), fields… The index
-// keeps the registrations of the retention period, like the records.
+// nowMs, oldest score dropped, made ('1' when this request made the shipment), fields…
 const MARK_REGISTERED = `
 redis.call('HDEL', KEYS[1], 'skipCode', 'reason', 'waitingSince')
 redis.call('HSET', KEYS[1], unpack(ARGV, 6))
@@ -473,8 +408,7 @@ return 1
 `;
 
 // KEYS: waiting index, record, waiting-since index. ARGV: orderId, due (ms), oldest score kept,
-// now (ISO), counts from (ms). Both indexes hold the same orders: one dropped from the first (not looked
-// at for the retention period) leaves the second too.
+// now (ISO), counts from (ms). An order dropped as stale from the first index leaves both.
 const MARK_WAITING = `
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])

@@ -1,11 +1,8 @@
 import type { Redis } from 'ioredis';
 
 /**
- * What happened to an order that nothing else keeps: the events that brought it in, the
- * provider's answers and status changes, and what was written to Shopify. Job runs and staff
- * actions are read where they are kept (BullMQ, the audit trail) when the timeline is shown.
- * Each order's list is bounded (the newest TIMELINE_LIMIT entries, TIMELINE_DAYS after its last
- * entry) and holds ids, statuses and routes only: no personal data, no bodies.
+ * What happened to an order that nothing else keeps (job runs and staff actions are read from
+ * BullMQ and the audit trail). Bounded per order; ids, statuses and routes only: no personal data.
  */
 export type StoredTimelineEntry =
   /** A sign of the order: a webhook topic, a reconciliation pass, a backfill. */
@@ -27,10 +24,7 @@ export function timelineKey(prefix: string, orderId: string): string {
   return `${prefix}:timeline:${orderId}`;
 }
 
-/**
- * One entry as kept: `<ms in base 36> <code> <fields>`, about 25 bytes, so that a whole order's
- * story stays well under a kilobyte (bench/redis-footprint.ts measures it).
- */
+/** `<ms in base 36> <code> <fields>`: terse, so an order's whole story stays under a kilobyte. */
 export function encodeEntry(entry: StoredTimelineEntry): string {
   const at = entry.at.toString(36);
   switch (entry.kind) {
@@ -95,7 +89,6 @@ export class OrderTimeline {
     await this.redis.eval(PUSH, 1, this.key(orderId), encodeEntry(entry), TIMELINE_KEEP_MS);
   }
 
-  /** The order's entries, oldest first, none older than TIMELINE_DAYS. */
   async read(orderId: string, now = Date.now()): Promise<StoredTimelineEntry[]> {
     const raw = await this.redis.lrange(this.key(orderId), 0, TIMELINE_LIMIT - 1);
     return raw

@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
- * Records and job ids are keyed by the order id alone, and the provider's sandbox and production
- * are separate databases, so an order registered in the sandbox would never be sent in production.
- * The first start stores a hash of address and token under the prefix; a start with another
- * address refuses. Another token for the same address is told apart by reading a shipment
- * registered here: only the account that created it can read it.
+ * Records and job ids are keyed by order id alone, so an order registered in the sandbox would
+ * never be sent in production. The first start stores a hash of address and token; another address
+ * is refused, another token accepted only if it can read a shipment registered here (only its
+ * account can).
  */
 
 export interface PartnerEnvironment {

@@ -20,10 +20,7 @@ export interface TrackedShipment {
   trackingNumber?: string;
   trackingReadAt?: string;
   deliveredAt?: string;
-  /**
-   * For a shipment first seen in the provider's list: its stage then. One already with the
-   * carrier is fulfilled without emailing the customer, who heard of it long ago.
-   */
+  /** Stage at first listing: past handover, it is fulfilled without emailing the customer. */
   adoptedAtStage?: string;
   detailFailures?: number;
 
@@ -86,10 +83,7 @@ export interface SyncCursor {
   page: number;
   /** The next cycle's window reaches back to it (without listedUntilMs). */
   startedAtMs: number;
-  /**
-   * The latest updated_at listed so far, on the provider's clock: a shipment the cycle did not
-   * list was created after its first page was read, so after this.
-   */
+  /** Latest updated_at listed (provider's clock): one the cycle did not list came after it. */
   listedUntilMs?: number;
   phase: 'list' | 'details';
 }
@@ -213,8 +207,7 @@ export class ShipmentTracking {
   async saveShopifySide(reference: string, side: ShopifySide): Promise<void> {
     const fields = fieldsOf(side);
     if (fields.length === 0) return;
-    // A script, not MULTI: ioredis copies every script defined on the connection (BullMQ's,
-    // dozens) onto each MULTI it builds.
+    // A script, not MULTI: see OrderRecords.markRegistered.
     await this.redis.eval(SAVE_SHOPIFY_SIDE, 1, this.key(reference), this.keepMs, ...fields);
   }
 
@@ -323,9 +316,8 @@ export class ShipmentTracking {
   }
 
   /**
-   * Runs never overlap, whichever process they are in. `takeOverFrom` replaces a holder whose name
-   * starts with it: an earlier execution of the same job, which BullMQ reruns only once it declared
-   * it stalled. That execution, if still alive, finds the lock taken at its next page and stops.
+   * Runs never overlap, in any process. `takeOverFrom`: name prefix of an earlier execution of this
+   * job, replaced as BullMQ reruns only a stalled one; if alive, it stops at its next page.
    */
   async holdLock(holder: string, ttlMs: number, takeOverFrom?: string): Promise<boolean> {
     return this.takeOver(this.lockKey, holder, ttlMs, takeOverFrom);
@@ -419,7 +411,6 @@ if ARGV[5] == '1' then redis.call('SADD', KEYS[3], ARGV[1]) else redis.call('SRE
 return 1
 `;
 
-/** A holder starting with ARGV[3] is an earlier execution of the same job, and is replaced. */
 const TAKE_OVER_LOCK = `
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] and string.sub(holder, 1, #ARGV[3]) ~= ARGV[3] then return 0 end

@@ -12,10 +12,7 @@ export interface StoreHealthReport {
 
 const REFRESH_MS = 60_000;
 
-/**
- * Each process writes only when what it sees changes (or once a minute), so Admin API calls cost
- * no Redis round trip.
- */
+/** Writes only on a change (or once a minute), so Admin API calls cost no Redis round trip. */
 export class StoreHealth {
   private last: { status: StoreHealthStatus; writtenAt: number } | undefined;
 
