@@ -1,10 +1,7 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
-/**
- * The connector's whole configuration: one zod schema over the environment, parsed once.
- * This is the only module that reads `process.env`; everything else receives the frozen result.
- */
+/** The only module that reads `process.env`; everything else receives the frozen result. */
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
@@ -28,7 +25,6 @@ const httpUrl = z
 
 const nonEmpty = z.string().trim().min(1, 'must not be empty');
 
-/** A JSON object of names to names, e.g. {"PN Parcel":"PostNord DK"}. */
 const stringMap = z
   .string()
   .transform((text, ctx) => {
@@ -45,7 +41,7 @@ const stringMap = z
     }),
   );
 
-/** Each variable with its schema and a one-line hint shown when it is missing or bad. */
+/** `hint` is shown when the variable is missing or bad. */
 const variables = {
   LOG_LEVEL: {
     schema: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -126,8 +122,7 @@ const variables = {
     hint: 'the rate window in milliseconds',
   },
   PARTNER_SYNC_RESERVE: {
-    // A whole order life takes one create and a little over one sync request (its detail read
-    // once shipped, its share of list pages): below half, a backlog of creates starves the sync.
+    // An order takes a create and a bit over one sync request: below half, creates starve sync.
     schema: z.coerce.number().min(0).max(0.9).default(0.6),
     hint: 'share of the request budget kept for status sync while it waits, 0 to 0.9',
   },
@@ -176,8 +171,7 @@ const variables = {
     hint: "share of the shop's Admin API bucket (points and refill) the connector leaves unused, as headroom for the merchant's own scripts on the same app, 0 to 0.9",
   },
   SHOPIFY_FOLLOW_UP_RESERVE: {
-    // An order's life spends about two thirds of its points after registration (progress report,
-    // fulfilment, delivered event): below that, a backlog of new orders starves the follow-ups.
+    // Two thirds of an order's points follow registration: below that, follow-ups starve.
     schema: z.coerce.number().min(0).max(0.9).default(0.8),
     hint: "share of the shop's Admin API points kept for follow-up writes (progress, fulfilment, delivery, status) while they wait: up to it they go ahead of new orders' registration, 0 to 0.9",
   },
@@ -358,7 +352,7 @@ function parseVariables<N extends VariableName>(env: Env, names: readonly N[]) {
   const values: Record<string, unknown> = {};
   for (const name of names) {
     const { schema, hint } = variables[name];
-    // An empty string means "unset", as in most .env tooling.
+    // Empty means unset, as in most .env tooling.
     const raw = env[name] === '' ? undefined : env[name];
     const result = (schema as z.ZodType).safeParse(raw);
     if (result.success) {
@@ -384,7 +378,6 @@ function deepFreeze<T>(value: T): T {
 
 type Values<N extends VariableName> = ReturnType<typeof parseVariables<N>>['values'];
 
-/** One part of the configuration: the variables it reads, and how it is built from them. */
 function part<N extends VariableName, T>(
   names: readonly N[],
   build: (v: Values<N>, problems: string[]) => T,
@@ -394,19 +387,15 @@ function part<N extends VariableName, T>(
 
 const LOOPBACK_HOST = '127.0.0.1';
 
-/**
- * Every part of the configuration. A command loads the parts it needs (`loadSettings`), so that
- * reading the records, say, does not ask for the Shopify token.
- */
+/** A command loads only the parts it needs: reading records must not ask for the Shopify token. */
 const PARTS = {
   logLevel: part(['LOG_LEVEL'], (v) => v.LOG_LEVEL),
-  /** `publicUrl`: where Shopify reaches the connector (webhooks), if set. */
   server: part(['PORT', 'HOST', 'PUBLIC_URL'], (v) => ({
     port: v.PORT,
     host: v.HOST,
     publicUrl: v.PUBLIC_URL,
   })),
-  /** The listener of /metrics, /status and Bull Board; undefined: they share the webhook port. */
+  /** Undefined: /metrics, /status and Bull Board share the webhook port. */
   adminListener: part(['ADMIN_PORT', 'ADMIN_HOST', 'PORT'], (v, problems) => {
     if (v.ADMIN_HOST && v.ADMIN_PORT === undefined) {
       problems.push(
@@ -422,7 +411,7 @@ const PARTS = {
       ? undefined
       : { port: v.ADMIN_PORT, host: v.ADMIN_HOST ?? LOOPBACK_HOST };
   }),
-  /** Bull Board's login; undefined when not configured (the board is then not mounted). */
+  /** Undefined: the board is not mounted. */
   admin: part(['ADMIN_USER', 'ADMIN_PASSWORD', 'ADMIN_READ_ONLY'], (v, problems) => {
     if (Boolean(v.ADMIN_USER) !== Boolean(v.ADMIN_PASSWORD)) {
       problems.push(
@@ -433,11 +422,9 @@ const PARTS = {
       ? { user: v.ADMIN_USER, password: v.ADMIN_PASSWORD, readOnly: v.ADMIN_READ_ONLY }
       : undefined;
   }),
-  /** The bearer token /metrics and /status ask for, or undefined when they are open. */
   metrics: part(['METRICS_TOKEN'], (v) => ({ token: v.METRICS_TOKEN })),
   redis: part(['REDIS_URL', 'QUEUE_PREFIX', 'REDIS_ALLOW_EVICTION'], (v, problems) => {
-    // On a Redis Cluster every key the connector and BullMQ touch together must hash to one slot:
-    // the prefix must be a hash tag. A plain one stays valid on one Redis, as deployments have it.
+    // On a Redis Cluster multi-key commands need one slot, so the prefix must be a hash tag.
     const { REDIS_URL: url, QUEUE_PREFIX: prefix } = v;
     if (url && prefix && /^rediss?\+cluster:/i.test(url) && !prefix.startsWith('{')) {
       problems.push(
@@ -512,9 +499,7 @@ const PARTS = {
         webhookSecret: webhookSecret as string,
         apiVersion: v.SHOPIFY_API_VERSION,
         adminApiUrl: v.SHOPIFY_ADMIN_API_URL,
-        /** Share of the bucket left unused, headroom for the merchant's own scripts. */
         reserveShare: v.SHOPIFY_RESERVE_SHARE,
-        /** Share of the points follow-up writes may take ahead of registrations. */
         followUpReserve: v.SHOPIFY_FOLLOW_UP_RESERVE,
       };
     },
@@ -619,10 +604,7 @@ export type ConfigPart = keyof Parts;
 export type Config = { readonly [K in ConfigPart]: ReturnType<Parts[K]['build']> };
 const ALL_PARTS = Object.keys(PARTS) as ConfigPart[];
 
-/**
- * Parses the parts of the configuration a command needs; throws one ConfigError listing every
- * problem with them.
- */
+/** Throws one ConfigError listing every problem. */
 export function loadSettings<K extends ConfigPart>(
   parts: readonly K[],
   env: Env = process.env,
@@ -638,26 +620,20 @@ export function loadSettings<K extends ConfigPart>(
   return deepFreeze(settings) as Pick<Config, K>;
 }
 
-/** The whole configuration, as `connector start` needs it. */
 export function loadConfig(env: Env = process.env): Config {
   return loadSettings(ALL_PARTS, env);
 }
 
-/** One variable's value for what runs without a configuration (logging); undefined when unset or bad. */
+/** For what runs without a configuration (logging); undefined when unset or bad. */
 export function lenientSetting<N extends VariableName>(name: N): Values<N>[N] | undefined {
   return parseVariables(process.env, [name]).values[name];
 }
 
-/** An address only this machine reaches: 127.0.0.0/8, ::1 or localhost. */
 export function isLoopbackHost(host: string): boolean {
   return /^127(\.\d{1,3}){3}$/.test(host) || ['::1', '[::1]', 'localhost'].includes(host);
 }
 
-/**
- * What stops the HTTP side from starting: /metrics and /status on the webhook port, bound beyond
- * loopback, with no token to ask for. They tell anyone the queues' states, the partner budget and
- * Shopify's error texts.
- */
+/** Open /metrics and /status beyond loopback tell anyone queue states and Shopify's errors. */
 export function adminSurfaceProblems(config: Config): string[] {
   if (config.adminListener || config.metrics.token || isLoopbackHost(config.server.host)) {
     return [];
@@ -667,10 +643,7 @@ export function adminSurfaceProblems(config: Config): string[] {
   ];
 }
 
-/**
- * Fills in, from a `.env` file in the working directory, whatever the environment does not
- * already set (the environment wins, as in Docker and systemd). No file, no change.
- */
+/** The environment wins over `.env`, as in Docker and systemd. */
 export function loadDotEnv(path = '.env'): boolean {
   if (!existsSync(path)) return false;
   process.loadEnvFile(path);

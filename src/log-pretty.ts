@@ -1,9 +1,6 @@
 import { Writable } from 'node:stream';
 
-/**
- * Built in rather than pino-pretty, so it also works where only the production dependencies are
- * installed. Redaction has already been applied: this only reformats what pino wrote.
- */
+/** Not pino-pretty, so it works with production dependencies only. Redaction is already done. */
 
 const LEVELS: Record<number, string> = {
   10: 'TRACE',
@@ -15,7 +12,6 @@ const LEVELS: Record<number, string> = {
 };
 const COLOURS: Record<number, string> = { 40: '\x1b[33m', 50: '\x1b[31m', 60: '\x1b[41m' };
 const RESET = '\x1b[0m';
-/** Fields shown in the head of the line, or not at all. */
 const HEAD = new Set(['level', 'time', 'pid', 'hostname', 'name', 'module', 'msg', 'err']);
 
 export function formatLogLine(line: string, colour = false): string {

@@ -46,7 +46,6 @@ export function createLogger(
     level?: LoggerOptions['level'];
     name?: string;
     format?: LogFormat;
-    /** Default: when stdout is a terminal. */
     colour?: boolean;
   } = {},
   destination?: pino.DestinationStream,

@@ -29,7 +29,7 @@ export interface ServiceOptions {
   workersThread?: { log: WorkersThreadData['log'] };
   /** The main thread reports the process's metrics and Redis's durability once for both. */
   isWorkersThread?: boolean;
-  /** Called when the workers' thread ended: stop the service and exit. */
+  /** The workers' thread ended: stop the service and exit. */
   onFatal?: (reason: string) => void;
   // Only tests change these three.
   jobLock?: WorkerOptions['jobLock'];
@@ -40,7 +40,6 @@ export interface ServiceOptions {
 export interface RunningService {
   server: FastifyInstance | undefined;
   metrics: ConnectorMetrics;
-  /** E.g. http://127.0.0.1:3000. */
   url: string | undefined;
   close(): Promise<void>;
 }
@@ -50,10 +49,7 @@ const SIX_HOURS_MS = 6 * 3_600_000;
 /** Should Redis have lost them. */
 const SCHEDULE_REFRESH_MS = 60_000;
 
-/**
- * The composition root. Each side is imported only where it runs, so each thread of `connector
- * start` loads what it needs, no more.
- */
+/** Each side is imported only where it runs, so each thread loads what it needs. */
 export async function startService(
   config: Config,
   options: ServiceOptions,
@@ -63,7 +59,6 @@ export async function startService(
     const problems = adminSurfaceProblems(config);
     if (problems.length > 0) throw new ConfigError(problems);
   }
-  /** With `workersThread`, the workers run in a thread of their own. */
   const runsWorkers = options.workers !== false && !options.workersThread;
   // Both sides start loading now, while Redis connects.
   const workerSide = runsWorkers ? import('./compose/worker-side.js') : undefined;
@@ -90,17 +85,16 @@ export async function startService(
     'connector starting',
   );
 
-  // Request paths fail fast, so a Redis outage is a quick 503. Queues, records and workers wait
-  // for Redis instead: a BullMQ queue whose first commands fail stays broken until a restart.
+  // Requests fail fast (a quick 503); the rest waits for Redis: a BullMQ queue whose first
+  // commands fail stays broken until a restart.
   const requestRedis = createRedis(config.redis.url, 'client');
   const workerRedis = createRedis(config.redis.url, 'worker');
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
-  // Warns only: a deliberately different Redis (a throwaway one for trials) still starts.
+  // Warns only: a throwaway Redis for trials still starts.
   if (!options.isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
 
-  // Before anything reads a record: they must belong to the configured partner environment.
-  // Workers do not start on a Redis that may evict their keys (checked once per process).
+  // Before anything reads a record.
   try {
     if (options.workers !== false && !options.isWorkersThread) {
       await refuseEvictingRedis(workerRedis, logger, config.redis.allowEviction);
@@ -112,7 +106,6 @@ export async function startService(
     throw error;
   }
 
-  // Requests are counted per process; what lives in Redis is read at each scrape.
   const metrics = new ConnectorMetrics({
     logger,
     ...(options.isWorkersThread ? { processMetrics: false } : {}),
@@ -177,7 +170,7 @@ export async function startService(
   };
 }
 
-/** Refuses (throws) when the records belong to another partner environment. */
+/** Throws when the records belong to another partner environment. */
 async function claimEnvironment(config: Config, redis: Redis, logger: Logger): Promise<void> {
   const prefix = config.redis.queuePrefix;
   const claim = await claimPartnerEnvironment(

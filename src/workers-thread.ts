@@ -5,10 +5,7 @@ import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from '../config/index.js';
 import type { Logger } from './log.js';
 
-/**
- * A thread of its own for the workers, so a webhook never waits behind a worker's CPU work; still
- * one process, so signals, logs and /metrics stay one.
- */
+/** So a webhook never waits behind a worker's CPU work; still one process for signals and logs. */
 
 export type ThreadMetrics = MetricObjectWithValues<MetricValue<string>>[];
 
@@ -27,9 +24,7 @@ export type FromWorkersThread =
   | { type: 'closed' };
 
 export interface WorkersThread {
-  /** For /metrics to add up. */
   metrics(): Promise<ThreadMetrics>;
-  /** Within the grace period. */
   close(): Promise<void>;
 }
 
@@ -37,16 +32,12 @@ export class WorkersThreadError extends Error {
   override name = 'WorkersThreadError';
 }
 
-/** How long `close` waits beyond the jobs' grace period before it ends the thread anyway. */
+/** Beyond the jobs' grace period, before `close` ends the thread anyway. */
 const CLOSE_MARGIN_MS = 10_000;
 
-/**
- * The workers keep little but make garbage fast, and V8 lets a heap with a large limit grow to
- * several times what it keeps before collecting. NODE_OPTIONS=--max-old-space-size overrides it.
- */
+/** The workers make garbage fast, and V8 lets a heap with a large limit grow before collecting. */
 const HEAP_LIMIT_MB = 1024;
 
-/** Rejects if the workers cannot start. */
 export async function startWorkersThread(
   data: WorkersThreadData,
   options: {
@@ -58,7 +49,7 @@ export async function startWorkersThread(
   const extension = extname(fileURLToPath(import.meta.url));
   const entry = new URL(`./workers-thread-entry${extension}`, import.meta.url);
   const settings = { workerData: data, resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } };
-  // Run from source (tsx), the entry is a .ts file: the thread registers tsx before loading it.
+  // From source the entry is .ts: the thread registers tsx first.
   const thread =
     extension === '.ts'
       ? new Worker(

@@ -13,12 +13,12 @@ export function cliUser(): string {
   try {
     return userInfo().username;
   } catch {
-    // No entry in the user database (some containers): the environment may still say.
+    // No user database entry (some containers).
     return process.env.USER ?? process.env.LOGNAME ?? 'unknown';
   }
 }
 
-/** A trail that cannot be written does not undo the change: the command says so and goes on. */
+/** A trail that cannot be written does not undo the change. */
 export async function recordCliAction(
   redis: Redis,
   prefix: string,
@@ -118,7 +118,6 @@ function parseLimit(value: string): number {
   return n;
 }
 
-/** Undefined after saying why not. */
 async function orderIdOf(raw: string): Promise<string | undefined> {
   const value = raw.trim();
   const id = /^#/.test(value) ? null : parseOrderId(value);

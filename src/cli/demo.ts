@@ -15,7 +15,7 @@ import { OrderWatcher } from '../demo/watch.js';
 import { EXIT, settingsOrExit } from './exit.js';
 import { whenStartedFromGone } from './parent-watch.js';
 
-/** 128 + SIGINT, as a shell reports a run stopped by Ctrl-C. */
+/** 128 + SIGINT, as a shell reports Ctrl-C. */
 const EXIT_INTERRUPTED = 130;
 const DOCKER_REDIS = 'docker run -d --name connector-redis -p 6379:6379 redis:7-alpine';
 
@@ -36,7 +36,6 @@ export function registerDemoCommand(program: Command): void {
 }
 
 async function runDemo(options: { keepRunning: boolean }): Promise<number> {
-  // The one setting the demo takes from outside; startDemoStack validates it with the rest.
   const configuredUrl = settingsOrExit(() => loadSettings(['redis']).redis.url);
   if (configuredUrl === undefined) return EXIT.config;
   let redis: LocalRedis;
@@ -62,7 +61,6 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  // `npm run demo` killed: the demo stops and cleans up as on Ctrl-C.
   void whenStartedFromGone().then(() => {
     if (!interrupt.signal.aborted) onSignal();
   });

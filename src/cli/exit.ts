@@ -11,7 +11,7 @@ import {
 /** sysexits(3) codes, so scripts can tell a bad setting from an outage. */
 export const EXIT = { usage: 2, noInput: 66, unavailable: 69, config: 78 } as const;
 
-/** Undefined after printing every problem (after `why`, if given) and setting the exit code. */
+/** Undefined after printing every problem and setting the exit code. */
 export function settingsOrExit<T>(load: () => T, why?: string): T | undefined {
   try {
     return load();
@@ -35,7 +35,7 @@ export async function redisOrExit(url: string) {
   }
 }
 
-/** Records the environment if none is yet; false after printing why not and what to do. */
+/** False after printing why not and what to do. */
 export async function environmentOrExit(
   redis: Redis,
   config: Config,

@@ -22,7 +22,6 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   demo: async () => (await import('./demo.js')).registerDemoCommand,
 };
 
-/** The environment still wins over the file. */
 function takeEnvFile(argv: string[]): string | undefined {
   const at = argv.findIndex(
     (arg, i) => i >= 2 && (arg === '--env-file' || arg.startsWith('--env-file=')),

@@ -107,7 +107,7 @@ async function readOnly(orderId: string, print: (report: OrderReport) => void): 
   const prefix = location.queuePrefix;
   const createShipment = new Queue(CREATE_SHIPMENT_QUEUE, { connection: redis, prefix });
   try {
-    // Retention only matters to writes; this reads.
+    // Retention matters only to writes.
     const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
     print(await reportOrder(orderId, { records, queues: { createShipment } }));
   } finally {

@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/**
- * Ctrl-C, SIGTERM, or `npm run` killed above it: what a local server waits for before it closes,
- * freeing its port. Call it before announcing the server, so a signal sent the moment the
- * announcement is read is never met by Node's default (exit 143).
- */
+/** Call it before announcing the server, so no early signal meets Node's default (exit 143). */
 export async function untilStopped(): Promise<string> {
   const signal = new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT received'));
@@ -13,10 +9,7 @@ export async function untilStopped(): Promise<string> {
   return Promise.race([signal, whenStartedFromGone()]);
 }
 
-/**
- * Killing `npm run` (SIGKILL, a closed terminal) signals none of the sh, tsx and node below it:
- * without this the local servers would keep their ports. PID 1 is never waited on.
- */
+/** A killed `npm run` signals none of the processes below it, which would keep their ports. */
 export function whenStartedFromGone(intervalMs = 500): Promise<string> {
   const initial = ancestors();
   return new Promise((resolve) => {
@@ -45,7 +38,7 @@ function ancestors(): number[] {
 
 function parentOf(pid: number): number | undefined {
   try {
-    // Fields after the command name, which is in parentheses and may hold spaces: state, ppid.
+    // After the command name, which is in parentheses and may hold spaces: state, ppid.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
     return Number.isInteger(ppid) ? ppid : undefined;

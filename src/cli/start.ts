@@ -36,7 +36,6 @@ export function registerStartCommand(program: Command): void {
           logger,
           http: opts.http,
           workers: opts.workers,
-          // Both in one process: the workers get a thread of their own, the intake keeps this one.
           ...(opts.http && opts.workers && !opts.oneThread
             ? {
                 workersThread: {
@@ -68,8 +67,7 @@ export function registerStartCommand(program: Command): void {
       if (fatal) return void stop(fatal);
       process.once('SIGINT', () => void stop('SIGINT'));
       process.once('SIGTERM', () => void stop('SIGTERM'));
-      // Under `npm start` (or `npm run dev`) a signal to npm need not reach this process: stop
-      // when npm goes. Run directly (a container, systemd, nohup) it stops on signals alone.
+      // Under npm a signal to npm need not reach this process: stop when npm goes.
       if (process.env.npm_lifecycle_event) {
         void whenStartedFromGone().then((reason) => stop(reason));
       }

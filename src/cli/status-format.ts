@@ -9,7 +9,6 @@ import { fulfilledInShopify } from '../records/shipment-tracking.js';
 
 export interface OrderStatus extends StoredOrderStatus {
   name?: string;
-  /** --live. */
   live?: { shipment: LiveShipment } | { error: string };
 }
 
@@ -27,7 +26,6 @@ const STATE_WORDS: Record<OrderRecord['state'], string> = {
   sending: 'sending (a create request left; its answer is not recorded yet)',
 };
 
-/** Drift uses the same words. */
 export function stateWord(state: string): string {
   return STATE_WORD[state as OrderRecord['state']] ?? state;
 }
@@ -84,7 +82,6 @@ export function formatOrderStatus(status: OrderStatus): string {
   return lines.join('\n');
 }
 
-/** `connector order` says the same. */
 export function changedAfterRegistration(r: OrderRecord): string[] {
   const lines: string[] = [];
   if (r.cancelledAfterRegistrationAt)
@@ -104,7 +101,6 @@ export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
   if (timeline.length === 0) lines.push('    nothing recorded for it');
   for (const entry of timeline) {
     const at = entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-    // Further lines of an entry (a failure reason) and a run's log lines go under it.
     lines.push(`    ${at}  ${describeEntry(entry).trimEnd().replaceAll('\n', '\n        ')}`);
     if (entry.kind === 'job-run')
       for (const log of entry.logs) lines.push(`        ${indent(log)}`);

@@ -53,7 +53,6 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
   let name: string | undefined;
   let stored = orderId ? await readStoredOrderStatus(redis, prefix, orderId) : null;
 
-  // Digits the connector knows nothing of as an id may be an order's name.
   const unknownId = stored && stored.record === null && stored.jobs.length === 0;
   const tryName = argument.kind === 'name' || (argument.kind === 'idOrName' && unknownId);
   if (tryName) {

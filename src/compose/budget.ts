@@ -6,7 +6,7 @@ import { PartnerBudget } from '../queue/partner-budget.js';
 export function buildPartnerBudget(
   settings: Config['partner'],
   redis: Redis,
-  /** Default `partner-budget`, shared by every prefix. */
+  /** Shared by every prefix. */
   keyPrefix?: string,
 ): PartnerBudget {
   return new PartnerBudget(redis, {

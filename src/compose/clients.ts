@@ -39,7 +39,7 @@ export function buildPartnerSide(
   settings: Config['partner'],
   redis: Redis,
   logger: Logger,
-  /** Default `partner-budget`, shared by every prefix. */
+  /** Shared by every prefix. */
   budgetKeyPrefix?: string,
   onRequest?: (outcome: PartnerRequestOutcome) => void,
 ): PartnerSide {
@@ -57,7 +57,7 @@ export function buildPartnerSide(
   return { partner, budget };
 }
 
-/** With `shared`, every request first takes its cost from the shop's bucket model in Redis. */
+/** With `shared`, each request first takes its cost from the shop's bucket model in Redis. */
 export function buildStoreClient(
   settings: Config['shopify'],
   logger: Logger,

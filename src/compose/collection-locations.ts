@@ -2,10 +2,7 @@ import { namesLocation } from '../domain/shipment-contents.js';
 import type { Logger } from '../log.js';
 import type { StoreSetup } from '../store/setup/types.js';
 
-/**
- * Unset on a store with several locations, every one of them ships; an entry naming no location
- * of the store's own ships nothing. Either is worth one warning at start.
- */
+/** Unset with several locations, all ship; an entry naming none of the store's ships nothing. */
 export async function checkCollectionLocations(
   store: Pick<StoreSetup, 'merchantLocations'>,
   collectFrom: readonly string[],

@@ -26,18 +26,11 @@ import type { TrackedShipment } from '../records/shipment-tracking.js';
 import type { FulfillmentState, Fulfillments, OrderReader } from '../store/types.js';
 import type { SharedParts } from './parts.js';
 
-/**
- * `connector drift`: where Shopify, the provider and the connector's records disagree, with
- * counts and ids only (no personal data). It reads the provider's list pages as the sync does
- * (`GET /shipments?created_after=…&per_page=200`, at sync priority through the shared budget),
- * Shopify's orders updated in the lookback, and a bounded number of orders' fulfillments.
- */
+/** `connector drift`: counts and ids only (no personal data); provider reads at sync priority. */
 export interface DriftOptions {
   /** Drift younger than this is the normal lag of webhooks, jobs and the sync. */
   olderThanMinutes: number;
-  /** How far back orders and shipments are compared. */
   lookbackDays: number;
-  /** The most orders whose fulfillments are read in Shopify. */
   maxFulfillmentReads: number;
   now?: () => number;
 }
@@ -46,10 +39,7 @@ export interface DriftReport {
   generatedAt: string;
   olderThanMinutes: number;
   lookbackFrom: string;
-  /**
-   * Paid, eligible orders with no shipment at the provider: refused ones at any age, others once
-   * unchanged for the threshold.
-   */
+  /** Refused ones at any age, others once unchanged for the threshold. */
   paidWithoutShipment: {
     count: number;
     /** `state`: the record's (registered, failed, skipped, sending) or `not seen`. */
@@ -58,9 +48,7 @@ export interface DriftReport {
     /** Younger than the threshold and not refused: the normal lag, left out of `orders`. */
     youngerLeftOut: number;
   };
-  /** Listed at the provider, but no order of this store. */
   shipmentsWithoutOrder: { count: number; references: string[] };
-  /** Shipped or delivered at the provider, not fulfilled in Shopify with its tracking number. */
   shippedNotFulfilled: {
     count: number;
     orders: {
@@ -71,7 +59,6 @@ export interface DriftReport {
       blockedReason?: string;
     }[];
   };
-  /** Fulfilled in Shopify while the provider has not shipped. */
   fulfilledNotShipped: {
     count: number;
     orders: { orderId: string; stage: string; providerStatus: string }[];
@@ -80,18 +67,14 @@ export interface DriftReport {
     checked: number;
     limit: number;
   };
-  /**
-   * Orders waiting on Shopify (on hold, scheduled, not yet fulfillable) for longer than
-   * WAITING_TOO_LONG_MS: still looked at, but maybe forgotten. `waitingSince`: from when the
-   * wait counts (a wait on schedules alone: the first date). Read from Redis alone.
-   */
+  /** Still looked at, but maybe forgotten. A wait on schedules alone counts from the first date. */
   waitingTooLong: {
     count: number;
     days: number;
     orders: { orderId: string; waitingSince: string; reason: string | null }[];
   };
   requests: {
-    /** List pages read at the provider. */
+    /** List pages. */
     provider: number;
     shipmentsListed: number;
     /** Shopify reads: order pages, one look-up of unknown references, orders' fulfillments. */
@@ -107,10 +90,10 @@ export interface DriftDeps {
 }
 
 const MINUTE_MS = 60_000;
-/** The longest the report waits for the request budget in all. */
+/** Total wait for the request budget. */
 const MAX_BUDGET_WAIT_MS = 5 * MINUTE_MS;
 const DAY_MS = 24 * 3600_000;
-/** Orders read from Shopify at most (pages of 100): the report says when it stopped there. */
+/** Pages of 100. */
 const MAX_ORDER_PAGES = 100;
 
 export async function driftReport(deps: DriftDeps, options: DriftOptions): Promise<DriftReport> {
@@ -158,7 +141,6 @@ async function waitingTooLong(
   return { count, days: WAITING_TOO_LONG_MS / DAY_MS, orders };
 }
 
-/** Every page of the provider's list since `from`, newest first, as the sync reads them. */
 async function listShipments(
   partner: DriftDeps['partner'],
   from: Date,
@@ -174,7 +156,7 @@ async function listShipments(
         { priority: 'sync' },
       );
     } catch (error) {
-      // The budget is spent (by the service, say) or the provider said 429: wait our turn.
+      // Budget spent (maybe by the service) or a 429: wait our turn.
       if (!(error instanceof PartnerWaitError)) throw error;
       if (waitedMs + error.waitMs > MAX_BUDGET_WAIT_MS) throw error;
       waitedMs += error.waitMs;
@@ -208,16 +190,11 @@ async function listOrders(
   return orders;
 }
 
-/** Skips decided from the shipment's contents: nothing for the provider, or waiting on Shopify. */
 const CONTENTS_SKIPS = new Set(['no_shipping', 'held']);
 
 /**
- * Whether the order, as Shopify has it, holds nothing for the provider now (all pickup, another
- * location's or a service's, held, nothing left): the answer the worker gives, from the same
- * contents. The worker's own skip for that reason stands while the order has not changed since;
- * else the order is read whole, as long as reads are left (`reads`); past them it counts as drift.
- * An order waiting on Shopify counts only while reconciliation will read it again: a release
- * need not change the order, so one dropped from the waiting index would never be sent.
+ * The worker's answer from the same contents; its skip stands while the order is unchanged.
+ * A held order counts only while still in the waiting index: a release need not change the order.
  */
 async function shipsNothing(
   deps: DriftDeps,
@@ -324,7 +301,6 @@ async function shippedNotFulfilled(
     for (const s of shipments) {
       if (!isHandedToCarrier(s.stage)) continue;
       const failed = failedJobs.get(s.reference);
-      // Behind: Shopify lacks the fulfilment with this number, for longer than the sync's lag.
       const behind =
         (!s.trackingNumber ||
           (s.fulfilledNumber !== s.trackingNumber && s.unfulfillableNumber !== s.trackingNumber)) &&
@@ -373,7 +349,7 @@ async function fulfilledNotShipped(
       if (s.createdAtMs <= cutoffMs) candidates.push(s);
     }
   }
-  // The oldest first: the likeliest to have been fulfilled some other way.
+  // Oldest first: likeliest fulfilled some other way.
   candidates.sort((a, b) => a.createdAtMs - b.createdAtMs);
   const toCheck = candidates.slice(0, options.maxFulfillmentReads);
   const found: DriftReport['fulfilledNotShipped']['orders'] = [];
@@ -381,8 +357,7 @@ async function fulfilledNotShipped(
   for (const s of toCheck) {
     const order = await deps.store.readFulfillmentState(s.reference);
     requests.shopify += 1;
-    // Only a fulfillment of the units the provider holds: a pickup, another location's parcel
-    // or staff's units left out of the shipment are not this shipment fulfilled.
+    // Only a fulfillment of the units the provider holds counts as this shipment's.
     const record = await deps.parts.records.get(s.reference);
     const asked = decodeSentUnits(record?.sentUnits);
     const since = shipmentSentSinceMs(record, s.createdAtMs);

@@ -8,7 +8,6 @@ export class ForgetRefusedError extends Error {
   }
 }
 
-/** Keys under the prefix, order records among them, and how many of those are registered. */
 export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'>) {
   let keys = 0;
   let records = 0;
@@ -20,10 +19,7 @@ export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'
   return { keys, records, registered };
 }
 
-/**
- * The request budget lives outside the prefix (keyed by token) and stays. Refused while any worker
- * is connected or any job runs: a process still on the old environment would write records back.
- */
+/** Refused while a worker or job runs: one on the old environment would write records back. */
 export async function forgetEnvironment(
   parts: Pick<SharedParts, 'redis' | 'prefix' | 'queues'>,
 ): Promise<{ deletedKeys: number }> {
@@ -47,6 +43,6 @@ export async function forgetEnvironment(
 }
 
 function scanPrefix({ redis, prefix }: Pick<SharedParts, 'redis' | 'prefix'>) {
-  // QUEUE_PREFIX holds letters, digits, _, - and braces only: nothing a glob reads as a pattern.
+  // QUEUE_PREFIX holds nothing a glob reads as a pattern.
   return scanKeys(redis, `${prefix}:*`);
 }

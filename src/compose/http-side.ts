@@ -12,12 +12,12 @@ import { registerSharedMetrics } from './metrics.js';
 import { buildOrderLookup, lazyFindOrderByName } from './order-lookup.js';
 import type { SharedParts } from './parts.js';
 
-/** Only the process or thread that serves HTTP loads this module (and Fastify and Bull Board). */
+/** Only the process or thread serving HTTP loads this module, Fastify and Bull Board. */
 export async function startHttpSide(
   config: Config,
   options: {
     parts: SharedParts;
-    /** Fail-fast: a Redis that is down means 503 at once. */
+    /** Fail-fast. */
     redis: Redis;
     metrics: ConnectorMetrics;
     logger: Logger;
@@ -82,5 +82,4 @@ export async function startHttpSide(
   }
 }
 
-/** Queue counts cost a few hundred Redis commands: scrapes within this share one reading. */
 const QUEUE_METRICS_CACHE_MS = 5_000;

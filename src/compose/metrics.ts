@@ -5,7 +5,6 @@ import { registerStaffActionMetrics } from '../metrics/staff-actions.js';
 import type { SharedParts } from './parts.js';
 import { registerQueueMetrics } from './queue-metrics.js';
 
-/** Read at scrape time from Redis, so every process gives the same numbers. */
 export function registerSharedMetrics(
   metrics: ConnectorMetrics,
   deps: {

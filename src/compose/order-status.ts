@@ -37,16 +37,11 @@ export interface StoredOrderStatus {
   shipment: (TrackedShipment & { statusLabel?: string; newestStatusWritten: boolean }) | null;
   jobs: OrderJob[];
   partnerQueues: PartnerQueuesState;
-  /** Redis runs with a policy that may evict keys. */
   evictionPause: EvictionPause | null;
-  /** Oldest first. */
   timeline: TimelineEntry[];
 }
 
-/**
- * Needs nothing but the Redis connection and the prefix, and writes nothing. Every job id holds
- * the order id, and a job is kept only when its payload names the order.
- */
+/** Writes nothing. Every job id holds the order id; a job counts only when its payload names it. */
 export async function readStoredOrderStatus(
   redis: Redis,
   prefix: string,
@@ -57,7 +52,7 @@ export async function readStoredOrderStatus(
     queue: new Queue(job.queue, { connection: redis, prefix }),
   }));
   try {
-    // Retention only matters to writes; this reads.
+    // Retention matters only to writes.
     const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
     const tracking = new ShipmentTracking(redis, prefix, { lookbackDays: 1 });
     const runs: JobRun[] = [];
@@ -122,7 +117,7 @@ async function orderJobsIn(
 ): Promise<JobRun[]> {
   const keyStart = `${prefix}:${queue.name}:`;
   const ids = new Set<string>();
-  // The order id is digits only, so it needs no escaping in the pattern.
+  // Digits only: no escaping needed.
   for await (const keys of scanKeys(redis, `${keyStart}*${orderId}*`)) {
     for (const key of keys) {
       const id = key.slice(keyStart.length);
@@ -164,7 +159,6 @@ export type LiveShipment =
     }
   | { found: false };
 
-/** One request drawn from the token's shared budget. */
 export async function askProviderForShipment(
   settings: Config['partner'],
   redis: Redis,

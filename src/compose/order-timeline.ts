@@ -5,28 +5,26 @@ import {
   TIMELINE_LIMIT,
 } from '../records/order-timeline.js';
 
-/** A job of the order as BullMQ keeps it: its times, attempts, outcome and log lines. */
 export interface JobRun {
   queue: string;
   id: string;
   state: string;
   attemptsMade: number;
-  /** When it was added (epoch ms). */
+  /** Epoch ms, as are the other times. */
   addedAt: number;
-  /** When its last attempt started, and when it finished (epoch ms), if it did. */
   processedAt?: number;
   finishedAt?: number;
-  /** What it returned (`{ outcome }`), when it completed. */
+  /** What it returned (`{ outcome }`). */
   outcome?: string;
   failedReason?: string;
-  /** Its log lines (job.log), the runs' steps, oldest first. */
+  /** job.log, oldest first. */
   logs: string[];
 }
 
 type At = { at: string };
 type WithoutAt<T> = T extends unknown ? Omit<T, 'at'> : never;
 
-/** One line of an order's story, in time order; `at` is ISO (UTC). */
+/** `at` is ISO (UTC). */
 export type TimelineEntry =
   | (At & WithoutAt<StoredTimelineEntry>)
   | (At & { kind: 'job-queued'; queue: string; jobId: string })
@@ -34,7 +32,6 @@ export type TimelineEntry =
       kind: 'job-run';
       queue: string;
       jobId: string;
-      /** completed, failed (for good), delayed (waiting to retry), active, waiting… */
       state: string;
       attempts: number;
       outcome?: string;
@@ -50,11 +47,7 @@ export type TimelineEntry =
       count: number;
     });
 
-/**
- * An order's story from the three places that keep it: the timeline's own entries (events,
- * provider requests and statuses, Shopify writes), its jobs in BullMQ, and the staff actions of
- * the audit trail. Oldest first; the last TIMELINE_LIMIT entries of the last TIMELINE_DAYS.
- */
+/** From the timeline's own entries, BullMQ's jobs and the audit trail; oldest first. */
 export function assembleTimeline(input: {
   stored: readonly StoredTimelineEntry[];
   jobs: readonly JobRun[];
@@ -92,7 +85,7 @@ export function assembleTimeline(input: {
       count: action.count,
     });
   }
-  // A stable sort: entries of one instant keep the order they were added in.
+  // Stable: entries of one instant keep the order they were added in.
   return entries
     .filter(({ at }) => at >= since)
     .sort((a, b) => a.at - b.at)

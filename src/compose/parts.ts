@@ -23,7 +23,6 @@ import { ShipmentTracking } from '../records/shipment-tracking.js';
 export { CREATE_SHIPMENT_QUEUE, orderJobId };
 
 export interface SharedPartsOptions {
-  /** A worker connection, or a fail-fast one for request paths. */
   redis: Redis;
   prefix: string;
   settings: JobSettings;
@@ -32,7 +31,7 @@ export interface SharedPartsOptions {
 
 export interface SharedParts extends QueueContext {
   readonly queues: Readonly<Record<JobKey, Queue>>;
-  /** `redis`: a fail-fast connection, so a Redis that is down means 503 at once. */
+  /** `redis`: fail-fast. */
   acceptDelivery(
     event: OrderEvent,
     delivery: Parameters<typeof acceptDelivery>[1],
@@ -45,7 +44,7 @@ export interface SharedParts extends QueueContext {
   close(): Promise<void>;
 }
 
-/** The one builder, so the service, CLI, demo and tests see the same queues, options and keys. */
+/** So the service, CLI, demo and tests see the same queues, options and keys. */
 export function buildSharedParts(options: SharedPartsOptions): SharedParts {
   const { redis, prefix, settings, logger } = options;
   const byName = new Map<string, Queue>();
@@ -55,7 +54,7 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
       prefix,
       defaultJobOptions: job.options(settings),
     });
-    // Without a listener, every failed reconnect while Redis is down prints a raw stack trace.
+    // Else every failed reconnect prints a raw stack trace.
     queue.on('error', (err) => logger.warn({ err, queue: job.queue }, 'queue connection error'));
     byName.set(job.queue, queue);
   }

@@ -12,13 +12,10 @@ const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** A registration job that has not run to its end yet: the order waits. */
 const WAITING = ['waiting', 'prioritized', 'delayed'] as const;
 
-/** More are counted, but only this many are looked at for the oldest. */
+/** Only this many are looked at for the oldest. */
 const OLDEST_SCAN_LIMIT = 10_000;
 
-/**
- * One scrape costs a few hundred Redis commands. With `cacheMs`, each metric is read at most once
- * in that time, and concurrent scrapes share the reading under way.
- */
+/** A scrape is costly in Redis commands: `cacheMs` reads each metric at most once per period. */
 export function registerQueueMetrics(
   metrics: ConnectorMetrics,
   parts: Pick<SharedParts, 'queueOf' | 'redis' | 'records'>,
@@ -132,7 +129,7 @@ export function registerQueueMetrics(
   });
 }
 
-/** A failed reading is not kept; callers while it runs get the reading under way. */
+/** A failed reading is not kept. */
 function sharedReading<T>(read: () => Promise<T>, ttlMs: number, now: () => number) {
   if (ttlMs <= 0) return read;
   let running: Promise<T> | undefined;
@@ -161,7 +158,6 @@ const SHOPIFY_UPDATE_JOBS = [
   JOB_CATALOG.flagCancelledShipment,
 ];
 
-/** From the job hashes: ids, then one field each. */
 async function oldestQueuedAt(queue: Queue, redis: Redis): Promise<number | undefined> {
   const ids = await queue.getRanges([...WAITING], 0, OLDEST_SCAN_LIMIT - 1, true);
   if (ids.length === 0) return undefined;

@@ -31,16 +31,12 @@ export class UnknownJobError extends Error {
 
 export interface ReplayRequest {
   queue: string;
-  /** Otherwise every failed job of the queue. */
   jobId?: string;
   since?: Date;
   dryRun?: boolean;
 }
 
-/**
- * `already_registered`: a create-shipment job of an order the provider already has is not sent
- * again; its failed registration mark is retried instead (`markRetried`).
- */
+/** `already_registered`: not sent again; its failed mark is retried instead (`markRetried`). */
 export type ReplayOutcome = 'retried' | 'not_failed' | 'already_registered' | 'already_queued';
 
 export interface ReplayedJob {
@@ -67,10 +63,7 @@ async function jobsToReplay(queue: Queue, request: ReplayRequest): Promise<Job[]
     .sort((a, b) => (a.finishedOn ?? 0) - (b.finishedOn ?? 0));
 }
 
-/**
- * Goes through the same enqueue rules as the service: a create-shipment job goes back through
- * `enqueueOrder` as a replay, so even a refusal of an unchanged order is sent again.
- */
+/** Creates go back through `enqueueOrder` as a replay: even an unchanged refusal is sent again. */
 export async function replayJobs(parts: Parts, request: ReplayRequest): Promise<ReplayedJob[]> {
   const definition = JOBS.find((job) => job.queue === request.queue);
   if (!definition) throw new UnknownQueueError(request.queue);

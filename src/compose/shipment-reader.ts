@@ -5,20 +5,17 @@ import type { Logger } from '../log.js';
 import { PartnerNotFoundError, PartnerWaitError } from '../partner/errors.js';
 import type { ShipmentReader } from '../records/partner-environment.js';
 
-/** In all, for the shared budget or a 429, before the check at start gives up. */
+/** In all, for the budget or a 429. */
 const MAX_WAIT_MS = 5 * 60_000;
 
-/**
- * How a start with a new token tells a reissued token of the same account from another account's.
- * A spent budget or a 429 is waited out: other processes may be busy with the same token.
- */
+/** A spent budget is waited out: other processes may be busy with the same token. */
 export function shipmentReader(
   settings: Config['partner'],
   redis: Redis,
   logger: Logger,
 ): ShipmentReader {
   return async (reference) => {
-    // Loaded only for a new token: nothing else needs the partner client in this thread.
+    // Nothing else needs the partner client in this thread.
     const { buildPartnerSide } = await import('./clients.js');
     const { partner } = buildPartnerSide(settings, redis, logger);
     let waitedMs = 0;

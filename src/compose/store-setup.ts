@@ -5,7 +5,7 @@ import { StoreAuthError, StoreError, StoreUserError } from '../store/errors.js';
 import { missingScopes, type RequiredScope, SCOPE_PURPOSES } from '../store/setup/scopes.js';
 import type { OrderReader, StoreSetup } from '../store/types.js';
 
-/** `missing`: not in place and this command cannot fix it; `todo`: a dry run would change it. */
+/** `missing`: this command cannot fix it; `todo`: a dry run would change it. */
 export interface SetupItem {
   state: 'ok' | 'todo' | 'missing' | 'unchecked';
   text: string;
@@ -22,7 +22,6 @@ export interface SetupResult {
 export type SetupStore = StoreSetup & Pick<OrderReader, 'listOrdersUpdatedSince' | 'getOrder'>;
 
 export interface SetupOptions {
-  /** PUBLIC_URL or --public-url. */
   publicUrl: string | undefined;
   dryRun: boolean;
 }
@@ -33,7 +32,7 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
   try {
     result.shop = await store.shopIdentity();
   } catch (error) {
-    // Unreachable or failing: the caller says so; a refused token is a line of the checklist.
+    // A refused token is a line of the checklist; other failures go to the caller.
     if (!(error instanceof StoreAuthError)) throw error;
     result.items.push({
       state: 'missing',
@@ -49,7 +48,6 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
   return result;
 }
 
-/** The exit code. */
 export function needsAttention(result: SetupResult): boolean {
   return result.items.some((item) => item.state === 'missing');
 }
@@ -81,7 +79,6 @@ async function checkScopes(store: SetupStore): Promise<SetupItem> {
   return item!;
 }
 
-/** Shopify's Admin API names topics by enum: ORDERS_CREATE for orders/create. */
 const topicEnum = (topic: string) => topic.toUpperCase().replace('/', '_');
 
 async function subscribeWebhooks(store: SetupStore, options: SetupOptions): Promise<SetupItem[]> {
@@ -136,7 +133,7 @@ async function subscribeWebhooks(store: SetupStore, options: SetupOptions): Prom
   });
 }
 
-/** Plain http only on this machine (a local fake store in trials). */
+/** Plain http only on this machine (a local fake store). */
 function isDeliverable(uri: string): boolean {
   const url = new URL(uri);
   return (
@@ -194,15 +191,11 @@ async function defineMetafields(store: SetupStore, dryRun: boolean): Promise<Set
 }
 
 const DAY_MS = 24 * 3600_000;
-/** A few pages each at most. */
 const LOOKBACKS_DAYS = [1, 7, 30];
 const PAGES_PER_LOOKBACK = 3;
 const ORDERS_TO_READ = 2;
 
-/**
- * An order without its shipping address means the app may not read protected customer data,
- * and no shipment can be made from it.
- */
+/** An order without its shipping address means the app may not read protected customer data. */
 async function checkCustomerData(store: SetupStore): Promise<SetupItem> {
   const [item] = await step('Customer data', async () => {
     const recent = await newestShippingOrders(store);

@@ -13,11 +13,11 @@ import { checkCollectionLocations } from './collection-locations.js';
 import type { SharedParts } from './parts.js';
 import { jobConcurrency, keepSchedules, startWorkers, type WorkerOptions } from './workers.js';
 
-/** Only the process or thread that runs the workers loads this module and the Shopify library. */
+/** Only the process or thread that runs the workers loads this module and Shopify's library. */
 
 export interface WorkerSideOptions {
   parts: SharedParts;
-  /** Waits for Redis to return rather than failing fast. */
+  /** Waits for Redis rather than failing fast. */
   redis: Redis;
   logger: Logger;
   requests: RequestMetrics;
@@ -64,8 +64,7 @@ export async function startWorkerSide(
     logger,
   });
 
-  // Before any order meets a refused token or wrong PARTNER_API_URL, one cheap request checks
-  // them; then every minute while the queues stay paused.
+  // Before any order meets a refused token or wrong PARTNER_API_URL.
   await parts.authGuard
     .probe(partner, { always: true })
     .catch((err) => logger.warn({ err }, 'partner check at start failed'));
@@ -74,7 +73,7 @@ export async function startWorkerSide(
   const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
   probeTimer.unref();
 
-  // Checked at start too: a reason left by an earlier run is cleared once the policy is safe.
+  // At start too: clears a pause left by an earlier run.
   const evictionWatch = config.redis.allowEviction
     ? undefined
     : new EvictionPolicyWatch(redis, parts.prefix, workers, logger);
@@ -94,7 +93,6 @@ export async function startWorkerSide(
   };
 }
 
-/** A refused token or missing scope is named at start, before any order meets it. */
 export async function checkShopifyAccess(
   store: Pick<StoreSetup, 'shopIdentity' | 'grantedScopes'>,
   logger: Logger,

@@ -13,21 +13,17 @@ import type { SharedParts } from './parts.js';
 export interface WorkerOptions {
   /** BullMQ duplicates it as needed. */
   connection: Redis;
-  /** Where it differs from the job's own default. */
   concurrency?: Partial<Record<JobKey, number>>;
   /** Default 30 s each; the reliability suite shortens them. */
   jobLock?: { durationMs: number; stalledIntervalMs: number };
 }
 
 /**
- * Running any of our jobs again is safe, and BullMQ never resets the stalled count, not even on a
- * replay: its default of 1 would fail a job a deploy cut short once and a crash hit later. The
- * bound stops a job that kills its worker every time. Every worker runs the stalled-job check, so
- * they all must agree.
+ * BullMQ never resets the stalled count, so its default of 1 would fail a job cut short by a
+ * deploy and later a crash. Every worker runs the stalled check, so all must agree.
  */
 export const MAX_STALLED_COUNT = 3;
 
-/** The rest (schedules, rare flags) keep their own defaults. */
 export function jobConcurrency(
   settings: Pick<Config, 'concurrency'>['concurrency'],
 ): Partial<Record<JobKey, number>> {
@@ -54,8 +50,7 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
         connection: options.connection,
         prefix: context.prefix,
         concurrency: options.concurrency?.[key] ?? job.concurrency,
-        // The partner budget decides the pace; this limiter only makes workers honour
-        // `queue.rateLimit()` (BullMQ ignores the limiter key on workers without one).
+        // Only so workers honour `queue.rateLimit()`: BullMQ ignores it without a limiter.
         limiter: { max: 1_000_000, duration: 1_000 },
         maxStalledCount: MAX_STALLED_COUNT,
         ...(options.jobLock
@@ -64,7 +59,7 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
               stalledInterval: options.jobLock.stalledIntervalMs,
             }
           : {}),
-        // Counts completed and failed jobs in Redis for connector_jobs_total.
+        // For connector_jobs_total.
         metrics: { maxDataPoints: 24 * MetricsTime.ONE_HOUR },
         settings: {
           backoffStrategy: (attemptsMade: number) =>
@@ -106,7 +101,7 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
             'could not record a failure',
           ),
         )
-        // A failure BullMQ retries is not the end of the job: its next attempt sees what came.
+        // A failure BullMQ retries is not the end of the job.
         .then(() => (failed.finishedOn ? settled(failed) : undefined));
     });
     worker.on('completed', (completed) => void settled(completed));
@@ -115,9 +110,8 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
 }
 
 /**
- * `onlyMissing` leaves existing schedulers alone: processes with different settings (a rolling
- * deploy) would otherwise take turns, and BullMQ runs a scheduler at once when its interval
- * changes.
+ * `onlyMissing`: in a rolling deploy processes would take turns, and BullMQ runs a scheduler at
+ * once when its interval changes.
  */
 export async function upsertSchedules(
   parts: SharedParts,

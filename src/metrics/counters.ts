@@ -1,9 +1,6 @@
 import type { Redis } from 'ioredis';
 
-/**
- * Counters of what happened, kept in Redis so that every worker process adds to the same numbers.
- * The operations side exposes them; names are snake_case and final.
- */
+/** In Redis, so every process adds to the same numbers; names are final (dashboards use them). */
 export type CounterName =
   | 'shipments_registered'
   | 'shipments_already_registered'
@@ -17,17 +14,15 @@ export type CounterName =
   | 'webhooks_duplicate'
   /** A refused or given-up order brought back by an event, unchanged: not sent again. */
   | 'unchanged_refusals_not_resent'
-  /** An order edited after its shipment was registered, reported to staff (once per edit). */
+  /** Once per edit. */
   | 'orders_edited_after_registration'
-  /** A mark on the Shopify order that failed for good (Shopify's refusals included). */
+  /** Shopify's refusals included. */
   | 'order_marks_failed'
   /** …of which Shopify refused the write itself (userErrors, order gone): not retried on schedule. */
   | 'order_marks_refused'
-  /** Failed marks retried by the retry-failed-jobs schedule. */
   | 'order_mark_retries'
-  /** Failed edit checks retried by the retry-failed-jobs schedule. */
   | 'edit_check_retries'
-  /** Jobs failed for being cut off mid-run too often, run again by the retry-failed-jobs schedule. */
+  /** Jobs cut off mid-run too often, run again on schedule. */
   | 'interrupted_job_retries';
 
 export class Counters {
@@ -36,7 +31,6 @@ export class Counters {
     private readonly prefix: string,
   ) {}
 
-  /** The hash holding every counter. */
   private get key(): string {
     return `${this.prefix}:metrics:counters`;
   }

@@ -3,13 +3,11 @@ import { type ConnectorMetrics, SHARED } from './registry.js';
 
 export interface PartnerMetricsDeps {
   budget: Pick<PartnerBudget, 'stats' | 'blockedForMs'>;
-  /** Requests the token may send per window (PARTNER_RATE_LIMIT). */
+  /** PARTNER_RATE_LIMIT. */
   limit: number;
-  /** When the token was refused (401), or null while it is accepted. */
   tokenRefusedSince(): Promise<string | null>;
 }
 
-/** The partner token's budget, 429 blocks and refusal, read from Redis at every scrape. */
 export function registerPartnerMetrics(metrics: ConnectorMetrics, deps: PartnerMetricsDeps): void {
   const { budget } = deps;
   metrics.registerGauge({

@@ -9,38 +9,27 @@ import {
 } from 'prom-client';
 import type { Logger } from '../log.js';
 
-/** Every metric the connector exposes starts with this. */
 export const METRIC_PREFIX = 'connector_';
 
-/** The end of the help text of a metric every process reads from Redis alike. */
+/** Ends the help text of a metric every process reads from Redis alike. */
 export const SHARED = 'Shared by all processes (kept in Redis).';
 
-/** One value of a metric read at scrape time, with its labels (none for a single value). */
 export interface Sample {
   labels?: Record<string, string>;
   value: number;
 }
 
-/**
- * A metric whose value is read when Prometheus scrapes, not kept in this process: what lives in
- * Redis (shared by every process) or can be asked for at any time (queue counts).
- */
+/** Read at scrape time, not kept in this process: Redis values or queue counts. */
 export interface ScrapedMetric {
-  /** snake_case, starting with `connector_`; counters end in `_total`. */
+  /** Counters end in `_total`. */
   name: string;
-  /** What it means to an operator, and where it comes from. */
   help: string;
   labelNames?: readonly string[];
-  /** The current value(s). If it throws, the metric has no samples in this scrape. */
+  /** If it throws, the metric has no samples in this scrape. */
   read(): Promise<number | Sample[]>;
 }
 
-/**
- * The connector's Prometheus registry. Per-process metrics (requests this process sent) are
- * registered on `registry` directly; values that live in Redis or in the queues are registered
- * with `registerGauge` / `registerCounter` and read at each scrape, so every process that serves
- * /metrics reports the same shared numbers.
- */
+/** Shared values are read at each scrape, so every process serving /metrics reports the same. */
 export class ConnectorMetrics {
   readonly registry = new Registry();
   private readonly readFailures: Counter<'metric'>;
@@ -49,12 +38,9 @@ export class ConnectorMetrics {
   constructor(
     private readonly options: {
       logger: Logger;
-      /** Node.js process metrics (CPU, memory, event loop), prefixed `connector_`. Default true. */
+      /** Node.js process metrics. Default true. */
       processMetrics?: boolean;
-      /**
-       * How long one shared metric may take to read; past that it is left out of the scrape.
-       * Queues wait for Redis while it is down, and a scrape must still answer. Default 5 s.
-       */
+      /** Queues wait for Redis while it is down, and a scrape must still answer. Default 5 s. */
       readTimeoutMs?: number;
     },
   ) {
@@ -69,16 +55,10 @@ export class ConnectorMetrics {
     });
   }
 
-  /**
-   * Adds a gauge read at scrape time: the port for values other parts own (the status sync's
-   * lag, say). A metric whose reader fails is left out of that scrape and counted in
-   * `connector_metric_read_failures_total`.
-   */
   registerGauge(metric: ScrapedMetric): void {
     this.register(metric, 'gauge');
   }
 
-  /** Adds a counter read at scrape time (a total kept in Redis, say). */
   registerCounter(metric: ScrapedMetric): void {
     if (!metric.name.endsWith('_total')) {
       throw new Error(`Counter ${metric.name} must end in _total`);
@@ -86,16 +66,11 @@ export class ConnectorMetrics {
     this.register(metric, 'counter');
   }
 
-  /**
-   * Adds the metrics of another part of this process (the queue workers' thread) to what
-   * `render` serves, summed with this registry's by name and labels. A part that cannot answer
-   * is left out of that scrape.
-   */
+  /** E.g. the workers' thread; summed with this registry's by name and labels. */
   addRegistry(other: OtherRegistry): void {
     this.others.push(other);
   }
 
-  /** The exposition text and its content type. */
   async render(): Promise<{ contentType: string; body: string }> {
     const contentType = this.registry.contentType;
     if (this.others.length === 0) return { contentType, body: await this.registry.metrics() };
@@ -115,7 +90,7 @@ export class ConnectorMetrics {
   }
 
   private register(metric: ScrapedMetric, type: 'gauge' | 'counter'): void {
-    // Snake_case and prefixed, so the alert rules and dashboard can rely on them.
+    // The alert rules and dashboard rely on these names.
     if (!metric.name.startsWith(METRIC_PREFIX) || !/^[a-z][a-z0-9_]*$/.test(metric.name)) {
       throw new Error(
         `Metric name ${metric.name} must be snake_case and start with ${METRIC_PREFIX}`,
@@ -153,9 +128,7 @@ export class ConnectorMetrics {
   }
 }
 
-/** Metrics kept elsewhere in this process, as prom-client's `getMetricsAsJSON` gives them. */
 export interface OtherRegistry {
-  /** Named in `connector_metric_read_failures_total` when it cannot answer. */
   name: string;
   read(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
 }
@@ -163,9 +136,8 @@ export interface OtherRegistry {
 type MetricConfig = { name: string; help: string; labelNames: string[]; registers: Registry[] };
 
 /*
- * Each scrape replaces the values with what `read` returned, in one synchronous step after the
- * read, so overlapping scrapes never mix. Nothing read, nothing reported: prom-client would
- * otherwise report 0 for a label-less metric, which would look like a true value.
+ * Values are replaced in one synchronous step after the read, so overlapping scrapes never mix.
+ * Nothing read, nothing reported: prom-client would report a false 0 for a label-less metric.
  */
 
 class ScrapedGauge extends Gauge {

@@ -3,12 +3,7 @@ import type { PartnerRequestOutcome } from '../partner/client.js';
 import type { QueryCost, StoreRequestOutcome } from '../store/index.js';
 import type { ConnectorMetrics } from './registry.js';
 
-/**
- * Requests this process sent to the partner API and to Shopify, told by the clients' hooks.
- * They are per process: sum them over the processes that serve /metrics. (Extra worker
- * processes started with `--no-http` serve no /metrics; the shared budget metrics count their
- * partner requests too.)
- */
+/** Per process: sum over the processes serving /metrics (`--no-http` workers serve none). */
 export interface RequestMetrics {
   partnerRequest(outcome: PartnerRequestOutcome): void;
   storeRequest(outcome: StoreRequestOutcome): void;
@@ -49,7 +44,7 @@ export function requestMetrics(metrics: ConnectorMetrics): RequestMetrics {
     'connector_shopify_throttle_wait_seconds_total',
     'Seconds this process waited before sending a request Shopify throttled (THROTTLED or HTTP 429), by operation. Per process.',
   );
-  // Only once an answer said so: before that there is nothing true to report.
+  // Unset until an answer says so.
   let bucket: QueryCost['throttleStatus'];
   metrics.registerGauge({
     name: 'connector_shopify_cost_available_points',

@@ -1,7 +1,6 @@
 import type { CounterName, Counters } from './counters.js';
 import { type ConnectorMetrics, SHARED } from './registry.js';
 
-/** What each Redis counter counts, for its HELP text; a new counter needs one (the type says so). */
 export const COUNTER_HELP: Record<CounterName, string> = {
   shipments_registered: 'Orders registered at the provider as shipments (201 or 200).',
   shipments_already_registered:
@@ -33,7 +32,6 @@ export const COUNTER_HELP: Record<CounterName, string> = {
     'Jobs failed for being cut off mid-run too often (worker crashes), run again by the retry-failed-jobs schedule.',
 };
 
-/** Each Redis counter as `connector_<name>_total`, read from Redis at every scrape. */
 export function registerSharedCounters(
   metrics: ConnectorMetrics,
   counters: Pick<Counters, 'read'>,
@@ -42,7 +40,7 @@ export function registerSharedCounters(
     metrics.registerCounter({
       name: `connector_${name}_total`,
       help: `${help} ${SHARED}`,
-      // A counter never incremented has no field yet: nothing happened.
+      // Never incremented: no field yet.
       read: async () => (await counters.read())[name] ?? 0,
     });
   }

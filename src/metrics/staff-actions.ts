@@ -2,7 +2,6 @@ import type { Redis } from 'ioredis';
 import { countStaffActions } from '../records/audit-trail.js';
 import type { ConnectorMetrics } from './registry.js';
 
-/** Staff actions of the audit trail, by what was done and where (board or CLI), from Redis. */
 export function registerStaffActionMetrics(
   metrics: ConnectorMetrics,
   deps: { redis: Redis; prefix: string },

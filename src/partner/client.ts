@@ -39,7 +39,7 @@ import {
 import { toCopenhagenIso } from './time.js';
 
 export interface PartnerClientOptions {
-  /** Including the version prefix, e.g. https://partner.example.com/api/v1. */
+  /** Including the version prefix, e.g. …/api/v1. */
   baseUrl: string;
   /** Not needed for `exchangeToken`. */
   token?: string;
@@ -63,10 +63,7 @@ export interface PartnerRequestOutcome {
   reference?: string;
 }
 
-/**
- * A create's place in the budget, taken before reading the order, so a job that would wait for
- * the budget learns so before doing that work. `release` gives it back when no request follows.
- */
+/** Taken before reading the order, so a job that must wait learns so before doing that work. */
 export interface BudgetSlot {
   release(): Promise<void>;
 }
@@ -89,7 +86,6 @@ class ReservedSlot implements BudgetSlot {
 }
 
 export interface CreateShipmentOptions {
-  /** Taken ahead with `reserveCreate`. */
   slot?: BudgetSlot;
   /** Never called for a request that was held back. If it throws, nothing is sent. */
   onSending?(): Promise<void>;
@@ -287,10 +283,7 @@ export class PartnerClient implements PartnerApi {
     return body;
   }
 
-  /**
-   * A place serves one request only. A 429 that came after the place was taken holds the request
-   * until its Retry-After, if that is soon, so the work done meanwhile is not thrown away.
-   */
+  /** A 429 since the place was taken holds the request until a near Retry-After: work is kept. */
   private async sendsInSlot(gate: RequestGate, slot: BudgetSlot | undefined): Promise<boolean> {
     if (!(slot instanceof ReservedSlot) || slot.used) return false;
     slot.used = true;
@@ -301,7 +294,7 @@ export class PartnerClient implements PartnerApi {
       if (outcome !== 'blocked') return outcome === 'moved';
       const blockedMs = (await gate.blockedForMs?.()) ?? 0;
       if (blockedMs > HOLD_THROUGH_BLOCK_MS) {
-        // Too long to hold a worker: the place goes back, and taking anew says how long to wait.
+        // Too long to hold a worker: taking anew says how long to wait.
         await gate.release?.(slot.id);
         return false;
       }
@@ -464,13 +457,12 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; wh
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {
-    // Says what came without echoing the body itself.
+    // Never echo the body itself.
     const kind = /^\s*</.test(text) ? 'HTML or XML' : 'JSON cut off or broken';
     return { ok: false, why: `the body is not JSON (${kind}, ${text.length} bytes)` };
   }
 }
 
-/** So messages do not carry ids twice. */
 function routeOf(path: string): string {
   return path.startsWith('shipments/') ? 'shipments/{reference}' : path;
 }

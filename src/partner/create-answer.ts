@@ -7,15 +7,11 @@ import {
 } from './schemas.js';
 import { parsePartnerTimestamp } from './time.js';
 
-/**
- * A 2xx to POST /shipments proves the shipment exists, so it is read for the order number and
- * never turned into a failed create because something else in it is odd.
- */
+/** A 2xx to POST /shipments proves the shipment exists: oddities never make it a failed create. */
 export interface CreatedShipment {
   reference: string;
   order_number: string;
   status?: string;
-  /** As the provider wrote it. */
   created_at?: string;
 }
 
@@ -55,10 +51,7 @@ export function readLookedUpShipment(body: unknown, reference: string): AnswerRe
   };
 }
 
-/**
- * The tracking record has no created_at. The contract lists history oldest first only "in the
- * reference behaviour", so the earliest entry is searched for.
- */
+/** The contract promises history oldest first only "in the reference behaviour". */
 export function creationFromHistory(record: {
   history: readonly { occurred_at: string }[];
   updated_at: string;
@@ -89,7 +82,6 @@ function salvage(body: unknown, reference: string): CreatedShipment | undefined 
   };
 }
 
-/** The first few problems, for a message an admin reads. */
 export function describeZodIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 3)

@@ -12,7 +12,7 @@ export abstract class PartnerError extends Error {
   }
 }
 
-/** 401: the token is missing, malformed or revoked. */
+/** 401. */
 export class PartnerAuthError extends PartnerError {
   readonly kind = 'auth';
 }
@@ -21,10 +21,7 @@ export class PartnerNotFoundError extends PartnerError {
   readonly kind = 'not_found';
 }
 
-/**
- * 404 from a route the API always has, or an answer that is not the API's: the base address is
- * wrong (typically missing `/api/v1`). Never to be recorded as "no such shipment".
- */
+/** The base address is wrong (typically missing `/api/v1`); never "no such shipment". */
 export class PartnerUrlMisconfiguredError extends PartnerError {
   readonly kind = 'url_misconfigured';
 }
@@ -33,7 +30,7 @@ export function misconfiguredUrlMessage(what: string): string {
   return `Partner API answered 404 to ${what}, a route the API always has: PARTNER_API_URL is misconfigured (it must be the base address including /api/v1, e.g. https://partner.example.com/api/v1).`;
 }
 
-/** 422: `fieldErrors` is the API's map, as sent. */
+/** 422. */
 export class PartnerValidationError extends PartnerError {
   readonly kind = 'validation';
   constructor(
@@ -95,7 +92,7 @@ export class PartnerUnexpectedResponseError extends PartnerError {
 /** Every partner call is safe to repeat (creates are keyed by reference). */
 export function isRetryablePartnerError(error: unknown): boolean {
   if (error instanceof PartnerServerError || error instanceof PartnerNetworkError) return true;
-  // A garbled 2xx or 5xx (say, a proxy's HTML page) may clear; a 4xx we do not understand will not.
+  // A garbled 2xx or 5xx (a proxy's page) may clear; an unknown 4xx will not.
   return (
     error instanceof PartnerUnexpectedResponseError &&
     (error.status === undefined || error.status < 400 || error.status >= 500)

@@ -10,10 +10,7 @@ export interface RequestGate {
   take(priority: RequestPriority): Promise<GateDecision>;
   /** No process sends with this token until `waitMs` has passed. */
   block(waitMs: number): Promise<void>;
-  /**
-   * Moves a place taken ahead to now, as its request leaves. `gone`: it outlived the window;
-   * `blocked`: a 429 since then blocks every request (the place is kept).
-   */
+  /** `gone`: it outlived the window; `blocked`: a 429 since then (the place is kept). */
   confirm?(slot: string): Promise<ConfirmOutcome>;
   blockedForMs?(): Promise<number>;
   release?(slot: string): Promise<void>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { parsePartnerTimestamp } from './time.js';
 
-/** Create requests are defined in src/domain/shipment-contract.ts, since the domain builds them. */
+/** Create requests are in src/domain/shipment-contract.ts, since the domain builds them. */
 
 /** Others may appear and are treated as "in progress". */
 export const KNOWN_STATUSES = [
@@ -19,10 +19,7 @@ export function isTerminalStatus(status: string): status is 'delivered' | 'cance
   return status === 'delivered' || status === 'cancelled';
 }
 
-/**
- * The API promises ISO 8601, not one spelling of it. Kept as sent so the offset survives;
- * `parsePartnerTimestamp` gives the instant.
- */
+/** Kept as sent so the offset survives; `parsePartnerTimestamp` gives the instant. */
 export const timestampSchema = z
   .string()
   .refine((text) => parsePartnerTimestamp(text) !== undefined, 'must be an ISO 8601 date and time');
@@ -78,7 +75,6 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export interface ListQuery {
   status?: string;
-  /** Sent with the Europe/Copenhagen offset. */
   createdAfter?: Date;
   perPage?: number;
   page?: number;

@@ -19,7 +19,6 @@ function copenhagenClock(epochMs: number) {
   return { p, offsetMin };
 }
 
-/** E.g. `2026-11-22T14:05:00+01:00` (summer time: +02:00). */
 export function toCopenhagenIso(date: Date): string {
   const { p, offsetMin } = copenhagenClock(date.getTime());
   const sign = offsetMin >= 0 ? '+' : '-';
@@ -29,14 +28,11 @@ export function toCopenhagenIso(date: Date): string {
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${sign}${hh}:${mm}`;
 }
 
-/** Extended or basic, to any precision, any offset form or none; RFC 3339's space is taken too. */
+/** Extended or basic, any precision, any offset form or none; RFC 3339's space too. */
 const ISO_DATE_TIME =
   /^(\d{4})-?(\d{2})-?(\d{2})[Tt ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
-/**
- * The API promises an offset, not one spelling of it. A time without an offset is Copenhagen
- * time, as the API writes its times.
- */
+/** The API promises an offset, not one spelling of it; none means Copenhagen time. */
 export function parsePartnerTimestamp(text: string): Date | undefined {
   const m = ISO_DATE_TIME.exec(text);
   if (!m) return undefined;
@@ -56,7 +52,7 @@ export function parsePartnerTimestamp(text: string): Date | undefined {
     return undefined;
   }
   const ms = Math.floor(Number(`0.${fraction || '0'}`) * 1000);
-  // A leap second (:60) is read as the last millisecond of its minute.
+  // A leap second reads as the minute's last millisecond.
   const wallClockAsUtc =
     second === 60
       ? Date.UTC(year, month - 1, day, hour, minute, 59, 999)

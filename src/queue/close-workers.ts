@@ -1,7 +1,7 @@
 import type { Worker } from 'bullmq';
 import type { Logger } from '../log.js';
 
-/** A stopped job is picked up again once its lock expires; every job here is safe to repeat. */
+/** A stopped job is picked up again once its lock expires. */
 export async function closeWorkers(
   workers: Worker[],
   graceMs: number,

@@ -12,7 +12,7 @@ export async function allFailedJobs(queue: Queue): Promise<Job[]> {
   }
 }
 
-/** `taken`: someone else (a replay, the board, another process) ran it again meanwhile. */
+/** `taken`: someone else ran it again meanwhile. */
 export type RetryOutcome = 'retried' | 'taken' | 'gone';
 
 /** Without the reset, a job that used up its attempts would get one more try only. */

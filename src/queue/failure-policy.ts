@@ -11,7 +11,7 @@ import {
 import { isRetryableStoreError, StoreBudgetWaitError, StoreError } from '../store/errors.js';
 import type { PartnerAuthGuard } from './partner-auth.js';
 
-/** The job has already recorded why it cannot succeed: it fails for good, no retries. */
+/** The job has already recorded why it cannot succeed: no retries. */
 export class JobRefusedError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -23,7 +23,6 @@ export class JobRefusedError extends Error {
 const AUTH_RECHECK_MS = 5_000;
 
 export interface FailurePolicyDeps {
-  /** A wait holds it back (BullMQ's rate-limit path). */
   queue: Queue;
   authGuard: PartnerAuthGuard;
   counters: Counters;
@@ -32,10 +31,7 @@ export interface FailurePolicyDeps {
   onGiveUp?(reason: string, error: unknown): Promise<void>;
 }
 
-/**
- * The one mapping from what a job's work threw onto BullMQ's outcomes. Waits (budget, 429) and a
- * refused token or wrong PARTNER_API_URL use no attempt; transient failures are retried.
- */
+/** Waits (budget, 429), a refused token or a wrong PARTNER_API_URL use no attempt. */
 export async function runWithFailurePolicy<T>(
   job: Job,
   work: () => Promise<T>,
@@ -52,7 +48,7 @@ export async function runWithFailurePolicy<T>(
       return deferQueue(deps.queue, AUTH_RECHECK_MS);
     }
     if (error instanceof PartnerUrlMisconfiguredError) {
-      // Says nothing about this order: it waits, paused, until the address is fixed.
+      // Says nothing about this order: it waits until the address is fixed.
       await deps.authGuard.urlMisconfigured();
       return deferQueue(deps.queue, AUTH_RECHECK_MS);
     }
@@ -75,24 +71,20 @@ export async function runWithFailurePolicy<T>(
   }
 }
 
-/**
- * Bull Board shows the error's stack in place of the reason, and a trace through this file tells
- * an admin nothing (the cause's stack is in the log).
- */
+/** Bull Board shows the stack in place of the reason; the cause's stack is in the log. */
 function failForGood(reason: string): UnrecoverableError {
   const failure = new UnrecoverableError(reason);
   failure.stack = reason;
   return failure;
 }
 
-/** Anything not known to be permanent may succeed later. */
 function isTransient(error: unknown): boolean {
   if (error instanceof PartnerError) return isRetryablePartnerError(error);
   if (error instanceof StoreError) return isRetryableStoreError(error);
   return true;
 }
 
-/** BullMQ's rate-limit path: the job keeps its attempts and no worker slot sits idle waiting. */
+/** The job keeps its attempts and no worker slot sits idle waiting. */
 export async function deferQueue(queue: Queue, waitMs: number): Promise<never> {
   await queue.rateLimit(Math.max(1, Math.ceil(waitMs)));
   throw Worker.RateLimitError();

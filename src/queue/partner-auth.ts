@@ -13,11 +13,7 @@ export interface PartnerPause {
   since: string;
 }
 
-/**
- * After a 401, or a 404 from a route the API always has, every further call would fail the same
- * way, so every partner queue pauses, in every process (the pause lives in Redis), until a
- * request works again. Jobs keep their attempts.
- */
+/** After a 401 or a wrong-address 404 every call fails alike: all processes pause, via Redis. */
 export class PartnerAuthGuard {
   constructor(
     private readonly redis: Redis,
@@ -39,8 +35,7 @@ export class PartnerAuthGuard {
   }
 
   private async pause(reason: PartnerPauseReason): Promise<void> {
-    // A fresh value, set before pausing: whatever interleaves with `tokenAccepted` elsewhere,
-    // paused queues are never left without the key that gets them resumed.
+    // Set before pausing, so paused queues never lack the key that gets them resumed.
     const value = `${new Date().toISOString()} ${randomUUID()} ${reason}`;
     const previous = await this.redis.set(this.key, value, 'GET');
     await Promise.all(this.queues.map((q) => q.pause()));
@@ -65,8 +60,7 @@ export class PartnerAuthGuard {
   async tokenAccepted(): Promise<void> {
     const value = await this.redis.get(this.key);
     if (!value) return;
-    // Resume first, then remove exactly the refusal we saw: a crash in between, or a new
-    // refusal meanwhile, leaves the key, so a later probe finishes the job.
+    // Resume first, then remove exactly the refusal we saw: a crash or new refusal leaves the key.
     await Promise.all(this.queues.map((q) => q.resume()));
     await deleteIfHeld(this.redis, this.key, value);
     this.logger.info('partner API accepts the token and address again: queues resumed');

@@ -15,9 +15,8 @@ if now == nil then
 end`;
 
 /**
- * A sliding log scored by Redis server time, so no two processes disagree about the clock, and no
- * sliding window ever holds more than `limit`. While both kinds wait, creates leave `reserve`
- * slots per window to sync and sync gets no more than `reserve`.
+ * Scored by Redis server time, so processes agree on the clock. While both kinds wait, creates
+ * leave `reserve` slots per window to sync and sync gets no more than `reserve`.
  */
 const TAKE_SCRIPT = `
 local log, syncLog, blocked, waitingCreate, waitingSync, stats = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -86,10 +85,7 @@ redis.call('HINCRBY', KEYS[2], 'rateLimited', 1)
 return 0
 `;
 
-/**
- * Moves a place taken ahead to now, as its request leaves: the log then holds the time the
- * provider sees. During a 429 block it is not moved (-1): nothing leaves before its Retry-After.
- */
+/** Moves a place taken ahead to the time the provider sees; during a 429 block answers -1. */
 const CONFIRM_SCRIPT = `
 ${nowLua('ARGV[2]')}
 if redis.call('ZSCORE', KEYS[1], ARGV[1]) == false then return 0 end
@@ -112,13 +108,11 @@ export interface PartnerBudgetOptions {
   token: string;
   limit: number;
   windowMs: number;
-  /** 0 to 0.9. */
   syncReserve?: number;
-  /** Added to the window, so network jitter cannot put more than `limit` in a provider window. */
+  /** Added to the window against network jitter. */
   safetyMarginMs?: number;
-  /** Default: Redis server time, which every process shares. */
   clock?: () => number;
-  /** The budget is per token, not per queue prefix. */
+  /** Per token, not per queue prefix. */
   keyPrefix?: string;
 }
 

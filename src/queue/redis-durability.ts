@@ -1,11 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 
-/**
- * Redis holds every queued order and record: without an append-only file a restart loses
- * everything since the last snapshot, and with eviction a full Redis drops jobs silently instead
- * of refusing writes.
- */
 const REQUIRED = {
   appendonly: {
     wanted: 'yes',
@@ -144,10 +139,7 @@ interface PausableWorker {
   resume(): void;
 }
 
-/**
- * Pauses this process's workers while Redis may evict keys; the webhook intake goes on queueing.
- * A refused CONFIG GET changes nothing.
- */
+/** Pauses the workers while Redis may evict keys; a refused CONFIG GET changes nothing. */
 export class EvictionPolicyWatch {
   private paused = false;
 
@@ -164,7 +156,7 @@ export class EvictionPolicyWatch {
     if (!reading.checked) return this.paused ? 'paused' : 'unknown';
     const key = evictionPauseKey(this.prefix);
     if (reading.policy === SAFE_EVICTION_POLICY) {
-      // Cleared by whichever process sees it fixed first; each resumes its own workers.
+      // Cleared by whichever process sees it fixed first.
       if ((await this.redis.del(key)) > 0 || this.paused) {
         this.logger.info(
           'Redis runs with maxmemory-policy noeviction again: queue workers resumed',

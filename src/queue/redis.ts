@@ -1,9 +1,8 @@
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
 
 /**
- * Workers must never give up a command (`maxRetriesPerRequest: null`, as BullMQ requires); request
- * paths fail fast, so a Redis outage becomes a quick 503, not a hang. A cluster connection is
- * typed as `Redis`: it answers the same commands, and BullMQ takes either.
+ * BullMQ requires workers never give up a command; request paths fail fast (a quick 503, not a
+ * hang). A cluster is typed as `Redis`: BullMQ takes either.
  */
 export function createRedis(url: string, purpose: 'worker' | 'client'): Redis {
   const options: RedisOptions =
@@ -18,8 +17,7 @@ export function createRedis(url: string, purpose: 'worker' | 'client'): Redis {
     enableReadyCheck: true,
     ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
     redisOptions: { ...nodeOptions, ...cluster.auth, ...(cluster.tls ? { tls: {} } : {}) },
-    // Managed TLS clusters (ElastiCache, MemoryDB) announce nodes by address while their
-    // certificates name the host: connect by the name given, as ioredis advises.
+    // Managed TLS clusters announce nodes by address while certificates name the host.
     ...(cluster.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
   };
   return new Cluster(cluster.nodes, clusterOptions) as unknown as Redis;
@@ -35,7 +33,6 @@ interface ClusterAddress {
   tls: boolean;
 }
 
-/** Null for a URL that is not `redis+cluster://` or `rediss+cluster://`. */
 export function parseClusterUrl(url: string): ClusterAddress | null {
   const match = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#]+)/i.exec(url);
   if (!match) return null;
@@ -73,7 +70,7 @@ export async function* scanKeys(redis: Redis, pattern: string, count = 1000) {
 const DELETE_IF_HELD =
   "if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end";
 
-/** Deletes `key` only while it still holds `value`: a lock or mark someone else took stays. */
+/** A lock or mark someone else took stays. */
 export async function deleteIfHeld(redis: Redis, key: string, value: string): Promise<void> {
   await redis.eval(DELETE_IF_HELD, 1, key, value);
 }

@@ -1,10 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 
-/**
- * /metrics and /status show queue states, the partner budget and Shopify's error texts. Register
- * it in the scope of those routes only; the webhook and health routes stay open.
- */
+/** Register it in the scope of /metrics and /status only. */
 export function requireBearerToken(app: FastifyInstance, token: string): void {
   const expected = digest(`Bearer ${token}`);
   app.addHook('onRequest', async (request, reply) => {
@@ -16,7 +13,7 @@ export function requireBearerToken(app: FastifyInstance, token: string): void {
   });
 }
 
-/** Fixed-length digests, so that timingSafeEqual takes the same time whatever was sent. */
+/** So timingSafeEqual takes the same time whatever was sent. */
 export function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }

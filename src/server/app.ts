@@ -6,13 +6,12 @@ import { type HealthDeps, healthRoutes, statusRoutes } from './health-routes.js'
 import { type MetricsDeps, metricsRoutes } from './metrics-route.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
 
-/** 'public' is what must face the internet: Shopify's webhooks, /healthz and /readyz. */
+/** 'public': Shopify's webhooks, /healthz and /readyz. */
 export type Surface = 'all' | 'public' | 'admin';
 
 /**
- * Without limits a slow client holds a connection for ever. Shopify's delivery arrives at once and
- * waits 5 s for the answer. The keep-alive limit stays above the 60 s idle timeout of common
- * proxies, so they never reuse a connection being closed.
+ * Shopify waits 5 s for an answer. Keep-alive stays above common proxies' 60 s idle timeout, so
+ * they never reuse a connection being closed.
  */
 export const HTTP_TIMEOUTS = {
   /** Headers and body (else 408 and close). */
@@ -33,7 +32,7 @@ export type ServerDeps = WebhookRouteDeps &
       | { queues: BoardDeps['queues']; login: undefined };
     /** Undefined: not served. */
     metrics?: MetricsDeps;
-    /** METRICS_TOKEN, asked for by /metrics and /status. */
+    /** METRICS_TOKEN. */
     adminToken?: string;
     surface?: Surface;
     timeouts?: HttpTimeouts;
@@ -44,15 +43,13 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const surface = deps.surface ?? 'all';
   const app = Fastify({
     loggerInstance: deps.logger.child({ module: 'http' }) as FastifyBaseLogger,
-    // The top-level `disableRequestLogging` is deprecated in Fastify 5.
     logController: new LogController({ disableRequestLogging: true }),
-    // Behind a proxy the client address is not ours to trust; we log none.
     trustProxy: false,
     requestTimeout: timeouts.requestMs,
     connectionTimeout: timeouts.idleMs,
     keepAliveTimeout: timeouts.keepAliveMs,
     maxRequestsPerSocket: timeouts.maxRequestsPerConnection,
-    // Node refuses a headers timeout longer than the request timeout (its default is 60 s).
+    // Node refuses a headers timeout longer than the request timeout.
     http: {
       requestTimeout: timeouts.requestMs,
       headersTimeout: timeouts.requestMs,

@@ -19,7 +19,6 @@ const ACTIONS: Record<string, string> = {
   '/api/queues/:queueName/obliterate': 'obliterate',
 };
 
-/** States whose count a bulk action lowers by the jobs it changed. */
 const BULK_STATES: Record<string, string[]> = {
   '/api/queues/:queueName/promote': ['delayed'],
   '/api/queues/:queueName/empty': ['waiting', 'delayed', 'prioritized', 'paused'],
@@ -35,10 +34,7 @@ interface Pending {
   detail?: string;
 }
 
-/**
- * `before` notes which jobs the action is about, `after` records it once it succeeded. The user is
- * the board's basic-auth login, checked before any route.
- */
+/** The user is the board's basic-auth login, checked before any route. */
 export function boardAuditHooks(deps: {
   queues: readonly Queue[];
   redis: Redis;
@@ -81,7 +77,6 @@ export function boardAuditHooks(deps: {
       const note = pending.get(context);
       if (!note || (result.status ?? 200) >= 400) return result;
       const count = await changedCount(note, result.body, context);
-      // An added job is known only once it exists.
       const added = (result.body as { job?: { id?: unknown; data?: unknown } } | undefined)?.job;
       if (note.action === 'add' && typeof added?.id === 'string') noteJob(note, added.id, added);
       const action: StaffAction = {
@@ -108,7 +103,7 @@ export function boardAuditHooks(deps: {
           'staff action on the board',
         );
       } catch (error) {
-        // The change is made: the board must say so. The log keeps what the trail could not.
+        // The change is made: the board must say so.
         deps.logger.error(
           { err: error, who: action.who, action: action.action, queue: action.queue, count },
           'staff action on the board not recorded in the audit trail',
@@ -119,7 +114,6 @@ export function boardAuditHooks(deps: {
   };
 }
 
-/** The job, and its order when it names one. */
 function noteJob(note: Pending, id?: string, job?: { data?: unknown } | null) {
   if (id) note.jobIds.push(id);
   const orderId = orderIdOfJob(job);

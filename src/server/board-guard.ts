@@ -9,10 +9,9 @@ export const FRAME_HEADERS = {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Why a change comes from another site, or null. Only the host is compared: behind a proxy that
- * ends TLS the board sees http while the browser says https. Another site's page cannot set
- * `X-Forwarded-Host` without a CORS preflight, which the board fails. A client that sends neither
- * `Origin` nor `Sec-Fetch-Site` is no browser, so no other site is behind it.
+ * Only the host is compared: behind a proxy ending TLS the board sees http. Another site cannot
+ * set `X-Forwarded-Host` without a CORS preflight. A client sending neither `Origin` nor
+ * `Sec-Fetch-Site` is no browser.
  */
 export function crossSiteReason(request: FastifyRequest): string | null {
   if (READS.has(request.method)) return null;

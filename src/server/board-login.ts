@@ -1,10 +1,7 @@
-/**
- * Kept in this process's memory: only the process that serves the board sees its logins. The
- * client stays refused until its oldest failure leaves the window, whatever it sends.
- */
+/** Per process. Refused, whatever it sends, until its oldest failure leaves the window. */
 export const MAX_FAILURES = 10;
 export const WINDOW_MS = 10 * 60_000;
-/** Bounds the memory a flood from many addresses can take: the oldest clients are forgotten. */
+/** Bounds the memory a flood from many addresses can take. */
 const MAX_CLIENTS = 10_000;
 
 export class LoginThrottle {
@@ -22,7 +19,7 @@ export class LoginThrottle {
   fail(client: string): number {
     const times = this.recent(client);
     times.push(this.now());
-    // Re-inserted, so the map's order is by latest failure and the first key is the stalest.
+    // Re-inserted, so the first key is the stalest.
     this.failures.delete(client);
     this.failures.set(client, times.slice(-MAX_FAILURES));
     if (this.failures.size > MAX_CLIENTS) {

@@ -26,7 +26,7 @@ export interface AdminLogin {
 export interface BoardDeps {
   queues: readonly Queue[];
   login: AdminLogin;
-  /** The request paths' fail-fast connection, for the audit trail. */
+  /** Fail-fast. */
   redis: Redis;
   prefix: string;
   shop: string;
@@ -57,7 +57,7 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
   await app.register(fastifyBasicAuth, {
     authenticate: { realm: 'Shipment connector admin' },
     async validate(user, password, request) {
-      // Both compared, always, in constant time: a mismatch says nothing about which or where.
+      // Both, always, in constant time: a mismatch says nothing about which or where.
       const userOk = timingSafeEqual(digest(user), expectedUser);
       const passwordOk = timingSafeEqual(digest(password), expectedPassword);
       if (userOk && passwordOk) {
@@ -65,8 +65,7 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
         return;
       }
       const failures = throttle.fail(request.ip);
-      // Whether the user name was right tells a mistyped password from a guess. Neither value is
-      // logged: a password typed into the user name field is a secret too.
+      // Neither value is logged: a password typed as user name is a secret too.
       log.warn({ rightUser: userOk, failures }, 'wrong Bull Board login refused');
       return new Error('Wrong user name or password');
     },

@@ -11,17 +11,14 @@ import {
 import type { StoreHealth } from '../records/store-health.js';
 
 export interface HealthDeps {
-  /** Fail-fast: health answers at once when Redis is down. */
+  /** Fail-fast. */
   redis: Redis;
   prefix: string;
   budget: Pick<PartnerBudget, 'blockedForMs' | 'stats'>;
   storeHealth: Pick<StoreHealth, 'read'>;
 }
 
-/**
- * /readyz needs Redis and nothing else: a refused partner token must not make a load balancer
- * turn Shopify away, or Shopify would in the end drop the subscriptions.
- */
+/** /readyz needs Redis only: Shopify drops subscriptions a load balancer keeps turning away. */
 export async function healthRoutes(app: FastifyInstance, deps: Pick<HealthDeps, 'redis'>) {
   app.get('/healthz', async () => ({ status: 'ok' }));
 
@@ -33,7 +30,6 @@ export async function healthRoutes(app: FastifyInstance, deps: Pick<HealthDeps, 
   });
 }
 
-/** /status/partner answers 503 while the partner queues are paused or Redis is down (alerting). */
 export async function statusRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
   app.get('/status/partner', async (_request, reply) => {
     if (!(await redisAnswers(deps.redis))) {

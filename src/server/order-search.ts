@@ -23,7 +23,6 @@ export interface OrderLookup {
 
 export interface OrderSearchDeps {
   lookup: OrderLookup;
-  /** The myshopify domain. */
   shop: string;
   boardPath: string;
   redis: Redis;
@@ -65,7 +64,7 @@ async function search(raw: string, lookup: OrderLookup): Promise<Found> {
   const id = query.startsWith('gid://') || /^\d{6,20}$/.test(query) ? parseOrderId(query) : null;
   if (id) {
     const jobs = await lookup.jobsOf(id);
-    // Long digits with no job may still be a name (names are the store's to choose).
+    // Long digits with no job may still be a name.
     if (jobs.length > 0 || query.startsWith('gid://')) {
       return { kind: 'order', query, orderId: id, jobs };
     }

@@ -15,7 +15,6 @@ import {
 } from '../records/hmac-failure-streak.js';
 import type { VerifyWebhook } from '../store/webhooks.js';
 
-/** Where Shopify delivers; `connector setup` subscribes this path under PUBLIC_URL. */
 export const WEBHOOK_PATH = '/webhooks/shopify';
 
 export const ORDER_TOPICS = ['orders/create', 'orders/paid', 'orders/updated', 'orders/cancelled'];
@@ -28,7 +27,6 @@ const orderWebhookBody = z.object({
   id: z.union([z.number(), z.string()]).optional(),
   admin_graphql_api_id: z.string().optional(),
   cancelled_at: z.string().nullable().optional(),
-  /** Anything odd is left out. */
   name: z.string().max(40).optional().catch(undefined),
   // What an edit of the order could change (OrderBodyParts).
   updated_at: z.string().nullable().optional().catch(undefined),
@@ -40,10 +38,7 @@ const orderWebhookBody = z.object({
 
 export interface WebhookRouteDeps {
   verify: VerifyWebhook;
-  /**
-   * Once per delivery id (Shopify delivers at least once) and once per body. Resolves with what
-   * it did ('duplicate': id seen before, 'repeated': body seen before under another id).
-   */
+  /** Shopify delivers at least once. 'duplicate': id seen before; 'repeated': body seen before. */
   acceptDelivery(event: OrderEvent, delivery: Delivery): Promise<string>;
   /** Fail-fast. */
   redis: Redis;
@@ -54,11 +49,11 @@ export interface WebhookRouteDeps {
 }
 
 export interface Delivery {
-  /** X-Shopify-Event-Id (X-Shopify-Webhook-Id when absent): the same for every retry. */
+  /** The same for every retry. */
   id: string;
   /** The HMAC does not cover the id headers: a captured body could come again under fresh ids. */
   bodyHash: string;
-  /** What the body shows of the order's receiver and lines; absent when it lists no lines. */
+  /** Absent when the body lists no lines. */
   order?: OrderBodyParts;
 }
 
@@ -67,7 +62,6 @@ export const MAX_DELIVERY_ID_LENGTH = 128;
 
 class TimeoutError extends Error {}
 
-/** A job that cannot be stored gets 503, so Shopify delivers again. */
 export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
   // The HMAC covers the exact bytes received.
   app.removeAllContentTypeParsers();
@@ -99,7 +93,6 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
       });
     }
     const log = deps.logger.child({ topic, webhookId: verification.webhookId });
-    // A verified signature ends a streak of bad ones.
     void endHmacFailureStreak(deps.redis, deps.prefix).catch(() => {});
 
     if (!ORDER_TOPICS.includes(topic)) {
@@ -168,7 +161,7 @@ async function noteHmacFailure(deps: WebhookRouteDeps): Promise<void> {
     const streak = await countHmacFailure(deps.redis, deps.prefix);
     if (streak === HMAC_FAILURE_STREAK_ALERT) deps.logger.error(hmacStreakMessage(streak));
   } catch {
-    // Redis is down: the answer is 401 all the same.
+    // The answer is 401 all the same.
   }
 }
 
