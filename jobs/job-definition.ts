@@ -15,7 +15,7 @@ export interface JobDefinition<Payload = unknown> {
   readonly concurrency: number;
   /** The queue pauses with the others when the partner refuses the token. */
   readonly callsPartner: boolean;
-  /** `follow-up` (order already registered): its Shopify requests go ahead of new orders'. */
+  /** `follow-up`: its Shopify requests go ahead of new orders' (SHOPIFY_FOLLOW_UP_RESERVE). */
   readonly storePriority?: StorePriority;
   /** Adds one job, payload `{}`, every `everyMs`. */
   readonly schedule?: { id: string; everyMs(settings: JobContext['settings']): number };
