@@ -86,7 +86,7 @@ export async function measureOrderLife(orders: number, redisUrl: string): Promis
         webhookSecret: BENCH_STORE.webhookSecret,
         shop: BENCH_STORE.shop,
       }),
-      acceptDelivery: (event, delivery) => parts.acceptDelivery(event, delivery),
+      acceptWebhook: (event, delivery) => parts.acceptWebhook(event, delivery),
       redis,
       prefix,
       counters: parts.counters,

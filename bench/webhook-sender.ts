@@ -7,7 +7,7 @@
  * has its code compiled and its Redis scripts loaded when a burst comes.
  */
 
-export interface Delivery {
+export interface WebhookDelivery {
   body: string;
   headers: Record<string, string>;
 }
@@ -15,8 +15,8 @@ export interface Delivery {
 export interface BurstOrder {
   url: string;
   rate: number;
-  warmUp: Delivery[];
-  deliveries: Delivery[];
+  warmUp: WebhookDelivery[];
+  deliveries: WebhookDelivery[];
 }
 
 export interface BurstResult {
@@ -28,7 +28,7 @@ export interface BurstResult {
 }
 
 /** Sends `deliveries` at `rate` a second, each on its due time; the answer times and statuses. */
-async function send(url: string, deliveries: Delivery[], rate: number) {
+async function send(url: string, deliveries: WebhookDelivery[], rate: number) {
   const times: number[] = new Array(deliveries.length);
   const statuses: number[] = new Array(deliveries.length).fill(0);
   const sent: Promise<void>[] = [];

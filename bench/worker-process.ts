@@ -4,9 +4,9 @@
  */
 import { type Job, Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { PartnerBudget } from '../src/partner/budget.js';
 import { PartnerClient } from '../src/partner/client.js';
 import { runPartnerStep } from '../src/queue/failure-policy.js';
-import { PartnerBudget } from '../src/queue/partner-budget.js';
 import { benchRequest } from './shipment.js';
 
 const env = (name: string): string => {

@@ -4,8 +4,8 @@ import type { StoreOrderSummary } from '../../src/domain/order.js';
 import { carriesRegistrationMarks, hasTag, ORDER_TAGS } from '../../src/domain/order-marks.js';
 import type { OrderReader } from '../../src/store/types.js';
 import type { QueueContext } from '../context.js';
-import { bodyTaken } from '../create-shipment/accept-delivery.js';
 import { acceptOrderEvent, type OrderEventDeps } from '../create-shipment/accept-order-event.js';
+import { bodyTaken } from '../create-shipment/accept-webhook.js';
 import { enqueueOrder } from '../create-shipment/enqueue.js';
 
 export interface ReconcileDeps extends OrderEventDeps, Pick<QueueContext, 'redis' | 'prefix'> {

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
-import { PartnerBudget } from '../queue/partner-budget.js';
+import { PartnerBudget } from '../partner/budget.js';
 
 /** Kept apart from the partner client, so the HTTP side reads it without loading the client. */
 export function buildPartnerBudget(

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
+import type { PartnerBudget } from '../partner/budget.js';
 import { PartnerClient, type PartnerRequestOutcome } from '../partner/client.js';
-import type { PartnerBudget } from '../queue/partner-budget.js';
 import type { OrderTimeline } from '../records/order-timeline.js';
 import type { StoreHealth } from '../records/store-health.js';
 import { createStoreClient } from '../store/client.js';

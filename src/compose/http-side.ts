@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import type { ConnectorMetrics } from '../metrics/registry.js';
-import { tokenRefusedSince } from '../queue/partner-auth.js';
+import { tokenRefusedSince } from '../partner/auth-guard.js';
 import { StoreHealth } from '../records/store-health.js';
 import { buildServer, type ServerDeps } from '../server/app.js';
 import { createWebhookVerifier } from '../store/webhooks.js';
@@ -41,7 +41,7 @@ export async function startHttpSide(
     redis,
     prefix,
     counters: parts.counters,
-    acceptDelivery: (event, delivery) => parts.acceptDelivery(event, delivery, redis),
+    acceptWebhook: (event, delivery) => parts.acceptWebhook(event, delivery, redis),
     budget,
     storeHealth: new StoreHealth(redis, prefix),
     logger,

@@ -2,11 +2,11 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_CATALOG, JOBS, type JobKey } from '../../jobs/catalog.js';
 import type { JobSettings, QueueContext } from '../../jobs/context.js';
-import { acceptDelivery, type DeliveryResult } from '../../jobs/create-shipment/accept-delivery.js';
 import {
   acceptOrderEvent,
   type OrderEventResult,
 } from '../../jobs/create-shipment/accept-order-event.js';
+import { acceptWebhook, type WebhookResult } from '../../jobs/create-shipment/accept-webhook.js';
 import { type EnqueueResult, enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
 import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../../jobs/create-shipment/payload.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
@@ -15,7 +15,7 @@ import type { MarkOrder } from '../../jobs/mark-order/payload.js';
 import type { OrderEvent } from '../domain/order-lifecycle.js';
 import type { Logger } from '../log.js';
 import { Counters } from '../metrics/counters.js';
-import { PartnerAuthGuard } from '../queue/partner-auth.js';
+import { PartnerAuthGuard } from '../partner/auth-guard.js';
 import { OrderRecords } from '../records/order-records.js';
 import { OrderTimeline } from '../records/order-timeline.js';
 import { ShipmentTracking } from '../records/shipment-tracking.js';
@@ -32,11 +32,11 @@ export interface SharedPartsOptions {
 export interface SharedParts extends QueueContext {
   readonly queues: Readonly<Record<JobKey, Queue>>;
   /** `redis`: fail-fast. */
-  acceptDelivery(
+  acceptWebhook(
     event: OrderEvent,
-    delivery: Parameters<typeof acceptDelivery>[1],
+    delivery: Parameters<typeof acceptWebhook>[1],
     redis?: Redis,
-  ): Promise<DeliveryResult>;
+  ): Promise<WebhookResult>;
   acceptOrderEvent(event: OrderEvent): Promise<OrderEventResult>;
   enqueueOrder(orderId: string, source: string): Promise<EnqueueResult>;
   markOrder: MarkOrder;
@@ -83,8 +83,8 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
   return {
     ...context,
     queues,
-    acceptDelivery: (event, delivery, client = redis) =>
-      acceptDelivery(event, delivery, { ...context, redis: client }),
+    acceptWebhook: (event, delivery, client = redis) =>
+      acceptWebhook(event, delivery, { ...context, redis: client }),
     acceptOrderEvent: (event) => acceptOrderEvent(event, context),
     enqueueOrder: (orderId, source) => enqueueOrder(context, orderId, source),
     markOrder: (orderId, kind) => enqueueMarkOrder(context, orderId, kind),

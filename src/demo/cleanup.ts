@@ -1,6 +1,6 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { budgetKeyBase } from '../queue/partner-budget.js';
+import { budgetKeyBase } from '../partner/budget.js';
 
 /**
  * The budget is per token, not per queue prefix, so the demo uses a token of its own and

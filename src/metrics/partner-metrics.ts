@@ -1,4 +1,4 @@
-import type { PartnerBudget } from '../queue/partner-budget.js';
+import type { PartnerBudget } from '../partner/budget.js';
 import { type ConnectorMetrics, SHARED } from './registry.js';
 
 export interface PartnerMetricsDeps {

@@ -1,6 +1,7 @@
 import { type Job, type Queue, RATE_LIMIT_ERROR, UnrecoverableError, Worker } from 'bullmq';
 import type { Logger } from '../log.js';
 import type { Counters } from '../metrics/counters.js';
+import type { PartnerAuthGuard } from '../partner/auth-guard.js';
 import {
   isRetryablePartnerError,
   PartnerAuthError,
@@ -9,7 +10,6 @@ import {
   PartnerWaitError,
 } from '../partner/errors.js';
 import { isRetryableStoreError, StoreBudgetWaitError, StoreError } from '../store/errors.js';
-import type { PartnerAuthGuard } from './partner-auth.js';
 
 /** The job has already recorded why it cannot succeed: no retries. */
 export class JobRefusedError extends Error {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
-import { pauseMessage, readPartnerPause } from '../queue/partner-auth.js';
-import type { PartnerBudget } from '../queue/partner-budget.js';
+import { pauseMessage, readPartnerPause } from '../partner/auth-guard.js';
+import type { PartnerBudget } from '../partner/budget.js';
 import { evictionPauseMessage, readEvictionPause } from '../queue/redis-durability.js';
 import {
   HMAC_FAILURE_STREAK_ALERT,

@@ -39,7 +39,7 @@ const orderWebhookBody = z.object({
 export interface WebhookRouteDeps {
   verify: VerifyWebhook;
   /** Shopify delivers at least once. 'duplicate': id seen before; 'repeated': body seen before. */
-  acceptDelivery(event: OrderEvent, delivery: Delivery): Promise<string>;
+  acceptWebhook(event: OrderEvent, delivery: WebhookDelivery): Promise<string>;
   /** Fail-fast. */
   redis: Redis;
   prefix: string;
@@ -48,7 +48,7 @@ export interface WebhookRouteDeps {
   answerWithinMs?: number;
 }
 
-export interface Delivery {
+export interface WebhookDelivery {
   /** The same for every retry. */
   id: string;
   /** The HMAC does not cover the id headers: a captured body could come again under fresh ids. */
@@ -113,7 +113,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
 
     try {
       const result = await withTimeout(deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS, () =>
-        deps.acceptDelivery(
+        deps.acceptWebhook(
           {
             orderId,
             source: topic,

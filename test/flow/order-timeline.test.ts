@@ -83,7 +83,7 @@ describe("an order's timeline", () => {
   it('tells the whole story in time order, each line true of Shopify, the provider and BullMQ', async () => {
     const { s, tick } = await stackWithClock();
     const id = FIXTURE.paidCopenhagen;
-    await s.parts.acceptDelivery(
+    await s.parts.acceptWebhook(
       { orderId: id, source: 'orders/create', cancelled: false },
       { id: 'd-1', bodyHash: 'body-1' },
     );

@@ -8,7 +8,7 @@ import type { JobSettings } from '../../jobs/context.js';
 import { buildOrderLookup } from '../../src/compose/order-lookup.js';
 import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { createLogger, type Logger } from '../../src/log.js';
-import { PartnerBudget } from '../../src/queue/partner-budget.js';
+import { PartnerBudget } from '../../src/partner/budget.js';
 import { createRedis } from '../../src/queue/redis.js';
 import { StoreHealth } from '../../src/records/store-health.js';
 import { type FakeStore, startFakeStore } from '../../src/sandbox/store/index.js';
@@ -140,7 +140,7 @@ export async function startIntake(
     redis,
     prefix,
     counters: parts.counters,
-    acceptDelivery: (event, delivery) => parts.acceptDelivery(event, delivery, redis),
+    acceptWebhook: (event, delivery) => parts.acceptWebhook(event, delivery, redis),
     budget,
     storeHealth: new StoreHealth(redis, prefix),
     logger: options.logger ?? silentLogger,
@@ -231,7 +231,7 @@ export function orderListings(store: FakeStore) {
     .map((r) => r.variables as { first: number; after: string | null; query: string });
 }
 
-export interface Delivery {
+export interface WebhookDelivery {
   topic: string;
   body: string;
   webhookId?: string;
@@ -243,7 +243,7 @@ export interface Delivery {
 }
 
 /** POSTs a webhook over real HTTP, signed like Shopify signs it (unless told otherwise). */
-export async function postWebhook(url: string, delivery: Delivery) {
+export async function postWebhook(url: string, delivery: WebhookDelivery) {
   const signed: Record<string, string | undefined> = {
     ...webhookHeaders({
       topic: delivery.topic,

@@ -3,7 +3,7 @@ import { buildPartnerSide, type PartnerSide } from '../../src/compose/clients.js
 import { registerSharedMetrics } from '../../src/compose/metrics.js';
 import { ConnectorMetrics } from '../../src/metrics/registry.js';
 import { type RequestMetrics, requestMetrics } from '../../src/metrics/request-metrics.js';
-import { tokenRefusedSince } from '../../src/queue/partner-auth.js';
+import { tokenRefusedSince } from '../../src/partner/auth-guard.js';
 import { StoreHealth } from '../../src/records/store-health.js';
 import { buildServer } from '../../src/server/app.js';
 import { silentLogger, verify } from './intake.js';
@@ -117,7 +117,7 @@ export async function startMetricsServer(
     redis: stack.redis,
     prefix: stack.prefix,
     counters: stack.counters,
-    acceptDelivery: stack.parts.acceptDelivery,
+    acceptWebhook: stack.parts.acceptWebhook,
     budget: partnerSide.budget,
     storeHealth: new StoreHealth(stack.redis, stack.prefix),
     logger: silentLogger,

@@ -13,9 +13,9 @@ import { buildSharedParts, type SharedParts } from '../../src/compose/parts.js';
 import { startWorkers, type WorkerOptions } from '../../src/compose/workers.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import type { Counters } from '../../src/metrics/counters.js';
+import type { PartnerAuthGuard } from '../../src/partner/auth-guard.js';
+import type { PartnerBudget } from '../../src/partner/budget.js';
 import type { PartnerClient } from '../../src/partner/client.js';
-import type { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
-import type { PartnerBudget } from '../../src/queue/partner-budget.js';
 import { createRedis } from '../../src/queue/redis.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import {

@@ -1,4 +1,4 @@
-import { PartnerBudget } from '../../src/queue/partner-budget.js';
+import { PartnerBudget } from '../../src/partner/budget.js';
 import { StoreHealth } from '../../src/records/store-health.js';
 import { buildServer } from '../../src/server/app.js';
 import { WEBHOOK_PATH } from '../../src/server/webhook-route.js';
@@ -14,7 +14,7 @@ export async function serveWebhooks(
     redis: s.redis,
     prefix: s.prefix,
     counters: s.counters,
-    acceptDelivery: (event, delivery) => s.parts.acceptDelivery(event, delivery, s.redis),
+    acceptWebhook: (event, delivery) => s.parts.acceptWebhook(event, delivery, s.redis),
     budget: new PartnerBudget(s.redis, {
       token: 'webhook-test',
       limit: 60,

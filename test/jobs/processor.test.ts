@@ -7,8 +7,8 @@ import { defineJob } from '../../jobs/job-definition.js';
 import { processorFor, unseenFailureRecorder } from '../../jobs/processor.js';
 import { createLogger } from '../../src/log.js';
 import { Counters } from '../../src/metrics/counters.js';
+import { PartnerAuthGuard } from '../../src/partner/auth-guard.js';
 import { JobRefusedError } from '../../src/queue/failure-policy.js';
-import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
 

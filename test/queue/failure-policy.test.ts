@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
 import { Counters } from '../../src/metrics/counters.js';
+import { PartnerAuthGuard } from '../../src/partner/auth-guard.js';
 import {
   PartnerAuthError,
   PartnerBudgetExhaustedError,
@@ -11,7 +12,6 @@ import {
   PartnerValidationError,
 } from '../../src/partner/errors.js';
 import { JobRefusedError, runWithFailurePolicy } from '../../src/queue/failure-policy.js';
-import { PartnerAuthGuard } from '../../src/queue/partner-auth.js';
 import { StoreThrottledError, StoreUserError } from '../../src/store/errors.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { waitForJob, waitUntil } from '../helpers/shipment-stack.js';

@@ -465,7 +465,7 @@ describe('a registered order whose webhook was taken', () => {
       updatedAt: updatedAt.toISOString().replace('Z', '+00:00').replace('.000', ''),
       lineItems: [{ id: 1, quantity: 1 }],
     };
-    await intake.acceptDelivery(
+    await intake.acceptWebhook(
       { orderId: id, source: 'orders/updated', cancelled: false },
       { id: 'wh-1', bodyHash: 'h-1', order: body },
     );

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/index.js';
-import { PartnerBudget } from '../../src/queue/partner-budget.js';
+import { PartnerBudget } from '../../src/partner/budget.js';
 import { scanKeys } from '../../src/queue/redis.js';
 import { fullConnectorEnv } from '../helpers/connector-cli.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';

@@ -1,11 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type {
-  ConfirmOutcome,
-  GateDecision,
-  RequestGate,
-  RequestPriority,
-} from '../partner/gate.js';
+import type { ConfirmOutcome, GateDecision, RequestGate, RequestPriority } from './gate.js';
 
 /** `now` in ms: the clock argument when given, else Redis server time. */
 const nowLua = (arg: string) => `local now = tonumber(${arg})

@@ -2,9 +2,9 @@ import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log.js';
+import { PartnerAuthGuard, tokenRefusedSince } from '../../src/partner/auth-guard.js';
 import type { PartnerApi } from '../../src/partner/client.js';
 import { PartnerAuthError, PartnerUrlMisconfiguredError } from '../../src/partner/errors.js';
-import { PartnerAuthGuard, tokenRefusedSince } from '../../src/queue/partner-auth.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 
 const logger = createLogger({ level: 'silent' });

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
-import type { PartnerApi } from '../partner/client.js';
-import { PartnerAuthError, PartnerUrlMisconfiguredError } from '../partner/errors.js';
-import { deleteIfHeld } from './redis.js';
+import { deleteIfHeld } from '../queue/redis.js';
+import type { PartnerApi } from './client.js';
+import { PartnerAuthError, PartnerUrlMisconfiguredError } from './errors.js';
 
 export type PartnerPauseReason = 'token_refused' | 'url_misconfigured';
 
