@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import { afterLook, onRunFailed } from '../../src/domain/order-lifecycle.js';
 import { BACKOFF_TYPE } from '../../src/queue/backoff.js';
-import { JobRefusedError } from '../../src/queue/failure-policy.js';
+import { FinalJobError } from '../../src/queue/failure-policy.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
 import { KEPT_JOBS } from '../kept-jobs.js';
@@ -13,7 +13,7 @@ import {
   type RegisterShipmentDeps,
   recordFailure,
   registerShipment,
-  UnchangedRefusalError,
+  UnchangedSinceFailureError,
 } from './register-shipment.js';
 
 /** Store order → POST /shipments, with the order id as the provider's idempotency key. */
@@ -57,11 +57,11 @@ export async function registerLookingAgain(
     const before = await deps.records.get(orderId);
     for (let look = 0, record = before; ; look++) {
       let outcome: RegisterOutcome | undefined;
-      let refusal: JobRefusedError | undefined;
+      let refusal: FinalJobError | undefined;
       try {
         outcome = await registerShipment(orderId, deps, { fromEvent, record });
       } catch (error) {
-        if (!(error instanceof JobRefusedError)) throw error;
+        if (!(error instanceof FinalJobError)) throw error;
         refusal = error;
       }
       const next = afterLook(await deps.records.takeRerun(orderId), look);
@@ -81,7 +81,7 @@ export async function registerLookingAgain(
       // A staff retry refused again as before is told so.
       const after = fromEvent || !before ? null : await deps.records.get(orderId);
       if (onRunFailed({ refused: true, fromEvent, before, after }) === 'refused_unchanged') {
-        throw new UnchangedRefusalError(
+        throw new UnchangedSinceFailureError(
           `Retried unchanged: the order is as it was when it was refused (${minuteOf(before!.updatedAt)}). Fix it in Shopify, then retry.\n${refusal.message}`,
         );
       }
@@ -89,7 +89,7 @@ export async function registerLookingAgain(
     }
   } catch (error) {
     // The next run (retry, wait, pause) is asked for by the same event.
-    const refused = error instanceof JobRefusedError;
+    const refused = error instanceof FinalJobError;
     if (onRunFailed({ refused, fromEvent, before: null, after: null }) === 'note_event_run') {
       await deps.records.noteEventRun(orderId);
     }

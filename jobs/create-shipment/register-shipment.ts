@@ -29,7 +29,7 @@ import { creationFromHistory } from '../../src/partner/create-answer.js';
 import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
 import type { TrackingRecord } from '../../src/partner/schemas.js';
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
-import { JobRefusedError } from '../../src/queue/failure-policy.js';
+import { FinalJobError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { OrderReader } from '../../src/store/types.js';
@@ -59,7 +59,7 @@ export type RegisterOutcome =
   | { outcome: 'skipped'; code: string; reason: string };
 
 /** Staff must fix the order, then replay. */
-export class OrderRefusedError extends JobRefusedError {
+export class ShipmentInvalidError extends FinalJobError {
   constructor(
     message: string,
     readonly fieldErrors: FieldErrors,
@@ -69,7 +69,7 @@ export class OrderRefusedError extends JobRefusedError {
 }
 
 /** Unchanged since it failed: fails at once, the provider not called. */
-export class UnchangedRefusalError extends JobRefusedError {}
+export class UnchangedSinceFailureError extends FinalJobError {}
 
 /** The order id is the provider's idempotency key, so repeating after any failure is safe. */
 export async function registerShipment(
@@ -150,7 +150,7 @@ export async function registerShipment(
       case 'refuse_unchanged':
         await deps.counters.increment('unchanged_refusals_not_resent');
         deps.logger.info({ orderId }, 'order unchanged since it failed: not sent again');
-        throw new UnchangedRefusalError(
+        throw new UnchangedSinceFailureError(
           record?.reason ??
             'The order has not changed since it failed. Fix it in Shopify, or replay it.',
         );
@@ -311,13 +311,13 @@ async function refuse(
   fieldErrors: FieldErrors,
   order: { fingerprint: ShipmentFingerprint; seen: OrderMarksSeen },
   deps: RegisterShipmentDeps,
-): Promise<OrderRefusedError> {
+): Promise<ShipmentInvalidError> {
   const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
   await recordFailure(orderId, reason, deps, order);
   await deps.counters.increment('orders_refused');
   await deps.step?.(`refused, fields: ${Object.keys(fieldErrors).join(', ')}`);
   deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
-  return new OrderRefusedError(reason, fieldErrors);
+  return new ShipmentInvalidError(reason, fieldErrors);
 }
 
 /** Records the reason and the fingerprint judged later; marks Shopify only for a new reason. */

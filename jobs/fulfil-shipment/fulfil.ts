@@ -19,7 +19,7 @@ import { decodeSettings, type FingerprintSettings } from '../../src/domain/shipm
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { trackingFor } from '../../src/domain/tracking-company.js';
 import type { Logger } from '../../src/log.js';
-import { JobRefusedError } from '../../src/queue/failure-policy.js';
+import { FinalJobError } from '../../src/queue/failure-policy.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
 import { StoreUserError } from '../../src/store/errors.js';
@@ -173,7 +173,7 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
 
   const order = await deps.store.readFulfillmentState(reference);
   if (!order) {
-    throw new JobRefusedError(
+    throw new FinalJobError(
       `Order ${reference} is no longer in Shopify, so shipment ${shipment.orderNumber} cannot be recorded on it.`,
     );
   }
@@ -229,7 +229,7 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
     await reportHeldBack(shipment, heldBack, deps);
     // Failed, to be replayed once released: the replay fulfils what is left and nothing twice.
     const part = created.length > 0 ? 'The rest of the order was fulfilled; this part' : 'It';
-    throw new JobRefusedError(
+    throw new FinalJobError(
       `Order ${order.name}: ${describeHeld(heldBack)} in Shopify. ${part} was not fulfilled: the connector does not release holds it did not place. Release it in Shopify, then replay this job.`,
     );
   }
@@ -274,7 +274,7 @@ async function whatToFulfil(
 ): Promise<{ groups: ContentLine[][]; heldBack: HeldUnits[]; untracked: FulfillmentState[] }> {
   const order = await deps.store.getOrder(reference);
   if (!order) {
-    throw new JobRefusedError(
+    throw new FinalJobError(
       `Order ${orderName} is no longer in Shopify, so it cannot be fulfilled.`,
     );
   }

@@ -1,5 +1,5 @@
 import type { Logger } from '../../src/log.js';
-import { JobRefusedError } from '../../src/queue/failure-policy.js';
+import { FinalJobError } from '../../src/queue/failure-policy.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
 import type { Fulfillments, OrderMarks } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
@@ -48,7 +48,7 @@ export async function recordDelivery(
   } else {
     const order = await deps.store.readFulfillmentState(reference);
     if (!order) {
-      throw new JobRefusedError(
+      throw new FinalJobError(
         `Order ${reference} is no longer in Shopify, so the delivery of shipment ${shipment.orderNumber} cannot be recorded on it.`,
       );
     }

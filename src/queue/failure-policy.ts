@@ -12,7 +12,7 @@ import {
 import { isRetryableStoreError, StoreBudgetWaitError, StoreError } from '../store/errors.js';
 
 /** The job has already recorded why it cannot succeed: no retries. */
-export class JobRefusedError extends Error {
+export class FinalJobError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
@@ -55,7 +55,7 @@ export async function runWithFailurePolicy<T>(
     // BullMQ's own signals: the job already went back to its queue, or already failed for good.
     if (error instanceof Error && error.message === RATE_LIMIT_ERROR) throw error;
     if (error instanceof UnrecoverableError) throw error;
-    if (error instanceof JobRefusedError) throw failForGood(error.message);
+    if (error instanceof FinalJobError) throw failForGood(error.message);
 
     const message = error instanceof Error ? error.message : String(error);
     const attempt = job.attemptsMade + 1;

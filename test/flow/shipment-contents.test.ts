@@ -2,8 +2,8 @@ import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkOrderEdit } from '../../jobs/check-order-edit/check-order-edit.js';
 import {
-  OrderRefusedError,
   registerShipment,
+  ShipmentInvalidError,
 } from '../../jobs/create-shipment/register-shipment.js';
 import { reconcileOrders } from '../../jobs/reconcile-orders/reconcile.js';
 import { decodeSentUnits } from '../../src/domain/shipment-contents.js';
@@ -991,7 +991,7 @@ describe('a create answered with the shipment an earlier request made', () => {
         errors: { 'receiver.name': ['The name may not be greater than 5 characters.'] },
       });
 
-    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(OrderRefusedError);
+    await expect(registerShipment(id, deps)).rejects.toBeInstanceOf(ShipmentInvalidError);
 
     // That answer was about the later request only: the first may have made the shipment.
     const refused = await s.records.get(id);

@@ -8,7 +8,7 @@ import { processorFor, unseenFailureRecorder } from '../../jobs/processor.js';
 import { createLogger } from '../../src/log.js';
 import { Counters } from '../../src/metrics/counters.js';
 import { PartnerAuthGuard } from '../../src/partner/auth-guard.js';
-import { JobRefusedError } from '../../src/queue/failure-policy.js';
+import { FinalJobError } from '../../src/queue/failure-policy.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
 
@@ -77,7 +77,7 @@ function runFailing(fails: (attempt: number) => Error) {
 
 describe('unseenFailureRecorder', () => {
   it('leaves a refusal to the policy, which has recorded it', async () => {
-    const { gaveUp, recorded } = runFailing(() => new JobRefusedError('Order cannot ship.'));
+    const { gaveUp, recorded } = runFailing(() => new FinalJobError('Order cannot ship.'));
     await queue.add('probe', { n: 1 }, { jobId: 'probe-1', attempts: 2 });
 
     await waitUntil(() => recorded.length === 1, { what: 'the failed event' });

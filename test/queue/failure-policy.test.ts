@@ -11,7 +11,7 @@ import {
   PartnerUrlMisconfiguredError,
   PartnerValidationError,
 } from '../../src/partner/errors.js';
-import { JobRefusedError, runWithFailurePolicy } from '../../src/queue/failure-policy.js';
+import { FinalJobError, runWithFailurePolicy } from '../../src/queue/failure-policy.js';
 import { StoreThrottledError, StoreUserError } from '../../src/store/errors.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
 import { waitForJob, waitUntil } from '../helpers/shipment-stack.js';
@@ -181,7 +181,7 @@ describe('the failure policy', () => {
   });
 
   it('fails a refusal the job recorded itself with its own words, and does not record it again', async () => {
-    runWorker([new JobRefusedError('Order #1001 cannot be shipped as it is.')]);
+    runWorker([new FinalJobError('Order #1001 cannot be shipped as it is.')]);
     await add(5);
 
     const job = await waitForJob(queue, 'job-1', 'failed');
