@@ -94,7 +94,8 @@ export async function startService(
   // Warns only: a throwaway Redis for trials still starts.
   if (!options.isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
 
-  // Before anything reads a record.
+  // Before anything reads a record: records must belong to this partner environment, and workers
+  // refuse a Redis that may evict their keys.
   try {
     if (options.workers !== false && !options.isWorkersThread) {
       await refuseEvictingRedis(workerRedis, logger, config.redis.allowEviction);

@@ -51,10 +51,11 @@ export async function enqueueOrder(
   if (action === 'retry_failed') await noteWhoAsked(deps, orderId, source);
   try {
     if (action === 'retry_failed') {
-      // Else a job that used up its attempts gets one try (BullMQ counts from attemptsMade).
       if (askedBy(source) === 'staff') {
         await existing!.updateData({ ...existing!.data, ...FRESH_INTERRUPTED_RETRIES });
       }
+      // resetAttemptsMade: else a job that used up its attempts gets one more try only (BullMQ and
+      // the failure policy count from attemptsMade).
       await existing!.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
       deps.logger.info({ orderId, source }, 'order changed after its job failed: job retried');
       return 'requeued';

@@ -128,7 +128,8 @@ export async function registerShipment(
           const shipped = isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
           await compareWithSent(orderId, record, order, { receiverOnly: shipped }, deps);
         }
-        // A run that died before queueing it left the order unmarked; one job per order: harmless.
+        // A run that died before queueing it left the order unmarked, and nothing else would ever
+        // mark it; one job per order and idempotent writes: harmless otherwise.
         await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
         return { outcome: 'already_registered', orderNumber: record?.orderNumber };
       case 'skip': {

@@ -104,6 +104,8 @@ async function fulfilAsSent(
     byLocation.set(key, [...(byLocation.get(key) ?? []), line]);
   }
   const { tracking, notifyCustomer } = telling(shipment, number, deps);
+  // Before the first request: Shopify has no idempotency key, so a retry after a lost answer must
+  // read the order rather than create again.
   await deps.tracking.saveShopifySide(shipment.reference, {
     fulfilStartedAt: new Date().toISOString(),
   });
@@ -366,7 +368,11 @@ function deduct(
   }
 }
 
-/** On a sent fulfillment order (a whole move keeps its id), or a sent item at a sent location. */
+/**
+ * On a sent fulfillment order (a whole move keeps its id), or a sent line item at a location sent
+ * or collected from (a partial move, or the rest of a partly fulfilled one, gets a new id). Never
+ * elsewhere: the provider was not asked to ship it.
+ */
 function sentAs(sent: readonly SentLine[], settings: FingerprintSettings | null) {
   const fulfillmentOrders = new Set(sent.map((line) => line.fulfillmentOrderId));
   const items = new Set(sent.map((line) => line.lineItemId));

@@ -58,7 +58,8 @@ export async function reportShipmentProgress(
     const kept = [...new Set((sent ?? []).map((line) => line.fulfillmentOrderId))];
     if (kept.length > 0) {
       // Looked at first unless collected from everywhere: one moved whole elsewhere must not be
-      // reported, as Shopify then refuses to move it back.
+      // reported, as Shopify then refuses to move it back. Unlooked, a refusal sends the run to
+      // the catch, which reads the order.
       const collectFrom = (decodeSettings(record?.sentSettings) ?? deps.settings.shipment)
         .collectFromLocations;
       const ids =

@@ -20,7 +20,8 @@ export interface WorkerOptions {
 
 /**
  * BullMQ never resets the stalled count, so its default of 1 would fail a job cut short by a
- * deploy and later a crash. Every worker runs the stalled check, so all must agree.
+ * deploy and later a crash. Safe only because every job is safe to run again; the bound stops a
+ * job that kills its worker every time. Every worker runs the stalled check, so all must agree.
  */
 export const MAX_STALLED_COUNT = 3;
 

@@ -184,7 +184,8 @@ export function takesPlaceBeforeLoading(record: RecordedStage | null, fromEvent:
 
 /**
  * POST /shipments. 201: this request made the shipment, kept as what the provider holds. 200: an
- * earlier one did; an edit since is reported. 422: its send is forgotten unless one is unanswered.
+ * earlier one did; an edit since is reported. 422: its send is forgotten unless an earlier send
+ * is still unanswered (it may have made the shipment).
  */
 export function onCreateAnswer(answer: 'created' | 'existing' | 'invalid', requestOut: boolean) {
   if (answer === 'invalid') return requestOut ? 'refuse' : 'refuse_forgetting_send';

@@ -60,7 +60,10 @@ export interface ContentsSettings {
    */
   shipPickupPoints?: boolean;
 }
-/** Counts all units the provider may have been asked for: reads sentUnits after settings change. */
+/**
+ * Counts all units the provider may have been asked for: reads sentUnits after settings change.
+ * Closed, fulfillment-service, digital and local pickup or delivery units still never count.
+ */
 export const ANY_SENT_UNITS: ContentsSettings = {
   collectFromLocations: [],
   shipPickupPoints: true,
@@ -361,7 +364,7 @@ export interface FulfillmentUnits {
   lineItems: readonly { lineItemId: string; quantity: number }[];
 }
 
-/** Made since `sinceMs` (earlier: staff's), at an own location collected from, covering `asked`. */
+/** Made since `sinceMs` (earlier: staff's), at an own location collected from, covering a line of `asked`. */
 export function holdsSentUnits(
   fulfillment: FulfillmentUnits,
   asked: ReadonlyMap<string, number>,

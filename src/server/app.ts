@@ -44,6 +44,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger.child({ module: 'http' }) as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
+    // Behind a proxy the client address is not ours to trust; we log none.
     trustProxy: false,
     requestTimeout: timeouts.requestMs,
     connectionTimeout: timeouts.idleMs,
