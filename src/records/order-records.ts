@@ -247,10 +247,9 @@ export class OrderRecords {
     sentUnits = '',
     sentSettings = '',
   ): Promise<void> {
-    await this.redis.eval(
+    await this.onRecord(
       MARK_SENDING,
-      1,
-      this.key(orderId),
+      orderId,
       now.toISOString(),
       this.keepMs,
       fingerprint ?? '',
@@ -264,7 +263,7 @@ export class OrderRecords {
    * sightings cost no look-up. A newer send is kept.
    */
   async clearSent(orderId: string, sentAt: string): Promise<void> {
-    await this.redis.eval(CLEAR_SENT, 1, this.key(orderId), sentAt);
+    await this.onRecord(CLEAR_SENT, orderId, sentAt);
   }
 
   /** Asks the order's running job to look once more when its current look ends. */
@@ -295,15 +294,7 @@ export class OrderRecords {
     fingerprint: string,
     settings: string,
   ): Promise<boolean> {
-    return (
-      (await this.redis.eval(
-        ADOPT_SENT_FINGERPRINT,
-        1,
-        this.key(orderId),
-        fingerprint,
-        settings,
-      )) === 1
-    );
+    return (await this.onRecord(ADOPT_SENT_FINGERPRINT, orderId, fingerprint, settings)) === 1;
   }
 
   /** Replaces an older-version sent fingerprint unless changed meanwhile; settings unless kept. */
@@ -313,31 +304,17 @@ export class OrderRecords {
     now: string,
     settings: string,
   ): Promise<boolean> {
-    return (
-      (await this.redis.eval(
-        REBASE_SENT_FINGERPRINT,
-        1,
-        this.key(orderId),
-        before,
-        now,
-        settings,
-      )) === 1
-    );
+    return (await this.onRecord(REBASE_SENT_FINGERPRINT, orderId, before, now, settings)) === 1;
   }
 
   /** For a shipment sent without settings kept: these. Never replaces kept ones. */
   async keepSentSettings(orderId: string, settings: string): Promise<boolean> {
-    return (await this.redis.eval(KEEP_SENT_SETTINGS, 1, this.key(orderId), settings)) === 1;
+    return (await this.onRecord(KEEP_SENT_SETTINGS, orderId, settings)) === 1;
   }
 
   /** The fingerprint the order failed with; none (unknown) removes an older one. */
   async recordFailedFingerprint(orderId: string, fingerprint: string | undefined): Promise<void> {
-    await this.redis.eval(
-      SET_FAILED_FINGERPRINT,
-      1,
-      this.key(orderId),
-      ...(fingerprint ? [fingerprint] : []),
-    );
+    await this.onRecord(SET_FAILED_FINGERPRINT, orderId, ...(fingerprint ? [fingerprint] : []));
   }
 
   /** True only the first time this fingerprint is reported, so one change is reported once. */
@@ -347,10 +324,9 @@ export class OrderRecords {
     changes: readonly string[],
     now = new Date(),
   ): Promise<boolean> {
-    const reported = await this.redis.eval(
+    const reported = await this.onRecord(
       REPORT_EDIT,
-      1,
-      this.key(orderId),
+      orderId,
       fingerprint,
       changes.join(','),
       now.toISOString(),
@@ -382,13 +358,12 @@ export class OrderRecords {
     fields: Record<string, string>,
   ) {
     // One script, so a registration landing at the same moment is never overwritten.
-    await this.redis.eval(
-      SET_UNLESS_REGISTERED,
-      1,
-      this.key(orderId),
-      keepMs,
-      ...Object.entries(fields).flat(),
-    );
+    await this.onRecord(SET_UNLESS_REGISTERED, orderId, keepMs, ...Object.entries(fields).flat());
+  }
+
+  /** Runs a script whose one key is the order's record. */
+  private onRecord(script: string, orderId: string, ...args: (string | number)[]) {
+    return this.redis.eval(script, 1, this.key(orderId), ...args);
   }
 }
 
