@@ -72,7 +72,7 @@ async function search(raw: string, lookup: OrderLookup): Promise<Found> {
   if (!/^#?[\p{L}\p{N}_.-]{1,40}$/u.test(query)) return { kind: 'invalid', query };
   let order: { id: string; name: string } | null;
   try {
-    order = await lookup.findByName(query.startsWith('#') ? query : `#${query}`);
+    order = await lookup.findByName(withHash(query));
   } catch (error) {
     return {
       kind: 'lookup-failed',

@@ -142,9 +142,9 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
           { orderId, result },
           'webhook repeats the topic and body of an earlier delivery under another id: nothing queued',
         );
-        return reply.code(200).send({ result });
+      } else {
+        log.info({ orderId, result }, 'webhook accepted');
       }
-      log.info({ orderId, result }, 'webhook accepted');
       return reply.code(200).send({ result });
     } catch (error) {
       log.error(
