@@ -629,7 +629,7 @@ export function lenientSetting<N extends VariableName>(name: N): Values<N>[N] | 
   return parseVariables(process.env, [name]).values[name];
 }
 
-export function isLoopbackHost(host: string): boolean {
+function isLoopbackHost(host: string): boolean {
   return /^127(\.\d{1,3}){3}$/.test(host) || ['::1', '[::1]', 'localhost'].includes(host);
 }
 

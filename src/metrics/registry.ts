@@ -9,7 +9,7 @@ import {
 } from 'prom-client';
 import type { Logger } from '../log.js';
 
-export const METRIC_PREFIX = 'connector_';
+const METRIC_PREFIX = 'connector_';
 
 /** Ends the help text of a metric every process reads from Redis alike. */
 export const SHARED = 'Shared by all processes (kept in Redis).';

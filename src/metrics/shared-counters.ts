@@ -1,7 +1,7 @@
 import type { CounterName, Counters } from './counters.js';
 import { type ConnectorMetrics, SHARED } from './registry.js';
 
-export const COUNTER_HELP: Record<CounterName, string> = {
+const COUNTER_HELP: Record<CounterName, string> = {
   shipments_registered: 'Orders registered at the provider as shipments (201 or 200).',
   shipments_already_registered:
     'Runs that found their order registered already (a repeated event or replay); nothing was sent.',

@@ -85,7 +85,7 @@ function isTransient(error: unknown): boolean {
 }
 
 /** The job keeps its attempts and no worker slot sits idle waiting. */
-export async function deferQueue(queue: Queue, waitMs: number): Promise<never> {
+async function deferQueue(queue: Queue, waitMs: number): Promise<never> {
   await queue.rateLimit(Math.max(1, Math.ceil(waitMs)));
   throw Worker.RateLimitError();
 }

@@ -19,7 +19,7 @@ export type DurabilityReport =
   | { checked: false; reason: string };
 
 /** Managed Redis often disables CONFIG GET. */
-export async function checkRedisDurability(redis: Redis): Promise<DurabilityReport> {
+async function checkRedisDurability(redis: Redis): Promise<DurabilityReport> {
   const unsafe: { setting: DurabilitySetting; value: string | null }[] = [];
   try {
     for (const setting of Object.keys(REQUIRED) as DurabilitySetting[]) {
@@ -55,7 +55,7 @@ export async function warnAboutRedisDurability(
   return report;
 }
 
-export const SAFE_EVICTION_POLICY = 'noeviction';
+const SAFE_EVICTION_POLICY = 'noeviction';
 
 /** A CONFIG SET needs no restart of Redis, so the workers read it again. */
 export const EVICTION_CHECK_INTERVAL_MS = 180_000;
@@ -64,7 +64,7 @@ export type EvictionPolicyReading =
   | { checked: true; policy: string }
   | { checked: false; reason: string };
 
-export async function readEvictionPolicy(redis: Redis): Promise<EvictionPolicyReading> {
+async function readEvictionPolicy(redis: Redis): Promise<EvictionPolicyReading> {
   try {
     const reply = (await redis.config('GET', 'maxmemory-policy')) as string[];
     return { checked: true, policy: reply[1] ?? '(unset)' };

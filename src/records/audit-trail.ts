@@ -17,7 +17,7 @@ export interface StaffAction {
 }
 
 export const AUDIT_RETENTION_DAYS = 90;
-export const MAX_ACTIONS = 20_000;
+const MAX_ACTIONS = 20_000;
 const MAX_ACTIONS_PER_ORDER = 100;
 /** A "retry all" of thousands of jobs stays one small entry. */
 export const MAX_IDS = 50;

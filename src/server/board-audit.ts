@@ -135,7 +135,7 @@ async function changedCount(note: Pending, body: unknown, context: HookContext):
 }
 
 /** Already checked by the board's login. */
-export function loginUser(authorization: string | undefined): string {
+function loginUser(authorization: string | undefined): string {
   const encoded = authorization?.match(/^Basic\s+(\S+)$/i)?.[1];
   if (!encoded) return 'unknown';
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');

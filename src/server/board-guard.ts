@@ -13,7 +13,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * set `X-Forwarded-Host` without a CORS preflight. A client sending neither `Origin` nor
  * `Sec-Fetch-Site` is no browser.
  */
-export function crossSiteReason(request: FastifyRequest): string | null {
+function crossSiteReason(request: FastifyRequest): string | null {
   if (READS.has(request.method)) return null;
   const host = request.headers.host;
   const forwarded = request.headers['x-forwarded-host'];

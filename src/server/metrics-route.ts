@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 export interface MetricsDeps {
   render(): Promise<{ contentType: string; body: string }>;

@@ -58,7 +58,7 @@ export interface WebhookDelivery {
 }
 
 /** Each id seen costs a key in Redis; Shopify's are UUIDs. */
-export const MAX_DELIVERY_ID_LENGTH = 128;
+const MAX_DELIVERY_ID_LENGTH = 128;
 
 class TimeoutError extends Error {}
 
