@@ -19,7 +19,10 @@ export type DurabilityReport =
   | { checked: false; reason: string };
 
 /** Managed Redis often disables CONFIG GET. */
-async function checkRedisDurability(redis: Redis): Promise<DurabilityReport> {
+export async function warnAboutRedisDurability(
+  redis: Redis,
+  logger: Logger,
+): Promise<DurabilityReport> {
   const unsafe: { setting: DurabilitySetting; value: string | null }[] = [];
   try {
     for (const setting of Object.keys(REQUIRED) as DurabilitySetting[]) {
@@ -28,31 +31,21 @@ async function checkRedisDurability(redis: Redis): Promise<DurabilityReport> {
       if (value !== REQUIRED[setting].wanted) unsafe.push({ setting, value });
     }
   } catch (error) {
-    return { checked: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-  return { checked: true, unsafe };
-}
-
-export async function warnAboutRedisDurability(
-  redis: Redis,
-  logger: Logger,
-): Promise<DurabilityReport> {
-  const report = await checkRedisDurability(redis);
-  if (!report.checked) {
+    const reason = error instanceof Error ? error.message : String(error);
     logger.warn(
-      { reason: report.reason },
+      { reason },
       'could not check Redis persistence (CONFIG GET refused): make sure it runs with appendonly yes and maxmemory-policy noeviction (on managed Redis: enable persistence and turn eviction off)',
     );
-    return report;
+    return { checked: false, reason };
   }
-  for (const { setting, value } of report.unsafe) {
+  for (const { setting, value } of unsafe) {
     const { wanted, risk } = REQUIRED[setting];
     logger.warn(
       { setting, value, wanted },
       `Redis runs with ${setting} ${value ?? '(unset)'}: ${risk}. Set "${setting} ${wanted}" in redis.conf (or CONFIG SET ${setting} ${wanted}, then CONFIG REWRITE)`,
     );
   }
-  return report;
+  return { checked: true, unsafe };
 }
 
 const SAFE_EVICTION_POLICY = 'noeviction';
