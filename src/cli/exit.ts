@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type Config, ConfigError, loadConfig } from '../../config/index.js';
+import { type Config, ConfigError, loadConfig, loadSettings } from '../../config/index.js';
 import { shipmentReader } from '../compose/shipment-reader.js';
 import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
@@ -32,6 +32,22 @@ export async function redisOrExit(url: string) {
     console.error(error instanceof Error ? error.message : String(error));
     process.exitCode = EXIT.unavailable;
     return undefined;
+  }
+}
+
+/** Reading needs only REDIS_URL and QUEUE_PREFIX; `why` heads the message when they are wrong. */
+export async function withRedis(
+  why: string,
+  work: (redis: Redis, prefix: string) => Promise<void>,
+): Promise<void> {
+  const location = settingsOrExit(() => loadSettings(['redis']).redis, why);
+  if (!location) return;
+  const redis = await redisOrExit(location.url);
+  if (!redis) return;
+  try {
+    await work(redis, location.queuePrefix);
+  } finally {
+    await redis.quit();
   }
 }
 

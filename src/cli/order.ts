@@ -1,11 +1,10 @@
 import { Queue } from 'bullmq';
 import type { Command } from 'commander';
-import { loadSettings } from '../../config/index.js';
 import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
 import { type OrderRecord, OrderRecords } from '../records/order-records.js';
 import { recordCliAction } from './audit.js';
-import { EXIT, environmentOrExit, redisOrExit, settingsOrExit } from './exit.js';
+import { EXIT, environmentOrExit, withRedis } from './exit.js';
 import { changedAfterRegistration, stateWord } from './status-format.js';
 import { withSharedParts } from './with-parts.js';
 
@@ -98,20 +97,15 @@ export function registerOrderCommand(program: Command): void {
     });
 }
 
-/** Reading needs only REDIS_URL and QUEUE_PREFIX, as `connector status` does. */
 async function readOnly(orderId: string, print: (report: OrderReport) => void): Promise<void> {
-  const location = settingsOrExit(() => loadSettings(['redis']).redis, 'Reading the records needs');
-  if (!location) return;
-  const redis = await redisOrExit(location.url);
-  if (!redis) return;
-  const prefix = location.queuePrefix;
-  const createShipment = new Queue(CREATE_SHIPMENT_QUEUE, { connection: redis, prefix });
-  try {
-    // Retention matters only to writes.
-    const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
-    print(await reportOrder(orderId, { records, queues: { createShipment } }));
-  } finally {
-    await createShipment.close();
-    await redis.quit();
-  }
+  await withRedis('Reading the records needs', async (redis, prefix) => {
+    const createShipment = new Queue(CREATE_SHIPMENT_QUEUE, { connection: redis, prefix });
+    try {
+      // Retention matters only to writes.
+      const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
+      print(await reportOrder(orderId, { records, queues: { createShipment } }));
+    } finally {
+      await createShipment.close();
+    }
+  });
 }

@@ -6,7 +6,7 @@ import { askProviderForShipment, readStoredOrderStatus } from '../compose/order-
 import { parseOrderId } from '../domain/order.js';
 import { createLogger } from '../log.js';
 import { StoreError } from '../store/errors.js';
-import { EXIT, redisOrExit, settingsOrExit } from './exit.js';
+import { EXIT, settingsOrExit, withRedis } from './exit.js';
 import { formatOrderStatus, type OrderStatus } from './status-format.js';
 
 /** Bare digits may be either an id or a name. */
@@ -123,18 +123,9 @@ export function registerStatusCommand(program: Command): void {
       'also ask the provider (GET /shipments/{reference}: one request from the shared budget)',
     )
     .option('--json', 'print JSON')
-    .action(async (raw: string, opts: StatusOptions) => {
-      const location = settingsOrExit(
-        () => loadSettings(['redis']).redis,
-        'Reading the records needs',
-      );
-      if (!location) return;
-      const redis = await redisOrExit(location.url);
-      if (!redis) return;
-      try {
-        await showStatus(raw, opts, redis, location.queuePrefix);
-      } finally {
-        await redis.quit();
-      }
-    });
+    .action((raw: string, opts: StatusOptions) =>
+      withRedis('Reading the records needs', (redis, prefix) =>
+        showStatus(raw, opts, redis, prefix),
+      ),
+    );
 }
