@@ -5,8 +5,8 @@ import { loadSettings } from '../../config/index.js';
 import { parseOrderId } from '../domain/order.js';
 import { listStaffActions, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
 import { parseDay } from './dates.js';
-import { EXIT, redisOrExit, settingsOrExit } from './exit.js';
-import { orderByName } from './status.js';
+import { redisOrExit, settingsOrExit } from './exit.js';
+import { notAnOrder, orderNamed } from './status.js';
 
 /** The CLI has no login of its own. */
 export function cliUser(): string {
@@ -123,24 +123,6 @@ async function orderIdOf(raw: string): Promise<string | undefined> {
   const id = /^#/.test(value) ? null : parseOrderId(value);
   // Long digits are an id; short ones, or with #, a name.
   if (id && (value.startsWith('gid://') || id.length >= 6)) return id;
-  if (!/^#?[\p{L}\p{N}_.-]{1,40}$/u.test(value)) {
-    console.error(
-      `Not a Shopify order id or name: ${raw} (e.g. 5551234, gid://shopify/Order/5551234, #1003)`,
-    );
-    process.exitCode = EXIT.usage;
-    return undefined;
-  }
-  const name = value.startsWith('#') ? value : `#${value}`;
-  const shopify = settingsOrExit(
-    () => loadSettings(['shopify']).shopify,
-    `Finding order ${name} by its name needs the Shopify settings`,
-  );
-  if (!shopify) return undefined;
-  const found = await orderByName(name, shopify);
-  if (found) return found.id;
-  if (found === null) {
-    console.error(`No order named ${name} in the store.`);
-    process.exitCode = EXIT.noInput;
-  }
-  return undefined;
+  if (!/^#?[\p{L}\p{N}_.-]{1,40}$/u.test(value)) return notAnOrder(raw);
+  return (await orderNamed(value.startsWith('#') ? value : `#${value}`))?.id;
 }

@@ -28,7 +28,7 @@ interface StatusOptions {
 }
 
 /** Null: no such order in the store. Undefined after saying why Shopify could not be asked. */
-export async function orderByName(name: string, shopify: Config['shopify']) {
+async function orderByName(name: string, shopify: Config['shopify']) {
   try {
     return await buildStoreClient(shopify, createLogger({ level: 'warn' })).findOrderByName(name);
   } catch (error) {
@@ -39,47 +39,57 @@ export async function orderByName(name: string, shopify: Config['shopify']) {
   }
 }
 
+/** Undefined after saying why not: no Shopify settings, Shopify unreachable, or no such order. */
+export async function orderNamed(name: string) {
+  const shopify = settingsOrExit(
+    () => loadSettings(['shopify']).shopify,
+    `Finding order ${name} by its name needs the Shopify settings`,
+  );
+  if (!shopify) return undefined;
+  const found = await orderByName(name, shopify);
+  if (found === null) {
+    console.error(`No order named ${name} in the store.`);
+    process.exitCode = EXIT.noInput;
+  }
+  return found ?? undefined;
+}
+
+/** Undefined, after saying what an order argument looks like. */
+export function notAnOrder(raw: string): undefined {
+  console.error(
+    `Not a Shopify order id or name: ${raw} (e.g. 5551234, gid://shopify/Order/5551234, #1003)`,
+  );
+  process.exitCode = EXIT.usage;
+  return undefined;
+}
+
 async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix: string) {
   const logger = createLogger({ level: 'warn' });
   const argument = parseOrderArgument(raw);
-  if (!argument) {
-    console.error(
-      `Not a Shopify order id or name: ${raw} (e.g. 5551234, gid://shopify/Order/5551234, #1003)`,
-    );
-    process.exitCode = EXIT.usage;
-    return;
-  }
+  if (!argument) return notAnOrder(raw);
   let orderId = argument.kind === 'name' ? null : argument.value;
   let name: string | undefined;
   let stored = orderId ? await readStoredOrderStatus(redis, prefix, orderId) : null;
 
-  const unknownId = stored && stored.record === null && stored.jobs.length === 0;
-  const tryName = argument.kind === 'name' || (argument.kind === 'idOrName' && unknownId);
-  if (tryName) {
-    const shopify =
-      argument.kind === 'name'
-        ? settingsOrExit(
-            () => loadSettings(['shopify']).shopify,
-            `Finding order ${argument.value} by its name needs the Shopify settings`,
-          )
-        : quietly(() => loadSettings(['shopify']).shopify);
-    if (argument.kind === 'name' && !shopify) return;
-    const found = shopify ? await orderByName(argument.value, shopify) : null;
-    if (found === undefined) return;
-    if (!shopify) {
+  let found: Awaited<ReturnType<typeof orderByName>> = null;
+  if (argument.kind === 'name') {
+    found = await orderNamed(argument.value);
+    if (!found) return;
+  } else if (argument.kind === 'idOrName' && stored?.record === null && stored.jobs.length === 0) {
+    const shopify = quietly(() => loadSettings(['shopify']).shopify);
+    if (shopify) {
+      found = await orderByName(argument.value, shopify);
+      if (found === undefined) return;
+    } else {
       console.error(
         `${argument.value} is no order id the connector knows of; looking it up as an order name (#${argument.value}) needs the SHOPIFY_* settings.`,
       );
     }
-    if (found) {
-      orderId = found.id;
-      name = found.name;
-      stored = await readStoredOrderStatus(redis, prefix, orderId);
-    } else if (argument.kind === 'name') {
-      console.error(`No order named ${argument.value} in the store.`);
-      process.exitCode = EXIT.noInput;
-      return;
-    }
+  }
+  if (found) {
+    orderId = found.id;
+    name = found.name;
+    stored = await readStoredOrderStatus(redis, prefix, orderId);
   }
   if (!orderId || !stored) return;
 
