@@ -41,10 +41,10 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
     });
     return result;
   }
-  result.items.push(await checkScopes(store));
+  result.items.push(...(await checkScopes(store)));
   result.items.push(...(await subscribeWebhooks(store, options)));
   result.items.push(...(await defineMetafields(store, options.dryRun)));
-  result.items.push(await checkCustomerData(store));
+  result.items.push(...(await checkCustomerData(store)));
   return result;
 }
 
@@ -61,8 +61,8 @@ async function step(text: string, work: () => Promise<SetupItem[]>): Promise<Set
   }
 }
 
-async function checkScopes(store: SetupStore): Promise<SetupItem> {
-  const [item] = await step('Access scopes', async () => {
+async function checkScopes(store: SetupStore): Promise<SetupItem[]> {
+  return step('Access scopes', async () => {
     const missing = missingScopes(await store.grantedScopes()) as RequiredScope[];
     if (missing.length === 0) return [{ state: 'ok', text: 'Access scopes: all granted' }];
     return [
@@ -76,7 +76,6 @@ async function checkScopes(store: SetupStore): Promise<SetupItem> {
       },
     ];
   });
-  return item!;
 }
 
 const topicEnum = (topic: string) => topic.toUpperCase().replace('/', '_');
@@ -196,8 +195,8 @@ const PAGES_PER_LOOKBACK = 3;
 const ORDERS_TO_READ = 2;
 
 /** An order without its shipping address means the app may not read protected customer data. */
-async function checkCustomerData(store: SetupStore): Promise<SetupItem> {
-  const [item] = await step('Customer data', async () => {
+async function checkCustomerData(store: SetupStore): Promise<SetupItem[]> {
+  return step('Customer data', async () => {
     const recent = await newestShippingOrders(store);
     if (recent.length === 0) {
       return [
@@ -228,7 +227,6 @@ async function checkCustomerData(store: SetupStore): Promise<SetupItem> {
       },
     ];
   });
-  return item!;
 }
 
 async function newestShippingOrders(store: SetupStore) {
