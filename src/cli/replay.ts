@@ -95,29 +95,26 @@ export function registerReplayCommand(program: Command): void {
         process.exitCode = EXIT.usage;
         return;
       }
+      const dryRun = opts.dryRun ?? false;
       const request: ReplayRequest = {
         queue: opts.queue,
         ...(opts.job ? { jobId: opts.job } : {}),
         ...(opts.since ? { since: opts.since } : {}),
-        dryRun: opts.dryRun ?? false,
+        dryRun,
       };
       await withSharedParts(async (parts, config) => {
         try {
           // A replay may send orders: only into the environment of these records.
-          const dryRun = request.dryRun ?? false;
           if (!(await environmentOrExit(parts.redis, config, { dryRun }))) return;
           const jobs = await replayJobs(parts, request);
-          for (const job of jobs) console.log(formatReplayedJob(job, request.dryRun ?? false));
+          for (const job of jobs) console.log(formatReplayedJob(job, dryRun));
           console.log(formatReplaySummary(jobs, request));
-          if (!request.dryRun) await recordReplay(parts, request, jobs);
+          if (!dryRun) await recordReplay(parts, request, jobs);
         } catch (error) {
-          if (error instanceof UnknownQueueError) {
-            console.error(error.message);
-            process.exitCode = EXIT.usage;
-          } else if (error instanceof UnknownJobError) {
-            console.error(error.message);
-            process.exitCode = EXIT.noInput;
-          } else throw error;
+          if (!(error instanceof UnknownQueueError || error instanceof UnknownJobError))
+            throw error;
+          console.error(error.message);
+          process.exitCode = error instanceof UnknownQueueError ? EXIT.usage : EXIT.noInput;
         }
       });
     });
