@@ -9,7 +9,7 @@ import { redisOrExit, settingsOrExit } from './exit.js';
 import { notAnOrder, orderNamed } from './status.js';
 
 /** The CLI has no login of its own. */
-export function cliUser(): string {
+function cliUser(): string {
   try {
     return userInfo().username;
   } catch {
@@ -38,7 +38,7 @@ export async function recordCliAction(
   }
 }
 
-export function formatStaffAction(action: StaffAction): string {
+function formatStaffAction(action: StaffAction): string {
   const when = new Date(action.at)
     .toISOString()
     .replace('T', ' ')

@@ -14,7 +14,7 @@ function ids(list: string[]): string {
   return list.slice(0, LIST).join(', ') + more;
 }
 
-export function formatDrift(r: DriftReport): string {
+function formatDrift(r: DriftReport): string {
   const mark = (count: number) => (count === 0 ? '✓' : '✗');
   const lines = [
     `Drift report, ${r.generatedAt}: orders and shipments since ${r.lookbackFrom}; differences younger than ${r.olderThanMinutes} minutes are left out.`,

@@ -12,7 +12,7 @@ import { parseDay } from './dates.js';
 import { EXIT, environmentOrExit } from './exit.js';
 import { withSharedParts } from './with-parts.js';
 
-export function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
+function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
   const name = `${job.queue}/${job.jobId}${job.orderId ? ` (order ${job.orderId})` : ''}`;
   switch (job.outcome) {
     case 'retried':

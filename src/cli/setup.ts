@@ -12,7 +12,7 @@ import { StoreError } from '../store/errors.js';
 import { EXIT, settingsOrExit } from './exit.js';
 
 /** Scopes, customer data or the public address: setup cannot fix them. */
-export const SETUP_INCOMPLETE = 1;
+const SETUP_INCOMPLETE = 1;
 
 const MARK: Record<SetupItem['state'], string> = {
   ok: '✓',
@@ -35,7 +35,7 @@ function formatItem(item: SetupItem, dryRun: boolean): string[] {
   ];
 }
 
-export function formatSetup(result: SetupResult): string {
+function formatSetup(result: SetupResult): string {
   const lines = [
     `Shopify setup${result.shop ? ` of ${result.shop.name} (${result.shop.myshopifyDomain})` : ''}${result.dryRun ? ', dry run: nothing is changed' : ''}`,
   ];

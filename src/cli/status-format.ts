@@ -36,7 +36,7 @@ function eligibility(record: OrderRecord | null): string {
   return 'eligible';
 }
 
-export function lastError(status: StoredOrderStatus): string | undefined {
+function lastError(status: StoredOrderStatus): string | undefined {
   if (status.record?.state === 'failed' && status.record.reason) return status.record.reason;
   const failed = status.jobs
     .filter((job) => job.failedReason)
@@ -96,7 +96,7 @@ export function changedAfterRegistration(r: OrderRecord): string[] {
   return lines;
 }
 
-export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
+function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
   const lines = ['  Timeline (oldest first, times in UTC):'];
   if (timeline.length === 0) lines.push('    nothing recorded for it');
   for (const entry of timeline) {
@@ -108,7 +108,7 @@ export function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
   return lines;
 }
 
-export function describeEntry(entry: TimelineEntry): string {
+function describeEntry(entry: TimelineEntry): string {
   switch (entry.kind) {
     case 'event':
       return entry.source.includes('/')

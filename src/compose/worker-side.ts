@@ -93,7 +93,7 @@ export async function startWorkerSide(
   };
 }
 
-export async function checkShopifyAccess(
+async function checkShopifyAccess(
   store: Pick<StoreSetup, 'shopIdentity' | 'grantedScopes'>,
   logger: Logger,
 ): Promise<boolean> {
