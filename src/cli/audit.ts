@@ -48,11 +48,8 @@ function formatStaffAction(action: StaffAction): string {
     action.detail ? ` (${action.detail})` : '',
     action.queue || action.count > 0 ? `: ${action.count} job(s)` : '',
   ].join('');
-  const more = (shown: number) => (action.count > shown ? ', …' : '');
-  const ids =
-    action.jobIds.length > 0
-      ? `  jobs ${action.jobIds.join(', ')}${more(action.jobIds.length)}`
-      : '';
+  const more = action.count > action.jobIds.length ? ', …' : '';
+  const ids = action.jobIds.length > 0 ? `  jobs ${action.jobIds.join(', ')}${more}` : '';
   const orders = action.orderIds.length > 0 ? `  orders ${action.orderIds.join(', ')}` : '';
   return `${when}  ${action.who} (${action.via})  ${what}${ids}${orders}`;
 }
