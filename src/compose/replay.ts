@@ -93,38 +93,30 @@ async function replayOne(
   };
   if (state !== 'failed') return { ...base, outcome: 'not_failed' };
 
-  if (queue.name === createShipmentJob.queue && orderId) {
-    if (await parts.records.isRegistered(orderId)) {
-      const markJobId = registeredMarkJobId(orderId);
-      const markFailed = dryRun
-        ? (await parts.queueOf(markOrderJob).getJobState(markJobId)) === 'failed'
-        : await retryFailedMark(parts, markJobId);
-      return {
-        ...base,
-        outcome: 'already_registered',
-        ...(markFailed ? { markRetried: markJobId } : {}),
-      };
-    }
-    if (dryRun) return { ...base, outcome: 'retried' };
-    const result = await parts.enqueueOrder(orderId, REPLAY_SOURCE);
+  const createFor = queue.name === createShipmentJob.queue ? orderId : undefined;
+  if (createFor && (await parts.records.isRegistered(createFor))) {
+    const markJobId = registeredMarkJobId(createFor);
+    const markFailed = dryRun
+      ? (await parts.queueOf(markOrderJob).getJobState(markJobId)) === 'failed'
+      : await retryFailedMark(parts, markJobId);
     return {
       ...base,
-      outcome:
-        result === 'already_registered'
-          ? 'already_registered'
-          : result === 'already_queued'
-            ? 'already_queued'
-            : 'retried',
+      outcome: 'already_registered',
+      ...(markFailed ? { markRetried: markJobId } : {}),
     };
   }
+  if (dryRun) return { ...base, outcome: 'retried' };
+  if (createFor) {
+    const result = await parts.enqueueOrder(createFor, REPLAY_SOURCE);
+    const unsent = result === 'already_registered' || result === 'already_queued';
+    return { ...base, outcome: unsent ? result : 'retried' };
+  }
   if (queue.name === markOrderJob.queue) {
-    if (dryRun) return { ...base, outcome: 'retried' };
     return {
       ...base,
       outcome: (await retryFailedMark(parts, jobId)) ? 'retried' : 'already_queued',
     };
   }
-  if (dryRun) return { ...base, outcome: 'retried' };
   // A replay starts afresh, the retry-failed-jobs schedule's count included.
   const definition = JOBS.find((known) => known.queue === queue.name);
   const redrive = definition && redriveOf(definition);
