@@ -151,13 +151,9 @@ function printHeader(stack: DemoStack, redis: LocalRedis, configuredUrl: string)
   );
   print('');
   print(
-    '   Each line below names a Shopify order. "registered": the provider accepted the shipment;',
-  );
-  print(
-    '   "refused": it cannot ship as it is (the reason is what staff see); "skipped": not eligible;',
-  );
-  print(
-    '   "→ Shopify": what the connector wrote on the order (tags, partner_shipment metafields, note).',
+    '   Each line below names a Shopify order. "registered": the provider accepted the shipment;\n' +
+      '   "refused": it cannot ship as it is (the reason is what staff see); "skipped": not eligible;\n' +
+      '   "→ Shopify": what the connector wrote on the order (tags, partner_shipment metafields, note).',
   );
 }
 
