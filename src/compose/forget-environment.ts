@@ -2,10 +2,7 @@ import { scanKeys } from '../queue/redis.js';
 import type { SharedParts } from './parts.js';
 
 export class ForgetRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ForgetRefusedError';
-  }
+  override name = 'ForgetRefusedError';
 }
 
 export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'>) {
