@@ -344,7 +344,7 @@ async function run(perMinute: number): Promise<RunResult> {
   result.partnerKinds = [...partnerKinds].map(([kind, n]) => `${kind} ${n}`);
   if (process.env.BENCH_TRACE) {
     // Each list page: when, its window, and how many shipments that window held then.
-    for (const r of window.filter((r) => r.method === 'GET' && r.path.endsWith('/shipments'))) {
+    for (const r of lists) {
       const after = Date.parse(new URLSearchParams(r.query).get('created_after') ?? '');
       const held = sandbox
         .shipments()
