@@ -41,6 +41,8 @@ export async function runSyncCycle(
   holder: string,
   /** Holders starting with it are earlier executions of this job, taken over at start. */
   sameJob?: string,
+  /** A scheduled run's slot: it is dropped if the last cycle ended after it, having waited. */
+  dueAtMs?: number,
 ): Promise<SyncSummary> {
   const lockMs = Math.max(10 * 60_000, 2 * deps.settings.sync.intervalMs);
   const summary: SyncSummary = {
@@ -55,6 +57,18 @@ export async function runSyncCycle(
   };
   if (!(await deps.tracking.holdLock(holder, lockMs, sameJob))) {
     return { ...summary, outcome: 'skipped', reason: 'another sync run is in progress' };
+  }
+  if (dueAtMs !== undefined && !(await deps.tracking.cursor())) {
+    const { finishedAtMs } = await deps.tracking.lastCycle();
+    if (finishedAtMs !== undefined && finishedAtMs > dueAtMs) {
+      // A cycle that waited for the budget just listed; the next slot lists again.
+      await deps.tracking.releaseLock(holder);
+      return {
+        ...summary,
+        outcome: 'skipped',
+        reason: 'the last cycle ended after this run was due',
+      };
+    }
   }
   const keepLock = async () => {
     if (!(await deps.tracking.holdLock(holder, lockMs))) throw new SyncLockLost();

@@ -25,6 +25,8 @@ export const syncShipmentsJob = defineJob({
       { ...ctx, logger },
       `${job.id}/${job.token ?? ''}`,
       `${job.id}/`,
+      // The scheduler's runs only: one added by hand always lists.
+      job.repeatJobKey ? job.timestamp + (job.opts.delay ?? 0) : undefined,
     );
     if (summary.outcome === 'skipped') await job.log(`Skipped: ${summary.reason}.`);
     else {

@@ -120,6 +120,9 @@ export class ShipmentTracking {
   private get lastCycleKey() {
     return `${this.prefix}:sync:last-cycle-started`;
   }
+  private get lastFinishedKey() {
+    return `${this.prefix}:sync:last-cycle-finished`;
+  }
   private get lastListedUntilKey() {
     return `${this.prefix}:sync:last-cycle-listed-until`;
   }
@@ -297,20 +300,29 @@ export class ShipmentTracking {
   }
 
   async finishCycle(cursor: Pick<SyncCursor, 'startedAtMs' | 'listedUntilMs'>): Promise<void> {
-    const done = this.redis.multi().set(this.lastCycleKey, String(cursor.startedAtMs));
+    const done = this.redis
+      .multi()
+      .set(this.lastCycleKey, String(cursor.startedAtMs))
+      .set(this.lastFinishedKey, String(Date.now()));
     if (cursor.listedUntilMs === undefined) done.del(this.lastListedUntilKey);
     else done.set(this.lastListedUntilKey, String(cursor.listedUntilMs));
     await done.del(this.cursorKey).exec();
   }
 
   /** When the last cycle started (this clock), and what it listed up to (the provider's). */
-  async lastCycle(): Promise<{ startedAtMs?: number; listedUntilMs?: number }> {
-    const [started, listedUntil] = await this.redis.mget(
+  async lastCycle(): Promise<{
+    startedAtMs?: number;
+    finishedAtMs?: number;
+    listedUntilMs?: number;
+  }> {
+    const [started, finished, listedUntil] = await this.redis.mget(
       this.lastCycleKey,
+      this.lastFinishedKey,
       this.lastListedUntilKey,
     );
     return {
       ...(started ? { startedAtMs: Number(started) } : {}),
+      ...(finished ? { finishedAtMs: Number(finished) } : {}),
       ...(listedUntil ? { listedUntilMs: Number(listedUntil) } : {}),
     };
   }

@@ -54,6 +54,34 @@ describe('a sync cycle', () => {
     expect(await first).toMatchObject({ outcome: 'synced', adopted: 3 });
   });
 
+  it('drops a scheduled run that was due before the last cycle ended, and lists for the next slot or a run by hand', async () => {
+    const { s } = await followed(3);
+    let lists = 0;
+    const real = s.partner;
+    const counting = deps(s, {
+      async listShipments(...args: Parameters<PartnerClient['listShipments']>) {
+        lists += 1;
+        return real.listShipments(...args);
+      },
+    });
+    const dueWhileRunning = Date.now();
+    expect(await runSyncCycle(counting, 'run-1/a')).toMatchObject({ outcome: 'synced' });
+    expect(lists).toBe(1);
+
+    // It waited behind that cycle: the cycle just listed what it would.
+    expect(await runSyncCycle(counting, 'run-2/b', undefined, dueWhileRunning)).toMatchObject({
+      outcome: 'skipped',
+      reason: 'the last cycle ended after this run was due',
+    });
+    expect(lists).toBe(1);
+    const { finishedAtMs } = await s.context.tracking.lastCycle();
+    expect(await runSyncCycle(counting, 'run-3/c', undefined, finishedAtMs! + 1)).toMatchObject({
+      outcome: 'synced',
+    });
+    expect(await runSyncCycle(counting, 'run-4/d')).toMatchObject({ outcome: 'synced' });
+    expect(lists).toBe(3);
+  });
+
   it('resumes a run cut short at the page it stopped on, never listing a page twice', async () => {
     const { s, ids } = await followed(450);
     const since = Date.now();
