@@ -64,7 +64,7 @@ describe('a sync cycle', () => {
         return real.listShipments(...args);
       },
     });
-    const dueWhileRunning = Date.now();
+    const dueWhileRunning = Date.now() - 1;
     expect(await runSyncCycle(counting, 'run-1/a')).toMatchObject({ outcome: 'synced' });
     expect(lists).toBe(1);
 
@@ -80,6 +80,13 @@ describe('a sync cycle', () => {
     });
     expect(await runSyncCycle(counting, 'run-4/d')).toMatchObject({ outcome: 'synced' });
     expect(lists).toBe(3);
+
+    // A finish time ahead of this clock (another process's skew) drops nothing.
+    await s.redis.set(`${s.prefix}:sync:last-cycle-finished`, String(Date.now() + 600_000));
+    expect(await runSyncCycle(counting, 'run-5/e', undefined, Date.now())).toMatchObject({
+      outcome: 'synced',
+    });
+    expect(lists).toBe(4);
   });
 
   it('resumes a run cut short at the page it stopped on, never listing a page twice', async () => {
