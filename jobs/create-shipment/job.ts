@@ -50,11 +50,8 @@ export async function registerLookingAgain(
   orderId: string,
   deps: RegisterShipmentDeps,
 ): Promise<RegisterOutcome> {
-  const fromEvent = await deps.records.takeEventRun(orderId);
+  const { fromEvent, record: before } = await deps.records.startRun(orderId);
   try {
-    // An event before the order is loaded is answered by this first look.
-    await deps.records.takeRerun(orderId);
-    const before = await deps.records.get(orderId);
     for (let look = 0, record = before; ; look++) {
       let outcome: RegisterOutcome | undefined;
       let refusal: FinalJobError | undefined;

@@ -163,9 +163,29 @@ export class OrderRecords {
   }
 
   async get(orderId: string): Promise<OrderRecord | null> {
-    const raw = await this.redis.hgetall(this.key(orderId));
-    if (!raw.state) return null;
-    return { ...raw, orderId } as unknown as OrderRecord;
+    return recordOf(orderId, await this.redis.hgetall(this.key(orderId)));
+  }
+
+  /**
+   * A create run begins, in one round trip: whether an order event asked for it, and the record.
+   * An event that asked to look again before now is answered by this run's first look.
+   */
+  async startRun(orderId: string): Promise<{ fromEvent: boolean; record: OrderRecord | null }> {
+    const key = this.key(orderId);
+    const replies = await this.redis
+      .multi()
+      .getdel(`${key}:event-run`)
+      .getdel(`${key}:rerun`)
+      .hgetall(key)
+      .exec();
+    const [eventRun, , raw] = replies!.map(([error, reply]) => {
+      if (error) throw error;
+      return reply;
+    });
+    return {
+      fromEvent: eventRun !== null,
+      record: recordOf(orderId, raw as Record<string, string>),
+    };
   }
 
   async isRegistered(orderId: string): Promise<boolean> {
@@ -470,3 +490,7 @@ redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
+
+function recordOf(orderId: string, raw: Record<string, string>): OrderRecord | null {
+  return raw.state ? ({ ...raw, orderId } as unknown as OrderRecord) : null;
+}

@@ -21,7 +21,7 @@ describe('an event that comes as an order’s job ends', () => {
     let looks = 0;
     records.takeRerun = async (orderId) => {
       const taken = await s.records.takeRerun(orderId);
-      if (++looks === 2) {
+      if (++looks === 1) {
         await s.store.updateOrder(id, { markPaid: true }, { sendWebhook: false });
         await s.records.requestRerun(orderId);
       }
