@@ -4,49 +4,21 @@ import type { Config } from '../../config/index.js';
 import { JOBS } from '../../jobs/catalog.js';
 import { statusVersion } from '../../jobs/shipment-updates/follow-ups.js';
 import type { Logger } from '../log.js';
-import { type PartnerPause, readPartnerPause } from '../partner/auth-guard.js';
+import { readPartnerPause } from '../partner/auth-guard.js';
 import { PartnerNotFoundError } from '../partner/errors.js';
 import { scanKeys } from '../queue/redis.js';
-import { type EvictionPause, readEvictionPause } from '../queue/redis-durability.js';
+import { readEvictionPause } from '../queue/redis-durability.js';
 import { listStaffActions } from '../records/audit-trail.js';
-import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+import { OrderRecords } from '../records/order-records.js';
 import { OrderTimeline, TIMELINE_LIMIT } from '../records/order-timeline.js';
-import { ShipmentTracking, type TrackedShipment } from '../records/shipment-tracking.js';
+import { ShipmentTracking } from '../records/shipment-tracking.js';
 import { buildPartnerSide } from './clients.js';
-import { assembleTimeline, type JobRun, type TimelineEntry } from './order-timeline.js';
+import { assembleTimeline, type JobRun } from './order-timeline.js';
 
-export interface OrderJob {
-  queue: string;
-  id: string;
-  state: string;
-  attemptsMade: number;
-  failedReason?: string;
-  finishedAt?: string;
-}
-
-export interface PartnerQueuesState {
-  queues: string[];
-  paused: string[];
-  tokenRefusedSince: string | null;
-  pause: PartnerPause | null;
-}
-
-export interface StoredOrderStatus {
-  orderId: string;
-  record: OrderRecord | null;
-  shipment: (TrackedShipment & { statusLabel?: string; newestStatusWritten: boolean }) | null;
-  jobs: OrderJob[];
-  partnerQueues: PartnerQueuesState;
-  evictionPause: EvictionPause | null;
-  timeline: TimelineEntry[];
-}
+export type StoredOrderStatus = Awaited<ReturnType<typeof readStoredOrderStatus>>;
 
 /** Writes nothing. Every job id holds the order id; a job counts only when its payload names it. */
-export async function readStoredOrderStatus(
-  redis: Redis,
-  prefix: string,
-  orderId: string,
-): Promise<StoredOrderStatus> {
+export async function readStoredOrderStatus(redis: Redis, prefix: string, orderId: string) {
   const queues = JOBS.map((job) => ({
     job,
     queue: new Queue(job.queue, { connection: redis, prefix }),
