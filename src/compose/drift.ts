@@ -35,52 +35,12 @@ export interface DriftOptions {
   now?: () => number;
 }
 
-export interface DriftReport {
-  generatedAt: string;
-  olderThanMinutes: number;
-  lookbackFrom: string;
-  /** Refused ones at any age, others once unchanged for the threshold. */
-  paidWithoutShipment: {
-    count: number;
-    /** `state`: the record's (registered, failed, skipped, sending) or `not seen`. */
-    orders: { orderId: string; name: string; state: string; job: string | null }[];
-    ordersRead: number;
-    /** Younger than the threshold and not refused: the normal lag, left out of `orders`. */
-    youngerLeftOut: number;
-  };
-  shipmentsWithoutOrder: { count: number; references: string[] };
-  shippedNotFulfilled: {
-    count: number;
-    orders: {
-      orderId: string;
-      stage: string;
-      trackingNumber: string | null;
-      fulfilJob: { id: string; state: string; failedReason?: string } | null;
-      blockedReason?: string;
-    }[];
-  };
-  fulfilledNotShipped: {
-    count: number;
-    orders: { orderId: string; stage: string; providerStatus: string }[];
-    /** Followed shipments not yet shipped, and how many of their orders were read. */
-    candidates: number;
-    checked: number;
-    limit: number;
-  };
-  /** Still looked at, but maybe forgotten. A wait on schedules alone counts from the first date. */
-  waitingTooLong: {
-    count: number;
-    days: number;
-    orders: { orderId: string; waitingSince: string; reason: string | null }[];
-  };
-  requests: {
-    /** List pages. */
-    provider: number;
-    shipmentsListed: number;
-    /** Shopify reads: order pages, one look-up of unknown references, orders' fulfillments. */
-    shopify: number;
-  };
-}
+/** Provider: list pages. Shopify: order pages, a look-up of unknown references, fulfillments. */
+type Requests = Record<'provider' | 'shipmentsListed' | 'shopify', number>;
+type Reads = { left: number; requests: Requests };
+type FulfilJob = { id: string; state: string; failedReason?: string };
+
+export type DriftReport = Awaited<ReturnType<typeof driftReport>>;
 
 export interface DriftDeps {
   parts: Pick<SharedParts, 'records' | 'tracking' | 'queueOf' | 'settings'>;
@@ -96,12 +56,12 @@ const DAY_MS = 24 * 3600_000;
 /** Pages of 100. */
 const MAX_ORDER_PAGES = 100;
 
-export async function driftReport(deps: DriftDeps, options: DriftOptions): Promise<DriftReport> {
+export async function driftReport(deps: DriftDeps, options: DriftOptions) {
   const now = options.now ?? Date.now;
   const startedAt = now();
   const cutoffMs = startedAt - options.olderThanMinutes * MINUTE_MS;
   const lookbackFrom = new Date(startedAt - options.lookbackDays * DAY_MS);
-  const requests = { provider: 0, shipmentsListed: 0, shopify: 0 };
+  const requests: Requests = { provider: 0, shipmentsListed: 0, shopify: 0 };
 
   const listed = await listShipments(deps.partner, lookbackFrom, requests);
   const orders = await listOrders(deps.store, lookbackFrom, requests);
@@ -125,15 +85,13 @@ export async function driftReport(deps: DriftDeps, options: DriftOptions): Promi
 /** Listed at most, longest wait first; the count says how many there are. */
 const WAITING_TOO_LONG_LISTED = 200;
 
-async function waitingTooLong(
-  deps: DriftDeps,
-  nowMs: number,
-): Promise<DriftReport['waitingTooLong']> {
+/** Still looked at, but maybe forgotten. A wait on schedules alone counts from the first date. */
+async function waitingTooLong(deps: DriftDeps, nowMs: number) {
   const { count, waits } = await deps.parts.records.waitingSince(
     new Date(nowMs - WAITING_TOO_LONG_MS),
     WAITING_TOO_LONG_LISTED,
   );
-  const orders: DriftReport['waitingTooLong']['orders'] = [];
+  const orders = [];
   for (const { orderId, since } of waits) {
     const record = await deps.parts.records.get(orderId);
     orders.push({ orderId, waitingSince: since.toISOString(), reason: record?.reason ?? null });
@@ -144,7 +102,7 @@ async function waitingTooLong(
 async function listShipments(
   partner: DriftDeps['partner'],
   from: Date,
-  requests: DriftReport['requests'],
+  requests: Requests,
 ): Promise<Map<string, ListItem>> {
   const items = new Map<string, ListItem>();
   let waitedMs = 0;
@@ -176,7 +134,7 @@ async function listShipments(
 async function listOrders(
   store: DriftDeps['store'],
   since: Date,
-  requests: DriftReport['requests'],
+  requests: Requests,
 ): Promise<Map<string, StoreOrderSummary>> {
   const orders = new Map<string, StoreOrderSummary>();
   let after: string | undefined;
@@ -200,7 +158,7 @@ async function shipsNothing(
   deps: DriftDeps,
   order: StoreOrderSummary,
   record: OrderRecord | null,
-  reads: { left: number; requests: DriftReport['requests'] },
+  reads: Reads,
 ): Promise<boolean> {
   const waitsAndIsWatched = () => deps.parts.records.isWaiting(order.id);
   if (
@@ -222,15 +180,19 @@ async function shipsNothing(
   return answer.code === 'held' ? waitsAndIsWatched() : true;
 }
 
+/**
+ * Refused ones at any age, others once unchanged for the threshold. `state`: the record's or
+ * `not seen`. `youngerLeftOut`: younger ones not refused, the normal lag.
+ */
 async function paidWithoutShipment(
   deps: DriftDeps,
   orders: Map<string, StoreOrderSummary>,
   listed: Map<string, ListItem>,
   cutoffMs: number,
-  reads: { left: number; requests: DriftReport['requests'] },
-): Promise<DriftReport['paidWithoutShipment']> {
+  reads: Reads,
+) {
   const rules: EligibilityRules = deps.parts.settings.eligibility;
-  const found: DriftReport['paidWithoutShipment']['orders'] = [];
+  const found = [];
   let youngerLeftOut = 0;
   const createQueue = deps.parts.queueOf(JOB_CATALOG.createShipment);
   for (const order of orders.values()) {
@@ -261,8 +223,8 @@ async function shipmentsWithoutOrder(
   deps: DriftDeps,
   orders: Map<string, StoreOrderSummary>,
   listed: Map<string, ListItem>,
-  requests: DriftReport['requests'],
-): Promise<DriftReport['shipmentsWithoutOrder']> {
+  requests: Requests,
+) {
   const foreign = new Set(await deps.parts.tracking.foreignReferences());
   const unknown: string[] = [];
   const known = await deps.parts.tracking.getMany([...listed.keys()]);
@@ -281,12 +243,9 @@ async function shipmentsWithoutOrder(
   return { count: references.length, references };
 }
 
-async function shippedNotFulfilled(
-  deps: DriftDeps,
-  cutoffMs: number,
-): Promise<DriftReport['shippedNotFulfilled']> {
+async function shippedNotFulfilled(deps: DriftDeps, cutoffMs: number) {
   const fulfilQueue = deps.parts.queueOf(JOB_CATALOG.fulfilShipment);
-  const failedJobs = new Map<string, { id: string; state: string; failedReason?: string }>();
+  const failedJobs = new Map<string, FulfilJob>();
   for (const job of await fulfilQueue.getFailed(0, -1)) {
     const reference = job?.data?.reference;
     if (typeof reference !== 'string' || !job.id) continue;
@@ -296,7 +255,7 @@ async function shippedNotFulfilled(
       ...(job.failedReason ? { failedReason: job.failedReason } : {}),
     });
   }
-  const found: DriftReport['shippedNotFulfilled']['orders'] = [];
+  const found = [];
   for await (const shipments of allShipments(deps)) {
     for (const s of shipments) {
       if (!isHandedToCarrier(s.stage)) continue;
@@ -319,7 +278,7 @@ async function shippedNotFulfilled(
   return { count: found.length, orders: found };
 }
 
-async function fulfilJobOf(deps: DriftDeps, shipment: TrackedShipment) {
+async function fulfilJobOf(deps: DriftDeps, shipment: TrackedShipment): Promise<FulfilJob | null> {
   if (!shipment.trackingNumber) return null;
   const id = updateJobId('fulfil', {
     reference: shipment.reference,
@@ -340,8 +299,8 @@ async function fulfilledNotShipped(
   deps: DriftDeps,
   options: DriftOptions,
   cutoffMs: number,
-  requests: DriftReport['requests'],
-): Promise<DriftReport['fulfilledNotShipped']> {
+  requests: Requests,
+) {
   const candidates: TrackedShipment[] = [];
   for await (const shipments of allShipments(deps)) {
     for (const s of shipments) {
@@ -352,7 +311,7 @@ async function fulfilledNotShipped(
   // Oldest first: likeliest fulfilled some other way.
   candidates.sort((a, b) => a.createdAtMs - b.createdAtMs);
   const toCheck = candidates.slice(0, options.maxFulfillmentReads);
-  const found: DriftReport['fulfilledNotShipped']['orders'] = [];
+  const found = [];
   const collectFrom = deps.parts.settings.shipment.collectFromLocations;
   for (const s of toCheck) {
     const order = await deps.store.readFulfillmentState(s.reference);
