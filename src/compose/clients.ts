@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
-import type { PartnerBudget } from '../partner/budget.js';
 import { PartnerClient, type PartnerRequestOutcome } from '../partner/client.js';
 import type { OrderTimeline } from '../records/order-timeline.js';
 import type { StoreHealth } from '../records/store-health.js';
@@ -10,10 +9,7 @@ import { SharedStoreBucket, type StoreRequestOutcome } from '../store/index.js';
 import type { StoreClient } from '../store/types.js';
 import { buildPartnerBudget } from './budget.js';
 
-export interface PartnerSide {
-  partner: PartnerClient;
-  budget: PartnerBudget;
-}
+export type PartnerSide = ReturnType<typeof buildPartnerSide>;
 
 /** Route and status only; a request's outcome never waits for, or fails with, the note. */
 export function noteRequestsOnTimeline(
@@ -42,19 +38,21 @@ export function buildPartnerSide(
   /** Shared by every prefix. */
   budgetKeyPrefix?: string,
   onRequest?: (outcome: PartnerRequestOutcome) => void,
-): PartnerSide {
+) {
   const budget = buildPartnerBudget(settings, redis, budgetKeyPrefix);
-  const partner = new PartnerClient({
-    baseUrl: settings.apiUrl,
-    token: settings.token,
-    timeoutMs: settings.timeoutMs,
-    retryAfterDefaultMs: settings.retryAfterDefaultMs,
-    retryAfterMaxMs: settings.retryAfterMaxMs,
-    gate: budget,
-    logger: logger.child({ module: 'partner' }),
-    ...(onRequest ? { onRequest } : {}),
-  });
-  return { partner, budget };
+  return {
+    budget,
+    partner: new PartnerClient({
+      baseUrl: settings.apiUrl,
+      token: settings.token,
+      timeoutMs: settings.timeoutMs,
+      retryAfterDefaultMs: settings.retryAfterDefaultMs,
+      retryAfterMaxMs: settings.retryAfterMaxMs,
+      gate: budget,
+      logger: logger.child({ module: 'partner' }),
+      ...(onRequest ? { onRequest } : {}),
+    }),
+  };
 }
 
 /** With `shared`, each request first takes its cost from the shop's bucket model in Redis. */
