@@ -96,7 +96,7 @@ export async function startWorkerSide(
 async function checkShopifyAccess(
   store: Pick<StoreSetup, 'shopIdentity' | 'grantedScopes'>,
   logger: Logger,
-): Promise<boolean> {
+): Promise<void> {
   try {
     const shop = await store.shopIdentity();
     logger.info({ shopName: shop.name }, 'Shopify accepts the access token');
@@ -105,9 +105,7 @@ async function checkShopifyAccess(
       logger.error(
         `The Shopify app lacks the access scopes ${missing.join(', ')}: add them to the app (README: "Setting up the Shopify side, step by step", or run \`connector setup\`), or the writes that need them will fail`,
       );
-      return false;
     }
-    return true;
   } catch (error) {
     if (error instanceof StoreAuthError) {
       logger.error(
@@ -116,6 +114,5 @@ async function checkShopifyAccess(
     } else {
       logger.warn({ err: error }, 'could not check Shopify access at start; orders will tell');
     }
-    return false;
   }
 }
