@@ -62,8 +62,8 @@ export async function startHttpSide(
   const { adminListener } = config;
   const admin = adminListener ? await buildServer({ ...deps, surface: 'admin' }) : undefined;
   const server = await buildServer({ ...deps, surface: admin ? 'public' : 'all' });
-  if (admin) server.addHook('onClose', async () => admin.close());
   if (admin && adminListener) {
+    server.addHook('onClose', async () => admin.close());
     // A copy: Fastify writes into its argument, and the configuration is frozen.
     const adminUrl = await admin.listen({ port: adminListener.port, host: adminListener.host });
     logger.info({ url: adminUrl }, 'listening for /metrics, /status and Bull Board');
