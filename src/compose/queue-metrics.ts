@@ -101,30 +101,28 @@ export function registerQueueMetrics(
     }),
   });
 
-  const markQueue = parts.queueOf(JOB_CATALOG.markOrder);
+  const failedIn = (queues: Queue[]) =>
+    Promise.all(queues.map((queue) => queue.getJobCounts('failed'))).then((all) =>
+      all.reduce((sum, counts) => sum + (counts.failed ?? 0), 0),
+    );
+  const isFulfil = (queue: Queue) => queue.name === JOB_CATALOG.fulfilShipment.queue;
   metrics.registerGauge({
     name: 'connector_orders_needing_attention',
     help: `Orders whose failure waits for staff, by reason: registration_failed (a failed create-shipment job: refused, or given up on; the order is tagged shipment-error), mark_failed (a failed mark on the Shopify order, retried on a schedule unless Shopify refused it), fulfilment_failed (a shipped order not fulfilled in Shopify: on hold, scheduled, or refused; tagged shipment-not-fulfilled when held), shopify_update_failed (another write of the status sync that failed). Failed jobs are kept 30 days. ${SHARED}`,
     labelNames: ['reason'],
     read: shared(async () => {
-      const [registrations, marks, ...updates] = await Promise.all([
-        registration.getJobCounts('failed'),
-        markQueue.getJobCounts('failed'),
-        ...updateQueues.map((queue) => queue.getJobCounts('failed')),
+      const counts = await Promise.all([
+        failedIn([registration]),
+        failedIn([parts.queueOf(JOB_CATALOG.markOrder)]),
+        failedIn(updateQueues.filter(isFulfil)),
+        failedIn(updateQueues.filter((queue) => !isFulfil(queue))),
       ]);
-      const fulfilQueue = JOB_CATALOG.fulfilShipment.queue;
-      let fulfilments = 0;
-      let otherUpdates = 0;
-      for (const [i, counts] of updates.entries()) {
-        if (updateQueues[i]!.name === fulfilQueue) fulfilments += counts.failed ?? 0;
-        else otherUpdates += counts.failed ?? 0;
-      }
       return [
-        { labels: { reason: 'registration_failed' }, value: registrations.failed ?? 0 },
-        { labels: { reason: 'mark_failed' }, value: marks.failed ?? 0 },
-        { labels: { reason: 'fulfilment_failed' }, value: fulfilments },
-        { labels: { reason: 'shopify_update_failed' }, value: otherUpdates },
-      ];
+        'registration_failed',
+        'mark_failed',
+        'fulfilment_failed',
+        'shopify_update_failed',
+      ].map((reason, i) => ({ labels: { reason }, value: counts[i]! }));
     }),
   });
 }
@@ -163,11 +161,8 @@ async function oldestQueuedAt(queue: Queue, redis: Redis): Promise<number | unde
   if (ids.length === 0) return undefined;
   const pipeline = redis.pipeline();
   for (const id of ids) pipeline.hget(queue.toKey(id), 'timestamp');
-  const answers = (await pipeline.exec()) ?? [];
-  let oldest: number | undefined;
-  for (const [error, value] of answers) {
-    const at = error ? Number.NaN : Number(value);
-    if (Number.isFinite(at) && at > 0 && (oldest === undefined || at < oldest)) oldest = at;
-  }
-  return oldest;
+  const times = ((await pipeline.exec()) ?? [])
+    .map(([error, value]) => (error ? Number.NaN : Number(value)))
+    .filter((at) => Number.isFinite(at) && at > 0);
+  return times.length === 0 ? undefined : Math.min(...times);
 }
