@@ -27,6 +27,8 @@ export function registerQueueMetrics(
   const queues = JOBS.map((job) => parts.queueOf(job));
   const perQueue = (read: (queue: Queue) => Promise<Sample[]>) =>
     shared(async () => (await Promise.all(queues.map(read))).flat());
+  // None waiting is an age of 0.
+  const ageSeconds = (since = Number.POSITIVE_INFINITY) => Math.max(0, (now() - since) / 1000);
 
   metrics.registerGauge({
     name: 'connector_queue_jobs',
@@ -76,29 +78,19 @@ export function registerQueueMetrics(
   metrics.registerGauge({
     name: 'connector_orders_waiting_oldest_age_seconds',
     help: `Seconds since the oldest order waiting to be registered was queued (0 when none waits). ${SHARED}`,
-    read: shared(async () => {
-      const oldest = await oldestQueuedAt(registration, parts.redis);
-      return oldest === undefined ? 0 : Math.max(0, (now() - oldest) / 1000);
-    }),
+    read: shared(async () => ageSeconds(await oldestQueuedAt([registration], parts.redis))),
   });
 
   metrics.registerGauge({
     name: 'connector_orders_held_oldest_age_seconds',
     help: `Seconds since the oldest order waiting on Shopify (on hold, scheduled, not yet fulfillable by the app) began to wait (one on schedules alone: since its first fulfillAt); 0 when none waits. Past 7 days connector drift lists it. ${SHARED}`,
-    read: shared(async () => {
-      const oldest = await parts.records.oldestWaitingSince();
-      return oldest === null ? 0 : Math.max(0, (now() - oldest.getTime()) / 1000);
-    }),
+    read: shared(async () => ageSeconds((await parts.records.oldestWaitingSince())?.getTime())),
   });
 
   const updateQueues = SHOPIFY_UPDATE_JOBS.map((job) => parts.queueOf(job));
   metrics.registerGauge({
     ...SYNC_LAG,
-    read: shared(async () => {
-      const oldest = await Promise.all(updateQueues.map((q) => oldestQueuedAt(q, parts.redis)));
-      const known = oldest.filter((at): at is number => at !== undefined);
-      return known.length === 0 ? 0 : Math.max(0, (now() - Math.min(...known)) / 1000);
-    }),
+    read: shared(async () => ageSeconds(await oldestQueuedAt(updateQueues, parts.redis))),
   });
 
   const failedIn = (queues: Queue[]) =>
@@ -156,13 +148,17 @@ const SHOPIFY_UPDATE_JOBS = [
   JOB_CATALOG.flagCancelledShipment,
 ];
 
-async function oldestQueuedAt(queue: Queue, redis: Redis): Promise<number | undefined> {
-  const ids = await queue.getRanges([...WAITING], 0, OLDEST_SCAN_LIMIT - 1, true);
-  if (ids.length === 0) return undefined;
-  const pipeline = redis.pipeline();
-  for (const id of ids) pipeline.hget(queue.toKey(id), 'timestamp');
-  const times = ((await pipeline.exec()) ?? [])
-    .map(([error, value]) => (error ? Number.NaN : Number(value)))
-    .filter((at) => Number.isFinite(at) && at > 0);
-  return times.length === 0 ? undefined : Math.min(...times);
+/** Of the jobs waiting in any of `queues`; undefined when none waits. */
+async function oldestQueuedAt(queues: Queue[], redis: Redis): Promise<number | undefined> {
+  const times = await Promise.all(
+    queues.map(async (queue) => {
+      const ids = await queue.getRanges([...WAITING], 0, OLDEST_SCAN_LIMIT - 1, true);
+      if (ids.length === 0) return [];
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.hget(queue.toKey(id), 'timestamp');
+      return ((await pipeline.exec()) ?? []).map(([error, value]) => (error ? 0 : Number(value)));
+    }),
+  );
+  const known = times.flat().filter((at) => Number.isFinite(at) && at > 0);
+  return known.length === 0 ? undefined : known.reduce((a, b) => Math.min(a, b));
 }
