@@ -38,14 +38,10 @@ export type TimelineEntry =
       reason?: string;
       logs: string[];
     })
-  | (At & {
-      kind: 'staff-action';
-      who: string;
-      via: 'board' | 'cli';
-      action: string;
-      queue?: string;
-      count: number;
-    });
+  | (At & { kind: 'staff-action' } & Pick<
+        StaffAction,
+        'who' | 'via' | 'action' | 'queue' | 'count'
+      >);
 
 /** From the timeline's own entries, BullMQ's jobs and the audit trail; oldest first. */
 export function assembleTimeline(input: {
