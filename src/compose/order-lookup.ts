@@ -2,7 +2,7 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
-import type { FoundJob, OrderLookup } from '../server/order-search.js';
+import type { OrderLookup } from '../server/order-search.js';
 import type { StoreClient } from '../store/types.js';
 import { readStoredOrderStatus } from './order-status.js';
 
@@ -17,19 +17,16 @@ export function buildOrderLookup(deps: {
     findByName: (name) => deps.findOrderByName(name),
     async jobsOf(orderId) {
       const { jobs } = await readStoredOrderStatus(deps.redis, deps.prefix, orderId);
-      const found: FoundJob[] = [];
-      for (const job of jobs) {
-        const name = (await byName.get(job.queue)?.getJob(job.id))?.name ?? job.queue;
-        found.push({
+      return Promise.all(
+        jobs.map(async (job) => ({
           queue: job.queue,
           id: job.id,
-          name,
+          name: (await byName.get(job.queue)?.getJob(job.id))?.name ?? job.queue,
           state: job.state,
           attemptsMade: job.attemptsMade,
           ...(job.failedReason ? { failedReason: job.failedReason } : {}),
-        });
-      }
-      return found;
+        })),
+      );
     },
   };
 }
