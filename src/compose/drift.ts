@@ -3,11 +3,7 @@ import { JOB_CATALOG } from '../../jobs/catalog.js';
 import { orderJobId } from '../../jobs/create-shipment/payload.js';
 import { numberKey, updateJobId } from '../../jobs/shipment-updates/updates.js';
 import { SYNC_PAGE_SIZE } from '../../jobs/sync-shipments/cycle.js';
-import {
-  checkEligibility,
-  type EligibilityRules,
-  precheckEligibility,
-} from '../domain/eligibility.js';
+import { checkEligibility, precheckEligibility } from '../domain/eligibility.js';
 import type { StoreOrderSummary } from '../domain/order.js';
 import { carriesRegistrationMarks } from '../domain/order-marks.js';
 import {
@@ -174,8 +170,7 @@ async function shipsNothing(
   reads.requests.shopify += 1;
   if (!whole) return false;
   const { shipment, eligibility } = deps.parts.settings;
-  const contents = shipmentContents(whole, shipment);
-  const answer = checkEligibility(whole, eligibility, contents);
+  const answer = checkEligibility(whole, eligibility, shipmentContents(whole, shipment));
   if (answer.eligible) return false;
   return answer.code === 'held' ? waitsAndIsWatched() : true;
 }
@@ -191,12 +186,11 @@ async function paidWithoutShipment(
   cutoffMs: number,
   reads: Reads,
 ) {
-  const rules: EligibilityRules = deps.parts.settings.eligibility;
   const found = [];
   let youngerLeftOut = 0;
   const createQueue = deps.parts.queueOf(JOB_CATALOG.createShipment);
   for (const order of orders.values()) {
-    if (!precheckEligibility(order, rules).eligible) continue;
+    if (!precheckEligibility(order, deps.parts.settings.eligibility).eligible) continue;
     if (listed.has(order.id) || carriesRegistrationMarks(order)) continue;
     const record = await deps.parts.records.get(order.id);
     if (record?.state === 'registered') continue;
