@@ -41,10 +41,9 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
     });
     return result;
   }
-  result.items.push(...(await checkScopes(store)));
-  result.items.push(...(await subscribeWebhooks(store, options)));
-  result.items.push(...(await defineMetafields(store, options.dryRun)));
-  result.items.push(...(await checkCustomerData(store)));
+  for (const check of [checkScopes, subscribeWebhooks, defineMetafields, checkCustomerData]) {
+    result.items.push(...(await check(store, options)));
+  }
   return result;
 }
 
@@ -141,7 +140,7 @@ function isDeliverable(uri: string): boolean {
   );
 }
 
-async function defineMetafields(store: SetupStore, dryRun: boolean): Promise<SetupItem[]> {
+async function defineMetafields(store: SetupStore, { dryRun }: SetupOptions): Promise<SetupItem[]> {
   return step('Order metafield definitions', async () => {
     const existing = await store.listOrderMetafieldDefinitions(METAFIELD_NAMESPACE);
     const items: SetupItem[] = [];
