@@ -35,15 +35,6 @@ export async function readStoredOrderStatus(redis: Redis, prefix: string, orderI
     const paused: string[] = [];
     for (const queue of partnerQueues) if (await queue.isPaused()) paused.push(queue.name);
     const pause = await readPartnerPause(redis, prefix);
-    const staffActions = await listStaffActions(redis, prefix, {
-      orderId,
-      limit: TIMELINE_LIMIT,
-    });
-    const timeline = assembleTimeline({
-      stored: await new OrderTimeline(redis, prefix).read(orderId),
-      jobs: runs,
-      staffActions,
-    });
     return {
       orderId,
       record: await records.get(orderId),
@@ -56,7 +47,11 @@ export async function readStoredOrderStatus(redis: Redis, prefix: string, orderI
         ...(run.failedReason ? { failedReason: run.failedReason } : {}),
         ...(run.finishedAt ? { finishedAt: new Date(run.finishedAt).toISOString() } : {}),
       })),
-      timeline,
+      timeline: assembleTimeline({
+        stored: await new OrderTimeline(redis, prefix).read(orderId),
+        jobs: runs,
+        staffActions: await listStaffActions(redis, prefix, { orderId, limit: TIMELINE_LIMIT }),
+      }),
       partnerQueues: {
         queues: partnerQueues.map((queue) => queue.name),
         paused,
