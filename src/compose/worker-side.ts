@@ -70,8 +70,7 @@ export async function startWorkerSide(
     .catch((err) => logger.warn({ err }, 'partner check at start failed'));
   const probe = () =>
     parts.authGuard.probe(partner).catch((err) => logger.warn({ err }, 'token probe failed'));
-  const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS);
-  probeTimer.unref();
+  const probeTimer = setInterval(probe, AUTH_PROBE_INTERVAL_MS).unref();
 
   // At start too: clears a pause left by an earlier run.
   const evictionWatch = config.redis.allowEviction
@@ -80,8 +79,7 @@ export async function startWorkerSide(
   const checkEviction = () =>
     evictionWatch?.check().catch((err) => logger.warn({ err }, 'Redis policy check failed'));
   void checkEviction();
-  const evictionTimer = setInterval(checkEviction, options.evictionCheckMs);
-  evictionTimer.unref();
+  const evictionTimer = setInterval(checkEviction, options.evictionCheckMs).unref();
 
   return {
     async close() {

@@ -145,7 +145,6 @@ export async function keepSchedules(
       .finally(() => {
         running = false;
       });
-  }, options.intervalMs);
-  timer.unref();
+  }, options.intervalMs).unref();
   return () => clearInterval(timer);
 }
