@@ -8,13 +8,10 @@ export async function checkCollectionLocations(
   collectFrom: readonly string[],
   logger: Logger,
 ): Promise<void> {
-  let locations: { id: string; name: string }[];
-  try {
-    locations = await store.merchantLocations();
-  } catch (error) {
+  const locations = await store.merchantLocations().catch((error: unknown) => {
     logger.warn({ err: error }, 'could not list the store locations at start');
-    return;
-  }
+  });
+  if (!locations) return;
   if (collectFrom.length === 0) {
     if (locations.length > 1) {
       logger.warn(
