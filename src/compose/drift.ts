@@ -103,20 +103,16 @@ async function listShipments(
   const items = new Map<string, ListItem>();
   let waitedMs = 0;
   for (let page = 1; ; ) {
-    let answer: Awaited<ReturnType<PartnerApi['listShipments']>>;
-    try {
-      answer = await partner.listShipments(
-        { createdAfter: from, perPage: SYNC_PAGE_SIZE, page },
-        { priority: 'sync' },
-      );
-    } catch (error) {
-      // Budget spent (maybe by the service) or a 429: wait our turn.
-      if (!(error instanceof PartnerWaitError)) throw error;
-      if (waitedMs + error.waitMs > MAX_BUDGET_WAIT_MS) throw error;
-      waitedMs += error.waitMs;
-      await sleep(error.waitMs);
-      continue;
-    }
+    const answer = await partner
+      .listShipments({ createdAfter: from, perPage: SYNC_PAGE_SIZE, page }, { priority: 'sync' })
+      .catch(async (error: unknown) => {
+        // Budget spent (maybe by the service) or a 429: wait our turn.
+        if (!(error instanceof PartnerWaitError)) throw error;
+        if (waitedMs + error.waitMs > MAX_BUDGET_WAIT_MS) throw error;
+        waitedMs += error.waitMs;
+        await sleep(error.waitMs);
+      });
+    if (!answer) continue;
     requests.provider += 1;
     requests.shipmentsListed += answer.data.length;
     for (const item of answer.data) items.set(item.reference, item);
