@@ -123,53 +123,34 @@ export class ConnectorMetrics {
         clearTimeout(timer);
       }
     };
-    if (type === 'gauge') new ScrapedGauge(config, readSamples);
-    else new ScrapedCounter(config, readSamples);
+    // Values are replaced in one synchronous step after the read, so overlapping scrapes never
+    // mix. Nothing read, nothing reported: prom-client would report a false 0 for a label-less
+    // metric.
+    const reported = <T>(samples: Sample[], snapshot: T) =>
+      samples.length > 0 ? snapshot : { ...snapshot, values: [] };
+    if (type === 'gauge') {
+      new (class extends Gauge {
+        override async get() {
+          const samples = await readSamples();
+          this.reset();
+          for (const s of samples) this.set(s.labels ?? {}, s.value);
+          return reported(samples, await super.get());
+        }
+      })(config);
+    } else {
+      new (class extends Counter {
+        override async get() {
+          const samples = await readSamples();
+          this.reset();
+          for (const s of samples) this.inc(s.labels ?? {}, Math.max(0, s.value));
+          return reported(samples, await super.get());
+        }
+      })(config);
+    }
   }
 }
 
 export interface OtherRegistry {
   name: string;
   read(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
-}
-
-type MetricConfig = { name: string; help: string; labelNames: string[]; registers: Registry[] };
-
-/*
- * Values are replaced in one synchronous step after the read, so overlapping scrapes never mix.
- * Nothing read, nothing reported: prom-client would report a false 0 for a label-less metric.
- */
-
-class ScrapedGauge extends Gauge {
-  constructor(
-    config: MetricConfig,
-    private readonly readSamples: () => Promise<Sample[]>,
-  ) {
-    super(config);
-  }
-
-  override async get() {
-    const samples = await this.readSamples();
-    this.reset();
-    for (const s of samples) this.set(s.labels ?? {}, s.value);
-    const snapshot = await super.get();
-    return samples.length > 0 ? snapshot : { ...snapshot, values: [] };
-  }
-}
-
-class ScrapedCounter extends Counter {
-  constructor(
-    config: MetricConfig,
-    private readonly readSamples: () => Promise<Sample[]>,
-  ) {
-    super(config);
-  }
-
-  override async get() {
-    const samples = await this.readSamples();
-    this.reset();
-    for (const s of samples) this.inc(s.labels ?? {}, Math.max(0, s.value));
-    const snapshot = await super.get();
-    return samples.length > 0 ? snapshot : { ...snapshot, values: [] };
-  }
 }
