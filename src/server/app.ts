@@ -1,9 +1,9 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { Logger } from '../log.js';
+import type { ConnectorMetrics } from '../metrics/registry.js';
 import { requireBearerToken } from './admin-token.js';
 import { BOARD_PATH, type BoardDeps, boardRoutes } from './board.js';
 import { type HealthDeps, healthRoutes, statusRoutes } from './health-routes.js';
-import { type MetricsDeps, metricsRoutes } from './metrics-route.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
 
 /** 'public': Shopify's webhooks, /healthz and /readyz. */
@@ -30,8 +30,8 @@ export type ServerDeps = WebhookRouteDeps &
     board:
       | Omit<BoardDeps, 'logger' | 'redis' | 'prefix'>
       | { queues: BoardDeps['queues']; login: undefined };
-    /** Undefined: not served. */
-    metrics?: MetricsDeps;
+    /** Undefined: not served. Never order data. */
+    metrics?: Pick<ConnectorMetrics, 'render'>;
     /** METRICS_TOKEN. */
     adminToken?: string;
     surface?: Surface;
@@ -70,7 +70,14 @@ async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void
   await app.register(async (scope) => {
     if (adminToken) requireBearerToken(scope, adminToken);
     await statusRoutes(scope, deps);
-    if (metrics) await metricsRoutes(scope, metrics);
+    if (!metrics) return;
+    scope.get('/metrics', async (_request, reply) => {
+      const { contentType, body } = await metrics.render();
+      return reply
+        .header('content-type', contentType)
+        .header('cache-control', 'no-store')
+        .send(body);
+    });
   });
   const { board } = deps;
   if (board.login) {
