@@ -1,3 +1,4 @@
+import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 
@@ -12,22 +13,16 @@ const REQUIRED = {
   },
 } as const;
 
-export type DurabilitySetting = keyof typeof REQUIRED;
+/** Throws where CONFIG GET is refused, as managed Redis often does. */
+async function configValue(redis: Redis, setting: string): Promise<string | null> {
+  return ((await redis.config('GET', setting)) as string[])[1] ?? null;
+}
 
-export type DurabilityReport =
-  | { checked: true; unsafe: { setting: DurabilitySetting; value: string | null }[] }
-  | { checked: false; reason: string };
-
-/** Managed Redis often disables CONFIG GET. */
-export async function warnAboutRedisDurability(
-  redis: Redis,
-  logger: Logger,
-): Promise<DurabilityReport> {
-  const unsafe: { setting: DurabilitySetting; value: string | null }[] = [];
+export async function warnAboutRedisDurability(redis: Redis, logger: Logger) {
+  const unsafe: { setting: keyof typeof REQUIRED; value: string | null }[] = [];
   try {
-    for (const setting of Object.keys(REQUIRED) as DurabilitySetting[]) {
-      const reply = (await redis.config('GET', setting)) as string[];
-      const value = reply[1] ?? null;
+    for (const setting of Object.keys(REQUIRED) as (keyof typeof REQUIRED)[]) {
+      const value = await configValue(redis, setting);
       if (value !== REQUIRED[setting].wanted) unsafe.push({ setting, value });
     }
   } catch (error) {
@@ -53,16 +48,13 @@ const SAFE_EVICTION_POLICY = 'noeviction';
 /** A CONFIG SET needs no restart of Redis, so the workers read it again. */
 export const EVICTION_CHECK_INTERVAL_MS = 180_000;
 
-export type EvictionPolicyReading =
-  | { checked: true; policy: string }
-  | { checked: false; reason: string };
-
-async function readEvictionPolicy(redis: Redis): Promise<EvictionPolicyReading> {
+async function readEvictionPolicy(redis: Redis) {
   try {
-    const reply = (await redis.config('GET', 'maxmemory-policy')) as string[];
-    return { checked: true, policy: reply[1] ?? '(unset)' };
+    const policy = (await configValue(redis, 'maxmemory-policy')) ?? '(unset)';
+    return { checked: true as const, policy };
   } catch (error) {
-    return { checked: false, reason: error instanceof Error ? error.message : String(error) };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { checked: false as const, reason };
   }
 }
 
@@ -82,11 +74,7 @@ export class EvictionPolicyError extends Error {
 }
 
 /** When CONFIG GET is refused the policy cannot be known: the workers start, with a warning. */
-export async function refuseEvictingRedis(
-  redis: Redis,
-  logger: Logger,
-  allowEviction: boolean,
-): Promise<EvictionPolicyReading> {
+export async function refuseEvictingRedis(redis: Redis, logger: Logger, allowEviction: boolean) {
   const reading = await readEvictionPolicy(redis);
   if (!reading.checked) {
     logger.warn(
@@ -127,11 +115,6 @@ export function evictionPauseMessage(pause: EvictionPause): string {
   return `Redis runs with maxmemory-policy ${pause.policy} (seen at ${pause.since}): the queue workers are paused until it is noeviction again, because ${EVICTION_RISK}`;
 }
 
-interface PausableWorker {
-  pause(doNotWaitActive?: boolean): Promise<void>;
-  resume(): void;
-}
-
 /** Pauses the workers while Redis may evict keys; a refused CONFIG GET changes nothing. */
 export class EvictionPolicyWatch {
   private paused = false;
@@ -139,7 +122,7 @@ export class EvictionPolicyWatch {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly workers: readonly PausableWorker[],
+    private readonly workers: readonly Pick<Worker, 'pause' | 'resume'>[],
     private readonly logger: Logger,
     private readonly now: () => Date = () => new Date(),
   ) {}
