@@ -37,14 +37,11 @@ export function parseClusterUrl(url: string): ClusterAddress | null {
   const match = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#]+)/i.exec(url);
   if (!match) return null;
   const [, scheme, credentials, hosts] = match;
+  const [username, ...rest] = (credentials ?? '').split(':');
+  const password = rest.join(':');
   const auth: ClusterAddress['auth'] = {};
-  if (credentials) {
-    const colon = credentials.indexOf(':');
-    const username = decodeURIComponent(colon < 0 ? credentials : credentials.slice(0, colon));
-    const password = colon < 0 ? '' : decodeURIComponent(credentials.slice(colon + 1));
-    if (username) auth.username = username;
-    if (password) auth.password = password;
-  }
+  if (username) auth.username = decodeURIComponent(username);
+  if (password) auth.password = decodeURIComponent(password);
   const nodes = hosts!.split(',').map((node) => {
     const at = node.lastIndexOf(':');
     return at < 0
