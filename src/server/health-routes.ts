@@ -23,10 +23,8 @@ export async function healthRoutes(app: FastifyInstance, deps: Pick<HealthDeps, 
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.get('/readyz', async (_request, reply) => {
-    const problems = (await redisAnswers(deps.redis)) ? [] : ['Redis does not answer.'];
-    return reply
-      .code(problems.length === 0 ? 200 : 503)
-      .send({ status: problems.length === 0 ? 'ready' : 'unavailable', problems });
+    if (await redisAnswers(deps.redis)) return { status: 'ready', problems: [] };
+    return reply.code(503).send({ status: 'unavailable', problems: ['Redis does not answer.'] });
   });
 }
 
@@ -39,7 +37,7 @@ export async function statusRoutes(app: FastifyInstance, deps: HealthDeps): Prom
     if (!pause) return reply.send({ status: 'ok', problems: [] });
     return reply
       .code(503)
-      .send({ status: pause.reason, problems: [`${capitalize(pauseMessage(pause))}.`] });
+      .send({ status: pause.reason, problems: [sentence(pauseMessage(pause))] });
   });
 
   app.get('/status', async (_request, reply) => {
@@ -60,23 +58,18 @@ export async function statusRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         readEvictionPause(deps.redis, deps.prefix),
       ],
     );
-    const refusedSince = pause?.reason === 'token_refused' ? pause.since : null;
-    const problems: string[] = [];
-    if (pause) problems.push(`${capitalize(pauseMessage(pause))}.`);
+    const problems = pause ? [sentence(pauseMessage(pause))] : [];
     if (rateLimitedForMs > 0) {
       problems.push(
         `The partner API rate-limited the token (429): no request is sent for another ${Math.ceil(rateLimitedForMs / 1000)} s.`,
       );
     }
-    const status = pause ? pause.reason : rateLimitedForMs > 0 ? 'rate_limited' : 'ok';
-    const webhookProblems =
-      hmacStreak >= HMAC_FAILURE_STREAK_ALERT ? [hmacStreakMessage(hmacStreak)] : [];
     return reply.send({
       intake: { ready: true, problems: [] },
       partner: {
-        status,
+        status: pause ? pause.reason : rateLimitedForMs > 0 ? 'rate_limited' : 'ok',
         problems,
-        tokenRefusedSince: refusedSince,
+        tokenRefusedSince: pause?.reason === 'token_refused' ? pause.since : null,
         pausedSince: pause?.since ?? null,
         rateLimitedForMs,
         budget,
@@ -86,12 +79,15 @@ export async function statusRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         since: shopify.since,
         problems: shopify.reason ? [shopify.reason] : [],
       },
-      webhooks: { failedVerificationStreak: hmacStreak, problems: webhookProblems },
+      webhooks: {
+        failedVerificationStreak: hmacStreak,
+        problems: hmacStreak >= HMAC_FAILURE_STREAK_ALERT ? [hmacStreakMessage(hmacStreak)] : [],
+      },
       workers: evictionPause
         ? {
             status: 'redis_evicts',
             pausedSince: evictionPause.since,
-            problems: [`${capitalize(evictionPauseMessage(evictionPause))}.`],
+            problems: [sentence(evictionPauseMessage(evictionPause))],
           }
         : { status: 'ok', pausedSince: null, problems: [] },
     });
@@ -107,6 +103,6 @@ async function redisAnswers(redis: Redis): Promise<boolean> {
   }
 }
 
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
+function sentence(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }
