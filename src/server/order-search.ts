@@ -61,36 +61,25 @@ export async function orderSearchRoutes(
 async function search(raw: string, lookup: OrderLookup): Promise<Found> {
   const query = raw.trim().slice(0, 100);
   if (!query) return { kind: 'empty' };
-  const id = query.startsWith('gid://') || /^\d{6,20}$/.test(query) ? parseOrderId(query) : null;
+  const isGid = query.startsWith('gid://');
+  const id = isGid || /^\d{6,20}$/.test(query) ? parseOrderId(query) : null;
   if (id) {
     const jobs = await lookup.jobsOf(id);
     // Long digits with no job may still be a name.
-    if (jobs.length > 0 || query.startsWith('gid://')) {
-      return { kind: 'order', query, orderId: id, jobs };
-    }
+    if (jobs.length > 0 || isGid) return { kind: 'order', query, orderId: id, jobs };
   }
   if (!/^#?[\p{L}\p{N}_.-]{1,40}$/u.test(query)) return { kind: 'invalid', query };
   let order: { id: string; name: string } | null;
   try {
     order = await lookup.findByName(withHash(query));
   } catch (error) {
-    return {
-      kind: 'lookup-failed',
-      query,
-      reason: error instanceof Error ? error.message : String(error),
-    };
+    const reason = error instanceof Error ? error.message : String(error);
+    return { kind: 'lookup-failed', query, reason };
   }
-  if (!order) {
-    if (id) return { kind: 'order', query, orderId: id, jobs: [] };
-    return { kind: 'unknown-name', query };
-  }
-  return {
-    kind: 'order',
-    query,
-    orderId: order.id,
-    name: order.name,
-    jobs: await lookup.jobsOf(order.id),
-  };
+  if (!order)
+    return id ? { kind: 'order', query, orderId: id, jobs: [] } : { kind: 'unknown-name', query };
+  const jobs = await lookup.jobsOf(order.id);
+  return { kind: 'order', query, orderId: order.id, name: order.name, jobs };
 }
 
 function page(found: Found, actions: StaffAction[], deps: OrderSearchDeps): string {
