@@ -90,22 +90,14 @@ export function boardAuditHooks(deps: {
         count,
         ...(note.detail ? { detail: note.detail } : {}),
       };
+      const summary = { who: action.who, action: action.action, queue: action.queue, count };
       try {
         await recordStaffAction(deps.redis, deps.prefix, action);
-        deps.logger.info(
-          {
-            who: action.who,
-            action: action.action,
-            queue: action.queue,
-            count,
-            jobIds: note.jobIds,
-          },
-          'staff action on the board',
-        );
+        deps.logger.info({ ...summary, jobIds: note.jobIds }, 'staff action on the board');
       } catch (error) {
         // The change is made: the board must say so.
         deps.logger.error(
-          { err: error, who: action.who, action: action.action, queue: action.queue, count },
+          { err: error, ...summary },
           'staff action on the board not recorded in the audit trail',
         );
       }
@@ -122,8 +114,7 @@ function noteJob(note: Pending, id?: string, job?: { data?: unknown } | null) {
 
 async function changedCount(note: Pending, body: unknown, context: HookContext): Promise<number> {
   const params = context.request.params as Record<string, string | undefined>;
-  if (params.jobId) return 1;
-  if (note.action === 'add') return 1;
+  if (params.jobId || note.action === 'add') return 1;
   const retried = (body as { retried?: unknown } | undefined)?.retried;
   if (typeof retried === 'number') return retried;
   if (note.queue && note.states && note.before !== undefined) {
