@@ -8,6 +8,7 @@ import {
   Registry,
 } from 'prom-client';
 import type { Logger } from '../log.js';
+import { withTimeout } from '../queue/timeout.js';
 
 const METRIC_PREFIX = 'connector_';
 
@@ -105,22 +106,17 @@ export class ConnectorMetrics {
       registers: [this.registry],
     };
     const readSamples = async (): Promise<Sample[]> => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error('read timed out')),
-          this.options.readTimeoutMs ?? 5_000,
-        );
-      });
       try {
-        const value = await Promise.race([metric.read(), timeout]);
+        const value = await withTimeout(
+          metric.read(),
+          this.options.readTimeoutMs ?? 5_000,
+          () => new Error('read timed out'),
+        );
         return typeof value === 'number' ? [{ value }] : value;
       } catch (err) {
         failures.inc({ metric: metric.name });
         logger.debug({ err, metric: metric.name }, 'could not read a metric for /metrics');
         return [];
-      } finally {
-        clearTimeout(timer);
       }
     };
     // Values are replaced in one synchronous step after the read, so overlapping scrapes never

@@ -1,4 +1,5 @@
 import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { withTimeout } from './timeout.js';
 
 /**
  * BullMQ requires workers never give up a command; request paths fail fast (a quick 503, not a
@@ -77,17 +78,11 @@ export async function connectedRedis(url: string, timeoutMs = 5_000): Promise<Re
   const redis = createRedis(url, 'client');
   redis.on('error', () => {}); // reported below, once, instead of on every retry
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          reject(new Error(`Redis at ${redactUrl(url)} did not answer within ${timeoutMs} ms.`)),
-        timeoutMs,
-      );
-      redis.once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    await withTimeout(
+      new Promise((resolve) => redis.once('ready', resolve)),
+      timeoutMs,
+      () => new Error(`Redis at ${redactUrl(url)} did not answer within ${timeoutMs} ms.`),
+    );
   } catch (error) {
     redis.disconnect();
     throw error;

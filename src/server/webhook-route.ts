@@ -7,6 +7,7 @@ import type { OrderEvent } from '../domain/order-lifecycle.js';
 import type { OrderBodyParts } from '../domain/shipment-fingerprint.js';
 import type { Logger } from '../log.js';
 import type { Counters } from '../metrics/counters.js';
+import { withTimeout } from '../queue/timeout.js';
 import {
   countHmacFailure,
   endHmacFailureStreak,
@@ -112,7 +113,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     }
 
     try {
-      const result = await withTimeout(deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS, () =>
+      const result = await withTimeout(
         deps.acceptWebhook(
           {
             orderId,
@@ -136,6 +137,8 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
               : {}),
           },
         ),
+        deps.answerWithinMs ?? DEFAULT_ANSWER_WITHIN_MS,
+        () => new TimeoutError('timed out'),
       );
       if (result === 'repeated') {
         log.warn(
@@ -176,16 +179,4 @@ function orderIdOf(body: z.infer<typeof orderWebhookBody>): string | null {
   // A negative or fractional number is no order id: 400, not a 503 Shopify would retry for days.
   if (typeof body.id === 'number' && Number.isSafeInteger(body.id)) return parseOrderId(body.id);
   return null;
-}
-
-async function withTimeout<T>(ms: number, work: () => Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new TimeoutError('timed out')), ms);
-  });
-  try {
-    return await Promise.race([work(), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

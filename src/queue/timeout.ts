@@ -1,0 +1,12 @@
+/** Rejects with `error()` once `ms` have passed; the timer is cleared either way. */
+export async function withTimeout<T>(work: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error()), ms);
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
