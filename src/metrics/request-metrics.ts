@@ -11,12 +11,13 @@ export interface RequestMetrics {
 
 export function requestMetrics(metrics: ConnectorMetrics): RequestMetrics {
   const registers = [metrics.registry];
-  const partnerRequests = new Counter({
-    name: 'connector_partner_requests_total',
-    help: 'Requests this process sent to the Partner Shipment API, by endpoint and HTTP status (status "none": no answer, e.g. a timeout). Per process.',
-    labelNames: ['endpoint', 'status'],
-    registers,
-  });
+  const counter = (name: string, help: string, labelNames = ['operation']) =>
+    new Counter({ name, help, labelNames, registers });
+  const partnerRequests = counter(
+    'connector_partner_requests_total',
+    'Requests this process sent to the Partner Shipment API, by endpoint and HTTP status (status "none": no answer, e.g. a timeout). Per process.',
+    ['endpoint', 'status'],
+  );
   const partnerDuration = new Histogram({
     name: 'connector_partner_request_duration_seconds',
     help: 'Time until the Partner Shipment API answered (or the request failed), by endpoint. Per process.',
@@ -24,23 +25,20 @@ export function requestMetrics(metrics: ConnectorMetrics): RequestMetrics {
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 15],
     registers,
   });
-  const storeRequests = new Counter({
-    name: 'connector_shopify_requests_total',
-    help: 'Admin GraphQL requests this process sent to Shopify, by operation and outcome: ok (answered), throttled (sent again after a wait), error. Per process.',
-    labelNames: ['operation', 'outcome'],
-    registers,
-  });
-  const byOperation = (name: string, help: string) =>
-    new Counter({ name, help, labelNames: ['operation'], registers });
-  const requestedCost = byOperation(
+  const storeRequests = counter(
+    'connector_shopify_requests_total',
+    'Admin GraphQL requests this process sent to Shopify, by operation and outcome: ok (answered), throttled (sent again after a wait), error. Per process.',
+    ['operation', 'outcome'],
+  );
+  const requestedCost = counter(
     'connector_shopify_query_cost_requested_total',
     "Points of Shopify's query cost that requests Shopify ran asked for (requestedQueryCost, charged up front), by operation. Per process.",
   );
-  const actualCost = byOperation(
+  const actualCost = counter(
     'connector_shopify_query_cost_actual_total',
     "Points of Shopify's query cost that requests Shopify ran were charged in the end (actualQueryCost, after the refund), by operation. Per process.",
   );
-  const throttleWait = byOperation(
+  const throttleWait = counter(
     'connector_shopify_throttle_wait_seconds_total',
     'Seconds this process waited before sending a request Shopify throttled (THROTTLED or HTTP 429), by operation. Per process.',
   );
