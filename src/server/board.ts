@@ -42,10 +42,8 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
   const expectedUser = digest(deps.login.user);
   const expectedPassword = digest(deps.login.password);
 
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(FRAME_HEADERS);
-  });
   app.addHook('onRequest', async (request, reply) => {
+    reply.headers(FRAME_HEADERS);
     const waitMs = throttle.waitMs(request.ip);
     if (waitMs <= 0) return;
     const seconds = Math.ceil(waitMs / 1000);
