@@ -22,6 +22,7 @@ const ACTIONS: Record<string, string> = {
 const BULK_STATES: Record<string, string[]> = {
   '/api/queues/:queueName/promote': ['delayed'],
   '/api/queues/:queueName/empty': ['waiting', 'delayed', 'prioritized', 'paused'],
+  '/api/queues/:queueName/obliterate': ['waiting', 'delayed', 'failed', 'completed'],
 };
 
 interface Pending {
@@ -60,8 +61,7 @@ export function boardAuditHooks(deps: {
       } else if (queue) {
         const states = params.queueStatus
           ? [params.queueStatus]
-          : (BULK_STATES[context.route] ??
-            (note.action === 'obliterate' ? ['waiting', 'delayed', 'failed', 'completed'] : []));
+          : (BULK_STATES[context.route] ?? []);
         if (states.length > 0) {
           note.states = states;
           note.before = await queue.getJobCountByTypes(...(states as never[]));
