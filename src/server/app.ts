@@ -61,12 +61,8 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await app.register(async (scope) => webhookRoutes(scope, deps));
     await app.register(async (scope) => healthRoutes(scope, deps));
   }
-  if (surface !== 'public') await adminRoutes(app, deps);
-  return app;
-}
-
-async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void> {
-  const { adminToken, metrics } = deps;
+  if (surface === 'public') return app;
+  const { adminToken, metrics, board } = deps;
   await app.register(async (scope) => {
     if (adminToken) requireBearerToken(scope, adminToken);
     await statusRoutes(scope, deps);
@@ -79,7 +75,6 @@ async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void
         .send(body);
     });
   });
-  const { board } = deps;
   if (board.login) {
     const { redis, prefix, logger } = deps;
     await app.register(async (scope) =>
@@ -90,4 +85,5 @@ async function adminRoutes(app: FastifyInstance, deps: ServerDeps): Promise<void
       `Bull Board is not mounted at ${BOARD_PATH}: no admin login is set. Set ADMIN_USER and ADMIN_PASSWORD (and ADMIN_READ_ONLY=true for a board without retries) to enable it.`,
     );
   }
+  return app;
 }
