@@ -98,7 +98,6 @@ export class ConnectorMetrics {
       );
     }
     const { logger } = this.options;
-    const failures = this.readFailures;
     const config = {
       name: metric.name,
       help: metric.help,
@@ -114,14 +113,13 @@ export class ConnectorMetrics {
         );
         return typeof value === 'number' ? [{ value }] : value;
       } catch (err) {
-        failures.inc({ metric: metric.name });
+        this.readFailures.inc({ metric: metric.name });
         logger.debug({ err, metric: metric.name }, 'could not read a metric for /metrics');
         return [];
       }
     };
-    // Values are replaced in one synchronous step after the read, so overlapping scrapes never
-    // mix. Nothing read, nothing reported: prom-client would report a false 0 for a label-less
-    // metric.
+    // Replaced in one synchronous step after the read, so overlapping scrapes never mix. Nothing
+    // read, nothing reported: prom-client would report a false 0 for a label-less metric.
     const reported = <T>(samples: Sample[], snapshot: T) =>
       samples.length > 0 ? snapshot : { ...snapshot, values: [] };
     if (type === 'gauge') {
