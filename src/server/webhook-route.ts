@@ -83,10 +83,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
     }
     const { topic } = verification;
     const deliveryId = verification.eventId ?? verification.webhookId;
-    if (
-      verification.webhookId.length > MAX_DELIVERY_ID_LENGTH ||
-      deliveryId.length > MAX_DELIVERY_ID_LENGTH
-    ) {
+    if ([verification.webhookId, deliveryId].some((id) => id.length > MAX_DELIVERY_ID_LENGTH)) {
       deps.logger.warn({ reason: 'id_too_long', topic }, 'webhook rejected');
       void deps.counters.increment('webhooks_rejected').catch(() => {});
       return reply.code(400).send({
@@ -108,9 +105,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
       return reply.code(400).send({ error: 'body is not an order in JSON' });
     }
     const orderId = orderIdOf(body);
-    if (!orderId) {
-      return reply.code(400).send({ error: 'body carries no order id' });
-    }
+    if (!orderId) return reply.code(400).send({ error: 'body carries no order id' });
 
     try {
       const result = await withTimeout(
