@@ -22,10 +22,7 @@ export class LoginThrottle {
     // Re-inserted, so the first key is the stalest.
     this.failures.delete(client);
     this.failures.set(client, times.slice(-MAX_FAILURES));
-    if (this.failures.size > MAX_CLIENTS) {
-      const stalest = this.failures.keys().next().value;
-      if (stalest !== undefined) this.failures.delete(stalest);
-    }
+    if (this.failures.size > MAX_CLIENTS) this.failures.delete(this.failures.keys().next().value!);
     return times.length;
   }
 
