@@ -94,13 +94,11 @@ export async function statusRoutes(app: FastifyInstance, deps: HealthDeps): Prom
   });
 }
 
-async function redisAnswers(redis: Redis): Promise<boolean> {
-  try {
-    await redis.ping();
-    return true;
-  } catch {
-    return false;
-  }
+function redisAnswers(redis: Redis): Promise<boolean> {
+  return redis.ping().then(
+    () => true,
+    () => false,
+  );
 }
 
 function sentence(text: string): string {
