@@ -62,9 +62,8 @@ export async function runWithFailurePolicy<T>(
     const transient = isTransient(error);
     if (transient && attempt < (job.opts.attempts ?? 1)) throw error;
 
-    const reason = transient
-      ? `Gave up after ${attempt} attempts: ${message} Replay the job once the cause is fixed.`
-      : `${message} Replay the job once the cause is fixed.`;
+    const gaveUp = transient ? `Gave up after ${attempt} attempts: ` : '';
+    const reason = `${gaveUp}${message} Replay the job once the cause is fixed.`;
     deps.logger.error({ err: error, attemptsMade: attempt }, 'job failed for good');
     await deps.onGiveUp?.(reason, error);
     throw failForGood(reason);
