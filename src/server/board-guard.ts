@@ -24,7 +24,7 @@ function crossSiteReason(request: FastifyRequest): string | null {
   const origin = request.headers.origin;
   if (origin !== undefined) {
     // A sandboxed page sends `null`, which parses as no URL.
-    const originHost = URL.parse(origin)?.host;
+    const originHost = URL.canParse(origin) ? new URL(origin).host : null;
     if (originHost && ownHosts.includes(originHost)) return null;
     return `its Origin (${origin.slice(0, 100)}) is not this board's (${host ?? 'no Host header'})`;
   }
