@@ -58,11 +58,3 @@ export const createMetafieldDefinitionData = z.object({
     .object({ createdDefinition: z.object({ id: z.string() }).nullable(), userErrors })
     .nullable(),
 });
-
-export type WebhookSubscriptionsPage = z.output<
-  typeof listWebhookSubscriptionsData
->['webhookSubscriptions'];
-
-export type MetafieldDefinitionsPage = z.output<
-  typeof listMetafieldDefinitionsData
->['metafieldDefinitions'];

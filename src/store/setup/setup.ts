@@ -1,12 +1,32 @@
 import type { z } from 'zod';
 import type { StoreTransport } from '../transport/admin-transport.js';
-import { nextCursor, required } from '../transport/answers.js';
+import { nextCursor, type pageInfo, required } from '../transport/answers.js';
 import { throwOnUserErrors } from '../transport/graphql-request.js';
 import * as D from './documents.js';
 import * as R from './responses.js';
 import type { StoreSetup } from './types.js';
 
 export function createStoreSetup(transport: StoreTransport): StoreSetup {
+  /** Every node of a paged list, following its cursor to the end. */
+  async function allNodes<S extends z.ZodType, N>(
+    operation: string,
+    document: string,
+    schema: S,
+    variables: Record<string, unknown>,
+    page: (data: z.output<S>) => { nodes: N[]; pageInfo: z.output<typeof pageInfo> },
+  ): Promise<N[]> {
+    const nodes: N[] = [];
+    let after: string | null = null;
+    do {
+      const { nodes: more, pageInfo } = page(
+        await transport.send(operation, document, schema, { ...variables, after }),
+      );
+      nodes.push(...more);
+      after = nextCursor(pageInfo, operation);
+    } while (after);
+    return nodes;
+  }
+
   return {
     async grantedScopes() {
       const data = await transport.send(
@@ -29,37 +49,26 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
     },
 
     async merchantLocations() {
-      const operation = 'ListLocations';
-      const locations: { id: string; name: string }[] = [];
-      let after: string | null = null;
-      do {
-        const data: { locations: z.output<typeof R.listLocationsData>['locations'] } =
-          await transport.send(operation, D.LIST_LOCATIONS, R.listLocationsData, { after });
-        for (const l of data.locations.nodes) {
-          if (!l.isFulfillmentService) locations.push({ id: l.id, name: l.name });
-        }
-        after = nextCursor(data.locations.pageInfo, operation);
-      } while (after);
-      return locations;
+      const locations = await allNodes(
+        'ListLocations',
+        D.LIST_LOCATIONS,
+        R.listLocationsData,
+        {},
+        (data) => data.locations,
+      );
+      return locations.filter((l) => !l.isFulfillmentService).map(({ id, name }) => ({ id, name }));
     },
 
     async listWebhookSubscriptions(topics) {
-      const operation = 'ListWebhookSubscriptions';
       // Shopify reads an empty topic list as "no filter": asking for none means none.
       if (topics.length === 0) return [];
-      const subscriptions: { id: string; topic: string; uri: string }[] = [];
-      let after: string | null = null;
-      do {
-        const data: { webhookSubscriptions: R.WebhookSubscriptionsPage } = await transport.send(
-          operation,
-          D.LIST_WEBHOOK_SUBSCRIPTIONS,
-          R.listWebhookSubscriptionsData,
-          { topics, after },
-        );
-        subscriptions.push(...data.webhookSubscriptions.nodes);
-        after = nextCursor(data.webhookSubscriptions.pageInfo, operation);
-      } while (after);
-      return subscriptions;
+      return allNodes(
+        'ListWebhookSubscriptions',
+        D.LIST_WEBHOOK_SUBSCRIPTIONS,
+        R.listWebhookSubscriptionsData,
+        { topics },
+        (data) => data.webhookSubscriptions,
+      );
     },
 
     async createWebhookSubscription(topic, uri) {
@@ -88,22 +97,14 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
     },
 
     async listOrderMetafieldDefinitions(namespace) {
-      const operation = 'ListOrderMetafieldDefinitions';
-      const definitions: { id: string; key: string; name: string; type: string }[] = [];
-      let after: string | null = null;
-      do {
-        const data: { metafieldDefinitions: R.MetafieldDefinitionsPage } = await transport.send(
-          operation,
-          D.LIST_ORDER_METAFIELD_DEFINITIONS,
-          R.listMetafieldDefinitionsData,
-          { namespace, after },
-        );
-        for (const node of data.metafieldDefinitions.nodes) {
-          definitions.push({ id: node.id, key: node.key, name: node.name, type: node.type.name });
-        }
-        after = nextCursor(data.metafieldDefinitions.pageInfo, operation);
-      } while (after);
-      return definitions;
+      const definitions = await allNodes(
+        'ListOrderMetafieldDefinitions',
+        D.LIST_ORDER_METAFIELD_DEFINITIONS,
+        R.listMetafieldDefinitionsData,
+        { namespace },
+        (data) => data.metafieldDefinitions,
+      );
+      return definitions.map((d) => ({ id: d.id, key: d.key, name: d.name, type: d.type.name }));
     },
 
     async createOrderMetafieldDefinition(def) {
