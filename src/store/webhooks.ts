@@ -85,19 +85,12 @@ function signatureMatches(secret: Buffer, rawBody: string, sent: string): boolea
 
 function headerReader(headers: WebhookHeaders): (name: string) => string | undefined {
   if (headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
-  const plain = toPlainHeaders(headers);
-  return (name) => firstHeader(plain[name]);
-}
-
-function toPlainHeaders(headers: WebhookHeaders): Record<string, string | string[]> {
-  const plain: Record<string, string | string[]> = {};
-  const entries = headers instanceof Headers ? headers.entries() : Object.entries(headers);
-  for (const [name, value] of entries) {
-    if (value !== undefined) plain[name.toLowerCase()] = value;
+  const plain = new Map<string, string | string[]>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) plain.set(name.toLowerCase(), value);
   }
-  return plain;
-}
-
-function firstHeader(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+  return (name) => {
+    const value = plain.get(name);
+    return Array.isArray(value) ? value[0] : value;
+  };
 }
