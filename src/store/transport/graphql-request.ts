@@ -14,7 +14,6 @@ import {
   StoreRequestError,
   StoreThrottledError,
   StoreUserError,
-  type StoreUserErrorDetail,
 } from '../errors.js';
 import { type FetchFunction, withFetch } from '../fetch-routing.js';
 import type { AdminSessions } from './access-token.js';
@@ -84,7 +83,9 @@ export class AdminGraphql {
       } catch (error) {
         const throttle = throttleSignal(error);
         const cost =
-          error instanceof GraphqlQueryError ? queryCostOf(bodyExtensions(error)) : undefined;
+          error instanceof GraphqlQueryError
+            ? queryCostOf((error.body as { extensions?: unknown } | undefined)?.extensions)
+            : undefined;
         await this.settle(ticket, cost);
         if (throttle && waits < maxThrottleWaits) {
           waits += 1;
@@ -98,7 +99,7 @@ export class AdminGraphql {
             cause: error,
           });
         }
-        if (!renewed && httpStatus(error) === 401) {
+        if (!renewed && error instanceof HttpResponseError && error.response.code === 401) {
           renewed = true;
           if (await sessions.renewAfterUnauthorized(session)) {
             booking = await this.book(operation, document);
@@ -160,7 +161,7 @@ export class AdminGraphql {
         cost: requestedCostOf(document),
         operation,
         priority: storePriority(),
-        ...(booked ? { booked } : {}),
+        booked,
       },
       this.options.maxBudgetWaitMs ?? 0,
     );
@@ -206,23 +207,12 @@ export function throwOnUserErrors(
   options: { orderStatusSet?: boolean; writeMade?: boolean } = {},
 ): void {
   if (userErrors.length === 0) return;
-  const details: StoreUserErrorDetail[] = userErrors.map((e) => ({
+  const details = userErrors.map((e) => ({
     field: e.field ?? [],
     message: e.message,
     ...(e.code ? { code: e.code } : {}),
   }));
-  throw new StoreUserError(operation, details, {
-    ...(knownRefusals ? { knownRefusals } : {}),
-    ...options,
-  });
-}
-
-function bodyExtensions(error: GraphqlQueryError): unknown {
-  return (error.body as { extensions?: unknown } | undefined)?.extensions;
-}
-
-function httpStatus(error: unknown): number | undefined {
-  return error instanceof HttpResponseError ? error.response.code : undefined;
+  throw new StoreUserError(operation, details, { knownRefusals, ...options });
 }
 
 function toStoreError(error: unknown, operation: string): StoreError {
@@ -244,12 +234,11 @@ function toStoreError(error: unknown, operation: string): StoreError {
         { operation, status, cause: error },
       );
     }
-    // 5xx, or a 2xx that was not the JSON we asked for (e.g. a proxy's page): may clear later.
-    const retryable = status >= 500 || status < 400;
     return new StoreRequestError(`Shopify answered ${operation} with HTTP ${status}`, {
       operation,
       status,
-      retryable,
+      // 5xx, or a 2xx that was not the JSON we asked for (e.g. a proxy's page): may clear later.
+      retryable: status >= 500 || status < 400,
       cause: error,
     });
   }
@@ -264,35 +253,25 @@ function toStoreError(error: unknown, operation: string): StoreError {
 }
 
 function fromGraphqlErrors(error: GraphqlQueryError, operation: string): StoreError {
-  const graphQLErrors = graphqlErrorList(error.body);
-  const codes = graphQLErrors.map((e) => e.code);
-  const first = graphQLErrors[0]?.message ?? error.message;
+  const list = (error.body as { errors?: { graphQLErrors?: unknown } } | undefined)?.errors
+    ?.graphQLErrors;
+  const errors: ({ message?: unknown; extensions?: { code?: unknown } } | undefined)[] =
+    Array.isArray(list) ? list : [];
+  const codes = errors.map((e) => e?.extensions?.code);
+  const message = errors.length > 0 ? errors[0]?.message : error.message;
+  const text = typeof message === 'string' ? message : 'unknown GraphQL error';
+  const first = text.length > 200 ? `${text.slice(0, 199)}…` : text;
   if (codes.includes('ACCESS_DENIED')) {
-    return new StoreAuthError(`The app lacks access for ${operation}: ${truncate(first)}`, {
+    return new StoreAuthError(`The app lacks access for ${operation}: ${first}`, {
       operation,
       status: 200,
       cause: error,
     });
   }
-  const retryable = codes.includes('INTERNAL_SERVER_ERROR');
-  return new StoreRequestError(`Admin API rejected ${operation}: ${truncate(first)}`, {
+  return new StoreRequestError(`Admin API rejected ${operation}: ${first}`, {
     operation,
     status: 200,
-    retryable,
+    retryable: codes.includes('INTERNAL_SERVER_ERROR'),
     cause: error,
   });
-}
-
-function graphqlErrorList(body: unknown): { message: string; code: string | undefined }[] {
-  const list = (body as { errors?: { graphQLErrors?: unknown } } | undefined)?.errors
-    ?.graphQLErrors;
-  if (!Array.isArray(list)) return [];
-  return list.map((e: { message?: unknown; extensions?: { code?: unknown } }) => ({
-    message: typeof e?.message === 'string' ? e.message : 'unknown GraphQL error',
-    code: typeof e?.extensions?.code === 'string' ? e.extensions.code : undefined,
-  }));
-}
-
-function truncate(text: string, max = 200): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
