@@ -178,21 +178,6 @@ export interface SharedBucketOptions {
   clock?: () => number;
 }
 
-export interface SharedBucketState {
-  /** The connector's share as the model holds it now (without the refill since the last use). */
-  available: number;
-  maximumAvailable: number;
-  restoreRate: number;
-  /** Follow-up writes' share of the points sent lately (0 before any). */
-  followUpShare: number;
-  /** Points taken, requests that waited and for how long, deferred, answered THROTTLED. */
-  taken: number;
-  waited: number;
-  waitMs: number;
-  deferred: number;
-  throttled: number;
-}
-
 type BucketRedis = Redis & {
   storeBucketTake(...args: (string | number)[]): Promise<[number, string]>;
   storeBucketSettle(...args: (string | number)[]): Promise<number>;
@@ -203,6 +188,7 @@ export class SharedStoreBucket implements StoreCostGate {
   private readonly keys: [string, string, string, string, string];
   private readonly reserve: number;
   private readonly followUpReserve: number;
+  private readonly grace: number;
 
   constructor(
     redis: Redis,
@@ -217,18 +203,19 @@ export class SharedStoreBucket implements StoreCostGate {
     this.keys = [base, `${base}:flight`, `${base}:booked`, `${base}:stats`, `${base}:actual`];
     this.reserve = Math.min(0.9, Math.max(0, options.reserveShare));
     this.followUpReserve = Math.min(0.9, Math.max(0, options.followUpReserve ?? 0));
+    this.grace = options.bookingGraceMs ?? 60_000;
   }
 
   async take(request: CostRequest, maxWaitMs: number): Promise<CostTicket> {
     const id = request.booked?.id ?? randomUUID();
     const [waitMs, booking] = await this.redis.storeBucketTake(
       ...this.keys,
-      this.now(),
+      this.options.clock?.() ?? '',
       this.reserve,
       request.cost,
       Math.max(0, Math.floor(maxWaitMs)),
       id,
-      this.grace(),
+      this.grace,
       request.operation,
       request.booked?.booking ?? '',
       request.priority ?? 'registration',
@@ -251,7 +238,7 @@ export class SharedStoreBucket implements StoreCostGate {
     const status = answer?.throttleStatus;
     await this.redis.storeBucketSettle(
       ...this.keys,
-      this.now(),
+      this.options.clock?.() ?? '',
       this.reserve,
       refund,
       `${ticket.id}:${ticket.cost}`,
@@ -261,11 +248,15 @@ export class SharedStoreBucket implements StoreCostGate {
       answer && answer.actual === null ? 1 : 0,
       ticket.operation,
       answer?.actual ?? '',
-      this.grace(),
+      this.grace,
     );
   }
 
-  async state(): Promise<SharedBucketState> {
+  /**
+   * The connector's share as the model holds it now (without the refill since the last use), and
+   * the counts of points taken, requests that waited (and for how long), deferred and THROTTLED.
+   */
+  async state() {
     const [model, stats] = await Promise.all([
       this.redis.hgetall(this.keys[0]),
       this.redis.hgetall(this.keys[3]),
@@ -285,13 +276,5 @@ export class SharedStoreBucket implements StoreCostGate {
       deferred: n(stats, 'deferred'),
       throttled: n(stats, 'throttled'),
     };
-  }
-
-  private grace(): number {
-    return this.options.bookingGraceMs ?? 60_000;
-  }
-
-  private now(): number | string {
-    return this.options.clock ? this.options.clock() : '';
   }
 }
