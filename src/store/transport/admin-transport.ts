@@ -58,13 +58,7 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
   const sessions: AdminSessions =
     options.auth.kind === 'accessToken'
       ? fixedTokenSessions(shopify, options.shop)
-      : clientCredentialsSessions({
-          shopify,
-          shop: options.shop,
-          fetch,
-          logger,
-          ...(options.now ? { now: options.now } : {}),
-        });
+      : clientCredentialsSessions({ shopify, shop: options.shop, fetch, logger, now: options.now });
   const graphql = new AdminGraphql({
     shopify,
     sessions,
@@ -72,10 +66,9 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
     logger,
     maxThrottleWaits: options.maxThrottleWaits ?? 10,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    ...(options.onRequest ? { onRequest: options.onRequest } : {}),
-    ...(options.bucket
-      ? { gate: options.bucket, maxBudgetWaitMs: options.maxBudgetWaitMs ?? 10_000 }
-      : {}),
+    onRequest: options.onRequest,
+    gate: options.bucket,
+    maxBudgetWaitMs: options.maxBudgetWaitMs ?? 10_000,
   });
 
   return {
