@@ -20,7 +20,7 @@ export function fixedTokenSessions(shopify: Shopify, shop: string): AdminSession
 }
 
 /** Renew this long before the token expires, so no request goes out with a dying token. */
-export const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
+const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
 
 /** Renewed before expiry and once after a 401; concurrent callers share one token request. */
 export function clientCredentialsSessions(options: {
@@ -29,23 +29,18 @@ export function clientCredentialsSessions(options: {
   fetch: FetchFunction;
   logger: Logger;
   now?: () => number;
-  renewBeforeMs?: number;
 }): AdminSessions {
   const now = options.now ?? Date.now;
-  const renewBeforeMs = options.renewBeforeMs ?? RENEW_BEFORE_EXPIRY_MS;
   let current: { session: Session; renewAt: number } | undefined;
   let inFlight: Promise<Session> | undefined;
 
   async function requestToken(): Promise<Session> {
     const requestedAt = now();
-    let session: Session;
-    try {
-      ({ session } = await withFetch(options.fetch, () =>
-        options.shopify.auth.clientCredentials({ shop: options.shop }),
-      ));
-    } catch (error) {
+    const { session } = await withFetch(options.fetch, () =>
+      options.shopify.auth.clientCredentials({ shop: options.shop }),
+    ).catch((error: unknown) => {
       throw tokenError(error);
-    }
+    });
     if (!session.accessToken) {
       throw new StoreRequestError('Shopify answered the token request without an access token', {
         operation: 'ClientCredentials',
@@ -56,7 +51,7 @@ export function clientCredentialsSessions(options: {
     const renewAt =
       expiresAt === undefined
         ? Number.POSITIVE_INFINITY
-        : expiresAt - Math.min(renewBeforeMs, (expiresAt - requestedAt) / 2);
+        : expiresAt - Math.min(RENEW_BEFORE_EXPIRY_MS, (expiresAt - requestedAt) / 2);
     current = { session, renewAt };
     options.logger.info(
       { expiresAt: expiresAt === undefined ? null : new Date(expiresAt).toISOString() },
