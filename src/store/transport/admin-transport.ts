@@ -1,16 +1,26 @@
+import {
+  GraphqlQueryError,
+  HttpResponseError,
+  type Session,
+  type Shopify,
+} from '@shopify/shopify-api';
 import type { z } from 'zod';
 import type { Logger } from '../../log.js';
-import { StoreBudgetWaitError, StoreError, StoreRequestError } from '../errors.js';
-import { shopFetch } from '../fetch-routing.js';
-import { createAdminShopify, type ShopifyAuth } from '../shopify.js';
 import {
-  type AdminSessions,
-  clientCredentialsSessions,
-  fixedTokenSessions,
-} from './access-token.js';
-import type { StoreCostGate } from './cost-gate.js';
-import { AdminGraphql } from './graphql-request.js';
-import type { StoreRequestOutcome } from './query-cost.js';
+  StoreBudgetWaitError,
+  StoreError,
+  StoreRequestError,
+  StoreThrottledError,
+} from '../errors.js';
+import { shopFetch, withFetch } from '../fetch-routing.js';
+import { createAdminShopify, type ShopifyAuth } from '../shopify.js';
+import { clientCredentialsSessions, fixedTokenSessions } from './access-token.js';
+import type { GrantedTicket, StoreCostGate } from './cost-gate.js';
+import { toStoreError } from './graphql-request.js';
+import { storePriority } from './priority.js';
+import { type QueryCost, queryCostOf, type StoreRequestOutcome } from './query-cost.js';
+import { requestedCostOf } from './requested-costs.js';
+import { type ThrottleSignal, throttleSignal } from './throttle.js';
 
 export interface AdminClientOptions {
   /** name.myshopify.com */
@@ -51,31 +61,154 @@ export interface StoreTransport {
   ): Promise<z.output<S>>;
 }
 
+/** Points for one send of a request (none without a shared bucket), and how long to wait first. */
+type Booking = { granted: true; ticket?: GrantedTicket; waitMs: number };
+
+/**
+ * Each request waits out throttling and renews a refused client-credentials token once; every
+ * other failure becomes a typed StoreError.
+ */
 export function createAdminTransport(options: AdminClientOptions): StoreTransport {
   const logger = options.logger.child({ module: 'store' });
   const shopify = createAdminShopify({ ...options, logger });
   const fetch = shopFetch(options.shop, options.adminApiUrl);
-  const sessions: AdminSessions =
+  const sessions =
     options.auth.kind === 'accessToken'
       ? fixedTokenSessions(shopify, options.shop)
       : clientCredentialsSessions({ shopify, shop: options.shop, fetch, logger, now: options.now });
-  const graphql = new AdminGraphql({
-    shopify,
-    sessions,
-    fetch,
-    logger,
-    maxThrottleWaits: options.maxThrottleWaits ?? 10,
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    onRequest: options.onRequest,
-    gate: options.bucket,
-    maxBudgetWaitMs: options.maxBudgetWaitMs ?? 10_000,
-  });
+  const maxThrottleWaits = options.maxThrottleWaits ?? 10;
+  const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+  const gate = options.bucket;
+  const clients = new WeakMap<Session, InstanceType<Shopify['clients']['Graphql']>>();
+
+  async function request(
+    operation: string,
+    document: string,
+    variables: Record<string, unknown>,
+  ): Promise<unknown> {
+    let waits = 0;
+    let renewed = false;
+    let booking = await book(operation, document);
+    for (;;) {
+      // A booked place: wait for it, then ask again (the refill or refunds may cover it by then).
+      while (booking.waitMs > 0) {
+        await sleep(booking.waitMs);
+        booking = booking.ticket?.booking
+          ? await book(operation, document, booking.ticket)
+          : { ...booking, waitMs: 0 };
+      }
+      const { ticket } = booking;
+      const session = await sessions.session();
+      try {
+        const client = clients.get(session) ?? new shopify.clients.Graphql({ session });
+        clients.set(session, client);
+        const response = await withFetch(fetch, () => client.request(document, { variables }));
+        const cost = queryCostOf(response.extensions);
+        await settle(ticket, cost);
+        observe({ operation, outcome: 'ok', cost });
+        return response.data;
+      } catch (error) {
+        const throttle = throttleSignal(error);
+        const cost =
+          error instanceof GraphqlQueryError
+            ? queryCostOf((error.body as { extensions?: unknown } | undefined)?.extensions)
+            : undefined;
+        await settle(ticket, cost);
+        if (throttle && waits < maxThrottleWaits) {
+          waits += 1;
+          booking = await bookAfterThrottle(operation, document, throttle, cost, waits);
+          continue;
+        }
+        observe({ operation, outcome: throttle ? 'throttled' : 'error', cost });
+        if (throttle) {
+          throw new StoreThrottledError(operation, waits, throttle.waitMs, {
+            status: throttle.status,
+            cause: error,
+          });
+        }
+        if (!renewed && error instanceof HttpResponseError && error.response.code === 401) {
+          renewed = true;
+          if (await sessions.renewAfterUnauthorized(session)) {
+            booking = await book(operation, document);
+            continue;
+          }
+        }
+        throw toStoreError(error, operation);
+      }
+    }
+  }
+
+  /**
+   * Booked before the wait so the wait logged is the wait made: the later of what Shopify asks (for
+   * its whole bucket) and what the shared bucket needs for the connector's share.
+   */
+  async function bookAfterThrottle(
+    operation: string,
+    document: string,
+    throttle: ThrottleSignal,
+    cost: QueryCost | undefined,
+    wait: number,
+  ): Promise<Booking> {
+    const booking = await take(operation, document);
+    const waitMs = Math.max(throttle.waitMs, booking.granted ? booking.waitMs : booking.deferMs);
+    const fields = { operation, waitMs, wait, signal: throttle.kind };
+    if (!booking.granted) {
+      observe({ operation, outcome: 'throttled', cost });
+      logger.info(
+        fields,
+        'Shopify throttled the request; the job goes back to its queue for the wait',
+      );
+      throw new StoreBudgetWaitError(operation, waitMs);
+    }
+    observe({ operation, outcome: 'throttled', cost, throttleWaitMs: waitMs });
+    logger.info(fields, 'Shopify throttled the request; waiting before trying again');
+    return { ...booking, waitMs };
+  }
+
+  /** Short waits happen here; a longer one throws StoreBudgetWaitError, freeing the worker. */
+  async function book(operation: string, document: string, booked?: GrantedTicket) {
+    const booking = await take(operation, document, booked);
+    if (!booking.granted) throw new StoreBudgetWaitError(operation, booking.deferMs);
+    return booking;
+  }
+
+  async function take(
+    operation: string,
+    document: string,
+    booked?: GrantedTicket,
+  ): Promise<Booking | { granted: false; deferMs: number }> {
+    if (!gate) return { granted: true, waitMs: 0 };
+    const ticket = await gate.take(
+      { cost: requestedCostOf(document), operation, priority: storePriority(), booked },
+      options.maxBudgetWaitMs ?? 10_000,
+    );
+    if (!ticket.granted) return ticket;
+    return { granted: true, ticket, waitMs: ticket.sendInMs };
+  }
+
+  /** Tells the shared bucket what the request cost; the answer stands even if Redis does not. */
+  async function settle(ticket: GrantedTicket | undefined, cost: QueryCost | undefined) {
+    if (!ticket || !gate) return;
+    try {
+      await gate.settle(ticket, cost);
+    } catch (err) {
+      logger.warn({ err }, 'could not record the request in the shared Shopify bucket');
+    }
+  }
+
+  function observe(outcome: StoreRequestOutcome): void {
+    try {
+      options.onRequest?.(outcome);
+    } catch {
+      // Metrics never change how a request ends.
+    }
+  }
 
   return {
     async send(operation, document, schema, variables) {
       let data: unknown;
       try {
-        data = await graphql.request(operation, document, variables);
+        data = await request(operation, document, variables);
         options.onOutcome?.({ ok: true });
       } catch (error) {
         // A wait for the shared bucket sent nothing: it says nothing about Shopify's health.
