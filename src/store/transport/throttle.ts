@@ -2,9 +2,9 @@ import { GraphqlQueryError, HttpThrottlingError } from '@shopify/shopify-api';
 import { z } from 'zod';
 
 /** Used when Shopify says "throttled" but not for how long. */
-export const DEFAULT_THROTTLE_WAIT_MS = 1_000;
+const DEFAULT_THROTTLE_WAIT_MS = 1_000;
 /** One wait never exceeds this, whatever the answer claims. */
-export const MAX_THROTTLE_WAIT_MS = 60_000;
+const MAX_THROTTLE_WAIT_MS = 60_000;
 
 const throttledBodySchema = z.object({
   errors: z.object({
@@ -34,13 +34,9 @@ export type ThrottleSignal = { kind: 'cost' | 'rate_limit'; waitMs: number; stat
  */
 export function throttleSignal(error: unknown): ThrottleSignal | null {
   if (error instanceof HttpThrottlingError) {
-    const retryAfterSeconds = error.response.retryAfter;
+    const seconds = error.response.retryAfter ?? Number.NaN;
     const waitMs =
-      retryAfterSeconds !== undefined &&
-      Number.isFinite(retryAfterSeconds) &&
-      retryAfterSeconds >= 0
-        ? retryAfterSeconds * 1000
-        : DEFAULT_THROTTLE_WAIT_MS;
+      Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_THROTTLE_WAIT_MS;
     return { kind: 'rate_limit', waitMs: clampWait(waitMs), status: 429 };
   }
   if (!(error instanceof GraphqlQueryError)) return null;
