@@ -20,17 +20,10 @@ export function withFetch<T>(fetchFn: FetchFunction, work: () => Promise<T>): Pr
   return currentFetch.run(fetchFn, work);
 }
 
-/** Longest silence while an answer's headers or its next bytes are awaited (undici's is 300 s). */
-export const HTTP_IDLE_TIMEOUT_MS = 60_000;
-
-export const HTTP_CONNECT_TIMEOUT_MS = 10_000;
-
+/** Idle: the longest silence while an answer's headers or next bytes are awaited (undici: 300 s). */
 export function storeConnections({
-  idleTimeoutMs = HTTP_IDLE_TIMEOUT_MS,
-  connectTimeoutMs = HTTP_CONNECT_TIMEOUT_MS,
-}: {
-  idleTimeoutMs?: number;
-  connectTimeoutMs?: number;
+  idleTimeoutMs = 60_000,
+  connectTimeoutMs = 10_000,
 } = {}): Agent {
   return new Agent({
     connect: { timeout: connectTimeoutMs },
