@@ -6,9 +6,6 @@ export type ShopifyAuth =
   | { kind: 'accessToken'; accessToken: string }
   | { kind: 'clientCredentials'; clientId: string; clientSecret: string };
 
-// A background service has no app URL; the library insists on one for OAuth redirects we never use.
-const UNUSED_HOST_NAME = 'localhost';
-
 /**
  * A fixed token is a custom store app, its secret the webhook secret. Client credentials must not
  * be one: that mode sends `adminApiAccessToken` instead of the session's token.
@@ -21,7 +18,8 @@ export function createAdminShopify(options: {
 }): Shopify {
   const common = {
     isEmbeddedApp: false,
-    hostName: UNUSED_HOST_NAME,
+    // A background service has no app URL; the library insists on one for OAuth redirects.
+    hostName: 'localhost',
     apiVersion: options.apiVersion as ApiVersion,
     logger: libraryLogger(options.logger),
     _logDisabledFutureFlags: false,
