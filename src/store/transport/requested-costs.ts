@@ -50,15 +50,7 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
 /** For a document not in the table: a tenth of a standard bucket, corrected by Shopify's answer. */
 export const UNKNOWN_DOCUMENT_COST = 100;
 
-const OPERATION_NAME = /\b(?:query|mutation)\s+([_A-Za-z][_0-9A-Za-z]*)/;
-const byDocument = new Map<string, number>();
-
 export function requestedCostOf(document: string): number {
-  let cost = byDocument.get(document);
-  if (cost === undefined) {
-    const name = OPERATION_NAME.exec(document)?.[1];
-    cost = (name && REQUESTED_COSTS[name]) || UNKNOWN_DOCUMENT_COST;
-    byDocument.set(document, cost);
-  }
-  return cost;
+  const name = /\b(?:query|mutation)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(document)?.[1];
+  return (name && REQUESTED_COSTS[name]) || UNKNOWN_DOCUMENT_COST;
 }
