@@ -206,17 +206,14 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
 
   return {
     async send(operation, document, schema, variables) {
-      let data: unknown;
-      try {
-        data = await request(operation, document, variables);
-        options.onOutcome?.({ ok: true });
-      } catch (error) {
+      const data = await request(operation, document, variables).catch((error: unknown) => {
         // A wait for the shared bucket sent nothing: it says nothing about Shopify's health.
         if (error instanceof StoreError && !(error instanceof StoreBudgetWaitError)) {
           options.onOutcome?.({ ok: false, error });
         }
         throw error;
-      }
+      });
+      options.onOutcome?.({ ok: true });
       const parsed = schema.safeParse(data);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
