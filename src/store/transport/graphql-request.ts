@@ -7,7 +7,7 @@ import {
   StoreUserError,
 } from '../errors.js';
 
-/** What Shopify's refusals and failures mean, as typed StoreErrors. */
+// What Shopify's refusals and failures mean, as typed StoreErrors.
 
 export function throwOnUserErrors(
   operation: string,
