@@ -20,7 +20,7 @@ import { toStoreError } from './graphql-request.js';
 import { storePriority } from './priority.js';
 import { type QueryCost, queryCostOf, type StoreRequestOutcome } from './query-cost.js';
 import { requestedCostOf } from './requested-costs.js';
-import { type ThrottleSignal, throttleSignal } from './throttle.js';
+import { throttleSignal } from './throttle.js';
 
 export interface AdminClientOptions {
   /** name.myshopify.com */
@@ -116,7 +116,22 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
         await settle(ticket, cost);
         if (throttle && waits < maxThrottleWaits) {
           waits += 1;
-          booking = await bookAfterThrottle(operation, document, throttle, cost, waits);
+          // Booked before the wait so the wait logged is the wait made: the later of what Shopify
+          // asks (for its whole bucket) and what the shared bucket needs for the connector's share.
+          const next = await take(operation, document);
+          const waitMs = Math.max(throttle.waitMs, next.granted ? next.waitMs : next.deferMs);
+          const fields = { operation, waitMs, wait: waits, signal: throttle.kind };
+          if (!next.granted) {
+            observe({ operation, outcome: 'throttled', cost });
+            logger.info(
+              fields,
+              'Shopify throttled the request; the job goes back to its queue for the wait',
+            );
+            throw new StoreBudgetWaitError(operation, waitMs);
+          }
+          observe({ operation, outcome: 'throttled', cost, throttleWaitMs: waitMs });
+          logger.info(fields, 'Shopify throttled the request; waiting before trying again');
+          booking = { ...next, waitMs };
           continue;
         }
         observe({ operation, outcome: throttle ? 'throttled' : 'error', cost });
@@ -136,33 +151,6 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
         throw toStoreError(error, operation);
       }
     }
-  }
-
-  /**
-   * Booked before the wait so the wait logged is the wait made: the later of what Shopify asks (for
-   * its whole bucket) and what the shared bucket needs for the connector's share.
-   */
-  async function bookAfterThrottle(
-    operation: string,
-    document: string,
-    throttle: ThrottleSignal,
-    cost: QueryCost | undefined,
-    wait: number,
-  ): Promise<Booking> {
-    const booking = await take(operation, document);
-    const waitMs = Math.max(throttle.waitMs, booking.granted ? booking.waitMs : booking.deferMs);
-    const fields = { operation, waitMs, wait, signal: throttle.kind };
-    if (!booking.granted) {
-      observe({ operation, outcome: 'throttled', cost });
-      logger.info(
-        fields,
-        'Shopify throttled the request; the job goes back to its queue for the wait',
-      );
-      throw new StoreBudgetWaitError(operation, waitMs);
-    }
-    observe({ operation, outcome: 'throttled', cost, throttleWaitMs: waitMs });
-    logger.info(fields, 'Shopify throttled the request; waiting before trying again');
-    return { ...booking, waitMs };
   }
 
   /** Short waits happen here; a longer one throws StoreBudgetWaitError, freeing the worker. */
