@@ -1,8 +1,12 @@
+import { z } from 'zod';
+import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
 import { defineJob } from '../job-definition.js';
 import { KEPT_JOBS } from '../kept-jobs.js';
 import { markOrderPayload } from './payload.js';
-import { isShopifyRefusal, markRetryState } from './retry-state.js';
 import { writeOrderMarks } from './write-marks.js';
+
+/** Kept in the job's data so the board shows it; the processor's payload parse drops it. */
+const retryState = z.object({ refusedByShopify: z.boolean().catch(false) });
 
 /** Apart from registration, so a Shopify hiccup never posts to the provider again. */
 export const markOrderJob = defineJob({
@@ -23,7 +27,7 @@ export const markOrderJob = defineJob({
   // Outlasts a Shopify outage or a revoked token; a write Shopify refused would fail again.
   redrive: {
     retries: (job) =>
-      !markRetryState.safeParse(job.data).data?.refusedByShopify &&
+      !retryState.safeParse(job.data).data?.refusedByShopify &&
       markOrderPayload.safeParse(job.data).success,
     firstDelayMs: () => 15 * 60_000,
     maxDelayMs: 24 * 3_600_000,
@@ -43,7 +47,8 @@ export const markOrderJob = defineJob({
       return { outcome };
     },
   async onGiveUp(ctx, { orderId, kind }, reason, { error, job }) {
-    const refusedByShopify = isShopifyRefusal(error);
+    // Fails the same way until someone changes something, so it is not retried on schedule.
+    const refusedByShopify = error instanceof StoreUserError || error instanceof StoreNotFoundError;
     // What the first run was handed is stale for any retry.
     const { seen: _seen, ...data } = job.data;
     await job.updateData({ ...data, refusedByShopify });
