@@ -9,6 +9,7 @@ import { queueShipmentUpdates, statusMetafieldsDue } from '../shipment-updates/f
 import {
   type WriteStatusDeps,
   writeShipmentStatus,
+  writeStatusIfDue,
 } from '../write-shipment-status/write-status.js';
 import { fulfilShipment } from './fulfil.js';
 
@@ -43,9 +44,7 @@ function statusAlongside(
     async writeIfNotSent(): Promise<void> {
       if (sent) return;
       const shipment = await deps.tracking.get(reference);
-      if (shipment && statusMetafieldsDue(shipment, deps.settings.sync)) {
-        await writeShipmentStatus(reference, deps, { shipment });
-      }
+      if (shipment) await writeStatusIfDue(shipment, deps);
     },
   };
 }

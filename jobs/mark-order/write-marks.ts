@@ -8,14 +8,10 @@ import { describeChanges, FINGERPRINT_PARTS } from '../../src/domain/shipment-fi
 import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import { orderNotFound } from '../../src/store/transport/order-ids.js';
-import type {
-  MetafieldEntry,
-  MetafieldKey,
-  OrderMarkChanges,
-  OrderMarks,
-} from '../../src/store/types.js';
+import type { MetafieldKey, OrderMarkChanges, OrderMarks } from '../../src/store/types.js';
 import { type StatusSettings, statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
 import {
+  metafieldText as text,
   type WriteStatusDeps,
   writeShipmentStatus,
 } from '../write-shipment-status/write-status.js';
@@ -29,13 +25,6 @@ export interface OrderMarksDeps {
   settings: { sync: StatusSettings };
   logger: Logger;
 }
-
-const text = (key: string, value: string, multiLine = false): MetafieldEntry => ({
-  namespace: METAFIELD_NAMESPACE,
-  key,
-  value,
-  type: multiLine ? 'multi_line_text_field' : 'single_line_text_field',
-});
 
 const named = (key: string): MetafieldKey => ({ namespace: METAFIELD_NAMESPACE, key });
 

@@ -1,10 +1,9 @@
 import type { Logger } from '../../src/log.js';
 import { FinalJobError } from '../../src/queue/failure-policy.js';
-import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { Fulfillments, OrderMarks } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
-import { statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
-import { onlyStatusRefused, writeShipmentStatus } from '../write-shipment-status/write-status.js';
+import { writeEachWithStatus, writeStatusIfDue } from '../write-shipment-status/write-status.js';
 
 export interface RecordDeliveryDeps {
   store: Pick<Fulfillments, 'readFulfillmentState' | 'createFulfillmentEvent'> &
@@ -14,16 +13,14 @@ export interface RecordDeliveryDeps {
   logger: Logger;
 }
 
-export interface RecordDeliveryOptions {
-  /** An earlier attempt may have added the event and lost the answer: read fulfillments first. */
-  retry?: boolean;
-}
-
-/** Due status metafields go with the first event, or alone when no fulfillment shows it. */
+/**
+ * Due status metafields go with the first event, or alone when no fulfillment shows it. `retry`: an
+ * earlier attempt may have added the event and lost the answer, so fulfillments are read first.
+ */
 export async function recordDelivery(
   reference: string,
   deps: RecordDeliveryDeps,
-  options: RecordDeliveryOptions = {},
+  options: { retry?: boolean } = {},
 ): Promise<'recorded' | 'already-recorded' | 'no-fulfillment' | 'stale'> {
   const shipment = await deps.tracking.get(reference);
   if (!shipment) return 'stale';
@@ -60,29 +57,13 @@ export async function recordDelivery(
   }
 
   const event = shipment.deliveredAt ? { happenedAt: shipment.deliveredAt } : {};
-  let [first, ...rest] = toMark;
-  let statusRefused: unknown;
-  if (first && statusMetafieldsDue(shipment, deps.settings.sync)) {
-    const id = first;
-    try {
-      await writeShipmentStatus(reference, deps, {
-        shipment,
-        firstWrite: async (metafields) => {
-          await deps.store.createFulfillmentEvent(id, 'DELIVERED', {
-            ...event,
-            orderStatus: { orderId: reference, metafields },
-          });
-        },
-      });
-    } catch (error) {
-      if (!onlyStatusRefused(error)) throw error;
-      statusRefused = error;
-    }
-    first = undefined;
-  }
-  for (const id of first ? [first, ...rest] : rest) {
-    await deps.store.createFulfillmentEvent(id, 'DELIVERED', event);
-  }
+  const statusRefused = await writeEachWithStatus(shipment, toMark, deps, (id, orderStatus) =>
+    deps.store.createFulfillmentEvent(
+      id,
+      'DELIVERED',
+      orderStatus ? { ...event, orderStatus } : event,
+    ),
+  );
   if (toMark.length === 0) await writeStatusIfDue(shipment, deps, { shown: ours.length > 0 });
   await deps.tracking.saveShopifySide(reference, { deliveryRecordedAt: new Date().toISOString() });
   if (statusRefused) throw statusRefused;
@@ -91,14 +72,4 @@ export async function recordDelivery(
     return 'no-fulfillment';
   }
   return toMark.length > 0 ? 'recorded' : 'already-recorded';
-}
-
-/** `shown: false`: no fulfillment shows the delivery. */
-async function writeStatusIfDue(
-  shipment: TrackedShipment,
-  deps: RecordDeliveryDeps,
-  options: { shown?: boolean } = {},
-) {
-  if (!statusMetafieldsDue(shipment, deps.settings.sync, options)) return;
-  await writeShipmentStatus(shipment.reference, deps, { shipment });
 }

@@ -7,7 +7,11 @@ import type { Logger } from '../../src/log.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
 import { StoreUserError } from '../../src/store/errors.js';
 import type { MetafieldEntry, OrderMarks } from '../../src/store/types.js';
-import { statusVersion } from '../shipment-updates/follow-ups.js';
+import {
+  type StatusSettings,
+  statusMetafieldsDue,
+  statusVersion,
+} from '../shipment-updates/follow-ups.js';
 
 export interface WriteStatusDeps {
   store: Pick<OrderMarks, 'setOrderMetafields'>;
@@ -22,9 +26,50 @@ export interface StatusWriteOptions {
   shipment?: TrackedShipment;
 }
 
-/** Write made, only the status refused: carry on (a replay must not repeat it), then throw this. */
-export function onlyStatusRefused(error: unknown): error is StoreUserError {
-  return error instanceof StoreUserError && error.writeMade;
+type FollowUpDeps = WriteStatusDeps & { settings: { sync: StatusSettings } };
+
+/** `shown: false`: the caller's writes could not show the status. */
+export async function writeStatusIfDue(
+  shipment: TrackedShipment,
+  deps: FollowUpDeps,
+  options: { shown?: boolean } = {},
+): Promise<void> {
+  if (!statusMetafieldsDue(shipment, deps.settings.sync, options)) return;
+  await writeShipmentStatus(shipment.reference, deps, { shipment });
+}
+
+/**
+ * One write per id, the first carrying the status metafields when due. Write made, only the status
+ * refused: the rest go on (a replay must not repeat them) and the refusal is returned, to throw after.
+ */
+export async function writeEachWithStatus(
+  shipment: TrackedShipment,
+  ids: readonly string[],
+  deps: FollowUpDeps,
+  write: (
+    id: string,
+    orderStatus?: { orderId: string; metafields: MetafieldEntry[] },
+  ) => Promise<unknown>,
+): Promise<StoreUserError | undefined> {
+  const [first, ...rest] = ids;
+  if (!first || !statusMetafieldsDue(shipment, deps.settings.sync)) {
+    for (const id of ids) await write(id);
+    return undefined;
+  }
+  let statusRefused: StoreUserError | undefined;
+  try {
+    await writeShipmentStatus(shipment.reference, deps, {
+      shipment,
+      firstWrite: async (metafields) => {
+        await write(first, { orderId: shipment.reference, metafields });
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof StoreUserError && error.writeMade)) throw error;
+    statusRefused = error;
+  }
+  for (const id of rest) await write(id);
+  return statusRefused;
 }
 
 /** A shipment that keeps changing is caught next time. */
@@ -62,16 +107,18 @@ export async function writeShipmentStatus(
   return 'written';
 }
 
+export const metafieldText = (key: string, value: string, multiLine = false): MetafieldEntry => ({
+  namespace: METAFIELD_NAMESPACE,
+  key,
+  value,
+  type: multiLine ? 'multi_line_text_field' : 'single_line_text_field',
+});
+
 function statusMetafields(
   shipment: TrackedShipment,
   labels: Readonly<Record<string, string>>,
 ): MetafieldEntry[] {
-  const text = (key: string, value: string): MetafieldEntry => ({
-    namespace: METAFIELD_NAMESPACE,
-    key,
-    value,
-    type: 'single_line_text_field',
-  });
+  const text = metafieldText;
   const label = labels[shipment.status] ?? STATUS_LABELS[shipment.status] ?? shipment.status;
   return [
     text(METAFIELD_KEYS.orderNumber, shipment.orderNumber),
