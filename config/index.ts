@@ -385,16 +385,30 @@ function part<N extends VariableName, T>(
   return { names, build };
 }
 
+type Output<N extends VariableName> = z.output<(typeof variables)[N]['schema']>;
+/** Setting names to variables, nested as the settings are. */
+type FieldMap = { readonly [field: string]: VariableName | FieldMap };
+type Fields<F> = {
+  -readonly [K in keyof F]: F[K] extends VariableName ? Output<F[K]> : Fields<F[K]>;
+};
+
+/** A part whose settings are its variables as parsed, under other names. */
+function fields<const F extends FieldMap>(map: F) {
+  const names = (m: FieldMap): VariableName[] =>
+    Object.values(m).flatMap((n) => (typeof n === 'string' ? [n] : names(n)));
+  const build = (m: FieldMap, v: Record<string, unknown>): unknown =>
+    Object.fromEntries(
+      Object.entries(m).map(([key, n]) => [key, typeof n === 'string' ? v[n] : build(n, v)]),
+    );
+  return part(names(map), (v) => build(map, v) as Fields<F>);
+}
+
 const LOOPBACK_HOST = '127.0.0.1';
 
 /** A command loads only the parts it needs: reading records must not ask for the Shopify token. */
 const PARTS = {
   logLevel: part(['LOG_LEVEL'], (v) => v.LOG_LEVEL),
-  server: part(['PORT', 'HOST', 'PUBLIC_URL'], (v) => ({
-    port: v.PORT,
-    host: v.HOST,
-    publicUrl: v.PUBLIC_URL,
-  })),
+  server: fields({ port: 'PORT', host: 'HOST', publicUrl: 'PUBLIC_URL' }),
   /** Undefined: /metrics, /status and Bull Board share the webhook port. */
   adminListener: part(['ADMIN_PORT', 'ADMIN_HOST', 'PORT'], (v, problems) => {
     if (v.ADMIN_HOST && v.ADMIN_PORT === undefined) {
@@ -422,7 +436,7 @@ const PARTS = {
       ? { user: v.ADMIN_USER, password: v.ADMIN_PASSWORD, readOnly: v.ADMIN_READ_ONLY }
       : undefined;
   }),
-  metrics: part(['METRICS_TOKEN'], (v) => ({ token: v.METRICS_TOKEN })),
+  metrics: fields({ token: 'METRICS_TOKEN' }),
   redis: part(['REDIS_URL', 'QUEUE_PREFIX', 'REDIS_ALLOW_EVICTION'], (v, problems) => {
     // On a Redis Cluster multi-key commands need one slot, so the prefix must be a hash tag.
     const { REDIS_URL: url, QUEUE_PREFIX: prefix } = v;
@@ -433,28 +447,16 @@ const PARTS = {
     }
     return { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX, allowEviction: v.REDIS_ALLOW_EVICTION };
   }),
-  partner: part(
-    [
-      'PARTNER_API_URL',
-      'PARTNER_API_TOKEN',
-      'PARTNER_RATE_LIMIT',
-      'PARTNER_RATE_WINDOW_MS',
-      'PARTNER_SYNC_RESERVE',
-      'PARTNER_RETRY_AFTER_DEFAULT_MS',
-      'PARTNER_RETRY_AFTER_MAX_MS',
-      'PARTNER_TIMEOUT_MS',
-    ],
-    (v) => ({
-      apiUrl: v.PARTNER_API_URL,
-      token: v.PARTNER_API_TOKEN,
-      rateLimit: v.PARTNER_RATE_LIMIT,
-      rateWindowMs: v.PARTNER_RATE_WINDOW_MS,
-      syncReserve: v.PARTNER_SYNC_RESERVE,
-      retryAfterDefaultMs: v.PARTNER_RETRY_AFTER_DEFAULT_MS,
-      retryAfterMaxMs: v.PARTNER_RETRY_AFTER_MAX_MS,
-      timeoutMs: v.PARTNER_TIMEOUT_MS,
-    }),
-  ),
+  partner: fields({
+    apiUrl: 'PARTNER_API_URL',
+    token: 'PARTNER_API_TOKEN',
+    rateLimit: 'PARTNER_RATE_LIMIT',
+    rateWindowMs: 'PARTNER_RATE_WINDOW_MS',
+    syncReserve: 'PARTNER_SYNC_RESERVE',
+    retryAfterDefaultMs: 'PARTNER_RETRY_AFTER_DEFAULT_MS',
+    retryAfterMaxMs: 'PARTNER_RETRY_AFTER_MAX_MS',
+    timeoutMs: 'PARTNER_TIMEOUT_MS',
+  }),
   shopify: part(
     [
       'SHOPIFY_SHOP',
@@ -504,14 +506,11 @@ const PARTS = {
       };
     },
   ),
-  intake: part(
-    ['ORDER_POLL_INTERVAL_MS', 'ORDER_POLL_OVERLAP_MS', 'RECONCILE_FIRST_LOOKBACK_DAYS'],
-    (v) => ({
-      pollIntervalMs: v.ORDER_POLL_INTERVAL_MS,
-      pollOverlapMs: v.ORDER_POLL_OVERLAP_MS,
-      firstLookbackDays: v.RECONCILE_FIRST_LOOKBACK_DAYS,
-    }),
-  ),
+  intake: fields({
+    pollIntervalMs: 'ORDER_POLL_INTERVAL_MS',
+    pollOverlapMs: 'ORDER_POLL_OVERLAP_MS',
+    firstLookbackDays: 'RECONCILE_FIRST_LOOKBACK_DAYS',
+  }),
   eligibility: part(
     ['ELIGIBLE_FINANCIAL_STATUSES', 'SKIP_TEST_ORDERS', 'INCLUDE_TAGS', 'EXCLUDE_TAGS'],
     (v) => ({
@@ -521,82 +520,48 @@ const PARTS = {
       excludeTags: v.EXCLUDE_TAGS,
     }),
   ),
-  shipment: part(
-    [
-      'SENDER_NAME',
-      'SENDER_COMPANY',
-      'SENDER_PHONE',
-      'SENDER_EMAIL',
-      'SENDER_STREET',
-      'SENDER_CITY',
-      'SENDER_POSTAL_CODE',
-      'SENDER_COUNTRY_CODE',
-      'SEND_RECEIVER_EMAIL',
-      'DOCUMENT_TAG',
-      'CONTENT_DESCRIPTION',
-      'DEFAULT_WEIGHT_KG',
-      'COLLECT_FROM_LOCATIONS',
-      'SHIP_PICKUP_POINTS',
-      'DEFAULT_LENGTH_CM',
-      'DEFAULT_WIDTH_CM',
-      'DEFAULT_HEIGHT_CM',
-    ],
-    (v) => ({
-      sender: {
-        name: v.SENDER_NAME,
-        company: v.SENDER_COMPANY,
-        phone: v.SENDER_PHONE,
-        email: v.SENDER_EMAIL,
-        street: v.SENDER_STREET,
-        city: v.SENDER_CITY,
-        postalCode: v.SENDER_POSTAL_CODE,
-        countryCode: v.SENDER_COUNTRY_CODE,
-      },
-      sendReceiverEmail: v.SEND_RECEIVER_EMAIL,
-      documentTag: v.DOCUMENT_TAG,
-      contentDescription: v.CONTENT_DESCRIPTION,
-      defaultWeightKg: v.DEFAULT_WEIGHT_KG,
-      collectFromLocations: v.COLLECT_FROM_LOCATIONS,
-      shipPickupPoints: v.SHIP_PICKUP_POINTS,
-      defaultBox: {
-        lengthCm: v.DEFAULT_LENGTH_CM,
-        widthCm: v.DEFAULT_WIDTH_CM,
-        heightCm: v.DEFAULT_HEIGHT_CM,
-      },
-    }),
-  ),
-  records: part(['RECORD_RETENTION_DAYS'], (v) => ({ retentionDays: v.RECORD_RETENTION_DAYS })),
-  sync: part(
-    [
-      'SYNC_INTERVAL_MS',
-      'SYNC_LOOKBACK_DAYS',
-      'SYNC_REPORT_PROGRESS',
-      'SYNC_STATUS_METAFIELDS',
-      'FULFILLMENT_NOTIFY_CUSTOMER',
-      'TRACKING_COMPANIES',
-      'TRACKING_URL_TEMPLATES',
-    ],
-    (v) => ({
-      intervalMs: v.SYNC_INTERVAL_MS,
-      lookbackDays: v.SYNC_LOOKBACK_DAYS,
-      reportProgress: v.SYNC_REPORT_PROGRESS,
-      statusMetafields: v.SYNC_STATUS_METAFIELDS,
-      notifyCustomer: v.FULFILLMENT_NOTIFY_CUSTOMER,
-      tracking: { companies: v.TRACKING_COMPANIES, urlTemplates: v.TRACKING_URL_TEMPLATES },
-    }),
-  ),
-  createJob: part(['CREATE_ATTEMPTS', 'CREATE_BACKOFF_MS', 'CREATE_BACKOFF_MAX_MS'], (v) => ({
-    attempts: v.CREATE_ATTEMPTS,
-    backoff: { firstMs: v.CREATE_BACKOFF_MS, maxMs: v.CREATE_BACKOFF_MAX_MS },
-  })),
-  interruptedJobs: part(['INTERRUPTED_JOB_RETRY_MS'], (v) => ({
-    firstRetryDelayMs: v.INTERRUPTED_JOB_RETRY_MS,
-  })),
-  concurrency: part(['CREATE_CONCURRENCY', 'MARK_CONCURRENCY', 'SYNC_WRITE_CONCURRENCY'], (v) => ({
-    create: v.CREATE_CONCURRENCY,
-    mark: v.MARK_CONCURRENCY,
-    syncWrite: v.SYNC_WRITE_CONCURRENCY,
-  })),
+  shipment: fields({
+    sender: {
+      name: 'SENDER_NAME',
+      company: 'SENDER_COMPANY',
+      phone: 'SENDER_PHONE',
+      email: 'SENDER_EMAIL',
+      street: 'SENDER_STREET',
+      city: 'SENDER_CITY',
+      postalCode: 'SENDER_POSTAL_CODE',
+      countryCode: 'SENDER_COUNTRY_CODE',
+    },
+    sendReceiverEmail: 'SEND_RECEIVER_EMAIL',
+    documentTag: 'DOCUMENT_TAG',
+    contentDescription: 'CONTENT_DESCRIPTION',
+    defaultWeightKg: 'DEFAULT_WEIGHT_KG',
+    collectFromLocations: 'COLLECT_FROM_LOCATIONS',
+    shipPickupPoints: 'SHIP_PICKUP_POINTS',
+    defaultBox: {
+      lengthCm: 'DEFAULT_LENGTH_CM',
+      widthCm: 'DEFAULT_WIDTH_CM',
+      heightCm: 'DEFAULT_HEIGHT_CM',
+    },
+  }),
+  records: fields({ retentionDays: 'RECORD_RETENTION_DAYS' }),
+  sync: fields({
+    intervalMs: 'SYNC_INTERVAL_MS',
+    lookbackDays: 'SYNC_LOOKBACK_DAYS',
+    reportProgress: 'SYNC_REPORT_PROGRESS',
+    statusMetafields: 'SYNC_STATUS_METAFIELDS',
+    notifyCustomer: 'FULFILLMENT_NOTIFY_CUSTOMER',
+    tracking: { companies: 'TRACKING_COMPANIES', urlTemplates: 'TRACKING_URL_TEMPLATES' },
+  }),
+  createJob: fields({
+    attempts: 'CREATE_ATTEMPTS',
+    backoff: { firstMs: 'CREATE_BACKOFF_MS', maxMs: 'CREATE_BACKOFF_MAX_MS' },
+  }),
+  interruptedJobs: fields({ firstRetryDelayMs: 'INTERRUPTED_JOB_RETRY_MS' }),
+  concurrency: fields({
+    create: 'CREATE_CONCURRENCY',
+    mark: 'MARK_CONCURRENCY',
+    syncWrite: 'SYNC_WRITE_CONCURRENCY',
+  }),
 };
 
 type Parts = typeof PARTS;
