@@ -22,17 +22,28 @@ export type SyncDeps = Pick<
   'tracking' | 'records' | 'partner' | 'store' | 'queueOf' | 'settings'
 > & { logger: Logger };
 
-export interface SyncSummary {
-  outcome: 'synced' | 'skipped';
-  reason?: string;
-  listRequests: number;
-  detailRequests: number;
-  /** A shipment listed on two pages counts twice. */
-  itemsRead: number;
-  changed: number;
-  adopted: number;
-  foreign: number;
-  shopifyUpdatesQueued: number;
+export type SyncSummary = ReturnType<typeof emptySummary> & { reason?: string };
+
+function emptySummary() {
+  return {
+    outcome: 'synced' as 'synced' | 'skipped',
+    listRequests: 0,
+    detailRequests: 0,
+    /** A shipment listed on two pages counts twice. */
+    itemsRead: 0,
+    changed: 0,
+    adopted: 0,
+    foreign: 0,
+    shopifyUpdatesQueued: 0,
+  };
+}
+
+/** What one cycle reads and counts, handed from step to step. */
+interface Cycle {
+  deps: SyncDeps;
+  labels: Record<string, string>;
+  summary: SyncSummary;
+  keepLock(): Promise<void>;
 }
 
 /** Newest first: new shipments push pages back, so an item may be read twice but none skipped. */
@@ -45,16 +56,7 @@ export async function runSyncCycle(
   dueAtMs?: number,
 ): Promise<SyncSummary> {
   const lockMs = Math.max(10 * 60_000, 2 * deps.settings.sync.intervalMs);
-  const summary: SyncSummary = {
-    outcome: 'synced',
-    listRequests: 0,
-    detailRequests: 0,
-    itemsRead: 0,
-    changed: 0,
-    adopted: 0,
-    foreign: 0,
-    shopifyUpdatesQueued: 0,
-  };
+  const summary: SyncSummary = emptySummary();
   if (!(await deps.tracking.holdLock(holder, lockMs, sameJob))) {
     return { ...summary, outcome: 'skipped', reason: 'another sync run is in progress' };
   }
@@ -122,7 +124,7 @@ async function runCycle(
     );
   }
 
-  const labels = await deps.tracking.labels();
+  const cycle: Cycle = { deps, labels: await deps.tracking.labels(), summary, keepLock };
   while (cursor.phase === 'list') {
     const answer = await deps.partner.listShipments(
       { createdAfter: new Date(cursor.windowStart), perPage: SYNC_PAGE_SIZE, page: cursor.page },
@@ -130,7 +132,7 @@ async function runCycle(
     );
     summary.listRequests += 1;
     summary.itemsRead += answer.data.length;
-    await applyListPage(deps, answer.data, labels, summary, Date.parse(cursor.windowStart));
+    await applyListPage(cycle, answer.data, Date.parse(cursor.windowStart));
     // Only page 1's items are known to be updated before anything this cycle misses was made:
     // later pages are read later, and an older shipment on them may have changed since.
     const listedUntilMs = Math.max(
@@ -148,18 +150,13 @@ async function runCycle(
     await keepLock();
   }
 
-  await readDetails(deps, labels, summary, keepLock);
+  await readDetails(cycle);
   await deps.tracking.finishCycle(cursor);
   deps.logger.info({ ...summary, windowStart: cursor.windowStart }, 'sync cycle done');
 }
 
-async function applyListPage(
-  deps: SyncDeps,
-  items: readonly ListItem[],
-  labels: Readonly<Record<string, string>>,
-  summary: SyncSummary,
-  listedAfterMs: number,
-): Promise<void> {
+async function applyListPage(cycle: Cycle, items: readonly ListItem[], listedAfterMs: number) {
+  const { deps, summary } = cycle;
   const known = await deps.tracking.getMany(items.map((item) => item.reference));
   const unknown: ListItem[] = [];
   for (const [i, item] of items.entries()) {
@@ -168,14 +165,7 @@ async function applyListPage(
       unknown.push(item);
       continue;
     }
-    const changed = await applyAndQueue(
-      deps,
-      shipment,
-      toReport(item),
-      labels,
-      summary,
-      shipment.createdAtMs,
-    );
+    const changed = await applyAndQueue(cycle, shipment, toReport(item), shipment.createdAtMs);
     // Unchanged, but a write it needs was never queued (a crash between the two) or failed.
     if (
       !changed &&
@@ -185,17 +175,12 @@ async function applyListPage(
       summary.shopifyUpdatesQueued += await queueShipmentUpdates(deps, shipment);
     }
   }
-  if (unknown.length > 0) await adopt(deps, unknown, labels, summary, listedAfterMs);
+  if (unknown.length > 0) await adopt(cycle, unknown, listedAfterMs);
 }
 
 /** Registered before the connector, or record lost. Other stores' go to the drift report. */
-async function adopt(
-  deps: SyncDeps,
-  items: readonly ListItem[],
-  labels: Readonly<Record<string, string>>,
-  summary: SyncSummary,
-  listedAfterMs: number,
-): Promise<void> {
+async function adopt(cycle: Cycle, items: readonly ListItem[], listedAfterMs: number) {
+  const { deps, summary } = cycle;
   const foreign: string[] = [];
   const toAsk: ListItem[] = [];
   const createdAt = new Map<string, number>();
@@ -232,7 +217,7 @@ async function adopt(
     const ms = createdAt.get(item.reference);
     if (ms === undefined) continue;
     const report = { ...toReport(item), adopted: true };
-    if (await applyAndQueue(deps, null, report, labels, summary, ms)) summary.adopted += 1;
+    if (await applyAndQueue(cycle, null, report, ms)) summary.adopted += 1;
   }
   await deps.tracking.noteForeign(foreign);
   summary.foreign += foreign.length;
@@ -242,12 +227,8 @@ async function adopt(
 const DETAIL_ATTEMPTS = 5;
 
 /** A shipment the provider keeps failing to answer for is left for the next cycle. */
-async function readDetails(
-  deps: SyncDeps,
-  labels: Record<string, string>,
-  summary: SyncSummary,
-  keepLock: () => Promise<void>,
-): Promise<void> {
+async function readDetails(cycle: Cycle): Promise<void> {
+  const { deps, labels, keepLock } = cycle;
   const tried = new Set<string>();
   for (;;) {
     const references = (await deps.tracking.needingDetail()).filter((r) => !tried.has(r));
@@ -258,7 +239,7 @@ async function readDetails(
       // A label learned from another shipment may have made it needless.
       if (known && wantsDetail(known, labels)) {
         try {
-          await readDetail(deps, known, labels, summary);
+          await readDetail(cycle, known);
         } catch (error) {
           if (!isOneShipmentsFailure(error)) throw error;
           const failures = await deps.tracking.noteDetailFailure(reference);
@@ -288,15 +269,11 @@ function isOneShipmentsFailure(error: unknown): boolean {
   return error instanceof PartnerError;
 }
 
-async function readDetail(
-  deps: SyncDeps,
-  known: TrackedShipment,
-  labels: Record<string, string>,
-  summary: SyncSummary,
-): Promise<void> {
+async function readDetail(cycle: Cycle, known: TrackedShipment): Promise<void> {
+  const { deps, labels } = cycle;
   let record: TrackingRecord;
   try {
-    summary.detailRequests += 1;
+    cycle.summary.detailRequests += 1;
     record = await deps.partner.getShipment(known.reference, { priority: 'sync' });
   } catch (error) {
     // The next list says what became of it.
@@ -310,7 +287,7 @@ async function readDetail(
     labels[record.status] = record.status_label;
     await deps.tracking.learnLabel(record.status, record.status_label);
   }
-  await applyAndQueue(deps, known, detailReport(record), labels, summary, known.createdAtMs);
+  await applyAndQueue(cycle, known, detailReport(record), known.createdAtMs);
 }
 
 function toReport(item: ListItem): ShipmentReport {
@@ -336,11 +313,9 @@ function detailReport(record: TrackingRecord): ShipmentReport {
 
 /** The save succeeds only if the shipment is still as read; otherwise it reads again. */
 async function applyAndQueue(
-  deps: SyncDeps,
+  { deps, labels, summary }: Cycle,
   known: TrackedShipment | null,
   report: ShipmentReport,
-  labels: Readonly<Record<string, string>>,
-  summary: SyncSummary,
   createdAtMs: number,
 ): Promise<boolean> {
   let current = known;
