@@ -15,18 +15,22 @@ export interface ReconcileDeps extends OrderEventDeps, Pick<QueueContext, 'redis
   now?: () => Date;
 }
 
+export type ReconcileSummary = ReturnType<typeof emptySummary>;
+
 /** The counts after `seen` add up to it. */
-export interface ReconcileSummary {
-  pages: number;
-  seen: number;
-  queued: number;
-  skipped: number;
-  flaggedCancelled: number;
-  alreadyRegistered: number;
-  alreadyQueued: number;
-  alreadyFlagged: number;
-  /** Waiting for Shopify to release what it holds; queued again. */
-  waitingRechecked: number;
+function emptySummary() {
+  return {
+    pages: 0,
+    seen: 0,
+    queued: 0,
+    skipped: 0,
+    flaggedCancelled: 0,
+    alreadyRegistered: 0,
+    alreadyQueued: 0,
+    alreadyFlagged: 0,
+    /** Waiting for Shopify to release what it holds; queued again. */
+    waitingRechecked: 0,
+  };
 }
 
 /** The rest come next pass. */
@@ -39,17 +43,7 @@ export async function reconcileOrders(
   deps: ReconcileDeps,
   until?: Date,
 ): Promise<ReconcileSummary> {
-  const summary: ReconcileSummary = {
-    pages: 0,
-    seen: 0,
-    queued: 0,
-    skipped: 0,
-    flaggedCancelled: 0,
-    alreadyRegistered: 0,
-    alreadyQueued: 0,
-    alreadyFlagged: 0,
-    waitingRechecked: 0,
-  };
+  const summary = emptySummary();
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {

@@ -9,18 +9,6 @@ import { redriveCount, redriveDelayMs, redriveOf } from '../redrive.js';
 /** Oldest failure first, so an outage comes back slowly. */
 export const RETRIES_PER_PASS = 100;
 
-export interface RetryPassSummary {
-  /** When the pass began, in queues with a redrive. */
-  failed: number;
-  retried: number;
-  /** Waiting for their next run or the next pass. */
-  notYetDue: number;
-  /** Not covered by their redrive (a refusal, say): left to staff. */
-  notRetried: number;
-  /** Left to staff after `maxRetries`. */
-  exhausted: number;
-}
-
 export interface RetryPassDeps {
   jobs: readonly AnyJobDefinition[];
   queueOf(job: AnyJobDefinition): Queue;
@@ -31,16 +19,17 @@ export interface RetryPassDeps {
 }
 
 /** Else a failed mark waits until the order is seen again; a crashed create job stays failed. */
-export async function retryFailedJobs(
-  deps: RetryPassDeps,
-  now: number = Date.now(),
-): Promise<RetryPassSummary> {
+export async function retryFailedJobs(deps: RetryPassDeps, now: number = Date.now()) {
   const perPass = deps.perPass ?? RETRIES_PER_PASS;
-  const summary: RetryPassSummary = {
+  const summary = {
+    /** When the pass began, in queues with a redrive. */
     failed: 0,
     retried: 0,
+    /** Waiting for their next run or the next pass. */
     notYetDue: 0,
+    /** Not covered by their redrive (a refusal, say): left to staff. */
     notRetried: 0,
+    /** Left to staff after `maxRetries`. */
     exhausted: 0,
   };
   const retriedBy = new Map<CounterName, number>();
