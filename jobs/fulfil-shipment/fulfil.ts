@@ -115,11 +115,7 @@ async function fulfilAsSent(
     try {
       const fulfillment = await deps.store.createFulfillment({
         orderId: shipment.reference,
-        lineItems: lines.map((line) => ({
-          fulfillmentOrderId: line.fulfillmentOrderId,
-          fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
-          quantity: line.quantity,
-        })),
+        lineItems: lines.map(fulfillmentLine),
         tracking,
         notifyCustomer,
       });
@@ -154,16 +150,25 @@ async function fulfilAsSent(
   return true;
 }
 
+/** Only the fields Shopify takes. */
+function fulfillmentLine(
+  line: Pick<SentLine, 'fulfillmentOrderId' | 'fulfillmentOrderLineItemId' | 'quantity'>,
+) {
+  const { fulfillmentOrderId, fulfillmentOrderLineItemId, quantity } = line;
+  return { fulfillmentOrderId, fulfillmentOrderLineItemId, quantity };
+}
+
+function unitsByItem(units: readonly { lineItemId: string; quantity: number }[]) {
+  const sums = new Map<string, number>();
+  for (const unit of units)
+    sums.set(unit.lineItemId, (sums.get(unit.lineItemId) ?? 0) + unit.quantity);
+  return sums;
+}
+
 function holdsAll(fulfillment: FulfillmentSummary, lines: readonly SentLine[]): boolean {
   if (!fulfillment.units) return false;
-  const held = new Map<string, number>();
-  for (const unit of fulfillment.units) {
-    held.set(unit.lineItemId, (held.get(unit.lineItemId) ?? 0) + unit.quantity);
-  }
-  const asked = new Map<string, number>();
-  for (const line of lines)
-    asked.set(line.lineItemId, (asked.get(line.lineItemId) ?? 0) + line.quantity);
-  return [...asked].every(([id, quantity]) => (held.get(id) ?? 0) >= quantity);
+  const held = unitsByItem(fulfillment.units);
+  return [...unitsByItem(lines)].every(([id, quantity]) => (held.get(id) ?? 0) >= quantity);
 }
 
 async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
@@ -185,17 +190,20 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
       fulfilledNumber: number,
       fulfillmentIds: fulfillments.map((f) => f.id).join(','),
     });
+  const addTracking = async (fulfillments: FulfillmentState[]) => {
+    for (const f of fulfillments) {
+      await deps.keepWriteLock();
+      await deps.store.updateFulfillmentTracking(f.id, tracking, { notifyCustomer });
+    }
+    await record(fulfillments);
+  };
 
   // The provider re-labelled the parcel: our fulfillments get the new number, never a second one.
   const withOldNumber = shipment.fulfilledNumber
     ? live.filter((f) => carries(f, shipment.fulfilledNumber!))
     : [];
   if (withOldNumber.length > 0) {
-    for (const f of withOldNumber) {
-      await deps.keepWriteLock();
-      await deps.store.updateFulfillmentTracking(f.id, tracking, { notifyCustomer });
-    }
-    await record(withOldNumber);
+    await addTracking(withOldNumber);
     return 'tracking-updated';
   }
 
@@ -214,11 +222,7 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
     await deps.keepWriteLock();
     const fulfillment = await deps.store.createFulfillment({
       orderId: reference,
-      lineItems: group.map((line) => ({
-        fulfillmentOrderId: line.fulfillmentOrderId,
-        fulfillmentOrderLineItemId: line.fulfillmentOrderLineItemId,
-        quantity: line.quantity,
-      })),
+      lineItems: group.map(fulfillmentLine),
       tracking,
       notifyCustomer,
     });
@@ -247,11 +251,7 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
   // Fulfilled without tracking since the send (staff, or automatic) with sent units: ours is
   // added, never to a pickup, a digital line or another location's parcel.
   if (untracked.length > 0) {
-    for (const f of untracked) {
-      await deps.keepWriteLock();
-      await deps.store.updateFulfillmentTracking(f.id, tracking, { notifyCustomer });
-    }
-    await record(untracked);
+    await addTracking(untracked);
     return 'tracking-added';
   }
   deps.logger.info(
@@ -319,10 +319,7 @@ async function whatToFulfil(
     untracked.push(f);
     deduct(owed, f.lineItems);
   }
-  const byStaff = new Map<string, number>();
-  for (const line of untracked.flatMap((f) => f.lineItems)) {
-    byStaff.set(line.lineItemId, (byStaff.get(line.lineItemId) ?? 0) + line.quantity);
-  }
+  const byStaff = unitsByItem(untracked.flatMap((f) => f.lineItems));
   const sentFrom = new Set((sentLines ?? []).map((line) => line.fulfillmentOrderId));
   const wasSent = sentLines ? sentAs(sentLines, sentSettings) : () => true;
   // Units left on a fulfillment order they were sent from are the shipment's whatever else staff
