@@ -10,42 +10,36 @@ const failuresSeen = new WeakSet<object>();
 export function processorFor<Payload>(definition: JobDefinition<Payload>, context: JobContext) {
   const work = definition.process(context);
   const queue = context.queueOf(definition);
-  const run = async (job: Job): Promise<unknown> => {
-    const parsed = definition.payload.safeParse(job.data);
-    if (!parsed.success) {
-      throw new UnrecoverableError(`Malformed job payload: ${parsed.error.message}`);
-    }
-    const payload = parsed.data;
-    if (ranBefore(job))
-      await job.log(`── run at ${new Date().toISOString()}, attempt ${job.attemptsMade + 1} ──`);
-    return runWithFailurePolicy(job, () => work(payload, job), {
-      queue,
-      authGuard: context.authGuard,
-      counters: context.counters,
-      logger: context.logger.child({ queue: definition.queue, jobId: job.id }),
-      ...(definition.onGiveUp
-        ? {
-            onGiveUp: (reason: string, error: unknown) =>
-              definition.onGiveUp!(context, payload, reason, { error, job, interrupted: false }),
-          }
-        : {}),
-    });
-  };
   return async (job: Job): Promise<unknown> => {
     try {
-      return await run(job);
+      const parsed = definition.payload.safeParse(job.data);
+      if (!parsed.success) {
+        throw new UnrecoverableError(`Malformed job payload: ${parsed.error.message}`);
+      }
+      const payload = parsed.data;
+      // Marks each rerun in the Logs tab; a retry that resets attempts keeps the earlier stack.
+      const ranBefore =
+        job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 || (job.stacktrace?.length ?? 0) > 0;
+      if (ranBefore) {
+        await job.log(`── run at ${new Date().toISOString()}, attempt ${job.attemptsMade + 1} ──`);
+      }
+      return await runWithFailurePolicy(job, () => work(payload, job), {
+        queue,
+        authGuard: context.authGuard,
+        counters: context.counters,
+        logger: context.logger.child({ queue: definition.queue, jobId: job.id }),
+        ...(definition.onGiveUp
+          ? {
+              onGiveUp: (reason: string, error: unknown) =>
+                definition.onGiveUp!(context, payload, reason, { error, job, interrupted: false }),
+            }
+          : {}),
+      });
     } catch (error) {
       if (error instanceof Object) failuresSeen.add(error);
       throw error;
     }
   };
-}
-
-/** Marks each rerun in the Logs tab; a retry that resets attempts keeps the earlier stack. */
-function ranBefore(job: Job): boolean {
-  return (
-    job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 || (job.stacktrace?.length ?? 0) > 0
-  );
 }
 
 /**
