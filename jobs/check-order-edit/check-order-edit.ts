@@ -109,16 +109,6 @@ export async function compareWithSent(
     changes = changes.filter((part) => part === 'receiver' || openNow[part] !== sent[part]);
   }
   if (changes.length === 0) return { outcome: comparable ? 'unchanged' : 'baseline_recorded' };
-  return reportEditAfterRegistration(orderId, record, current, changes, deps);
-}
-
-async function reportEditAfterRegistration(
-  orderId: string,
-  record: OrderRecord,
-  current: ShipmentFingerprint,
-  changes: FingerprintPart[],
-  deps: Pick<CheckOrderEditDeps, 'records' | 'counters' | 'logger' | 'markOrder'>,
-): Promise<EditCheck> {
   const fingerprint = encodeFingerprint(current);
   const reported = await deps.records.reportEdit(orderId, fingerprint, changes);
   if (reported) {
