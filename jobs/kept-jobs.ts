@@ -7,3 +7,10 @@ export const KEPT_JOBS = {
   // Bull Board's Error tab shows every failure kept; each run's steps are in its Logs tab.
   stackTraceLimit: 1,
 } as const;
+
+/** For jobs that only write to Shopify: an outage of a few hours is ridden out. */
+export const SHOPIFY_WRITE_JOBS = {
+  attempts: 10,
+  backoff: { type: 'exponential', delay: 5_000, jitter: 0.2 },
+  ...KEPT_JOBS,
+} as const;

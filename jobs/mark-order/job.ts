@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
 import { defineJob } from '../job-definition.js';
-import { KEPT_JOBS } from '../kept-jobs.js';
+import { SHOPIFY_WRITE_JOBS } from '../kept-jobs.js';
 import { markOrderPayload } from './payload.js';
 import { writeOrderMarks } from './write-marks.js';
 
@@ -17,11 +17,7 @@ export const markOrderJob = defineJob({
     kind === 'failed' || kind === 'order_edited'
       ? `${kind.replaceAll('_', '-')}-${orderId}-${Date.now()}`
       : `${kind.replaceAll('_', '-')}-${orderId}`,
-  options: () => ({
-    attempts: 10,
-    backoff: { type: 'exponential', delay: 5_000, jitter: 0.2 },
-    ...KEPT_JOBS,
-  }),
+  options: () => ({ ...SHOPIFY_WRITE_JOBS }),
   concurrency: 2,
   callsPartner: false,
   // Outlasts a Shopify outage or a revoked token; a write Shopify refused would fail again.

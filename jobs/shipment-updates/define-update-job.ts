@@ -3,7 +3,7 @@ import type { Logger } from '../../src/log.js';
 import type { StorePriority } from '../../src/store/index.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
-import { KEPT_JOBS } from '../kept-jobs.js';
+import { SHOPIFY_WRITE_JOBS } from '../kept-jobs.js';
 import {
   SHIPMENT_UPDATE_QUEUES,
   type ShipmentUpdate,
@@ -25,12 +25,7 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
     queue,
     payload: shipmentUpdatePayload,
     jobId: (payload) => updateJobId(spec.update, payload),
-    // A Shopify outage of a few hours is ridden out.
-    options: () => ({
-      attempts: 10,
-      backoff: { type: 'exponential', delay: 5_000, jitter: 0.2 },
-      ...KEPT_JOBS,
-    }),
+    options: () => ({ ...SHOPIFY_WRITE_JOBS }),
     concurrency: 2,
     callsPartner: false,
     storePriority: spec.storePriority,
