@@ -2,14 +2,9 @@ import type { Redis } from 'ioredis';
 import { deleteIfHeld, scanKeys } from '../queue/redis.js';
 import { encodeEntry, pushEntryLua, TIMELINE_KEEP_MS, timelineKey } from './order-timeline.js';
 
-/**
- * What the status sync knows of each shipment, keyed by the Shopify order id: the provider's side
- * as last read and what Shopify has been given, so nothing is written twice. No personal data.
- */
-export interface TrackedShipment {
-  reference: string;
+/** The provider's side of a shipment as last read. Unknown statuses are kept as sent. */
+export interface ProviderSide {
   orderNumber: string;
-  /** Unknown statuses are kept as sent. */
   status: string;
   updatedAt: string;
   updatedAtMs: number;
@@ -22,9 +17,10 @@ export interface TrackedShipment {
   deliveredAt?: string;
   /** Stage at first listing: past handover, it is fulfilled without emailing the customer. */
   adoptedAtStage?: string;
-  detailFailures?: number;
+}
 
-  // What Shopify has been given:
+/** What Shopify has been given, so nothing is written twice. */
+export interface ShopifySide {
   writtenStatus?: string;
   progressReportedAt?: string;
   /** Comma-separated. */
@@ -39,31 +35,11 @@ export interface TrackedShipment {
   fulfilBlockedReason?: string;
 }
 
-export type ProviderSide = Pick<
-  TrackedShipment,
-  'orderNumber' | 'status' | 'updatedAt' | 'updatedAtMs' | 'stage' | 'createdAtMs'
-> &
-  Partial<
-    Pick<
-      TrackedShipment,
-      'carrier' | 'trackingNumber' | 'trackingReadAt' | 'deliveredAt' | 'adoptedAtStage'
-    >
-  >;
-
-export type ShopifySide = Partial<
-  Pick<
-    TrackedShipment,
-    | 'writtenStatus'
-    | 'progressReportedAt'
-    | 'fulfilledNumber'
-    | 'fulfillmentIds'
-    | 'fulfilStartedAt'
-    | 'unfulfillableNumber'
-    | 'deliveryRecordedAt'
-    | 'cancelFlaggedAt'
-    | 'fulfilBlockedReason'
-  >
->;
+/** What the status sync knows of each shipment, keyed by the Shopify order id. No personal data. */
+export interface TrackedShipment extends ProviderSide, ShopifySide {
+  reference: string;
+  detailFailures?: number;
+}
 
 export function fulfilledInShopify(shipment: TrackedShipment): boolean {
   return Boolean(
@@ -76,6 +52,23 @@ export function fulfilledInShopify(shipment: TrackedShipment): boolean {
 const NUMBER_FIELDS = new Set(['updatedAtMs', 'createdAtMs', 'detailFailures']);
 
 const DAY_MS = 24 * 3600_000;
+
+function syncKeys(prefix: string) {
+  const sync = `${prefix}:sync`;
+  return {
+    /** Scored by creation time. */
+    open: `${sync}:open`,
+    detail: `${sync}:needs-detail`,
+    /** Listed references that are not orders of this store, scored by when last seen. */
+    foreign: `${sync}:foreign`,
+    cursor: `${sync}:cursor`,
+    lastCycle: `${sync}:last-cycle-started`,
+    lastFinished: `${sync}:last-cycle-finished`,
+    lastListedUntil: `${sync}:last-cycle-listed-until`,
+    lock: `${sync}:lock`,
+    labels: `${sync}:status-labels`,
+  };
+}
 
 /** Kept so that a run cut short resumes at its page. */
 export interface SyncCursor {
@@ -90,6 +83,7 @@ export interface SyncCursor {
 
 export class ShipmentTracking {
   private readonly keepMs: number;
+  private readonly keys: ReturnType<typeof syncKeys>;
 
   constructor(
     private readonly redis: Redis,
@@ -98,42 +92,14 @@ export class ShipmentTracking {
   ) {
     // Kept beyond the sync's window, so a final shipment still listed is recognised, not adopted.
     this.keepMs = 2 * settings.lookbackDays * DAY_MS;
+    this.keys = syncKeys(prefix);
   }
 
   private key(reference: string) {
     return `${this.prefix}:shipment:${reference}`;
   }
-  /** Scored by creation time. */
-  private get openKey() {
-    return `${this.prefix}:sync:open`;
-  }
-  private get detailKey() {
-    return `${this.prefix}:sync:needs-detail`;
-  }
-  /** Listed references that are not orders of this store, scored by when last seen. */
-  private get foreignKey() {
-    return `${this.prefix}:sync:foreign`;
-  }
-  private get cursorKey() {
-    return `${this.prefix}:sync:cursor`;
-  }
-  private get lastCycleKey() {
-    return `${this.prefix}:sync:last-cycle-started`;
-  }
-  private get lastFinishedKey() {
-    return `${this.prefix}:sync:last-cycle-finished`;
-  }
-  private get lastListedUntilKey() {
-    return `${this.prefix}:sync:last-cycle-listed-until`;
-  }
-  private get lockKey() {
-    return `${this.prefix}:sync:lock`;
-  }
   private writeLockKey(reference: string) {
     return `${this.key(reference)}:write-lock`;
-  }
-  private get labelsKey() {
-    return `${this.prefix}:sync:status-labels`;
   }
 
   async get(reference: string): Promise<TrackedShipment | null> {
@@ -166,7 +132,7 @@ export class ShipmentTracking {
       TRACK,
       3,
       this.key(reference),
-      this.openKey,
+      this.keys.open,
       timelineKey(this.prefix, reference),
       reference,
       this.keepMs,
@@ -192,8 +158,8 @@ export class ShipmentTracking {
       SAVE_PROVIDER_SIDE,
       4,
       this.key(reference),
-      this.openKey,
-      this.detailKey,
+      this.keys.open,
+      this.keys.detail,
       timelineKey(this.prefix, reference),
       reference,
       readUpdatedAtMs === undefined ? '' : String(readUpdatedAtMs),
@@ -215,25 +181,25 @@ export class ShipmentTracking {
   }
 
   async oldestOpenCreatedAtMs(): Promise<number | undefined> {
-    const [, score] = await this.redis.zrange(this.openKey, 0, 0, 'WITHSCORES');
+    const [, score] = await this.redis.zrange(this.keys.open, 0, 0, 'WITHSCORES');
     return score === undefined ? undefined : Number(score);
   }
 
   async openCount(): Promise<number> {
-    return this.redis.zcard(this.openKey);
+    return this.redis.zcard(this.keys.open);
   }
 
   /** Shipments never finalised would otherwise hold the sync's window open for ever. */
   async dropOpenCreatedBefore(ms: number): Promise<number> {
-    return this.redis.zremrangebyscore(this.openKey, '-inf', `(${ms}`);
+    return this.redis.zremrangebyscore(this.keys.open, '-inf', `(${ms}`);
   }
 
   async needingDetail(): Promise<string[]> {
-    return this.redis.smembers(this.detailKey);
+    return this.redis.smembers(this.keys.detail);
   }
 
   async wantsDetail(reference: string): Promise<boolean> {
-    return (await this.redis.sismember(this.detailKey, reference)) === 1;
+    return (await this.redis.sismember(this.keys.detail, reference)) === 1;
   }
 
   async noteDetailFailure(reference: string): Promise<number> {
@@ -243,7 +209,7 @@ export class ShipmentTracking {
   async detailDone(reference: string): Promise<void> {
     await this.redis
       .multi()
-      .srem(this.detailKey, reference)
+      .srem(this.keys.detail, reference)
       .hdel(this.key(reference), 'detailFailures')
       .exec();
   }
@@ -253,30 +219,30 @@ export class ShipmentTracking {
     const now = Date.now();
     await this.redis
       .multi()
-      .zadd(this.foreignKey, ...references.flatMap((r) => [now, r]))
-      .zremrangebyscore(this.foreignKey, '-inf', `(${now - this.keepMs}`)
+      .zadd(this.keys.foreign, ...references.flatMap((r) => [now, r]))
+      .zremrangebyscore(this.keys.foreign, '-inf', `(${now - this.keepMs}`)
       .exec();
   }
 
   async isForeign(reference: string): Promise<boolean> {
-    return (await this.redis.zscore(this.foreignKey, reference)) !== null;
+    return (await this.redis.zscore(this.keys.foreign, reference)) !== null;
   }
 
   async foreignReferences(): Promise<string[]> {
-    return this.redis.zrange(this.foreignKey, 0, -1);
+    return this.redis.zrange(this.keys.foreign, 0, -1);
   }
 
   /** List items carry no labels; detail reads do. */
   async labels(): Promise<Record<string, string>> {
-    return this.redis.hgetall(this.labelsKey);
+    return this.redis.hgetall(this.keys.labels);
   }
 
   async learnLabel(status: string, label: string): Promise<void> {
-    await this.redis.hset(this.labelsKey, status, label);
+    await this.redis.hset(this.keys.labels, status, label);
   }
 
   async cursor(): Promise<SyncCursor | null> {
-    const raw = await this.redis.hgetall(this.cursorKey);
+    const raw = await this.redis.hgetall(this.keys.cursor);
     if (!raw.windowStart) return null;
     return {
       windowStart: raw.windowStart,
@@ -288,25 +254,17 @@ export class ShipmentTracking {
   }
 
   async saveCursor(cursor: SyncCursor): Promise<void> {
-    await this.redis.hset(this.cursorKey, {
-      windowStart: cursor.windowStart,
-      page: String(cursor.page),
-      startedAtMs: String(cursor.startedAtMs),
-      ...(cursor.listedUntilMs !== undefined
-        ? { listedUntilMs: String(cursor.listedUntilMs) }
-        : {}),
-      phase: cursor.phase,
-    });
+    await this.redis.hset(this.keys.cursor, ...fieldsOf(cursor));
   }
 
   async finishCycle(cursor: Pick<SyncCursor, 'startedAtMs' | 'listedUntilMs'>): Promise<void> {
     const done = this.redis
       .multi()
-      .set(this.lastCycleKey, String(cursor.startedAtMs))
-      .set(this.lastFinishedKey, String(Date.now()));
-    if (cursor.listedUntilMs === undefined) done.del(this.lastListedUntilKey);
-    else done.set(this.lastListedUntilKey, String(cursor.listedUntilMs));
-    await done.del(this.cursorKey).exec();
+      .set(this.keys.lastCycle, String(cursor.startedAtMs))
+      .set(this.keys.lastFinished, String(Date.now()));
+    if (cursor.listedUntilMs === undefined) done.del(this.keys.lastListedUntil);
+    else done.set(this.keys.lastListedUntil, String(cursor.listedUntilMs));
+    await done.del(this.keys.cursor).exec();
   }
 
   /** When the last cycle started (this clock), and what it listed up to (the provider's). */
@@ -316,9 +274,9 @@ export class ShipmentTracking {
     listedUntilMs?: number;
   }> {
     const [started, finished, listedUntil] = await this.redis.mget(
-      this.lastCycleKey,
-      this.lastFinishedKey,
-      this.lastListedUntilKey,
+      this.keys.lastCycle,
+      this.keys.lastFinished,
+      this.keys.lastListedUntil,
     );
     return {
       ...(started ? { startedAtMs: Number(started) } : {}),
@@ -332,11 +290,11 @@ export class ShipmentTracking {
    * job, replaced as BullMQ reruns only a stalled one; if alive, it stops at its next page.
    */
   async holdLock(holder: string, ttlMs: number, takeOverFrom?: string): Promise<boolean> {
-    return this.takeOver(this.lockKey, holder, ttlMs, takeOverFrom);
+    return this.takeOver(this.keys.lock, holder, ttlMs, takeOverFrom);
   }
 
   async releaseLock(holder: string): Promise<void> {
-    await deleteIfHeld(this.redis, this.lockKey, holder);
+    await deleteIfHeld(this.redis, this.keys.lock, holder);
   }
 
   /**
