@@ -14,7 +14,6 @@ import {
   readLookedUpShipment,
 } from './create-answer.js';
 import {
-  misconfiguredUrlMessage,
   PartnerAuthError,
   PartnerBudgetExhaustedError,
   PartnerNetworkError,
@@ -97,30 +96,16 @@ export interface CreateShipmentResult {
   shipment: CreatedShipment;
 }
 
-export interface PartnerApi {
-  exchangeToken(credentials: {
-    email: string;
-    password: string;
-    name: string;
-  }): Promise<TokenRecord>;
-  createShipment(
-    request: ShipmentRequest,
-    options?: CreateShipmentOptions,
-  ): Promise<CreateShipmentResult>;
-  /** Throws PartnerBudgetExhaustedError when the budget is spent. */
-  reserveCreate(): Promise<BudgetSlot>;
-  getShipment(
-    reference: string,
-    options?: { priority?: RequestPriority; slot?: BudgetSlot },
-  ): Promise<TrackingRecord>;
-  listShipments(query?: ListQuery, options?: { priority?: RequestPriority }): Promise<ListEnvelope>;
-}
+export type PartnerApi = Pick<
+  PartnerClient,
+  'exchangeToken' | 'createShipment' | 'reserveCreate' | 'getShipment' | 'listShipments'
+>;
 
 interface PartnerRequest {
   method: 'GET' | 'POST';
   path: string;
   body?: unknown;
-  searchParams?: Record<string, string>;
+  searchParams?: Record<string, string | undefined>;
   successStatuses: number[];
   /** Undefined for POST /token, which needs no bearer token and no budget. */
   priority?: RequestPriority;
@@ -133,7 +118,7 @@ interface Call<S extends z.ZodType> extends PartnerRequest {
   schema: S;
 }
 
-export class PartnerClient implements PartnerApi {
+export class PartnerClient {
   private readonly http: Got;
   private readonly retryAfterDefaultMs: number;
 
@@ -207,22 +192,19 @@ export class PartnerClient implements PartnerApi {
     created: { status: number },
   ): Promise<CreatedShipment> {
     const confirmed = `Partner API answered ${created.status} to POST /shipments, so the shipment exists, but that answer could not be read`;
-    let answer: { status: number; body: unknown; unreadable?: string };
-    try {
-      answer = await this.send({
-        method: 'GET',
-        path: `shipments/${encodeURIComponent(reference)}`,
-        reference,
-        successStatuses: [200],
-        priority: 'create',
-      });
-    } catch (error) {
+    const answer = await this.send({
+      method: 'GET',
+      path: `shipments/${encodeURIComponent(reference)}`,
+      reference,
+      successStatuses: [200],
+      priority: 'create',
+    }).catch((error) => {
       if (!(error instanceof PartnerNotFoundError)) throw error;
       throw new PartnerUnexpectedResponseError(
         `${confirmed} and GET /shipments/{reference} does not find it (yet). Retrying with the same reference cannot make a second shipment; do not create it by hand.`,
         { status: created.status, cause: error },
       );
-    }
+    });
     const read = readLookedUpShipment(answer.body, reference);
     if (read.complete) return read.shipment;
     if (read.shipment) {
@@ -238,6 +220,7 @@ export class PartnerClient implements PartnerApi {
     );
   }
 
+  /** Throws PartnerBudgetExhaustedError when the budget is spent. */
   async reserveCreate(): Promise<BudgetSlot> {
     const gate = this.options.gate;
     if (!gate) return new ReservedSlot(undefined, undefined);
@@ -266,12 +249,13 @@ export class PartnerClient implements PartnerApi {
     query: ListQuery = {},
     options: { priority?: RequestPriority } = {},
   ): Promise<ListEnvelope> {
-    const searchParams: Record<string, string> = {};
-    if (query.status !== undefined) searchParams.status = query.status;
-    if (query.createdAfter !== undefined)
-      searchParams.created_after = toCopenhagenIso(query.createdAfter);
-    if (query.perPage !== undefined) searchParams.per_page = String(query.perPage);
-    if (query.page !== undefined) searchParams.page = String(query.page);
+    // got leaves out the undefined ones.
+    const searchParams = {
+      status: query.status,
+      created_after: query.createdAfter && toCopenhagenIso(query.createdAfter),
+      per_page: query.perPage?.toString(),
+      page: query.page?.toString(),
+    };
     const { body } = await this.call({
       method: 'GET',
       path: 'shipments',
@@ -399,13 +383,14 @@ export class PartnerClient implements PartnerApi {
     if (status === 404) {
       // Only GET /shipments/{reference} may answer 404, and then with the API's Error body.
       if (!call.path.startsWith('shipments/') || !errorBody.success) {
-        throw new PartnerUrlMisconfiguredError(misconfiguredUrlMessage(what), { status });
+        throw new PartnerUrlMisconfiguredError(
+          `Partner API answered 404 to ${what}, a route the API always has: PARTNER_API_URL is misconfigured (it must be the base address including /api/v1, e.g. https://partner.example.com/api/v1).`,
+          { status },
+        );
       }
       throw new PartnerNotFoundError(
         `Partner API has no such shipment on this account (${what}).`,
-        {
-          status,
-        },
+        { status },
       );
     }
     if (status === 422) {
@@ -472,11 +457,9 @@ export function parseRetryAfterMs(
   header: string | string[] | undefined,
   now: number = Date.now(),
 ): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -26,10 +26,6 @@ export class PartnerUrlMisconfiguredError extends PartnerError {
   readonly kind = 'url_misconfigured';
 }
 
-export function misconfiguredUrlMessage(what: string): string {
-  return `Partner API answered 404 to ${what}, a route the API always has: PARTNER_API_URL is misconfigured (it must be the base address including /api/v1, e.g. https://partner.example.com/api/v1).`;
-}
-
 /** 422. */
 export class PartnerValidationError extends PartnerError {
   readonly kind = 'validation';
