@@ -11,13 +11,8 @@ export const KNOWN_STATUSES = [
   'delivered',
   'cancelled',
 ] as const;
-export type KnownStatus = (typeof KNOWN_STATUSES)[number];
 /** A plain string, so an unknown status never fails parsing. */
 export const statusSchema = z.string().min(1);
-
-export function isTerminalStatus(status: string): status is 'delivered' | 'cancelled' {
-  return status === 'delivered' || status === 'cancelled';
-}
 
 /** Kept as sent so the offset survives; `parsePartnerTimestamp` gives the instant. */
 export const timestampSchema = z
@@ -38,7 +33,6 @@ export const createResponseSchema = z.object({
   status: statusSchema,
   created_at: timestampSchema,
 });
-export type CreateResponse = z.infer<typeof createResponseSchema>;
 
 export const trackingRecordSchema = z.object({
   reference: z.string(),
@@ -52,7 +46,7 @@ export const trackingRecordSchema = z.object({
 });
 export type TrackingRecord = z.infer<typeof trackingRecordSchema>;
 
-export const listItemSchema = z.object({
+const listItemSchema = z.object({
   reference: z.string(),
   order_number: z.string(),
   status: statusSchema,
@@ -71,7 +65,6 @@ export const errorBodySchema = z.object({
   message: z.string(),
   errors: z.record(z.string(), z.array(z.string())).optional(),
 });
-export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export interface ListQuery {
   status?: string;
