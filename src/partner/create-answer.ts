@@ -15,35 +15,32 @@ export interface CreatedShipment {
   created_at?: string;
 }
 
-export type AnswerReading =
+type AnswerReading =
   | { complete: true; shipment: CreatedShipment }
   /** `shipment` is undefined without an order number. */
   | { complete: false; shipment: CreatedShipment | undefined; issues: string };
 
-export function readCreateAnswer(body: unknown, reference: string): AnswerReading {
-  const full = createResponseSchema.safeParse(body);
-  if (full.success) return { complete: true, shipment: full.data };
-  return {
-    complete: false,
-    shipment: salvage(body, reference),
-    issues: describeZodIssues(full.error),
-  };
-}
+export const readCreateAnswer = (body: unknown, reference: string) =>
+  readAnswer(createResponseSchema, body, reference);
+
+const lookedUpSchema = trackingRecordSchema.transform((record) => ({
+  reference: record.reference,
+  order_number: record.order_number,
+  status: record.status,
+  created_at: creationFromHistory(record),
+}));
 
 /** For a shipment whose create answer was lost. */
-export function readLookedUpShipment(body: unknown, reference: string): AnswerReading {
-  const full = trackingRecordSchema.safeParse(body);
-  if (full.success) {
-    return {
-      complete: true,
-      shipment: {
-        reference: full.data.reference,
-        order_number: full.data.order_number,
-        status: full.data.status,
-        created_at: creationFromHistory(full.data),
-      },
-    };
-  }
+export const readLookedUpShipment = (body: unknown, reference: string) =>
+  readAnswer(lookedUpSchema, body, reference);
+
+function readAnswer(
+  schema: z.ZodType<CreatedShipment>,
+  body: unknown,
+  reference: string,
+): AnswerReading {
+  const full = schema.safeParse(body);
+  if (full.success) return { complete: true, shipment: full.data };
   return {
     complete: false,
     shipment: salvage(body, reference),
