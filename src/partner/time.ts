@@ -1,8 +1,6 @@
 /** The provider writes and expects timestamps in Copenhagen local time with their offset. */
-export const PARTNER_TIME_ZONE = 'Europe/Copenhagen';
-
 const parts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: PARTNER_TIME_ZONE,
+  timeZone: 'Europe/Copenhagen',
   hourCycle: 'h23',
   year: 'numeric',
   month: '2-digit',
@@ -36,16 +34,12 @@ const ISO_DATE_TIME =
 export function parsePartnerTimestamp(text: string): Date | undefined {
   const m = ISO_DATE_TIME.exec(text);
   if (!m) return undefined;
-  const [year, month, day, hour] = [m[1], m[2], m[3], m[4]].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-  ];
-  const minute = Number(m[5] ?? 0);
-  const second = Number(m[6] ?? 0);
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = m
+    .slice(1, 7)
+    .map((x) => Number(x ?? 0));
   const fraction = m[7] ?? '';
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
   if (minute > 59 || second > 60) return undefined;
   // 24:00 is the end of the day, and nothing after it.
   if (hour > 24 || (hour === 24 && (minute > 0 || second > 0 || /[1-9]/.test(fraction)))) {
@@ -70,8 +64,4 @@ export function parsePartnerTimestamp(text: string): Date | undefined {
   // The offset in force then, asked twice for the days it changes.
   const guess = wallClockAsUtc - copenhagenClock(wallClockAsUtc).offsetMin * 60_000;
   return new Date(wallClockAsUtc - copenhagenClock(guess).offsetMin * 60_000);
-}
-
-function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
