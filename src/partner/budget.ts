@@ -111,20 +111,11 @@ export interface PartnerBudgetOptions {
   keyPrefix?: string;
 }
 
-export interface PartnerBudgetStats {
-  sent: number;
-  rateLimited: number;
-  denied: number;
-  waitMs: number;
-  remaining: number;
-}
-
-type BudgetRedis = Redis & {
-  partnerBudgetTake(...args: (string | number)[]): Promise<number>;
-  partnerBudgetBlock(...args: (string | number)[]): Promise<number>;
-  partnerBudgetConfirm(...args: (string | number)[]): Promise<number>;
-  partnerBudgetRelease(...args: (string | number)[]): Promise<number>;
-};
+type BudgetRedis = Redis &
+  Record<
+    'partnerBudgetTake' | 'partnerBudgetBlock' | 'partnerBudgetConfirm' | 'partnerBudgetRelease',
+    (...args: (string | number)[]) => Promise<number>
+  >;
 
 /** The hash is the keys' hash tag, so the scripts' keys share one slot on a Redis Cluster. */
 export function budgetKeyBase(token: string, keyPrefix = 'partner-budget'): string {
@@ -132,16 +123,20 @@ export function budgetKeyBase(token: string, keyPrefix = 'partner-budget'): stri
   return `${keyPrefix}:{${id}}`;
 }
 
+function budgetKeys(base: string) {
+  return {
+    log: `${base}:log`,
+    syncLog: `${base}:log-sync`,
+    blocked: `${base}:blocked`,
+    waitingCreate: `${base}:waiting-create`,
+    waitingSync: `${base}:waiting-sync`,
+    stats: `${base}:stats`,
+  };
+}
+
 export class PartnerBudget implements RequestGate {
   private readonly redis: BudgetRedis;
-  private readonly keys: {
-    log: string;
-    syncLog: string;
-    blocked: string;
-    waitingCreate: string;
-    waitingSync: string;
-    stats: string;
-  };
+  private readonly keys: ReturnType<typeof budgetKeys>;
   private readonly windowMs: number;
   private readonly reserve: number;
 
@@ -156,15 +151,7 @@ export class PartnerBudget implements RequestGate {
       redis.defineCommand('partnerBudgetRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
     }
     this.redis = redis as BudgetRedis;
-    const base = budgetKeyBase(options.token, options.keyPrefix);
-    this.keys = {
-      log: `${base}:log`,
-      syncLog: `${base}:log-sync`,
-      blocked: `${base}:blocked`,
-      waitingCreate: `${base}:waiting-create`,
-      waitingSync: `${base}:waiting-sync`,
-      stats: `${base}:stats`,
-    };
+    this.keys = budgetKeys(budgetKeyBase(options.token, options.keyPrefix));
     const margin =
       options.safetyMarginMs ?? Math.min(1_000, Math.max(100, Math.ceil(options.windowMs * 0.02)));
     this.windowMs = options.windowMs + margin;
@@ -188,7 +175,7 @@ export class PartnerBudget implements RequestGate {
       slot,
       // Outlives the wait: BullMQ can take about a second to hand a deferred job back.
       Math.max(1_000, Math.ceil(this.windowMs / 10)),
-      this.options.clock ? this.options.clock() : '',
+      this.options.clock?.() ?? '',
     );
     return waitMs === 0 ? { granted: true, slot } : { granted: false, waitMs };
   }
@@ -199,7 +186,7 @@ export class PartnerBudget implements RequestGate {
       this.keys.syncLog,
       this.keys.blocked,
       slot,
-      this.options.clock ? this.options.clock() : '',
+      this.options.clock?.() ?? '',
       this.windowMs,
     );
     return outcome === 1 ? 'moved' : outcome === -1 ? 'blocked' : 'gone';
@@ -219,7 +206,7 @@ export class PartnerBudget implements RequestGate {
     return Math.max(0, await this.redis.pttl(this.keys.blocked));
   }
 
-  async stats(): Promise<PartnerBudgetStats> {
+  async stats() {
     const [raw, inWindow] = await Promise.all([
       this.redis.hgetall(this.keys.stats),
       this.redis.zcount(this.keys.log, Date.now() - this.windowMs, '+inf'),
