@@ -268,21 +268,12 @@ export class ShipmentTracking {
   }
 
   /** When the last cycle started (this clock), and what it listed up to (the provider's). */
-  async lastCycle(): Promise<{
-    startedAtMs?: number;
-    finishedAtMs?: number;
-    listedUntilMs?: number;
-  }> {
-    const [started, finished, listedUntil] = await this.redis.mget(
-      this.keys.lastCycle,
-      this.keys.lastFinished,
-      this.keys.lastListedUntil,
-    );
-    return {
-      ...(started ? { startedAtMs: Number(started) } : {}),
-      ...(finished ? { finishedAtMs: Number(finished) } : {}),
-      ...(listedUntil ? { listedUntilMs: Number(listedUntil) } : {}),
-    };
+  async lastCycle() {
+    const { lastCycle, lastFinished, lastListedUntil } = this.keys;
+    const [startedAtMs, finishedAtMs, listedUntilMs] = (
+      await this.redis.mget(lastCycle, lastFinished, lastListedUntil)
+    ).map((value) => (value ? Number(value) : undefined));
+    return { startedAtMs, finishedAtMs, listedUntilMs };
   }
 
   /**
