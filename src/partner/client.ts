@@ -27,11 +27,8 @@ import {
 import type { RequestGate, RequestPriority } from './gate.js';
 import {
   errorBodySchema,
-  type ListEnvelope,
   type ListQuery,
   listEnvelopeSchema,
-  type TokenRecord,
-  type TrackingRecord,
   tokenRecordSchema,
   trackingRecordSchema,
 } from './schemas.js';
@@ -90,12 +87,6 @@ export interface CreateShipmentOptions {
   onSending?(): Promise<void>;
 }
 
-export interface CreateShipmentResult {
-  /** False on 200: the reference was already registered. */
-  created: boolean;
-  shipment: CreatedShipment;
-}
-
 export type PartnerApi = Pick<
   PartnerClient,
   'exchangeToken' | 'createShipment' | 'reserveCreate' | 'getShipment' | 'listShipments'
@@ -112,10 +103,6 @@ interface PartnerRequest {
   beforeSend?(): Promise<void>;
   slot?: BudgetSlot;
   reference?: string;
-}
-
-interface Call<S extends z.ZodType> extends PartnerRequest {
-  schema: S;
 }
 
 export class PartnerClient {
@@ -136,11 +123,7 @@ export class PartnerClient {
     });
   }
 
-  async exchangeToken(credentials: {
-    email: string;
-    password: string;
-    name: string;
-  }): Promise<TokenRecord> {
+  async exchangeToken(credentials: Record<'email' | 'password' | 'name', string>) {
     const { body } = await this.call({
       method: 'POST',
       path: 'token',
@@ -151,10 +134,8 @@ export class PartnerClient {
     return body;
   }
 
-  async createShipment(
-    request: ShipmentRequest,
-    options: CreateShipmentOptions = {},
-  ): Promise<CreateShipmentResult> {
+  /** `created` is false on 200: the reference was already registered. */
+  async createShipment(request: ShipmentRequest, options: CreateShipmentOptions = {}) {
     // Parsing strips every field the contract does not name (pricing, account ids, ...).
     const checked = shipmentRequestSchema.safeParse(request);
     if (!checked.success) {
@@ -232,7 +213,7 @@ export class PartnerClient {
   async getShipment(
     reference: string,
     options: { priority?: RequestPriority; slot?: BudgetSlot } = {},
-  ): Promise<TrackingRecord> {
+  ) {
     const { body } = await this.call({
       method: 'GET',
       path: `shipments/${encodeURIComponent(reference)}`,
@@ -245,10 +226,7 @@ export class PartnerClient {
     return body;
   }
 
-  async listShipments(
-    query: ListQuery = {},
-    options: { priority?: RequestPriority } = {},
-  ): Promise<ListEnvelope> {
+  async listShipments(query: ListQuery = {}, options: { priority?: RequestPriority } = {}) {
     // got leaves out the undefined ones.
     const searchParams = {
       status: query.status,
@@ -287,7 +265,7 @@ export class PartnerClient {
   }
 
   private async call<S extends z.ZodType>(
-    call: Call<S>,
+    call: PartnerRequest & { schema: S },
   ): Promise<{ status: number; body: z.output<S> }> {
     const { status, body, unreadable } = await this.send(call);
     const parsed = call.schema.safeParse(body);
