@@ -107,10 +107,8 @@ interface PartnerRequest {
 
 export class PartnerClient {
   private readonly http: Got;
-  private readonly retryAfterDefaultMs: number;
 
   constructor(private readonly options: PartnerClientOptions) {
-    this.retryAfterDefaultMs = options.retryAfterDefaultMs ?? 60_000;
     this.http = got.extend({
       prefixUrl: options.baseUrl.replace(/\/+$/, ''),
       headers: { accept: 'application/json', 'user-agent': 'shopify-partner-connector' },
@@ -124,14 +122,13 @@ export class PartnerClient {
   }
 
   async exchangeToken(credentials: Record<'email' | 'password' | 'name', string>) {
-    const { body } = await this.call({
+    return this.call({
       method: 'POST',
       path: 'token',
       body: credentials,
       schema: tokenRecordSchema,
       successStatuses: [201, 200],
     });
-    return body;
   }
 
   /** `created` is false on 200: the reference was already registered. */
@@ -214,7 +211,7 @@ export class PartnerClient {
     reference: string,
     options: { priority?: RequestPriority; slot?: BudgetSlot } = {},
   ) {
-    const { body } = await this.call({
+    return this.call({
       method: 'GET',
       path: `shipments/${encodeURIComponent(reference)}`,
       reference,
@@ -223,7 +220,6 @@ export class PartnerClient {
       priority: options.priority ?? 'sync',
       slot: options.slot,
     });
-    return body;
   }
 
   async listShipments(query: ListQuery = {}, options: { priority?: RequestPriority } = {}) {
@@ -234,7 +230,7 @@ export class PartnerClient {
       per_page: query.perPage?.toString(),
       page: query.page?.toString(),
     };
-    const { body } = await this.call({
+    return this.call({
       method: 'GET',
       path: 'shipments',
       searchParams,
@@ -242,7 +238,6 @@ export class PartnerClient {
       successStatuses: [200],
       priority: options.priority ?? 'sync',
     });
-    return body;
   }
 
   /** A 429 since the place was taken holds the request until a near Retry-After: work is kept. */
@@ -266,7 +261,7 @@ export class PartnerClient {
 
   private async call<S extends z.ZodType>(
     call: PartnerRequest & { schema: S },
-  ): Promise<{ status: number; body: z.output<S> }> {
+  ): Promise<z.output<S>> {
     const { status, body, unreadable } = await this.send(call);
     const parsed = call.schema.safeParse(body);
     if (!parsed.success) {
@@ -275,7 +270,7 @@ export class PartnerClient {
         { status, cause: parsed.error },
       );
     }
-    return { status, body: parsed.data };
+    return parsed.data;
   }
 
   /** The success body is returned unchecked (undefined when not JSON); anything else throws. */
@@ -386,7 +381,7 @@ export class PartnerClient {
     }
     if (status === 429) {
       const headerMs = parseRetryAfterMs(response.headers['retry-after']);
-      const askedMs = headerMs ?? this.retryAfterDefaultMs;
+      const askedMs = headerMs ?? this.options.retryAfterDefaultMs ?? 60_000;
       const maxMs = this.options.retryAfterMaxMs ?? Number.POSITIVE_INFINITY;
       const retryAfterMs = Math.min(askedMs, maxMs);
       await this.options.gate?.block(retryAfterMs);
