@@ -33,12 +33,8 @@ export class StoreHealth {
     if (this.last?.status === status && now - this.last.writtenAt < REFRESH_MS) return;
     const changed = this.last?.status !== status;
     this.last = { status, writtenAt: now };
-    const fields: Record<string, string> = {
-      status,
-      reason: reason ?? '',
-      seenAt: new Date(now).toISOString(),
-    };
-    if (changed) fields.since = new Date(now).toISOString();
+    const seenAt = new Date(now).toISOString();
+    const fields = { status, reason: reason ?? '', seenAt, ...(changed ? { since: seenAt } : {}) };
     this.redis.hset(this.key, fields).catch(() => {
       this.last = undefined; // try again on the next outcome
     });
