@@ -132,16 +132,13 @@ export async function claimPartnerEnvironment(
   }
   const reference = await newestRegisteredReference(redis, prefix);
   if (reference !== null) {
-    let found: 'found' | 'not_found';
-    try {
-      found = await readShipment(reference);
-    } catch (error) {
+    const found = await readShipment(reference).catch((error) => {
       const reason = error instanceof Error ? error.message : String(error);
       throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
         undecided: true,
         detail: `whether it belongs to the same account could not be checked: reading shipment ${reference} with it failed (${reason}); the next start checks again`,
       });
-    }
+    });
     if (found === 'not_found') {
       throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
         undecided: false,
