@@ -162,10 +162,7 @@ async function newestRegisteredReference(redis: Redis, prefix: string): Promise<
 }
 
 export class AdoptTokenRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'AdoptTokenRefusedError';
-  }
+  override name = 'AdoptTokenRefusedError';
 }
 
 /** Sandbox and production have different addresses, so a changed address is refused. */
