@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Got, got, RequestError, type Response } from 'got';
+import { type Got, got, RequestError } from 'got';
 import type { z } from 'zod';
 import {
   fieldErrorsFrom,
@@ -302,30 +302,26 @@ export class PartnerClient {
         // Metrics never change how a request ends.
       }
     };
-    let response: Response<string>;
-    try {
-      response = await this.http(call.path, {
-        method: call.method,
-        headers,
-        json: call.body,
-        searchParams: call.searchParams,
-      });
-    } catch (error) {
+    const response = await this.http(call.path, {
+      method: call.method,
+      headers,
+      json: call.body,
+      searchParams: call.searchParams,
+    }).catch((error) => {
       const code = error instanceof RequestError ? error.code : undefined;
-      const timedOut = code === 'ETIMEDOUT';
       observe(undefined);
       this.options.logger?.warn(
         { method: call.method, path: call.path, code, ms: Date.now() - started },
         'partner request got no answer',
       );
       throw new PartnerNetworkError(
-        timedOut
+        code === 'ETIMEDOUT'
           ? `Partner API did not answer ${call.method} /${call.path} in time.`
           : `Partner API could not be reached (${code ?? 'network error'}).`,
         code,
         { cause: error },
       );
-    }
+    });
 
     const status = response.statusCode;
     observe(status);
