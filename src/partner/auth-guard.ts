@@ -22,10 +22,6 @@ export class PartnerAuthGuard {
     private readonly logger: Logger,
   ) {}
 
-  private get key() {
-    return refusedAtKey(this.prefix);
-  }
-
   tokenRefused(): Promise<void> {
     return this.pause('token_refused');
   }
@@ -37,9 +33,9 @@ export class PartnerAuthGuard {
   private async pause(reason: PartnerPauseReason): Promise<void> {
     // Set before pausing, so paused queues never lack the key that gets them resumed.
     const value = `${new Date().toISOString()} ${randomUUID()} ${reason}`;
-    const previous = await this.redis.set(this.key, value, 'GET');
+    const previous = await this.redis.set(refusedAtKey(this.prefix), value, 'GET');
     await Promise.all(this.queues.map((q) => q.pause()));
-    if ((await this.redis.get(this.key)) === null) {
+    if ((await this.redis.get(refusedAtKey(this.prefix))) === null) {
       // Another process found the partner working between our refusal and our pause.
       await Promise.all(this.queues.map((q) => q.resume()));
       return;
@@ -58,11 +54,11 @@ export class PartnerAuthGuard {
   }
 
   async tokenAccepted(): Promise<void> {
-    const value = await this.redis.get(this.key);
+    const value = await this.redis.get(refusedAtKey(this.prefix));
     if (!value) return;
     // Resume first, then remove exactly the refusal we saw: a crash or new refusal leaves the key.
     await Promise.all(this.queues.map((q) => q.resume()));
-    await deleteIfHeld(this.redis, this.key, value);
+    await deleteIfHeld(this.redis, refusedAtKey(this.prefix), value);
     this.logger.info('partner API accepts the token and address again: queues resumed');
   }
 
