@@ -123,6 +123,7 @@ export function budgetKeyBase(token: string, keyPrefix = 'partner-budget'): stri
   return `${keyPrefix}:{${id}}`;
 }
 
+/** In the order TAKE_SCRIPT reads them. */
 function budgetKeys(base: string) {
   return {
     log: `${base}:log`,
@@ -159,15 +160,9 @@ export class PartnerBudget implements RequestGate {
   }
 
   async take(priority: RequestPriority): Promise<GateDecision> {
-    const k = this.keys;
     const slot = randomUUID();
     const waitMs = await this.redis.partnerBudgetTake(
-      k.log,
-      k.syncLog,
-      k.blocked,
-      k.waitingCreate,
-      k.waitingSync,
-      k.stats,
+      ...Object.values(this.keys),
       this.windowMs,
       this.options.limit,
       this.reserve,
