@@ -10,39 +10,31 @@ export async function untilStopped(): Promise<string> {
 }
 
 /** A killed `npm run` signals none of the processes below it, which would keep their ports. */
-export function whenStartedFromGone(intervalMs = 500): Promise<string> {
+export function whenStartedFromGone(): Promise<string> {
   const initial = ancestors();
   return new Promise((resolve) => {
     const timer = setInterval(() => {
-      const now = ancestors();
-      if (now.join(' ') !== initial.join(' ')) {
+      if (ancestors() !== initial) {
         clearInterval(timer);
         resolve('the process that started it exited');
       }
-    }, intervalMs);
+    }, 500);
     timer.unref();
   });
 }
 
-function ancestors(): number[] {
+/** The chain of parent pids, as text; it stops where /proc has no answer (not Linux, or gone). */
+function ancestors(): string {
   const chain: number[] = [];
-  let pid = process.ppid;
-  while (pid > 1 && chain.length < 64) {
+  for (let pid = process.ppid; pid > 1 && chain.length < 64; ) {
     chain.push(pid);
-    const parent = parentOf(pid);
-    if (parent === undefined) break;
-    pid = parent;
+    try {
+      // After the command name, which is in parentheses and may hold spaces: state, ppid.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    } catch {
+      break;
+    }
   }
-  return chain;
-}
-
-function parentOf(pid: number): number | undefined {
-  try {
-    // After the command name, which is in parentheses and may hold spaces: state, ppid.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    return Number.isInteger(ppid) ? ppid : undefined;
-  } catch {
-    return undefined; // not Linux, or gone: the chain stops here
-  }
+  return chain.join(' ');
 }
