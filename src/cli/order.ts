@@ -2,22 +2,16 @@ import { Queue } from 'bullmq';
 import type { Command } from 'commander';
 import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
-import { type OrderRecord, OrderRecords } from '../records/order-records.js';
+import { OrderRecords } from '../records/order-records.js';
 import { recordCliAction } from './audit.js';
 import { EXIT, environmentOrExit, withRedis } from './exit.js';
 import { changedAfterRegistration, stateWord } from './status-format.js';
 import { withSharedParts } from './with-parts.js';
 
-export interface OrderReport {
-  orderId: string;
-  record: OrderRecord | null;
-  job: { id: string; state: string; attemptsMade: number; failedReason?: string } | null;
-}
-
 export async function reportOrder(
   orderId: string,
   parts: { records: Pick<OrderRecords, 'get'>; queues: { createShipment: Queue } },
-): Promise<OrderReport> {
+) {
   const jobId = orderJobId(orderId);
   const [record, job] = await Promise.all([
     parts.records.get(orderId),
@@ -36,6 +30,8 @@ export async function reportOrder(
       : null,
   };
 }
+
+type OrderReport = Awaited<ReturnType<typeof reportOrder>>;
 
 export function formatOrderReport(report: OrderReport): string {
   const lines = [`Order ${report.orderId}`];
@@ -75,7 +71,16 @@ export function registerOrderCommand(program: Command): void {
       const print = (report: OrderReport) =>
         console.log(opts.json ? JSON.stringify(report, null, 2) : formatOrderReport(report));
       if (!opts.replay) {
-        await readOnly(orderId, print);
+        await withRedis('Reading the records needs', async (redis, prefix) => {
+          const createShipment = new Queue(CREATE_SHIPMENT_QUEUE, { connection: redis, prefix });
+          try {
+            // Retention matters only to writes.
+            const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
+            print(await reportOrder(orderId, { records, queues: { createShipment } }));
+          } finally {
+            await createShipment.close();
+          }
+        });
         return;
       }
       await withSharedParts(async (parts, config) => {
@@ -95,17 +100,4 @@ export function registerOrderCommand(program: Command): void {
         print(await reportOrder(orderId, parts));
       });
     });
-}
-
-async function readOnly(orderId: string, print: (report: OrderReport) => void): Promise<void> {
-  await withRedis('Reading the records needs', async (redis, prefix) => {
-    const createShipment = new Queue(CREATE_SHIPMENT_QUEUE, { connection: redis, prefix });
-    try {
-      // Retention matters only to writes.
-      const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
-      print(await reportOrder(orderId, { records, queues: { createShipment } }));
-    } finally {
-      await createShipment.close();
-    }
-  });
 }
