@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import type { Redis } from 'ioredis';
 import {
   type ReplayedJob,
   type ReplayRequest,
@@ -16,7 +15,7 @@ function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
   const name = `${job.queue}/${job.jobId}${job.orderId ? ` (order ${job.orderId})` : ''}`;
   switch (job.outcome) {
     case 'retried':
-      return `${name}: ${dryRun ? 'would retry' : 'retried'}${job.failedReason ? `; it failed: ${indented(job.failedReason)}` : ''}`;
+      return `${name}: ${dryRun ? 'would retry' : 'retried'}${job.failedReason ? `; it failed: ${job.failedReason.trimEnd().replaceAll('\n', '\n    ')}` : ''}`;
     case 'already_registered':
       return `${name}: the order is registered at the provider: ${dryRun ? 'would not send' : 'not sent'} again${
         job.markRetried
@@ -42,28 +41,6 @@ export function formatReplaySummary(jobs: ReplayedJob[], request: ReplayRequest)
     `${count('already_queued') + count('not_failed')} left as they were`,
   ];
   return `${request.dryRun ? 'Dry run, nothing changed: ' : ''}${jobs.length} job(s) in ${request.queue}: ${parts.join(', ')}.`;
-}
-
-async function recordReplay(
-  parts: { redis: Redis; prefix: string },
-  request: ReplayRequest,
-  jobs: ReplayedJob[],
-): Promise<void> {
-  const changed = jobs.filter((job) => job.outcome === 'retried' || job.markRetried);
-  await recordCliAction(parts.redis, parts.prefix, {
-    action: 'replay',
-    queue: request.queue,
-    jobIds: changed.map((job) => job.jobId),
-    orderIds: changed.flatMap((job) => (job.orderId ? [job.orderId] : [])),
-    count: changed.length,
-    detail: request.jobId
-      ? `job ${request.jobId}`
-      : `every failed job${request.since ? ` since ${request.since.toISOString()}` : ''}`,
-  });
-}
-
-function indented(text: string): string {
-  return text.trimEnd().replaceAll('\n', '\n    ');
 }
 
 interface ReplayOptions {
@@ -109,7 +86,18 @@ export function registerReplayCommand(program: Command): void {
           const jobs = await replayJobs(parts, request);
           for (const job of jobs) console.log(formatReplayedJob(job, dryRun));
           console.log(formatReplaySummary(jobs, request));
-          if (!dryRun) await recordReplay(parts, request, jobs);
+          if (dryRun) return;
+          const changed = jobs.filter((job) => job.outcome === 'retried' || job.markRetried);
+          await recordCliAction(parts.redis, parts.prefix, {
+            action: 'replay',
+            queue: request.queue,
+            jobIds: changed.map((job) => job.jobId),
+            orderIds: changed.flatMap((job) => (job.orderId ? [job.orderId] : [])),
+            count: changed.length,
+            detail: opts.job
+              ? `job ${opts.job}`
+              : `every failed job${opts.since ? ` since ${opts.since.toISOString()}` : ''}`,
+          });
         } catch (error) {
           if (!(error instanceof UnknownQueueError || error instanceof UnknownJobError))
             throw error;
