@@ -27,21 +27,18 @@ const CHANGE_WORDS = {
   unchanged: { done: 'already in place', would: 'already in place' },
 } as const;
 
-function formatItem(item: SetupItem, dryRun: boolean): string[] {
-  const change = item.change ? ` (${CHANGE_WORDS[item.change][dryRun ? 'would' : 'done']})` : '';
-  return [
-    `${MARK[item.state]} ${item.text}${change}`,
-    ...(item.details ?? []).map((line) => `    ${line}`),
-  ];
-}
-
 function formatSetup(result: SetupResult): string {
-  const lines = [
+  const changeWords = (item: SetupItem) =>
+    item.change ? ` (${CHANGE_WORDS[item.change][result.dryRun ? 'would' : 'done']})` : '';
+  return [
     `Shopify setup${result.shop ? ` of ${result.shop.name} (${result.shop.myshopifyDomain})` : ''}${result.dryRun ? ', dry run: nothing is changed' : ''}`,
-  ];
-  for (const item of result.items) lines.push(...formatItem(item, result.dryRun));
-  lines.push('', summary(result));
-  return lines.join('\n');
+    ...result.items.flatMap((item) => [
+      `${MARK[item.state]} ${item.text}${changeWords(item)}`,
+      ...(item.details ?? []).map((line) => `    ${line}`),
+    ]),
+    '',
+    summary(result),
+  ].join('\n');
 }
 
 function summary(result: SetupResult): string {
@@ -61,11 +58,6 @@ function summary(result: SetupResult): string {
   return `${head} The Shopify side is ready.`;
 }
 
-interface SetupOptions {
-  dryRun?: boolean;
-  publicUrl?: string;
-}
-
 export function registerSetupCommand(program: Command): void {
   program
     .command('setup')
@@ -74,7 +66,7 @@ export function registerSetupCommand(program: Command): void {
     )
     .option('--dry-run', 'say what would be done, change nothing')
     .option('--public-url <url>', 'where Shopify reaches the connector (default: PUBLIC_URL)')
-    .action(async (opts: SetupOptions) => {
+    .action(async (opts: { dryRun?: boolean; publicUrl?: string }) => {
       const shopify = settingsOrExit(
         () => loadSettings(['shopify']).shopify,
         'Setup talks to Shopify and needs',
