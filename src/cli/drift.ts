@@ -9,57 +9,45 @@ import { withSharedParts } from './with-parts.js';
 
 const LIST = 20;
 
-function ids(list: string[]): string {
-  const more = list.length > LIST ? `, … and ${list.length - LIST} more (--json lists all)` : '';
-  return list.slice(0, LIST).join(', ') + more;
-}
-
 function formatDrift(r: DriftReport): string {
   const mark = (count: number) => (count === 0 ? '✓' : '✗');
+  const list = <T>(items: T[], line: (item: T) => string) =>
+    items.slice(0, LIST).map((item) => `    ${line(item)}`);
+  const { shipmentsWithoutOrder: s, fulfilledNotShipped: f, waitingTooLong: w } = r;
+  const more =
+    s.references.length > LIST
+      ? `, … and ${s.references.length - LIST} more (--json lists all)`
+      : '';
   const lines = [
     `Drift report, ${r.generatedAt}: orders and shipments since ${r.lookbackFrom}; differences younger than ${r.olderThanMinutes} minutes are left out.`,
     '',
     `${mark(r.paidWithoutShipment.count)} Paid orders with no shipment: ${r.paidWithoutShipment.count} (of ${r.paidWithoutShipment.ordersRead} orders read)`,
-  ];
-  for (const o of r.paidWithoutShipment.orders.slice(0, LIST)) {
-    lines.push(
-      `    ${o.orderId} (${o.name}): ${stateWord(o.state)}${o.job ? `, job ${o.job}` : ', no job'}`,
-    );
-  }
-  lines.push(
-    `${mark(r.shipmentsWithoutOrder.count)} Shipments at the provider with no order in this store: ${r.shipmentsWithoutOrder.count}`,
-  );
-  if (r.shipmentsWithoutOrder.count > 0)
-    lines.push(`    references: ${ids(r.shipmentsWithoutOrder.references)}`);
-  lines.push(
+    ...list(
+      r.paidWithoutShipment.orders,
+      (o) =>
+        `${o.orderId} (${o.name}): ${stateWord(o.state)}${o.job ? `, job ${o.job}` : ', no job'}`,
+    ),
+    `${mark(s.count)} Shipments at the provider with no order in this store: ${s.count}`,
+    ...(s.count > 0 ? [`    references: ${s.references.slice(0, LIST).join(', ')}${more}`] : []),
     `${mark(r.shippedNotFulfilled.count)} Shipped at the provider, not fulfilled in Shopify: ${r.shippedNotFulfilled.count}`,
-  );
-  for (const o of r.shippedNotFulfilled.orders.slice(0, LIST)) {
-    const why = o.fulfilJob
-      ? `job fulfil-shipment/${o.fulfilJob.id}: ${o.fulfilJob.state}${o.fulfilJob.failedReason ? ` (${o.fulfilJob.failedReason.split('\n')[0]})` : ''}`
-      : o.trackingNumber
-        ? 'no fulfil job'
-        : 'no tracking number read yet';
-    lines.push(`    ${o.orderId} (${o.stage}): ${why}`);
-  }
-  const f = r.fulfilledNotShipped;
-  lines.push(
+    ...list(r.shippedNotFulfilled.orders, (o) => {
+      const why = o.fulfilJob
+        ? `job fulfil-shipment/${o.fulfilJob.id}: ${o.fulfilJob.state}${o.fulfilJob.failedReason ? ` (${o.fulfilJob.failedReason.split('\n')[0]})` : ''}`
+        : o.trackingNumber
+          ? 'no fulfil job'
+          : 'no tracking number read yet';
+      return `${o.orderId} (${o.stage}): ${why}`;
+    }),
     `${mark(f.count)} Fulfilled in Shopify, not shipped at the provider: ${f.count} (checked ${f.checked} of ${f.candidates} followed shipments not yet shipped${f.checked < f.candidates ? `; at most ${f.limit} are read, oldest first` : ''})`,
-  );
-  for (const o of f.orders.slice(0, LIST))
-    lines.push(`    ${o.orderId}: provider status ${o.providerStatus}`);
-  const w = r.waitingTooLong;
-  lines.push(
+    ...list(f.orders, (o) => `${o.orderId}: provider status ${o.providerStatus}`),
     `${mark(w.count)} Waiting on Shopify for more than ${plural(w.days, 'day')} (still looked at): ${w.count}`,
-  );
-  for (const o of w.orders.slice(0, LIST))
-    lines.push(`    ${o.orderId}: since ${o.waitingSince}${o.reason ? ` (${o.reason})` : ''}`);
+    ...list(
+      w.orders,
+      (o) => `${o.orderId}: since ${o.waitingSince}${o.reason ? ` (${o.reason})` : ''}`,
+    ),
+  ];
   const total =
-    r.paidWithoutShipment.count +
-    r.shipmentsWithoutOrder.count +
-    r.shippedNotFulfilled.count +
-    f.count +
-    w.count;
+    r.paidWithoutShipment.count + s.count + r.shippedNotFulfilled.count + f.count + w.count;
   const younger = r.paidWithoutShipment.youngerLeftOut;
   const verdict =
     total > 0
