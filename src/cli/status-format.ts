@@ -38,10 +38,9 @@ function eligibility(record: OrderRecord | null): string {
 
 function lastError(status: StoredOrderStatus): string | undefined {
   if (status.record?.state === 'failed' && status.record.reason) return status.record.reason;
-  const failed = status.jobs
+  const [job] = status.jobs
     .filter((job) => job.failedReason)
     .sort((a, b) => (b.finishedAt ?? '').localeCompare(a.finishedAt ?? ''));
-  const job = failed[0];
   return job ? `${job.queue}/${job.id}: ${job.failedReason}` : undefined;
 }
 
