@@ -3,7 +3,7 @@ import { buildPartnerSide, buildStoreClient } from '../compose/clients.js';
 import { type DriftReport, driftReport } from '../compose/drift.js';
 import { PartnerError } from '../partner/errors.js';
 import { StoreError } from '../store/errors.js';
-import { EXIT } from './exit.js';
+import { EXIT, exitOn } from './exit.js';
 import { stateWord } from './status-format.js';
 import { withSharedParts } from './with-parts.js';
 
@@ -114,23 +114,17 @@ export function registerDriftCommand(program: Command): void {
       await withSharedParts(async (parts, config, logger) => {
         const { partner } = buildPartnerSide(config.partner, parts.redis, logger);
         const store = buildStoreClient(config.shopify, logger);
-        let report: DriftReport;
-        try {
-          report = await driftReport(
-            { parts, partner, store },
-            {
-              olderThanMinutes: opts.olderThanMinutes,
-              lookbackDays: opts.days ?? config.intake.firstLookbackDays,
-              maxFulfillmentReads: opts.maxShopifyReads,
-            },
-          );
-        } catch (error) {
-          if (!(error instanceof PartnerError || error instanceof StoreError)) throw error;
-          const side = error instanceof PartnerError ? 'the provider' : 'Shopify';
-          console.error(`Could not read ${side}: ${error.message}`);
-          process.exitCode = EXIT.unavailable;
-          return;
-        }
+        const report = await driftReport(
+          { parts, partner, store },
+          {
+            olderThanMinutes: opts.olderThanMinutes,
+            lookbackDays: opts.days ?? config.intake.firstLookbackDays,
+            maxFulfillmentReads: opts.maxShopifyReads,
+          },
+        )
+          .catch(exitOn([PartnerError], EXIT.unavailable, 'Could not read the provider'))
+          .catch(exitOn([StoreError], EXIT.unavailable, 'Could not read Shopify'));
+        if (!report) return;
         console.log(opts.json ? JSON.stringify(report, null, 2) : formatDrift(report));
       });
     });

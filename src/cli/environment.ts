@@ -11,7 +11,7 @@ import {
   readPartnerEnvironment,
 } from '../records/partner-environment.js';
 import { recordCliAction } from './audit.js';
-import { EXIT } from './exit.js';
+import { EXIT, exitOn } from './exit.js';
 import { withSharedParts } from './with-parts.js';
 
 export function registerEnvironmentCommand(program: Command): void {
@@ -61,24 +61,22 @@ export function registerEnvironmentCommand(program: Command): void {
           );
           return;
         }
-        try {
-          const { deletedKeys } = await forgetEnvironment(parts);
-          // After the deletion (the trail was under the prefix too): who wiped it stays on record.
-          await recordCliAction(parts.redis, parts.prefix, {
-            action: 'environment forget',
-            jobIds: [],
-            orderIds: [],
-            count: deletedKeys,
-            detail: `${deletedKeys} keys deleted`,
-          });
-          console.log(
-            `Deleted ${deletedKeys} keys under QUEUE_PREFIX=${parts.prefix}. The next start records the configured partner environment; its first reconciliation looks back RECONCILE_FIRST_LOOKBACK_DAYS and sends the orders still open.`,
-          );
-        } catch (error) {
-          if (!(error instanceof ForgetRefusedError)) throw error;
-          console.error(error.message);
-          process.exitCode = EXIT.unavailable;
-        }
+        const forgotten = await forgetEnvironment(parts).catch(
+          exitOn([ForgetRefusedError], EXIT.unavailable),
+        );
+        if (!forgotten) return;
+        const { deletedKeys } = forgotten;
+        // After the deletion (the trail was under the prefix too): who wiped it stays on record.
+        await recordCliAction(parts.redis, parts.prefix, {
+          action: 'environment forget',
+          jobIds: [],
+          orderIds: [],
+          count: deletedKeys,
+          detail: `${deletedKeys} keys deleted`,
+        });
+        console.log(
+          `Deleted ${deletedKeys} keys under QUEUE_PREFIX=${parts.prefix}. The next start records the configured partner environment; its first reconciliation looks back RECONCILE_FIRST_LOOKBACK_DAYS and sends the orders still open.`,
+        );
       }),
     );
 
@@ -89,23 +87,21 @@ export function registerEnvironmentCommand(program: Command): void {
     )
     .action(() =>
       withSharedParts(async (parts, config) => {
-        try {
-          await adoptReissuedToken(parts.redis, parts.prefix, config.partner);
-          await recordCliAction(parts.redis, parts.prefix, {
-            action: 'environment adopt-token',
-            jobIds: [],
-            orderIds: [],
-            count: 0,
-            detail: `token of ${config.partner.apiUrl} adopted`,
-          });
-          console.log(
-            `The records under QUEUE_PREFIX=${parts.prefix} now go with the configured token of ${config.partner.apiUrl}.`,
-          );
-        } catch (error) {
-          if (!(error instanceof AdoptTokenRefusedError)) throw error;
-          console.error(error.message);
-          process.exitCode = EXIT.config;
-        }
+        const adopted = await adoptReissuedToken(parts.redis, parts.prefix, config.partner).then(
+          () => true,
+          exitOn([AdoptTokenRefusedError], EXIT.config),
+        );
+        if (!adopted) return;
+        await recordCliAction(parts.redis, parts.prefix, {
+          action: 'environment adopt-token',
+          jobIds: [],
+          orderIds: [],
+          count: 0,
+          detail: `token of ${config.partner.apiUrl} adopted`,
+        });
+        console.log(
+          `The records under QUEUE_PREFIX=${parts.prefix} now go with the configured token of ${config.partner.apiUrl}.`,
+        );
       }),
     );
 }

@@ -11,15 +11,24 @@ import {
 /** sysexits(3) codes, so scripts can tell a bad setting from an outage. */
 export const EXIT = { usage: 2, noInput: 66, unavailable: 69, config: 78 } as const;
 
+type ErrorClass = abstract new (...args: never[]) => Error;
+
+/** For `.catch`: undefined after printing an expected error and setting the exit code. */
+export function exitOn(expected: ErrorClass[], code: number, why?: string) {
+  return (error: unknown): undefined => {
+    if (!(error instanceof Error && expected.some((kind) => error instanceof kind))) throw error;
+    console.error(why ? `${why}: ${error.message}` : error.message);
+    process.exitCode = code;
+    return undefined;
+  };
+}
+
 /** Undefined after printing every problem and setting the exit code. */
 export function settingsOrExit<T>(load: () => T, why?: string): T | undefined {
   try {
     return load();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(why ? `${why}: ${error.message}` : error.message);
-    process.exitCode = EXIT.config;
-    return undefined;
+    return exitOn([ConfigError], EXIT.config, why)(error);
   }
 }
 
@@ -58,26 +67,19 @@ export async function environmentOrExit(
   /** Records nothing; the same verdict the real run would get. */
   options: { dryRun?: boolean } = {},
 ): Promise<boolean> {
-  const prefix = config.redis.queuePrefix;
-  try {
-    const claim = await claimPartnerEnvironment(
-      redis,
-      prefix,
-      config.partner,
-      new Date(),
-      shipmentReader(config.partner, redis, createLogger({ level: 'warn' })),
-      options.dryRun,
+  const claim = await claimPartnerEnvironment(
+    redis,
+    config.redis.queuePrefix,
+    config.partner,
+    new Date(),
+    shipmentReader(config.partner, redis, createLogger({ level: 'warn' })),
+    options.dryRun,
+  ).catch(exitOn([PartnerEnvironmentMismatchError], EXIT.config));
+  if (!claim) return false;
+  if (claim.outcome === 'token_adopted' && !options.dryRun) {
+    console.error(
+      `New partner token for ${config.partner.apiUrl}: ${claim.checkedReference ? `it reads shipment ${claim.checkedReference}, registered with the old one (same account)` : 'no shipment registered yet'}; adopted.`,
     );
-    if (claim.outcome === 'token_adopted' && !options.dryRun) {
-      console.error(
-        `New partner token for ${config.partner.apiUrl}: ${claim.checkedReference ? `it reads shipment ${claim.checkedReference}, registered with the old one (same account)` : 'no shipment registered yet'}; adopted.`,
-      );
-    }
-    return true;
-  } catch (error) {
-    if (!(error instanceof PartnerEnvironmentMismatchError)) throw error;
-    console.error(error.message);
-    process.exitCode = EXIT.config;
-    return false;
   }
+  return true;
 }

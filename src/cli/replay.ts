@@ -8,7 +8,7 @@ import {
 } from '../compose/replay.js';
 import { recordCliAction } from './audit.js';
 import { parseDay } from './dates.js';
-import { EXIT, environmentOrExit } from './exit.js';
+import { EXIT, environmentOrExit, exitOn } from './exit.js';
 import { withSharedParts } from './with-parts.js';
 
 function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
@@ -80,30 +80,26 @@ export function registerReplayCommand(program: Command): void {
         dryRun,
       };
       await withSharedParts(async (parts, config) => {
-        try {
-          // A replay may send orders: only into the environment of these records.
-          if (!(await environmentOrExit(parts.redis, config, { dryRun }))) return;
-          const jobs = await replayJobs(parts, request);
-          for (const job of jobs) console.log(formatReplayedJob(job, dryRun));
-          console.log(formatReplaySummary(jobs, request));
-          if (dryRun) return;
-          const changed = jobs.filter((job) => job.outcome === 'retried' || job.markRetried);
-          await recordCliAction(parts.redis, parts.prefix, {
-            action: 'replay',
-            queue: request.queue,
-            jobIds: changed.map((job) => job.jobId),
-            orderIds: changed.flatMap((job) => (job.orderId ? [job.orderId] : [])),
-            count: changed.length,
-            detail: opts.job
-              ? `job ${opts.job}`
-              : `every failed job${opts.since ? ` since ${opts.since.toISOString()}` : ''}`,
-          });
-        } catch (error) {
-          if (!(error instanceof UnknownQueueError || error instanceof UnknownJobError))
-            throw error;
-          console.error(error.message);
-          process.exitCode = error instanceof UnknownQueueError ? EXIT.usage : EXIT.noInput;
-        }
+        // A replay may send orders: only into the environment of these records.
+        if (!(await environmentOrExit(parts.redis, config, { dryRun }))) return;
+        const jobs = await replayJobs(parts, request)
+          .catch(exitOn([UnknownQueueError], EXIT.usage))
+          .catch(exitOn([UnknownJobError], EXIT.noInput));
+        if (!jobs) return;
+        for (const job of jobs) console.log(formatReplayedJob(job, dryRun));
+        console.log(formatReplaySummary(jobs, request));
+        if (dryRun) return;
+        const changed = jobs.filter((job) => job.outcome === 'retried' || job.markRetried);
+        await recordCliAction(parts.redis, parts.prefix, {
+          action: 'replay',
+          queue: request.queue,
+          jobIds: changed.map((job) => job.jobId),
+          orderIds: changed.flatMap((job) => (job.orderId ? [job.orderId] : [])),
+          count: changed.length,
+          detail: opts.job
+            ? `job ${opts.job}`
+            : `every failed job${opts.since ? ` since ${opts.since.toISOString()}` : ''}`,
+        });
       });
     });
 }

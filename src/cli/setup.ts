@@ -9,7 +9,7 @@ import {
 } from '../compose/store-setup.js';
 import { createLogger } from '../log.js';
 import { StoreError } from '../store/errors.js';
-import { EXIT, settingsOrExit } from './exit.js';
+import { EXIT, exitOn, settingsOrExit } from './exit.js';
 
 /** Scopes, customer data or the public address: setup cannot fix them. */
 const SETUP_INCOMPLETE = 1;
@@ -80,15 +80,10 @@ export function registerSetupCommand(program: Command): void {
       );
       if (process.exitCode === EXIT.config) return;
       const store = buildStoreClient(shopify, createLogger({ level: 'warn' }));
-      let result: SetupResult;
-      try {
-        result = await prepareStore(store, { publicUrl, dryRun: opts.dryRun ?? false });
-      } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
-        console.error(`Could not reach Shopify: ${error.message}`);
-        process.exitCode = EXIT.unavailable;
-        return;
-      }
+      const result = await prepareStore(store, { publicUrl, dryRun: opts.dryRun ?? false }).catch(
+        exitOn([StoreError], EXIT.unavailable, 'Could not reach Shopify'),
+      );
+      if (!result) return;
       console.log(formatSetup(result));
       if (needsAttention(result)) process.exitCode = SETUP_INCOMPLETE;
     });

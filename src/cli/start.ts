@@ -4,7 +4,7 @@ import { createLogger, stdoutLogFormat } from '../log.js';
 import { EvictionPolicyError } from '../queue/redis-durability.js';
 import { PartnerEnvironmentMismatchError } from '../records/partner-environment.js';
 import { type RunningService, startService } from '../service.js';
-import { configOrExit, EXIT } from './exit.js';
+import { configOrExit, EXIT, exitOn } from './exit.js';
 import { whenStartedFromGone } from './parent-watch.js';
 
 export function registerStartCommand(program: Command): void {
@@ -31,38 +31,26 @@ export function registerStartCommand(program: Command): void {
         await service.close();
         logger.info('stopped');
       };
-      try {
-        service = await startService(config, {
-          logger,
-          http: opts.http,
-          workers: opts.workers,
-          ...(opts.http && opts.workers && !opts.oneThread
-            ? {
-                workersThread: {
-                  log: { format: stdoutLogFormat(), colour: Boolean(process.stdout.isTTY) },
-                },
-              }
-            : {}),
-          onFatal: (reason) => {
-            fatal = reason;
-            process.exitCode = 1;
-            void stop(reason);
-          },
-        });
-      } catch (error) {
-        if (
-          !(
-            error instanceof PartnerEnvironmentMismatchError ||
-            error instanceof EvictionPolicyError ||
-            error instanceof ConfigError
-          )
-        ) {
-          throw error;
-        }
-        console.error(error.message);
-        process.exitCode = EXIT.config;
-        return;
-      }
+      service = await startService(config, {
+        logger,
+        http: opts.http,
+        workers: opts.workers,
+        ...(opts.http && opts.workers && !opts.oneThread
+          ? {
+              workersThread: {
+                log: { format: stdoutLogFormat(), colour: Boolean(process.stdout.isTTY) },
+              },
+            }
+          : {}),
+        onFatal: (reason) => {
+          fatal = reason;
+          process.exitCode = 1;
+          void stop(reason);
+        },
+      }).catch(
+        exitOn([PartnerEnvironmentMismatchError, EvictionPolicyError, ConfigError], EXIT.config),
+      );
+      if (!service) return;
       // The thread may have ended before `service` was there to stop.
       if (fatal) return void stop(fatal);
       process.once('SIGINT', () => void stop('SIGINT'));

@@ -6,7 +6,7 @@ import { askProviderForShipment, readStoredOrderStatus } from '../compose/order-
 import { parseOrderId } from '../domain/order.js';
 import { createLogger } from '../log.js';
 import { StoreError } from '../store/errors.js';
-import { EXIT, settingsOrExit, withRedis } from './exit.js';
+import { EXIT, exitOn, settingsOrExit, withRedis } from './exit.js';
 import { formatOrderStatus, type OrderStatus } from './status-format.js';
 
 /** Bare digits may be either an id or a name. */
@@ -28,16 +28,10 @@ interface StatusOptions {
 }
 
 /** Null: no such order in the store. Undefined after saying why Shopify could not be asked. */
-async function orderByName(name: string, shopify: Config['shopify']) {
-  try {
-    return await buildStoreClient(shopify, createLogger({ level: 'warn' })).findOrderByName(name);
-  } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
-    console.error(`Could not ask Shopify for order ${name}: ${error.message}`);
-    process.exitCode = EXIT.unavailable;
-    return undefined;
-  }
-}
+const orderByName = (name: string, shopify: Config['shopify']) =>
+  buildStoreClient(shopify, createLogger({ level: 'warn' }))
+    .findOrderByName(name)
+    .catch(exitOn([StoreError], EXIT.unavailable, `Could not ask Shopify for order ${name}`));
 
 /** Undefined after saying why not: no Shopify settings, Shopify unreachable, or no such order. */
 export async function orderNamed(name: string) {
