@@ -22,11 +22,6 @@ function parseOrderArgument(raw: string): OrderArgument | null {
   return /^\d{1,20}$/.test(value) ? { kind: 'idOrName', value } : null;
 }
 
-interface StatusOptions {
-  live?: boolean;
-  json?: boolean;
-}
-
 /** Null: no such order in the store. Undefined after saying why Shopify could not be asked. */
 const orderByName = (name: string, shopify: Config['shopify']) =>
   buildStoreClient(shopify, createLogger({ level: 'warn' }))
@@ -56,6 +51,8 @@ export function notAnOrder(raw: string): undefined {
   process.exitCode = EXIT.usage;
   return undefined;
 }
+
+type StatusOptions = { live?: boolean; json?: boolean };
 
 async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix: string) {
   const logger = createLogger({ level: 'warn' });
