@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { loadSettings } from '../../config/index.js';
 import { parseOrderId } from '../domain/order.js';
 import { listStaffActions, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
-import { parseDay } from './dates.js';
+import { parseDay, utcText } from './dates.js';
 import { redisOrExit, settingsOrExit } from './exit.js';
 import { notAnOrder, orderNamed } from './status.js';
 
@@ -39,10 +39,7 @@ export async function recordCliAction(
 }
 
 function formatStaffAction(action: StaffAction): string {
-  const when = new Date(action.at)
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, 'Z');
+  const when = utcText(new Date(action.at).toISOString());
   const what = [
     `${action.action}${action.queue ? ` in ${action.queue}` : ''}`,
     action.detail ? ` (${action.detail})` : '',
@@ -52,13 +49,6 @@ function formatStaffAction(action: StaffAction): string {
   const ids = action.jobIds.length > 0 ? `  jobs ${action.jobIds.join(', ')}${more}` : '';
   const orders = action.orderIds.length > 0 ? `  orders ${action.orderIds.join(', ')}` : '';
   return `${when}  ${action.who} (${action.via})  ${what}${ids}${orders}`;
-}
-
-interface AuditOptions {
-  order?: string;
-  since?: Date;
-  limit: number;
-  json?: boolean;
 }
 
 export function registerAuditCommand(program: Command): void {
@@ -74,7 +64,7 @@ export function registerAuditCommand(program: Command): void {
     .option('--since <date>', 'only actions since, YYYY-MM-DD (UTC) or ISO', parseDay)
     .option('--limit <n>', 'at most this many', parseLimit, 100)
     .option('--json', 'print JSON')
-    .action(async (opts: AuditOptions) => {
+    .action(async (opts: { order?: string; since?: Date; limit: number; json?: boolean }) => {
       const location = settingsOrExit(
         () => loadSettings(['redis']).redis,
         'Reading the audit trail needs',

@@ -6,6 +6,7 @@ import { isHandedToCarrier } from '../domain/shipment-progress.js';
 import { evictionPauseMessage } from '../queue/redis-durability.js';
 import type { OrderRecord } from '../records/order-records.js';
 import { fulfilledInShopify } from '../records/shipment-tracking.js';
+import { utcText } from './dates.js';
 
 export interface OrderStatus extends StoredOrderStatus {
   name?: string;
@@ -99,8 +100,9 @@ function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
   const lines = ['  Timeline (oldest first, times in UTC):'];
   if (timeline.length === 0) lines.push('    nothing recorded for it');
   for (const entry of timeline) {
-    const at = entry.at.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
-    lines.push(`    ${at}  ${describeEntry(entry).trimEnd().replaceAll('\n', '\n        ')}`);
+    lines.push(
+      `    ${utcText(entry.at)}  ${describeEntry(entry).trimEnd().replaceAll('\n', '\n        ')}`,
+    );
     if (entry.kind === 'job-run')
       for (const log of entry.logs) lines.push(`        ${indent(log)}`);
   }
