@@ -13,7 +13,7 @@ export interface TokenCommandIo {
 
 /** The password never comes from argv, where `ps` and shell history would keep it. */
 export async function runTokenCommand(
-  options: { url: string; email: string; name: string },
+  { url, email, name }: { url: string; email: string; name: string },
   io: TokenCommandIo,
 ): Promise<number> {
   const password = await readPassword(io);
@@ -21,13 +21,9 @@ export async function runTokenCommand(
     io.errorOutput.write('No password given: type it at the prompt or pipe it on stdin.\n');
     return 2;
   }
-  const client = new PartnerClient({ baseUrl: options.url });
+  const client = new PartnerClient({ baseUrl: url });
   try {
-    const record = await client.exchangeToken({
-      email: options.email,
-      password,
-      name: options.name,
-    });
+    const record = await client.exchangeToken({ email, password, name });
     io.output.write(
       [
         `Token for account "${record.account}" (created ${record.created_at}):`,
