@@ -47,8 +47,6 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
     if (error instanceof NoRedisError) console.error(`Or run one: ${DOCKER_REDIS}`);
     return EXIT.unavailable;
   }
-  const redisUrl = redis.url;
-
   const started = Date.now();
   const interrupt = new AbortController();
   const onSignal = () => {
@@ -70,7 +68,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
   let code = 0;
   let removeSettings: (() => void) | undefined;
   try {
-    stack = await startDemoStack({ redisUrl, print });
+    stack = await startDemoStack({ redisUrl: redis.url, print });
     printHeader(stack, redis, configuredUrl);
     watcher = new OrderWatcher({ store: stack.store, records: stack.parts.records, print });
     watcher.baseline();
