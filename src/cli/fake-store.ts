@@ -55,14 +55,8 @@ export function registerFakeStoreCommand(program: Command): void {
         `Connector settings (local only): SHOPIFY_SHOP=${store.shop} SHOPIFY_ADMIN_API_URL=${store.url} ` +
           `SHOPIFY_ACCESS_TOKEN=${options.accessToken} SHOPIFY_WEBHOOK_SECRET=${options.webhookSecret}`,
       );
-      console.log(
-        `Orders: ${
-          store
-            .orders()
-            .map((o) => `${o.id} ${o.name}`)
-            .join(', ') || 'none'
-        }`,
-      );
+      const orders = store.orders().map((o) => `${o.id} ${o.name}`);
+      console.log(`Orders: ${orders.join(', ') || 'none'}`);
       console.log(
         `Control: POST ${store.url}/_fake/orders {"order": {...}, "webhookUrl": "..."}, ` +
           `POST /_fake/orders/{id} {"markPaid": true} | {"cancel": true}, GET /_fake/mutations`,
