@@ -133,15 +133,7 @@ export function shipmentContents(
       } else if (HELD.has(fo.status) || !fo.supportedActions.includes('CREATE_FULFILLMENT')) {
         // Open but without CREATE_FULFILLMENT: waits like a held one, or the provider would ship
         // units the connector cannot mark as fulfilled.
-        contents.held.push({
-          lineItemId: item.id,
-          title: titleOf(item),
-          quantity,
-          why: heldWhy(fo),
-          until: fo.status === 'SCHEDULED' ? fo.fulfillAt : null,
-          fulfillmentOrderId: fo.id,
-          location: fo.location,
-        });
+        contents.held.push(heldUnits(item, quantity, fo));
       } else {
         contents.lines.push({
           item,
@@ -160,17 +152,7 @@ export function shipmentContents(
   const first = Math.min(...later.map(opens));
   const waitsForFirst = 'now' in when && contents.lines.length === 0 && contents.held.length === 0;
   const awaited = waitsForFirst ? later.filter((units) => opens(units) === first) : [];
-  for (const { item, quantity, fo } of awaited) {
-    contents.held.push({
-      lineItemId: item.id,
-      title: titleOf(item),
-      quantity,
-      why: heldWhy(fo),
-      until: fo.fulfillAt,
-      fulfillmentOrderId: fo.id,
-      location: fo.location,
-    });
-  }
+  for (const { item, quantity, fo } of awaited) contents.held.push(heldUnits(item, quantity, fo));
   contents.leftOut.push(...laterDeliveries(later.filter((units) => !awaited.includes(units))));
 
   for (const item of order.lineItems) {
@@ -395,20 +377,19 @@ export function shipmentSentSinceMs(
   } | null,
   createdAtMs: number,
 ): number {
-  const legible = (times: (number | undefined)[]) =>
-    times.filter((time): time is number => time !== undefined && Number.isFinite(time));
-  const kept = legible([record?.firstSentAtMs, record?.partnerCreatedAtMs].map(toNumber));
-  if (kept.length > 0) return Math.min(...kept);
-  const older = legible([record?.sentAt, record?.registeredAt].map(toTime));
-  return older.length > 0 ? Math.min(...older) : createdAtMs;
-}
-
-function toNumber(text: string | undefined): number | undefined {
-  return text ? Number(text) : undefined;
-}
-
-function toTime(text: string | undefined): number | undefined {
-  return text ? Date.parse(text) : undefined;
+  const earliest = (times: number[]) => {
+    const legible = times.filter(Number.isFinite);
+    return legible.length > 0 ? Math.min(...legible) : undefined;
+  };
+  return (
+    earliest(
+      [record?.firstSentAtMs, record?.partnerCreatedAtMs].map((ms) =>
+        ms ? Number(ms) : Number.NaN,
+      ),
+    ) ??
+    earliest([record?.sentAt, record?.registeredAt].map((at) => Date.parse(at ?? ''))) ??
+    createdAtMs
+  );
 }
 
 export function namesLocation(
@@ -446,6 +427,18 @@ function laterDeliveries(
     reason: 'later' as const,
     why: `${quantity === 1 ? 'is' : 'are'} scheduled for later deliveries (next on ${next.slice(0, 10)}): the provider takes one shipment per order`,
   }));
+}
+
+function heldUnits(item: StoreLineItem, quantity: number, fo: StoreFulfillmentOrder): HeldUnits {
+  return {
+    lineItemId: item.id,
+    title: titleOf(item),
+    quantity,
+    why: heldWhy(fo),
+    until: fo.status === 'SCHEDULED' ? fo.fulfillAt : null,
+    fulfillmentOrderId: fo.id,
+    location: fo.location,
+  };
 }
 
 function heldWhy(fo: StoreFulfillmentOrder): string {
