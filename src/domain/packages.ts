@@ -1,3 +1,4 @@
+import type { Config } from '../../config/index.js';
 import type { PackageLine } from './shipment-contract.js';
 import { LIMITS } from './shipment-contract.js';
 import { kilogramsToMilligrams, milligramsToKilograms } from './weight.js';
@@ -5,12 +6,6 @@ import { kilogramsToMilligrams, milligramsToKilograms } from './weight.js';
 export interface UnitsToPack {
   unitWeightMg: number;
   quantity: number;
-}
-
-export interface Box {
-  lengthCm: number;
-  widthCm: number;
-  heightCm: number;
 }
 
 /**
@@ -49,7 +44,10 @@ export function packParcels(units: readonly UnitsToPack[], maxParcelMg: number):
 }
 
 /** Equal-weight parcels share a line (max 100); one under the API minimum is declared at it. */
-export function toPackageLines(parcelsMg: readonly number[], box: Box): PackageLine[] {
+export function toPackageLines(
+  parcelsMg: readonly number[],
+  box: Config['shipment']['defaultBox'],
+): PackageLine[] {
   const minMg = kilogramsToMilligrams(LIMITS.weightKg.min);
   const countByKg = new Map<number, number>();
   for (const mg of parcelsMg) {

@@ -1,3 +1,5 @@
+import type { Config } from '../../config/index.js';
+
 /** Shopify links tracking only for an exactly spelt supported company, or with a URL. */
 
 /** Lower-cased carrier name → Shopify's supported company (FulfillmentTrackingInfo.company). */
@@ -31,26 +33,14 @@ export const BUILT_IN_TRACKING_COMPANIES: Readonly<Record<string, string>> = {
   colissimo: 'Colissimo',
 };
 
-export interface TrackingSettings {
-  /** Provider carrier name → Shopify tracking company, on top of the built-in table. */
-  companies: Readonly<Record<string, string>>;
-  /** Provider carrier name → URL with `{number}` where the tracking number goes. */
-  urlTemplates: Readonly<Record<string, string>>;
-}
-
-export interface ShopifyTracking {
-  company: string;
-  number: string;
-  url?: string;
-}
-
 const lower = (table: Readonly<Record<string, string>>) =>
   Object.fromEntries(Object.entries(table).map(([k, v]) => [k.trim().toLowerCase(), v]));
 
-export function trackingFor(settings: TrackingSettings) {
+/** Configured companies go on top of the built-in table; a URL template puts the number at `{number}`. */
+export function trackingFor(settings: Config['sync']['tracking']) {
   const companies = { ...BUILT_IN_TRACKING_COMPANIES, ...lower(settings.companies) };
   const templates = lower(settings.urlTemplates);
-  return (carrier: string | null, number: string): ShopifyTracking => {
+  return (carrier: string | null, number: string) => {
     const name = carrier?.trim() ?? '';
     const key = name.toLowerCase();
     const company = companies[key] ?? (name || 'Other');
