@@ -57,6 +57,11 @@ const numberField = (field: string) =>
         : `The ${field} must be a number.`,
   });
 
+const side = (field: string, max: number) =>
+  numberField(field)
+    .positive(`The ${field} must be greater than 0.`)
+    .max(max, `The ${field} may not be greater than ${max}.`);
+
 export const packageLineSchema = z.object({
   quantity: numberField('quantity')
     .int('The quantity must be a whole number.')
@@ -65,15 +70,9 @@ export const packageLineSchema = z.object({
   weight_kg: numberField('weight kg')
     .min(LIMITS.weightKg.min, `The weight kg must be at least ${LIMITS.weightKg.min}.`)
     .max(LIMITS.weightKg.max, `The weight kg may not be greater than ${LIMITS.weightKg.max}.`),
-  length_cm: numberField('length cm')
-    .positive('The length cm must be greater than 0.')
-    .max(LIMITS.lengthCmMax, `The length cm may not be greater than ${LIMITS.lengthCmMax}.`),
-  width_cm: numberField('width cm')
-    .positive('The width cm must be greater than 0.')
-    .max(LIMITS.widthCmMax, `The width cm may not be greater than ${LIMITS.widthCmMax}.`),
-  height_cm: numberField('height cm')
-    .positive('The height cm must be greater than 0.')
-    .max(LIMITS.heightCmMax, `The height cm may not be greater than ${LIMITS.heightCmMax}.`),
+  length_cm: side('length cm', LIMITS.lengthCmMax),
+  width_cm: side('width cm', LIMITS.widthCmMax),
+  height_cm: side('height cm', LIMITS.heightCmMax),
 });
 
 export const ORDER_TYPES = ['package', 'document'] as const;
