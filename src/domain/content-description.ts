@@ -22,16 +22,13 @@ export function describeContents(
     if (type && !types.has(type.toLowerCase())) types.set(type.toLowerCase(), type);
   }
   if (types.size === 0) return FALLBACK[orderType];
-  return joinWithinLimit([...types.values()], CONTENT_DESCRIPTION_MAX_LENGTH);
-}
 
-/** Joins whole entries while they fit; a lone entry longer than the limit is cut. */
-function joinWithinLimit(parts: readonly string[], maxLength: number): string {
+  // Whole types while they fit; a first one longer than the limit is cut.
   let text = '';
-  for (const part of parts) {
-    const next = text ? `${text}, ${part}` : part;
-    if (next.length > maxLength) break;
+  for (const type of types.values()) {
+    const next = text ? `${text}, ${type}` : type;
+    if (next.length > CONTENT_DESCRIPTION_MAX_LENGTH) break;
     text = next;
   }
-  return text || (parts[0] ?? '').slice(0, maxLength).trim();
+  return text || [...types.values()][0]!.slice(0, CONTENT_DESCRIPTION_MAX_LENGTH).trim();
 }
