@@ -1,3 +1,4 @@
+import type { Config } from '../../config/index.js';
 import type { StoreFulfillmentOrder, StoreLineItem, StoreOrder } from './order.js';
 import { clean } from './text.js';
 
@@ -51,15 +52,12 @@ export interface LeftOutUnits {
   why: string;
 }
 
-export interface ContentsSettings {
-  /** Location ids (numeric or gid) or names the provider collects from; empty: all own. */
-  collectFromLocations: readonly string[];
-  /**
-   * Ship pickup-point orders to their shipping address. Opt-in: the API has no pickup-point
-   * field, and Shopify does not document that the address is the pickup point's.
-   */
-  shipPickupPoints?: boolean;
-}
+/**
+ * Pickup-point orders ship to their shipping address only when opted in: the API has no
+ * pickup-point field, and Shopify does not document that the address is the pickup point's.
+ */
+export type ContentsSettings = Pick<Config['shipment'], 'collectFromLocations'> &
+  Partial<Pick<Config['shipment'], 'shipPickupPoints'>>;
 /**
  * Counts all units the provider may have been asked for: reads sentUnits after settings change.
  * Closed, fulfillment-service, digital and local pickup or delivery units still never count.
