@@ -53,13 +53,11 @@ export interface OrderMarksSeen {
   error: boolean;
 }
 
-const CONNECTOR_TAGS: readonly string[] = Object.values(ORDER_TAGS);
-
 export function marksSeenOn(
   order: Pick<StoreOrder, 'tags' | 'shipmentOrderNumber' | 'shipmentError'>,
 ): OrderMarksSeen {
   return {
-    tags: CONNECTOR_TAGS.filter((tag) => hasTag(order, tag)),
+    tags: Object.values(ORDER_TAGS).filter((tag) => hasTag(order, tag)),
     orderNumber: order.shipmentOrderNumber,
     error: order.shipmentError,
   };
