@@ -46,7 +46,18 @@ export function buildShipmentRequest(
     reference: order.id,
     order_type: orderType,
     content_description: describeContents(shippedItems, orderType, settings.contentDescription),
-    sender: senderFrom(settings.sender),
+    sender: withoutUndefined({
+      name: settings.sender.name,
+      company_name: clean(settings.sender.company),
+      phone: settings.sender.phone,
+      email: clean(settings.sender.email),
+      address: {
+        street: settings.sender.street,
+        city: settings.sender.city,
+        postal_code: settings.sender.postalCode,
+        country_code: settings.sender.countryCode,
+      },
+    }),
     receiver: buildReceiver(order, settings.sendReceiverEmail, problems),
     packages: buildPackages(shippedItems, orderType, settings, problems),
   };
@@ -65,21 +76,6 @@ export function formatFieldErrors(errors: FieldErrors): string {
       return path === '_' ? text : `${path}: ${text}`;
     })
     .join('\n');
-}
-
-function senderFrom(sender: ShipmentSettings['sender']) {
-  return withoutUndefined({
-    name: sender.name,
-    company_name: clean(sender.company),
-    phone: sender.phone,
-    email: clean(sender.email),
-    address: {
-      street: sender.street,
-      city: sender.city,
-      postal_code: sender.postalCode,
-      country_code: sender.countryCode,
-    },
-  });
 }
 
 function buildPackages(
