@@ -69,12 +69,7 @@ export function hasTag(order: Pick<StoreOrderHeader, 'tags'>, tag: string): bool
 }
 
 /** Created by `connector setup` so the values show, explained, in the order's Metafields card. */
-export const METAFIELD_DEFINITIONS: readonly {
-  key: (typeof METAFIELD_KEYS)[keyof typeof METAFIELD_KEYS];
-  name: string;
-  description: string;
-  type: 'single_line_text_field' | 'multi_line_text_field';
-}[] = [
+export const METAFIELD_DEFINITIONS = [
   {
     key: METAFIELD_KEYS.orderNumber,
     name: 'Shipment order number',
@@ -124,4 +119,4 @@ export const METAFIELD_DEFINITIONS: readonly {
       'Why no shipment could be created for this order, and what to fix. Cleared once the shipment is registered.',
     type: 'multi_line_text_field',
   },
-];
+] as const;
