@@ -7,11 +7,6 @@ export function addProblem(problems: Problems, path: string, message: string): v
   problems.set(path, [...(problems.get(path) ?? []), message]);
 }
 
-/** Another problem explains the field (no address: no name), so the schema's message is hidden. */
-export function explainedElsewhere(problems: Problems, path: string): void {
-  if (!problems.has(path)) problems.set(path, []);
-}
-
 /** Ours wins for the exact path only: a bad box size at `packages.0` shows beside `packages`. */
 export function mergeWithSchemaErrors(problems: Problems, schemaErrors: FieldErrors): FieldErrors {
   const merged: FieldErrors = {};

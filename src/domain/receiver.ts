@@ -1,5 +1,5 @@
 import type { StoreOrder } from './order.js';
-import { addProblem, explainedElsewhere, type Problems } from './problems.js';
+import { addProblem, type Problems } from './problems.js';
 import { clean, withoutUndefined } from './text.js';
 
 /** Receiver as far as the order allows; gaps stay undefined and are reported in `problems`. */
@@ -33,7 +33,8 @@ export function buildReceiver(
 
   if (!shipTo) {
     addProblem(problems, 'receiver.address', MISSING.address);
-    explainedElsewhere(problems, 'receiver.name');
+    // No address explains the missing name: the schema's message for it stays hidden.
+    if (!problems.has('receiver.name')) problems.set('receiver.name', []);
     return withoutUndefined({ phone, email });
   }
 
