@@ -202,7 +202,9 @@ export function unitsOfShipment(order: StoreOrder, contents: ShipmentContents): 
   return shippedItems({ ...contents, lines: [...contents.lines, ...held] });
 }
 
-export function describeLeftOut(leftOut: readonly LeftOutUnits[]): string {
+export function describeLeftOut(
+  leftOut: readonly Pick<LeftOutUnits, 'quantity' | 'title' | 'why' | 'of'>[],
+): string {
   return leftOut
     .map((u) =>
       u.of === undefined
@@ -253,9 +255,8 @@ export function waitCountsFrom(
   return new Date(Math.max(waitingSince.getTime(), Math.min(...times)));
 }
 
-export function describeHeld(held: readonly HeldUnits[]): string {
-  return held.map((u) => `${u.quantity} × ${u.title} ${u.why}`).join('; ');
-}
+/** Held units read like left-out ones, never with an `of`. */
+export const describeHeld: (held: readonly HeldUnits[]) => string = describeLeftOut;
 
 /**
  * `lineItemId×quantity@fulfillmentOrderId.fulfillmentOrderLineItemId.locationId,…` (numeric ids,
@@ -327,10 +328,9 @@ export function keepingSentFrom(order: StoreOrder, sent: readonly SentLine[]): S
   };
 }
 
-export function collects(
-  collectFrom: readonly string[],
-  location: { id: string | null; name: string },
-): boolean {
+type Place = Pick<StoreFulfillmentOrder['location'], 'id' | 'name'>;
+
+export function collects(collectFrom: readonly string[], location: Place): boolean {
   return collectFrom.length === 0 || collectFrom.some((wanted) => namesLocation(wanted, location));
 }
 
@@ -390,10 +390,7 @@ export function shipmentSentSinceMs(
   );
 }
 
-export function namesLocation(
-  entry: string,
-  location: { id: string | null; name: string },
-): boolean {
+export function namesLocation(entry: string, location: Place): boolean {
   const value = entry.trim();
   if (location.id && numericId(value) === numericId(location.id)) return true;
   return value.toLowerCase() === location.name.trim().toLowerCase();
