@@ -98,7 +98,7 @@ export function shipmentContents(
   const items = new Map(order.lineItems.map((item) => [item.id, item]));
   const contents: ShipmentContents = { lines: [], held: [], leftOut: [] };
   const onVisibleOrders = new Map<string, number>();
-  const later: { item: StoreLineItem; quantity: number; fo: StoreFulfillmentOrder }[] = [];
+  const later: LaterUnits[] = [];
 
   for (const fo of order.fulfillmentOrders) {
     const method = fo.deliveryMethod ?? 'SHIPPING';
@@ -146,7 +146,7 @@ export function shipmentContents(
 
   // One shipment per order: with nothing else to ship, now or once released, the order waits for
   // the first later delivery, and is sent when it opens without the others.
-  const opens = ({ fo }: (typeof later)[number]) => Date.parse(fo.fulfillAt ?? '');
+  const opens = ({ fo }: LaterUnits) => Date.parse(fo.fulfillAt ?? '');
   const first = Math.min(...later.map(opens));
   const waitsForFirst = 'now' in when && contents.lines.length === 0 && contents.held.length === 0;
   const awaited = waitsForFirst ? later.filter((units) => opens(units) === first) : [];
@@ -403,9 +403,9 @@ function isLaterDelivery(fo: StoreFulfillmentOrder, when: ShipmentTime): boolean
   return fo.status === 'SCHEDULED' && opens > when.now.getTime();
 }
 
-function laterDeliveries(
-  later: readonly { item: StoreLineItem; quantity: number; fo: StoreFulfillmentOrder }[],
-): LeftOutUnits[] {
+type LaterUnits = { item: StoreLineItem; quantity: number; fo: StoreFulfillmentOrder };
+
+function laterDeliveries(later: readonly LaterUnits[]): LeftOutUnits[] {
   const byItem = new Map<string, { title: string; quantity: number; next: string }>();
   for (const { item, quantity, fo } of later) {
     const seen = byItem.get(item.id);
