@@ -397,8 +397,8 @@ export function namesLocation(entry: string, location: Place): boolean {
 }
 
 function isLaterDelivery(fo: StoreFulfillmentOrder, when: ShipmentTime): boolean {
-  const opens = fo.fulfillAt ? Date.parse(fo.fulfillAt) : Number.NaN;
-  if (Number.isNaN(opens)) return false;
+  // No or an unreadable date (NaN) is never later.
+  const opens = Date.parse(fo.fulfillAt ?? '');
   if ('sentAt' in when) return opens > when.sentAt.getTime();
   return fo.status === 'SCHEDULED' && opens > when.now.getTime();
 }
