@@ -37,9 +37,7 @@ export function buildShipmentRequest(
   contents: ShipmentContents = shipmentContents(order, settings),
 ): MappingResult {
   const problems: Problems = new Map();
-  const orderType: OrderType = hasAnyTag(order.tags, [settings.documentTag])
-    ? 'document'
-    : 'package';
+  const orderType = hasAnyTag(order.tags, [settings.documentTag]) ? 'document' : 'package';
   const shippedItems = itemsOf(contents);
 
   const draft = {
