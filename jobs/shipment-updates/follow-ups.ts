@@ -120,7 +120,6 @@ export async function queueShipmentUpdates(
   let queued = 0;
   const updates = pendingUpdates(shipment, ctx.settings.sync);
   const { status } = plannedUpdates(shipment, ctx.settings.sync);
-  const statusCarried = status !== undefined && !updates.includes(status);
   let carrierFailed = false;
   const queueOne = async ({ update, payload }: PendingUpdate) => {
     const name = SHIPMENT_UPDATE_QUEUES[update];
@@ -140,7 +139,7 @@ export async function queueShipmentUpdates(
     if (due && (await retryFailedJob(existing)) === 'retried') queued += 1;
   };
   for (const update of updates) await queueOne(update);
-  // The write that was to carry the status failed: the status goes on its own.
-  if (statusCarried && carrierFailed) await queueOne(status);
+  // The write that was to carry the status failed (so it was not queued apart): it goes on its own.
+  if (status && carrierFailed) await queueOne(status);
   return queued;
 }
