@@ -1,7 +1,7 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { StoreNotFoundError, StoreUserError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
-import { required, userErrors } from '../transport/answers.js';
+import { required, type userErrors } from '../transport/answers.js';
 import { throwOnUserErrors } from '../transport/graphql-request.js';
 import { orderGidOf } from '../transport/order-ids.js';
 import * as D from './documents.js';
@@ -50,10 +50,9 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
     getFulfillmentOrders,
 
     async createFulfillment(input) {
-      const operation = 'CreateFulfillment';
       const lineItemsByFulfillmentOrder = await fulfillmentLines(input);
       if (lineItemsByFulfillmentOrder.length === 0) {
-        throw new StoreUserError(operation, [
+        throw new StoreUserError('CreateFulfillment', [
           {
             field: ['fulfillment', 'lineItemsByFulfillmentOrder'],
             message: 'the order has nothing left to fulfil',
@@ -65,74 +64,48 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         trackingInfo: trackingInput(input.tracking),
         notifyCustomer: input.notifyCustomer,
       };
-      if (input.orderStatus) {
-        const withStatus = 'CreateFulfillmentWithStatus';
-        const data = await transport.send(
-          withStatus,
-          D.CREATE_FULFILLMENT_WITH_STATUS,
-          R.createFulfillmentData.extend(statusWriteAnswer),
-          { fulfillment, order: statusInput(input.orderStatus, withStatus) },
-        );
-        const payload = required(data.fulfillmentCreate, withStatus);
-        const status = required(data.orderUpdate, withStatus).userErrors;
-        throwOnUserErrors(withStatus, payload.userErrors, FULFILLMENT_REFUSALS, {
-          orderStatusSet: status.length === 0,
-        });
-        throwOnUserErrors(withStatus, status, undefined, { writeMade: true });
-        return toCreatedSummary(required(payload.fulfillment, withStatus));
-      }
-      const data = await transport.send(operation, D.CREATE_FULFILLMENT, R.createFulfillmentData, {
-        fulfillment,
-      });
-      const payload = required(data.fulfillmentCreate, operation);
-      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
+      const { operation, payload } = await write(
+        'CreateFulfillment',
+        [D.CREATE_FULFILLMENT, D.CREATE_FULFILLMENT_WITH_STATUS],
+        R.createFulfillmentData,
+        (data) => data.fulfillmentCreate,
+        { fulfillment },
+        { orderStatus: input.orderStatus, flagStatusSet: true },
+      );
       return toCreatedSummary(required(payload.fulfillment, operation));
     },
 
     async updateFulfillmentTracking(fulfillmentId, tracking, options = {}) {
-      const operation = 'UpdateFulfillmentTracking';
-      const data = await transport.send(
-        operation,
-        D.UPDATE_FULFILLMENT_TRACKING,
+      const { operation, payload } = await write(
+        'UpdateFulfillmentTracking',
+        [D.UPDATE_FULFILLMENT_TRACKING],
         R.updateTrackingData,
+        (data) => data.fulfillmentTrackingInfoUpdate,
         {
-          fulfillmentId: fulfillmentGid(fulfillmentId),
+          fulfillmentId: gidOf('Fulfillment', fulfillmentId),
           trackingInfoInput: trackingInput(tracking),
           notifyCustomer: options.notifyCustomer ?? false,
         },
       );
-      const payload = required(data.fulfillmentTrackingInfoUpdate, operation);
-      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
       return toFulfillmentSummary(required(payload.fulfillment, operation));
     },
 
     async createFulfillmentEvent(fulfillmentId, status, options = {}) {
       const { orderStatus, ...event } = options;
-      const fulfillmentEvent = { fulfillmentId: fulfillmentGid(fulfillmentId), status, ...event };
-      if (orderStatus) {
-        const operation = 'CreateFulfillmentEventWithStatus';
-        const data = await transport.send(
-          operation,
-          D.CREATE_FULFILLMENT_EVENT_WITH_STATUS,
-          R.createFulfillmentEventData.extend(statusWriteAnswer),
-          { fulfillmentEvent, order: statusInput(orderStatus, operation) },
-        );
-        const payload = required(data.fulfillmentEventCreate, operation);
-        throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
-        throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors, undefined, {
-          writeMade: true,
-        });
-        return required(payload.fulfillmentEvent, operation);
-      }
-      const operation = 'CreateFulfillmentEvent';
-      const data = await transport.send(
-        operation,
-        D.CREATE_FULFILLMENT_EVENT,
+      const { operation, payload } = await write(
+        'CreateFulfillmentEvent',
+        [D.CREATE_FULFILLMENT_EVENT, D.CREATE_FULFILLMENT_EVENT_WITH_STATUS],
         R.createFulfillmentEventData,
-        { fulfillmentEvent },
+        (data) => data.fulfillmentEventCreate,
+        {
+          fulfillmentEvent: {
+            fulfillmentId: gidOf('Fulfillment', fulfillmentId),
+            status,
+            ...event,
+          },
+        },
+        { orderStatus },
       );
-      const payload = required(data.fulfillmentEventCreate, operation);
-      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS);
       return required(payload.fulfillmentEvent, operation);
     },
 
@@ -144,57 +117,80 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         'ReadFulfillmentOrdersById',
         SD.READ_FULFILLMENT_ORDERS_BY_ID,
         SR.readFulfillmentOrdersByIdData,
-        { ids: fulfillmentOrderIds.map(fulfillmentOrderGid) },
+        { ids: fulfillmentOrderIds.map((id) => gidOf('FulfillmentOrder', id)) },
       );
       return nodes.map((node) => (node ? fulfillmentOrderHead(node) : null));
     },
 
     async reportFulfillmentOrderProgress(fulfillmentOrderId, reasonNotes, options = {}) {
-      const { orderStatus } = options;
-      const operation = orderStatus
-        ? 'ReportFulfillmentOrderProgressWithStatus'
-        : 'ReportFulfillmentOrderProgress';
-      const id = fulfillmentOrderGid(fulfillmentOrderId);
+      const id = gidOf('FulfillmentOrder', fulfillmentOrderId);
       const notes = reasonNotes.trim().slice(0, REASON_NOTES_MAX);
-      const variables = { id, progressReport: notes ? { reasonNotes: notes } : {} };
-      const data = await transport.send(
-        operation,
-        orderStatus
-          ? D.REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS
-          : D.REPORT_FULFILLMENT_ORDER_PROGRESS,
-        SR.reportProgressData.extend({ orderUpdate: statusWriteAnswer.orderUpdate.optional() }),
-        orderStatus ? { ...variables, order: statusInput(orderStatus, operation) } : variables,
+      await write(
+        'ReportFulfillmentOrderProgress',
+        [D.REPORT_FULFILLMENT_ORDER_PROGRESS, D.REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS],
+        R.reportProgressData,
+        (data) => data.fulfillmentOrderReportProgress,
+        { id, progressReport: notes ? { reasonNotes: notes } : {} },
+        { orderStatus: options.orderStatus, flagStatusSet: true, notFoundId: id },
       );
-      const payload = required(data.fulfillmentOrderReportProgress, operation);
-      if (payload.userErrors.some((e) => e.code === 'FULFILLMENT_ORDER_NOT_FOUND')) {
-        throw new StoreNotFoundError(`Fulfillment order ${id} was not found in the store`, {
-          operation,
-        });
-      }
-      const status = orderStatus
-        ? required(data.orderUpdate ?? null, operation).userErrors
-        : undefined;
-      throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS, {
-        orderStatusSet: status?.length === 0,
-      });
-      if (status) throwOnUserErrors(operation, status, undefined, { writeMade: true });
     },
   };
+
+  /**
+   * Sends `name`, or with the order's status metafields `${name}WithStatus`: Shopify runs the two
+   * mutations in turn, so a refused write may still have set the status.
+   */
+  async function write<T extends StatusWriteData, P extends { userErrors: UserErrors }>(
+    name: string,
+    [plain, withStatus]: readonly [string, string?],
+    schema: z.ZodType<T>,
+    payloadOf: (data: T) => P | null,
+    variables: Record<string, unknown>,
+    options: {
+      orderStatus?: OrderStatusWrite | undefined;
+      flagStatusSet?: boolean;
+      /** The fulfillment order the progress report names: its own code says it is unknown. */
+      notFoundId?: string;
+    } = {},
+  ) {
+    const { orderStatus, notFoundId } = options;
+    const operation = orderStatus ? `${name}WithStatus` : name;
+    const data = await transport.send(
+      operation,
+      (orderStatus && withStatus) || plain,
+      schema,
+      orderStatus
+        ? {
+            ...variables,
+            order: {
+              id: orderGidOf(orderStatus.orderId, operation),
+              metafields: orderStatus.metafields,
+            },
+          }
+        : variables,
+    );
+    const payload = required(payloadOf(data), operation);
+    if (notFoundId && payload.userErrors.some((e) => e.code === 'FULFILLMENT_ORDER_NOT_FOUND')) {
+      throw new StoreNotFoundError(`Fulfillment order ${notFoundId} was not found in the store`, {
+        operation,
+      });
+    }
+    const status = () => required(data.orderUpdate ?? null, operation).userErrors;
+    throwOnUserErrors(operation, payload.userErrors, FULFILLMENT_REFUSALS, {
+      orderStatusSet: !!orderStatus && !!options.flagStatusSet && status().length === 0,
+    });
+    if (orderStatus) throwOnUserErrors(operation, status(), undefined, { writeMade: true });
+    return { operation, payload };
+  }
 }
 
-/** The orderUpdate half of a write that also sets the order's status metafields. */
-const statusWriteAnswer = { orderUpdate: z.object({ userErrors }).nullable() };
+type UserErrors = z.output<typeof userErrors>;
 
-function statusInput({ orderId, metafields }: OrderStatusWrite, operation: string) {
-  return { id: orderGidOf(orderId, operation), metafields };
-}
+/** The orderUpdate half of a `…WithStatus` write; absent from the plain one. */
+type StatusWriteData = { orderUpdate?: { userErrors: UserErrors } | null };
 
-function fulfillmentGid(id: string): string {
-  return /^\d+$/.test(id) ? `gid://shopify/Fulfillment/${id}` : id;
-}
-
-function fulfillmentOrderGid(id: string): string {
-  return /^\d+$/.test(id) ? `gid://shopify/FulfillmentOrder/${id}` : id;
+function gidOf(type: 'Fulfillment' | 'FulfillmentOrder', id: string): string {
+  return /^\d+$/.test(id) ? `gid://shopify/${type}/${id}` : id;
 }
 
 function trackingInput(tracking: Tracking) {
@@ -205,22 +201,11 @@ function trackingInput(tracking: Tracking) {
   };
 }
 
-function toFulfillmentSummary(fulfillment: {
-  id: string;
-  status: string;
-  trackingInfo: { company: string | null; number: string | null; url: string | null }[];
-}): FulfillmentSummary {
-  return { id: fulfillment.id, status: fulfillment.status, tracking: fulfillment.trackingInfo };
+function toFulfillmentSummary({ id, status, trackingInfo }: R.Fulfillment): FulfillmentSummary {
+  return { id, status, tracking: trackingInfo };
 }
 
-function toCreatedSummary(
-  fulfillment: Parameters<typeof toFulfillmentSummary>[0] & {
-    fulfillmentLineItems: {
-      nodes: { quantity: number; lineItem: { id: string } }[];
-      pageInfo: { hasNextPage: boolean };
-    };
-  },
-): FulfillmentSummary {
+function toCreatedSummary(fulfillment: R.CreatedFulfillment): FulfillmentSummary {
   const { nodes, pageInfo } = fulfillment.fulfillmentLineItems;
   return {
     ...toFulfillmentSummary(fulfillment),

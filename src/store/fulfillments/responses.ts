@@ -48,6 +48,8 @@ const fulfillment = z.object({
   ),
 });
 
+export type Fulfillment = z.output<typeof fulfillment>;
+
 const createdFulfillment = fulfillment.extend({
   fulfillmentLineItems: z.object({
     nodes: z.array(
@@ -57,24 +59,42 @@ const createdFulfillment = fulfillment.extend({
   }),
 });
 
+/** The orderUpdate half of a `…WithStatus` write; absent from a plain one. */
+export const statusWrite = { orderUpdate: z.object({ userErrors }).nullable().optional() };
+
+export type CreatedFulfillment = z.output<typeof createdFulfillment>;
+
 export const createFulfillmentData = z.object({
+  ...statusWrite,
   fulfillmentCreate: z
     .object({ fulfillment: createdFulfillment.nullable(), userErrors })
     .nullable(),
 });
 
 export const updateTrackingData = z.object({
+  ...statusWrite,
   fulfillmentTrackingInfoUpdate: z
     .object({ fulfillment: fulfillment.nullable(), userErrors })
     .nullable(),
 });
 
 export const createFulfillmentEventData = z.object({
+  ...statusWrite,
   fulfillmentEventCreate: z
     .object({
       fulfillmentEvent: z
         .object({ id: z.string(), status: z.string(), happenedAt: z.string() })
         .nullable(),
+      userErrors,
+    })
+    .nullable(),
+});
+
+export const reportProgressData = z.object({
+  ...statusWrite,
+  fulfillmentOrderReportProgress: z
+    .object({
+      fulfillmentOrder: z.object({ id: z.string(), status: z.string() }).nullable(),
       userErrors,
     })
     .nullable(),

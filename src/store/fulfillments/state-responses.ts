@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageInfo, userErrors } from '../transport/answers.js';
+import { pageInfo } from '../transport/answers.js';
 
 /** The `data` of each document in state-documents.ts, as readFulfillmentState reads it. */
 
@@ -98,15 +98,6 @@ export const readFulfillmentOrdersByIdData = z.object({
       )
       .nullable(),
   ),
-});
-
-export const reportProgressData = z.object({
-  fulfillmentOrderReportProgress: z
-    .object({
-      fulfillmentOrder: z.object({ id: z.string(), status: z.string() }).nullable(),
-      userErrors,
-    })
-    .nullable(),
 });
 
 export type PageInfo = z.output<typeof pageInfo>;
