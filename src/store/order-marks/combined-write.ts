@@ -4,13 +4,6 @@
  * test/store/graphql-schema.test.ts.
  */
 
-export interface CombinedWriteParts {
-  setMetafields: boolean;
-  deleteMetafields: boolean;
-  addTags: boolean;
-  removeTags: boolean;
-}
-
 const USER_ERRORS = 'userErrors { field message }';
 
 const PARTS = {
@@ -32,13 +25,14 @@ const PARTS = {
   },
 } as const;
 
+export type CombinedWriteParts = Record<keyof typeof PARTS, boolean>;
+
 /** At least one part; named WriteOrderMarks whatever it holds. */
 export function combinedWriteDocument(parts: CombinedWriteParts): string {
   const chosen = (Object.keys(PARTS) as (keyof CombinedWriteParts)[]).filter((key) => parts[key]);
   if (chosen.length === 0) throw new TypeError('A combined write needs at least one part');
-  const needsId = parts.addTags || parts.removeTags;
   const variables = [
-    ...(needsId ? ['$id: ID!'] : []),
+    ...(parts.addTags || parts.removeTags ? ['$id: ID!'] : []),
     ...chosen.map((key) => PARTS[key].variables),
   ];
   return `mutation WriteOrderMarks(${variables.join(', ')}) {\n${chosen

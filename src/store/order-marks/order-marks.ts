@@ -7,7 +7,7 @@ import { orderGidOf, orderNotFound } from '../transport/order-ids.js';
 import { combinedWriteDocument } from './combined-write.js';
 import * as D from './documents.js';
 import * as R from './responses.js';
-import type { OrderMarks } from './types.js';
+import type { MetafieldKey, OrderMarks } from './types.js';
 
 const METAFIELDS_PER_CALL = 25;
 
@@ -33,7 +33,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       // metafieldsDelete takes up to 25 at once; we never need more.
       refuseOverMetafieldLimit(keys.length, operation);
       const data = await transport.send(operation, D.DELETE_METAFIELDS, R.deleteMetafieldsData, {
-        metafields: keys.map(({ namespace, key }) => ({ ownerId, namespace, key })),
+        metafields: identifiers(ownerId, keys),
       });
       // A null entry in deletedMetafields is a metafield that was not there: already the aim.
       throwOnUserErrors(operation, required(data.metafieldsDelete, operation).userErrors);
@@ -58,17 +58,14 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
     async writeOrderMarks(orderId, changes) {
       const operation = 'WriteOrderMarks';
       const id = orderGidOf(orderId, operation);
-      const set = changes.setMetafields ?? [];
-      const unset = changes.deleteMetafields ?? [];
-      const add = changes.addTags ?? [];
-      const remove = changes.removeTags ?? [];
-      refuseOverMetafieldLimit(set.length, operation);
-      refuseOverMetafieldLimit(unset.length, operation);
+      const { setMetafields = [], deleteMetafields = [], addTags = [], removeTags = [] } = changes;
+      refuseOverMetafieldLimit(setMetafields.length, operation);
+      refuseOverMetafieldLimit(deleteMetafields.length, operation);
       const parts = {
-        setMetafields: set.length > 0,
-        deleteMetafields: unset.length > 0,
-        addTags: add.length > 0,
-        removeTags: remove.length > 0,
+        setMetafields: setMetafields.length > 0,
+        deleteMetafields: deleteMetafields.length > 0,
+        addTags: addTags.length > 0,
+        removeTags: removeTags.length > 0,
       };
       if (!Object.values(parts).some(Boolean)) return;
       const data = await transport.send(
@@ -77,29 +74,24 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
         R.writeOrderMarksData,
         {
           ...(parts.addTags || parts.removeTags ? { id } : {}),
-          ...(parts.setMetafields ? { order: { id, metafields: set } } : {}),
+          ...(parts.setMetafields ? { order: { id, metafields: setMetafields } } : {}),
           ...(parts.deleteMetafields
-            ? {
-                deleteMetafields: unset.map(({ namespace, key }) => ({
-                  ownerId: id,
-                  namespace,
-                  key,
-                })),
-              }
+            ? { deleteMetafields: identifiers(id, deleteMetafields) }
             : {}),
-          ...(parts.addTags ? { addTags: add } : {}),
-          ...(parts.removeTags ? { removeTags: remove } : {}),
+          ...(parts.addTags ? { addTags } : {}),
+          ...(parts.removeTags ? { removeTags } : {}),
         },
       );
+      const answers = {
+        setMetafields: data.orderUpdate,
+        deleteMetafields: data.metafieldsDelete,
+        addTags: data.tagsAdd,
+        removeTags: data.tagsRemove,
+      };
       // Every part's refusals together: staff fix them at once.
-      const refusals = [
-        ...(parts.setMetafields ? required(data.orderUpdate ?? null, operation).userErrors : []),
-        ...(parts.deleteMetafields
-          ? required(data.metafieldsDelete ?? null, operation).userErrors
-          : []),
-        ...(parts.addTags ? required(data.tagsAdd ?? null, operation).userErrors : []),
-        ...(parts.removeTags ? required(data.tagsRemove ?? null, operation).userErrors : []),
-      ];
+      const refusals = (Object.keys(parts) as (keyof typeof parts)[]).flatMap((part) =>
+        parts[part] ? required(answers[part] ?? null, operation).userErrors : [],
+      );
       throwOnUserErrors(operation, refusals);
     },
 
@@ -142,4 +134,8 @@ function refuseOverMetafieldLimit(count: number, operation: string): void {
   throw new StoreUserError(operation, [
     { field: ['metafields'], message: `at most ${METAFIELDS_PER_CALL} metafields per call` },
   ]);
+}
+
+function identifiers(ownerId: string, keys: MetafieldKey[]) {
+  return keys.map(({ namespace, key }) => ({ ownerId, namespace, key }));
 }
