@@ -1,11 +1,12 @@
 import type { z } from 'zod';
+import type { StoreFulfillmentOrderLine } from '../../domain/order.js';
 import { StoreRequestError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor } from '../transport/answers.js';
 import { orderGidOf, orderNotFound } from '../transport/order-ids.js';
 import * as D from './documents.js';
 import * as R from './responses.js';
-import type { FulfillmentOrderLine, OpenFulfillmentOrder } from './types.js';
+import type { OpenFulfillmentOrder } from './types.js';
 
 const OPEN_FULFILLMENT_ORDER_STATUSES = new Set(['OPEN', 'IN_PROGRESS']);
 
@@ -29,8 +30,8 @@ export async function readOpenFulfillmentOrders(
     const { nodes, pageInfo } = data.order.fulfillmentOrders;
     for (const fo of nodes) {
       if (!OPEN_FULFILLMENT_ORDER_STATUSES.has(fo.status)) continue;
-      const lines = await allLines(transport, fo.id, fo.lineItems, operation);
-      const remaining = lines.filter((line) => line.remainingQuantity > 0);
+      const lines = await allFulfillmentOrderLines(transport, fo, operation);
+      const remaining = lines.map(toFulfillmentOrderLine).filter((l) => l.remainingQuantity > 0);
       if (remaining.length > 0) open.push({ id: fo.id, status: fo.status, lineItems: remaining });
     }
     after = nextCursor(pageInfo, operation);
@@ -38,36 +39,53 @@ export async function readOpenFulfillmentOrders(
   return open;
 }
 
-async function allLines(
+/**
+ * Every line of a fulfillment order, from the first page its own read holds. For a whole order
+ * (`maxLines`), one with too many lines is refused, and one gone meanwhile has the order read again.
+ */
+export async function allFulfillmentOrderLines(
   transport: StoreTransport,
-  fulfillmentOrderId: string,
-  firstPage: R.FulfillmentOrderLinesPage,
-  operation: string,
-): Promise<FulfillmentOrderLine[]> {
-  const linesOperation = 'GetFulfillmentOrderLineItems';
-  const nodes = [...firstPage.nodes];
-  let after = nextCursor(firstPage.pageInfo, operation);
+  fo: { id: string; lineItems: R.FulfillmentOrderLinesPage },
+  firstOperation: string,
+  maxLines?: number,
+): Promise<R.FulfillmentOrderLinesPage['nodes']> {
+  const operation = 'GetFulfillmentOrderLineItems';
+  const lines = [...fo.lineItems.nodes];
+  let after = nextCursor(fo.lineItems.pageInfo, firstOperation);
   while (after) {
+    if (maxLines !== undefined && lines.length >= maxLines) {
+      throw new StoreRequestError(
+        `A fulfillment order has more than ${maxLines} lines, more than the connector reads; register its shipment by hand.`,
+        { operation: 'GetOrder' },
+      );
+    }
     const more = await transport.send(
-      linesOperation,
+      operation,
       D.GET_FULFILLMENT_ORDER_LINE_ITEMS,
       R.getFulfillmentOrderLineItemsData,
-      { id: fulfillmentOrderId, after },
+      { id: fo.id, after },
     );
     // Gone between two requests (e.g. the order was edited): its lines cannot be trusted.
     if (!more.fulfillmentOrder) {
+      const then = maxLines === undefined ? '' : '; the order is read again';
       throw new StoreRequestError(
-        `Fulfillment order ${fulfillmentOrderId} disappeared while its lines were read`,
-        { operation: linesOperation, retryable: true },
+        `Fulfillment order ${fo.id} disappeared while its lines were read${then}`,
+        { operation, retryable: true },
       );
     }
-    nodes.push(...more.fulfillmentOrder.lineItems.nodes);
-    after = nextCursor(more.fulfillmentOrder.lineItems.pageInfo, linesOperation);
+    lines.push(...more.fulfillmentOrder.lineItems.nodes);
+    after = nextCursor(more.fulfillmentOrder.lineItems.pageInfo, operation);
   }
-  return nodes.map((line) => ({
+  return lines;
+}
+
+export function toFulfillmentOrderLine(
+  line: R.FulfillmentOrderLinesPage['nodes'][number],
+): StoreFulfillmentOrderLine {
+  return {
     id: line.id,
     lineItemId: line.lineItem.id,
     totalQuantity: line.totalQuantity,
     remainingQuantity: line.remainingQuantity,
-  }));
+  };
 }

@@ -3,7 +3,7 @@ import { pageInfo, userErrors } from '../transport/answers.js';
 
 /** The `data` of each document in documents.ts, as far as the fulfillments read it. */
 
-const fulfillmentOrderLines = z.object({
+export const fulfillmentOrderLines = z.object({
   nodes: z.array(
     z.object({
       id: z.string(),

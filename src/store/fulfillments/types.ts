@@ -1,19 +1,11 @@
+import type { StoreFulfillmentOrder, StoreFulfillmentOrderLine } from '../../domain/order.js';
 import type { MetafieldEntry } from '../order-marks/types.js';
-
-export interface FulfillmentOrderLine {
-  /** FulfillmentOrderLineItem gid: what fulfillmentCreate takes. */
-  id: string;
-  /** The order's LineItem gid. */
-  lineItemId: string;
-  totalQuantity: number;
-  remainingQuantity: number;
-}
 
 export interface OpenFulfillmentOrder {
   id: string;
   /** OPEN or IN_PROGRESS (partly fulfilled). */
   status: string;
-  lineItems: FulfillmentOrderLine[];
+  lineItems: StoreFulfillmentOrderLine[];
 }
 
 export interface Tracking {
@@ -59,18 +51,8 @@ export type FulfillmentEventStatus =
   | 'OUT_FOR_DELIVERY'
   | 'READY_FOR_PICKUP';
 
-export interface FulfillmentOrderState {
-  id: string;
-  /** OPEN, IN_PROGRESS, ON_HOLD, SCHEDULED, CLOSED, CANCELLED, INCOMPLETE (kept as string). */
-  status: string;
-  /** FulfillmentOrderAction values, e.g. CREATE_FULFILLMENT, REPORT_PROGRESS. */
-  supportedActions: string[];
-  /** From assignedLocation; id null when the location was deleted since. */
-  location: { id: string | null; name: string; isFulfillmentService: boolean };
-  /** fulfillmentHolds[].displayReason (ON_HOLD). */
-  holdReasons: string[];
-  /** When a SCHEDULED fulfillment order becomes ready. */
-  fulfillAt: string | null;
+export interface FulfillmentOrderState
+  extends Omit<StoreFulfillmentOrder, 'deliveryMethod' | 'lineItems'> {
   hasRemainingLines: boolean;
 }
 

@@ -2,12 +2,17 @@ import { z } from 'zod';
 import {
   parseOrderId,
   type StoreFulfillmentOrder,
-  type StoreFulfillmentOrderLine,
   type StoreLineItem,
   type StoreOrder,
   type StoreOrderHeader,
   type StoreOrderSummary,
 } from '../../domain/order.js';
+import { fulfillmentOrderHead } from '../fulfillments/fulfillment-state.js';
+import { toFulfillmentOrderLine } from '../fulfillments/open-fulfillment-orders.js';
+import {
+  type FulfillmentOrderLinesPage,
+  fulfillmentOrderLines,
+} from '../fulfillments/responses.js';
 import { fulfillmentOrderFields } from '../fulfillments/state-responses.js';
 import { pageInfo } from '../transport/answers.js';
 
@@ -56,22 +61,10 @@ export const lineItemsPageSchema = z.object({
   pageInfo,
 });
 
-export const fulfillmentOrderLinesPageSchema = z.object({
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      totalQuantity: z.number().int(),
-      remainingQuantity: z.number().int(),
-      lineItem: z.object({ id: z.string() }),
-    }),
-  ),
-  pageInfo,
-});
-
 /** The `OrderFulfillmentOrderFields` fragment (documents.ts) as Shopify answers it. */
 const fulfillmentOrderNodeSchema = fulfillmentOrderFields.extend({
   deliveryMethod: z.object({ methodType: z.string() }).nullable(),
-  lineItems: fulfillmentOrderLinesPageSchema,
+  lineItems: fulfillmentOrderLines,
 });
 
 export const fulfillmentOrdersPageSchema = z.object({
@@ -101,21 +94,19 @@ export const orderNodeSchema = orderHeaderSchema.extend({
 });
 
 export type FulfillmentOrderNode = z.infer<typeof fulfillmentOrderNodeSchema>;
-export type FulfillmentOrderLineNode = z.infer<
-  typeof fulfillmentOrderLinesPageSchema
->['nodes'][number];
-export type LineItemNode = z.infer<typeof lineItemNodeSchema>;
+type LineItemNode = z.infer<typeof lineItemNodeSchema>;
 export type OrderNode = z.infer<typeof orderNodeSchema>;
-export type OrderSummaryNode = z.infer<typeof orderSummaryNodeSchema>;
 
-export function toStoreOrderSummary(node: OrderSummaryNode): StoreOrderSummary {
+export function toStoreOrderSummary(
+  node: z.infer<typeof orderSummaryNodeSchema>,
+): StoreOrderSummary {
   return { ...toHeader(node), requiresShipping: node.requiresShipping };
 }
 
 /** The node and every page of its lines. */
 export interface FulfillmentOrderRead {
   node: FulfillmentOrderNode;
-  lines: readonly FulfillmentOrderLineNode[];
+  lines: readonly FulfillmentOrderLinesPage['nodes'][number][];
 }
 
 export function toStoreOrder(
@@ -123,48 +114,32 @@ export function toStoreOrder(
   lineItems: readonly LineItemNode[],
   fulfillmentOrders: readonly FulfillmentOrderRead[],
 ): StoreOrder {
-  const address = node.shippingAddress;
   return {
     ...toHeader(node),
     email: node.email,
     phone: node.phone,
     shipmentError: node.shipmentError !== null,
-    shippingAddress: address && {
-      name: address.name,
-      company: address.company,
-      phone: address.phone,
-      address1: address.address1,
-      address2: address.address2,
-      city: address.city,
-      zip: address.zip,
-      countryCode: address.countryCodeV2,
-    },
+    shippingAddress: node.shippingAddress && toAddress(node.shippingAddress),
     lineItems: lineItems.map(toStoreLineItem),
     fulfillmentOrders: fulfillmentOrders.map(toStoreFulfillmentOrder),
   };
 }
 
+function toAddress({ countryCodeV2, ...address }: NonNullable<OrderNode['shippingAddress']>) {
+  return { ...address, countryCode: countryCodeV2 };
+}
+
 function toStoreFulfillmentOrder({ node, lines }: FulfillmentOrderRead): StoreFulfillmentOrder {
+  const { id, status, supportedActions, location } = fulfillmentOrderHead(node);
   return {
-    id: node.id,
-    status: node.status,
-    location: {
-      id: node.assignedLocation.location?.id ?? null,
-      name: node.assignedLocation.name,
-      isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
-    },
+    id,
+    status,
+    location,
     deliveryMethod: node.deliveryMethod?.methodType ?? null,
-    supportedActions: node.supportedActions.map((a) => a.action),
+    supportedActions,
     holdReasons: node.fulfillmentHolds.map((h) => h.displayReason),
     fulfillAt: node.fulfillAt,
-    lineItems: lines.map(
-      (line): StoreFulfillmentOrderLine => ({
-        id: line.id,
-        lineItemId: line.lineItem.id,
-        totalQuantity: line.totalQuantity,
-        remainingQuantity: line.remainingQuantity,
-      }),
-    ),
+    lineItems: lines.map(toFulfillmentOrderLine),
   };
 }
 

@@ -1,13 +1,11 @@
 import { parseOrderId, type StoreOrder } from '../../domain/order.js';
 import { StoreRequestError } from '../errors.js';
-import * as FD from '../fulfillments/documents.js';
-import * as FR from '../fulfillments/responses.js';
+import { allFulfillmentOrderLines } from '../fulfillments/open-fulfillment-orders.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor } from '../transport/answers.js';
 import { orderGidOf } from '../transport/order-ids.js';
 import * as D from './documents.js';
 import {
-  type FulfillmentOrderLineNode,
   type FulfillmentOrderRead,
   type OrderNode,
   toStoreOrder,
@@ -135,42 +133,15 @@ async function wholeOrder(
   }
   const read: FulfillmentOrderRead[] = [];
   for (const fo of fulfillmentOrders) {
-    read.push({ node: fo, lines: await allFulfillmentOrderLines(transport, fo) });
+    const lines = await allFulfillmentOrderLines(
+      transport,
+      fo,
+      'GetFulfillmentOrderLineItems',
+      MAX_ORDER_LINE_ITEMS,
+    );
+    read.push({ node: fo, lines });
   }
   return toStoreOrder(node, items, read);
-}
-
-async function allFulfillmentOrderLines(
-  transport: StoreTransport,
-  fo: FulfillmentOrderRead['node'],
-): Promise<FulfillmentOrderLineNode[]> {
-  const operation = 'GetFulfillmentOrderLineItems';
-  const lines = [...fo.lineItems.nodes];
-  let after = nextCursor(fo.lineItems.pageInfo, operation);
-  while (after) {
-    if (lines.length >= MAX_ORDER_LINE_ITEMS) {
-      throw new StoreRequestError(
-        `A fulfillment order has more than ${MAX_ORDER_LINE_ITEMS} lines, more than the connector reads; register its shipment by hand.`,
-        { operation: 'GetOrder' },
-      );
-    }
-    const more = await transport.send(
-      operation,
-      FD.GET_FULFILLMENT_ORDER_LINE_ITEMS,
-      FR.getFulfillmentOrderLineItemsData,
-      { id: fo.id, after },
-    );
-    // Gone between two requests (e.g. the order was edited): its lines cannot be trusted.
-    if (!more.fulfillmentOrder) {
-      throw new StoreRequestError(
-        `Fulfillment order ${fo.id} disappeared while its lines were read; the order is read again`,
-        { operation, retryable: true },
-      );
-    }
-    lines.push(...more.fulfillmentOrder.lineItems.nodes);
-    after = nextCursor(more.fulfillmentOrder.lineItems.pageInfo, operation);
-  }
-  return lines;
 }
 
 /** `1003` and `#1003` both name order #1003. */
