@@ -1,5 +1,7 @@
 /** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
+import { PAGE_INFO, USER_ERRORS } from '../order-marks/selections.js';
+
 const FULFILLMENT_ORDER_LINE_FIELDS = /* GraphQL */ `
   fragment FulfillmentOrderLineFields on FulfillmentOrderLineItem {
     id
@@ -24,16 +26,10 @@ export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
             nodes {
               ...FulfillmentOrderLineFields
             }
-            pageInfo {
-              hasNextPage
-              endCursor
-            }
+            ${PAGE_INFO}
           }
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${PAGE_INFO}
       }
     }
   }
@@ -48,10 +44,7 @@ export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
         nodes {
           ...FulfillmentOrderLineFields
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${PAGE_INFO}
       }
     }
   }
@@ -88,10 +81,7 @@ const CREATED_FULFILLMENT_FIELDS = /* GraphQL */ `
 /** The order's status metafields, through orderUpdate (a flat 10 points). */
 const STATUS_WRITE = /* GraphQL */ `
     orderUpdate(input: $order) {
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }`;
 
 /** In `…WithStatus`, Shopify runs the two mutations in turn, each with its own userErrors. */
@@ -110,10 +100,7 @@ export const [CREATE_FULFILLMENT, CREATE_FULFILLMENT_WITH_STATUS] = withAndWitho
       fulfillment {
         ...CreatedFulfillmentFields
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   `,
   CREATED_FULFILLMENT_FIELDS,
@@ -139,10 +126,7 @@ export const UPDATE_FULFILLMENT_TRACKING = /* GraphQL */ `
           url
         }
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   }
 `;
@@ -158,10 +142,7 @@ export const [CREATE_FULFILLMENT_EVENT, CREATE_FULFILLMENT_EVENT_WITH_STATUS] =
         status
         happenedAt
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   `,
   );

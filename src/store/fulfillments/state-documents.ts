@@ -4,6 +4,8 @@
  * enough for nearly every order. The client pages on only when those lines do not settle it.
  */
 
+import { PAGE_INFO } from '../order-marks/selections.js';
+
 const FULFILLMENT_ORDER_STATE_FIELDS = /* GraphQL */ `
   fragment FulfillmentOrderStateFields on FulfillmentOrder {
     id
@@ -26,10 +28,7 @@ const FULFILLMENT_ORDER_STATE_FIELDS = /* GraphQL */ `
       nodes {
         remainingQuantity
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
   }
 `;
@@ -53,10 +52,7 @@ const FULFILLMENT_STATE_FIELDS = /* GraphQL */ `
           id
         }
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
     trackingInfo(first: 5) {
       company
@@ -77,10 +73,7 @@ export const READ_FULFILLMENT_STATE = /* GraphQL */ `
         nodes {
           ...FulfillmentOrderStateFields
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${PAGE_INFO}
       }
       fulfillmentsCount {
         count
@@ -124,10 +117,7 @@ export const READ_ORDER_FULFILLMENT_ORDERS = /* GraphQL */ `
         nodes {
           ...FulfillmentOrderStateFields
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${PAGE_INFO}
       }
     }
   }
@@ -155,10 +145,7 @@ export const READ_FULFILLMENT_ORDER_REMAINING_LINES = /* GraphQL */ `
         nodes {
           remainingQuantity
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${PAGE_INFO}
       }
     }
   }
@@ -175,10 +162,7 @@ export const READ_FULFILLMENT_LINE_ITEMS = /* GraphQL */ `
             id
           }
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${PAGE_INFO}
       }
     }
   }

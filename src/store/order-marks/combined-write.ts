@@ -4,7 +4,7 @@
  * test/store/graphql-schema.test.ts.
  */
 
-const USER_ERRORS = 'userErrors { field message }';
+import { USER_ERRORS } from './selections.js';
 
 const PARTS = {
   setMetafields: {

@@ -2,6 +2,7 @@
 
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js';
 import { combinedWriteDocument } from './combined-write.js';
+import { USER_ERRORS } from './selections.js';
 
 /**
  * Through orderUpdate, a flat 10 points (metafieldsSet charges 10 more per order). Each metafield
@@ -10,10 +11,7 @@ import { combinedWriteDocument } from './combined-write.js';
 export const SET_METAFIELDS = /* GraphQL */ `
   mutation SetOrderMetafields($order: OrderInput!) {
     orderUpdate(input: $order) {
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   }
 `;
@@ -27,10 +25,7 @@ export const DELETE_METAFIELDS = /* GraphQL */ `
         namespace
         key
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   }
 `;
@@ -41,10 +36,7 @@ export const ADD_TAGS = /* GraphQL */ `
       node {
         id
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   }
 `;
@@ -55,10 +47,7 @@ export const REMOVE_TAGS = /* GraphQL */ `
       node {
         id
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   }
 `;
@@ -79,10 +68,7 @@ export const UPDATE_ORDER_NOTE = /* GraphQL */ `
         id
         note
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   }
 `;

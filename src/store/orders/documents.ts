@@ -4,6 +4,7 @@
  */
 
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js';
+import { PAGE_INFO } from '../order-marks/selections.js';
 
 // Fragments stay unexported: a lone fragment is not a valid document.
 // shipmentOrderNumber: the connector's mark on a registered order.
@@ -85,10 +86,7 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
           id
         }
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
   }
 `;
@@ -120,19 +118,13 @@ const STORE_ORDER_FIELDS = /* GraphQL */ `
       nodes {
         ...LineItemFields
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
     fulfillmentOrders(first: ${FULFILLMENT_ORDERS_PAGE_SIZE}) {
       nodes {
         ...OrderFulfillmentOrderFields
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
   }
   ${ORDER_HEADER_FIELDS}
@@ -158,10 +150,7 @@ export const GET_ORDER_LINE_ITEMS = /* GraphQL */ `
         nodes {
           ...LineItemFields
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${PAGE_INFO}
       }
     }
   }
@@ -177,10 +166,7 @@ export const GET_ORDER_FULFILLMENT_ORDERS = /* GraphQL */ `
         nodes {
           ...OrderFulfillmentOrderFields
         }
-        pageInfo {
-          hasNextPage
-          endCursor
-        }
+        ${PAGE_INFO}
       }
     }
   }
@@ -195,10 +181,7 @@ export const LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `
         ...OrderHeaderFields
         requiresShipping
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
   }
   ${ORDER_HEADER_FIELDS}
