@@ -13,7 +13,6 @@ const FULFILLMENT_ORDER_LINE_FIELDS = /* GraphQL */ `
   }
 `;
 
-/** 518 points; the client pages on for more fulfillment orders or lines. */
 export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
   query GetFulfillmentOrders($id: ID!, $after: String) {
     order(id: $id) {
@@ -78,7 +77,7 @@ const CREATED_FULFILLMENT_FIELDS = /* GraphQL */ `
   }
 `;
 
-/** The order's status metafields, through orderUpdate (a flat 10 points). */
+/** The order's status metafields, through orderUpdate. */
 const STATUS_WRITE = /* GraphQL */ `
     orderUpdate(input: $order) {
       ${USER_ERRORS}

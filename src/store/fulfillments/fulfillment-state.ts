@@ -41,7 +41,12 @@ export async function readFulfillmentState(
   }
   const fulfillmentOrders: FulfillmentOrderState[] = [];
   for (const node of fulfillmentOrderNodes) {
-    fulfillmentOrders.push(await toFulfillmentOrderState(transport, node));
+    fulfillmentOrders.push({
+      ...fulfillmentOrderHead(node),
+      holdReasons: node.fulfillmentHolds.map((h) => h.displayReason),
+      fulfillAt: node.fulfillAt,
+      hasRemainingLines: await hasRemainingLines(transport, node),
+    });
   }
   return {
     orderId: parseOrderId(order.id) ?? orderId,
@@ -120,15 +125,12 @@ function newestCreatedAt(fulfillments: R.FulfillmentStateNode[]): string {
   return newest;
 }
 
-export function fulfillmentOrderHead(node: {
-  id: string;
-  status: string;
-  supportedActions: { action: string }[];
-  assignedLocation: {
-    name: string;
-    location?: { id: string; isFulfillmentService: boolean } | null;
-  };
-}) {
+export function fulfillmentOrderHead(
+  node: Pick<
+    R.FulfillmentOrderStateNode,
+    'id' | 'status' | 'supportedActions' | 'assignedLocation'
+  >,
+) {
   return {
     id: node.id,
     status: node.status,
@@ -138,18 +140,6 @@ export function fulfillmentOrderHead(node: {
       name: node.assignedLocation.name,
       isFulfillmentService: node.assignedLocation.location?.isFulfillmentService ?? false,
     },
-  };
-}
-
-async function toFulfillmentOrderState(
-  transport: StoreTransport,
-  node: R.FulfillmentOrderStateNode,
-): Promise<FulfillmentOrderState> {
-  return {
-    ...fulfillmentOrderHead(node),
-    holdReasons: node.fulfillmentHolds.map((h) => h.displayReason),
-    fulfillAt: node.fulfillAt,
-    hasRemainingLines: await hasRemainingLines(transport, node),
   };
 }
 

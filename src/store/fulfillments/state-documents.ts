@@ -1,7 +1,6 @@
 /**
  * Every export is one complete document, listed in ../documents.ts for the schema and cost tests.
- * A fulfillment order (17 points) reads its first 10 lines and a fulfillment (19) its first 5:
- * enough for nearly every order. The client pages on only when those lines do not settle it.
+ * First pages are enough for nearly every order; the client pages on only when they are not.
  */
 
 import { PAGE_INFO } from '../order-marks/selections.js';

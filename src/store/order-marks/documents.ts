@@ -4,10 +4,7 @@ import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js
 import { combinedWriteDocument } from './combined-write.js';
 import { USER_ERRORS } from './selections.js';
 
-/**
- * Through orderUpdate, a flat 10 points (metafieldsSet charges 10 more per order). Each metafield
- * is updated if the order has it and made if not.
- */
+/** Through orderUpdate, cheaper than metafieldsSet; a metafield is updated, or made if absent. */
 export const SET_METAFIELDS = /* GraphQL */ `
   mutation SetOrderMetafields($order: OrderInput!) {
     orderUpdate(input: $order) {

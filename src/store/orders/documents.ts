@@ -27,7 +27,6 @@ const ORDER_HEADER_FIELDS = /* GraphQL */ `
 
 const LINE_ITEMS_PAGE_SIZE = 24;
 
-/** One line item: 6 points. */
 const LINE_ITEM_FIELDS = /* GraphQL */ `
   fragment LineItemFields on LineItem {
     id
@@ -55,7 +54,6 @@ const LINE_ITEM_FIELDS = /* GraphQL */ `
 const FULFILLMENT_ORDERS_PAGE_SIZE = 2;
 const FULFILLMENT_ORDER_LINES_PAGE_SIZE = 24;
 
-/** One fulfillment order (56 points): what is left to ship, and from where. */
 const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
   fragment OrderFulfillmentOrderFields on FulfillmentOrder {
     id
@@ -92,9 +90,8 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
 `;
 
 /**
- * One order: 264 points. Shopify needs the whole requested cost in the bucket before it runs a
- * query, so first pages stay small and only big orders read more pages. shipmentError: whether a
- * refusal's reason is on the order, so the registration mark knows what to clear.
+ * Shopify needs the whole requested cost in the bucket before it runs a query, so first pages stay
+ * small. shipmentError: whether a refusal's reason is on the order, for the mark to clear.
  */
 const STORE_ORDER_FIELDS = /* GraphQL */ `
   fragment StoreOrderFields on Order {
@@ -141,7 +138,7 @@ export const GET_ORDER = /* GraphQL */ `
   ${STORE_ORDER_FIELDS}
 `;
 
-/** 147 points. updatedAt (free) tells whether the order changed between pages. */
+/** updatedAt tells whether the order changed between pages. */
 export const GET_ORDER_LINE_ITEMS = /* GraphQL */ `
   query GetOrderLineItems($id: ID!, $after: String!) {
     order(id: $id) {
@@ -157,7 +154,7 @@ export const GET_ORDER_LINE_ITEMS = /* GraphQL */ `
   ${LINE_ITEM_FIELDS}
 `;
 
-/** 563 points; updatedAt as above. Later lines: GetFulfillmentOrderLineItems. */
+/** Later lines: GetFulfillmentOrderLineItems. */
 export const GET_ORDER_FULFILLMENT_ORDERS = /* GraphQL */ `
   query GetOrderFulfillmentOrders($id: ID!, $after: String!) {
     order(id: $id) {
@@ -173,7 +170,7 @@ export const GET_ORDER_FULFILLMENT_ORDERS = /* GraphQL */ `
   ${FULFILLMENT_ORDER_FIELDS}
 `;
 
-/** 2 points an order; line items and addresses are read per order (GetOrder). */
+/** Line items and addresses are read per order (GetOrder). */
 export const LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `
   query ListOrdersUpdatedSince($first: Int!, $after: String, $query: String!) {
     orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
@@ -199,7 +196,7 @@ export const FIND_ORDER_BY_NAME = /* GraphQL */ `
   }
 `;
 
-/** For shipments at the provider with no record here. 1 point per id, at most 100. */
+/** For shipments at the provider with no record here. */
 export const FIND_ORDERS = /* GraphQL */ `
   query FindOrders($ids: [ID!]!) {
     nodes(ids: $ids) {

@@ -14,7 +14,6 @@ import {
 import * as R from './responses.js';
 import type { OrderReader } from './types.js';
 
-/** 2 points an order; test/store/query-cost.test.ts checks the document with this value. */
 export const ORDERS_PAGE_SIZE = 100;
 /** An order with more is refused with a clear error rather than read without end. */
 export const MAX_ORDER_LINE_ITEMS = 500;
