@@ -36,17 +36,15 @@ export const getFulfillmentOrderLineItemsData = z.object({
   fulfillmentOrder: z.object({ id: z.string(), lineItems: fulfillmentOrderLines }).nullable(),
 });
 
-const fulfillment = z.object({
-  id: z.string(),
-  status: z.string(),
-  trackingInfo: z.array(
-    z.object({
-      company: z.string().nullable(),
-      number: z.string().nullable(),
-      url: z.string().nullable(),
-    }),
-  ),
-});
+export const trackingInfo = z.array(
+  z.object({
+    company: z.string().nullable(),
+    number: z.string().nullable(),
+    url: z.string().nullable(),
+  }),
+);
+
+const fulfillment = z.object({ id: z.string(), status: z.string(), trackingInfo });
 
 export type Fulfillment = z.output<typeof fulfillment>;
 

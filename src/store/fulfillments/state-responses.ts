@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageInfo } from '../transport/answers.js';
+import { trackingInfo } from './responses.js';
 
 /** The `data` of each document in state-documents.ts, as readFulfillmentState reads it. */
 
@@ -45,13 +46,7 @@ const fulfillmentState = z.object({
     .object({ id: z.string(), name: z.string(), isFulfillmentService: z.boolean() })
     .nullable(),
   fulfillmentLineItems: fulfillmentLines,
-  trackingInfo: z.array(
-    z.object({
-      company: z.string().nullable(),
-      number: z.string().nullable(),
-      url: z.string().nullable(),
-    }),
-  ),
+  trackingInfo,
 });
 
 export type FulfillmentStateNode = z.output<typeof fulfillmentState>;

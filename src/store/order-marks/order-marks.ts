@@ -19,7 +19,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       if (entries.length === 0) return;
       // One write, all or nothing; splitting would give up that silently.
       refuseOverMetafieldLimit(entries.length, operation);
-      const data = await transport.send(operation, D.SET_METAFIELDS, R.setMetafieldsData, {
+      const data = await transport.send(operation, D.SET_METAFIELDS, R.orderUpdateData, {
         order: { id, metafields: entries },
       });
       throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);
@@ -121,7 +121,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       if (note.split('\n').some((existing) => existing.trim() === line)) return;
       // Shopify has no "append": a hand edit between our read and write is lost, a rare window
       // we accept.
-      const data = await transport.send(operation, D.UPDATE_ORDER_NOTE, R.updateOrderNoteData, {
+      const data = await transport.send(operation, D.UPDATE_ORDER_NOTE, R.orderUpdateData, {
         input: { id, note: note ? `${note.replace(/\n+$/, '')}\n${line}` : line },
       });
       throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);

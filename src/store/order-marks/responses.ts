@@ -3,9 +3,10 @@ import { userErrors } from '../transport/answers.js';
 
 /** The `data` of each document in documents.ts, as far as the order marks read it. */
 
-export const setMetafieldsData = z.object({
-  orderUpdate: z.object({ userErrors }).nullable(),
-});
+const payload = z.object({ userErrors }).nullable();
+
+/** SetOrderMetafields and UpdateOrderNote. */
+export const orderUpdateData = z.object({ orderUpdate: payload });
 
 /** An entry per identifier sent; null where Shopify found no such metafield (not an error). */
 export const deleteMetafieldsData = z.object({
@@ -19,21 +20,19 @@ export const deleteMetafieldsData = z.object({
     .nullable(),
 });
 
-export const addTagsData = z.object({ tagsAdd: z.object({ userErrors }).nullable() });
-export const removeTagsData = z.object({ tagsRemove: z.object({ userErrors }).nullable() });
+export const addTagsData = z.object({ tagsAdd: payload });
+export const removeTagsData = z.object({ tagsRemove: payload });
 
 export const getOrderNoteData = z.object({
   order: z.object({ id: z.string(), note: z.string().nullable() }).nullable(),
 });
 
-export const updateOrderNoteData = z.object({ orderUpdate: z.object({ userErrors }).nullable() });
-
 /** Each part of WriteOrderMarks that was sent; the others are absent. */
 export const writeOrderMarksData = z.object({
-  orderUpdate: z.object({ userErrors }).nullable().optional(),
-  metafieldsDelete: z.object({ userErrors }).nullable().optional(),
-  tagsAdd: z.object({ userErrors }).nullable().optional(),
-  tagsRemove: z.object({ userErrors }).nullable().optional(),
+  orderUpdate: payload.optional(),
+  metafieldsDelete: payload.optional(),
+  tagsAdd: payload.optional(),
+  tagsRemove: payload.optional(),
 });
 
 export const getOrderMarksData = z.object({
