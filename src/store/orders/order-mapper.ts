@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   parseOrderId,
   type StoreFulfillmentOrder,
@@ -9,97 +8,16 @@ import {
 } from '../../domain/order.js';
 import { fulfillmentOrderHead } from '../fulfillments/fulfillment-state.js';
 import { toFulfillmentOrderLine } from '../fulfillments/open-fulfillment-orders.js';
-import {
-  type FulfillmentOrderLinesPage,
-  fulfillmentOrderLines,
-} from '../fulfillments/responses.js';
-import { fulfillmentOrderFields } from '../fulfillments/state-responses.js';
-import { pageInfo } from '../transport/answers.js';
+import type { FulfillmentOrderLinesPage } from '../fulfillments/responses.js';
+import type {
+  FulfillmentOrderNode,
+  LineItemNode,
+  OrderHeaderNode,
+  OrderNode,
+  OrderSummaryNode,
+} from './responses.js';
 
-/** The `OrderHeaderFields` fragment (documents.ts) as Shopify answers it. */
-const orderHeaderSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  test: z.boolean(),
-  cancelledAt: z.string().nullable(),
-  displayFinancialStatus: z.string().nullable(),
-  displayFulfillmentStatus: z.string().nullable(),
-  tags: z.array(z.string()),
-  shipmentOrderNumber: z.object({ value: z.string() }).nullable(),
-});
-
-export const orderSummaryNodeSchema = orderHeaderSchema.extend({ requiresShipping: z.boolean() });
-
-/** The `LineItemFields` fragment (documents.ts) as Shopify answers it. */
-const lineItemNodeSchema = z.object({
-  id: z.string(),
-  title: z.string(),
-  currentQuantity: z.number().int(),
-  unfulfilledQuantity: z.number().int(),
-  requiresShipping: z.boolean(),
-  product: z.object({ productType: z.string().nullable() }).nullable(),
-  variant: z
-    .object({
-      inventoryItem: z.object({
-        measurement: z.object({
-          weight: z
-            .object({
-              unit: z.enum(['GRAMS', 'KILOGRAMS', 'OUNCES', 'POUNDS']),
-              value: z.number(),
-            })
-            .nullable(),
-        }),
-      }),
-    })
-    .nullable(),
-});
-
-export const lineItemsPageSchema = z.object({
-  nodes: z.array(lineItemNodeSchema),
-  pageInfo,
-});
-
-/** The `OrderFulfillmentOrderFields` fragment (documents.ts) as Shopify answers it. */
-const fulfillmentOrderNodeSchema = fulfillmentOrderFields.extend({
-  deliveryMethod: z.object({ methodType: z.string() }).nullable(),
-  lineItems: fulfillmentOrderLines,
-});
-
-export const fulfillmentOrdersPageSchema = z.object({
-  nodes: z.array(fulfillmentOrderNodeSchema),
-  pageInfo,
-});
-
-/** The `StoreOrderFields` fragment (documents.ts) as Shopify answers it. */
-export const orderNodeSchema = orderHeaderSchema.extend({
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  shipmentError: z.object({ id: z.string() }).nullable(),
-  shippingAddress: z
-    .object({
-      name: z.string().nullable(),
-      company: z.string().nullable(),
-      phone: z.string().nullable(),
-      address1: z.string().nullable(),
-      address2: z.string().nullable(),
-      city: z.string().nullable(),
-      zip: z.string().nullable(),
-      countryCodeV2: z.string().nullable(),
-    })
-    .nullable(),
-  lineItems: lineItemsPageSchema,
-  fulfillmentOrders: fulfillmentOrdersPageSchema,
-});
-
-export type FulfillmentOrderNode = z.infer<typeof fulfillmentOrderNodeSchema>;
-type LineItemNode = z.infer<typeof lineItemNodeSchema>;
-export type OrderNode = z.infer<typeof orderNodeSchema>;
-
-export function toStoreOrderSummary(
-  node: z.infer<typeof orderSummaryNodeSchema>,
-): StoreOrderSummary {
+export function toStoreOrderSummary(node: OrderSummaryNode): StoreOrderSummary {
   return { ...toHeader(node), requiresShipping: node.requiresShipping };
 }
 
@@ -158,7 +76,7 @@ function toStoreLineItem(item: LineItemNode): StoreLineItem {
   };
 }
 
-function toHeader(node: z.infer<typeof orderHeaderSchema>): StoreOrderHeader {
+function toHeader(node: OrderHeaderNode): StoreOrderHeader {
   const id = parseOrderId(node.id);
   if (id === null) throw new TypeError(`Not an order id: ${node.id}`);
   return {

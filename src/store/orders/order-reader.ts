@@ -5,12 +5,7 @@ import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor } from '../transport/answers.js';
 import { orderGidOf } from '../transport/order-ids.js';
 import * as D from './documents.js';
-import {
-  type FulfillmentOrderRead,
-  type OrderNode,
-  toStoreOrder,
-  toStoreOrderSummary,
-} from './order-mapper.js';
+import { type FulfillmentOrderRead, toStoreOrder, toStoreOrderSummary } from './order-mapper.js';
 import * as R from './responses.js';
 import type { OrderReader } from './types.js';
 
@@ -83,7 +78,7 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
 async function wholeOrder(
   transport: StoreTransport,
   gid: string,
-  node: OrderNode,
+  node: R.OrderNode,
 ): Promise<StoreOrder | null> {
   const operation = 'GetOrderLineItems';
   const changed = (updatedAt: string, what: string) => {
