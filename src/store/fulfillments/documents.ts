@@ -1,6 +1,6 @@
 /** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
-import { PAGE_INFO, USER_ERRORS } from '../order-marks/selections.js';
+import { PAGE_INFO, USER_ERRORS } from '../selections.js';
 
 const FULFILLMENT_ORDER_LINE_FIELDS = /* GraphQL */ `
   fragment FulfillmentOrderLineFields on FulfillmentOrderLineItem {

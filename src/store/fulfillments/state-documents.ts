@@ -3,7 +3,7 @@
  * First pages are enough for nearly every order; the client pages on only when they are not.
  */
 
-import { PAGE_INFO } from '../order-marks/selections.js';
+import { PAGE_INFO } from '../selections.js';
 
 const FULFILLMENT_ORDER_STATE_FIELDS = /* GraphQL */ `
   fragment FulfillmentOrderStateFields on FulfillmentOrder {

@@ -4,7 +4,7 @@
  * test/store/graphql-schema.test.ts.
  */
 
-import { USER_ERRORS } from './selections.js';
+import { USER_ERRORS } from '../selections.js';
 
 const PARTS = {
   setMetafields: {

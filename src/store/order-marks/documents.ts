@@ -1,8 +1,8 @@
 /** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js';
+import { USER_ERRORS } from '../selections.js';
 import { combinedWriteDocument } from './combined-write.js';
-import { USER_ERRORS } from './selections.js';
 
 /** Through orderUpdate, cheaper than metafieldsSet; a metafield is updated, or made if absent. */
 export const SET_METAFIELDS = /* GraphQL */ `

@@ -4,7 +4,7 @@
  */
 
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js';
-import { PAGE_INFO } from '../order-marks/selections.js';
+import { PAGE_INFO } from '../selections.js';
 
 // Fragments stay unexported: a lone fragment is not a valid document.
 // shipmentOrderNumber: the connector's mark on a registered order.
