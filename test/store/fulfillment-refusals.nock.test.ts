@@ -249,3 +249,36 @@ describe('reportFulfillmentOrderProgress', () => {
     expect(report.requests).toHaveLength(1);
   });
 });
+
+describe('an answer to a write that also sets the status', () => {
+  const orderStatus = { orderId: '5551234', metafields: [] };
+
+  it('is unexpected without the status half, refused write or not', async () => {
+    answer({
+      data: {
+        fulfillmentEventCreate: { fulfillmentEvent: null, userErrors: [{ message: 'm' }] },
+      },
+    });
+    const error = await fulfillments()
+      .createFulfillmentEvent('77', 'IN_TRANSIT', { orderStatus })
+      .catch((e) => e);
+    expect(error.message).toMatch(
+      /CreateFulfillmentEventWithStatus has an unexpected shape \(at orderUpdate\)/,
+    );
+  });
+
+  it('reports a fulfillment order the store does not have, whatever its id', async () => {
+    answer({
+      data: {
+        fulfillmentOrderReportProgress: {
+          fulfillmentOrder: null,
+          userErrors: [{ field: ['id'], message: 'missing', code: 'FULFILLMENT_ORDER_NOT_FOUND' }],
+        },
+      },
+    });
+    const error = await fulfillments()
+      .reportFulfillmentOrderProgress('', 'x')
+      .catch((e) => e);
+    expect(error).toBeInstanceOf(StoreNotFoundError);
+  });
+});

@@ -131,7 +131,12 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         R.reportProgressData,
         (data) => data.fulfillmentOrderReportProgress,
         { id, progressReport: notes ? { reasonNotes: notes } : {} },
-        { orderStatus: options.orderStatus, flagStatusSet: true, notFoundId: id },
+        {
+          orderStatus: options.orderStatus,
+          flagStatusSet: true,
+          statusMayBeAbsent: true,
+          notFoundId: id,
+        },
       );
     },
   };
@@ -140,25 +145,29 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
    * Sends `name`, or with the order's status metafields `${name}WithStatus`: Shopify runs the two
    * mutations in turn, so a refused write may still have set the status.
    */
-  async function write<T extends StatusWriteData, P extends { userErrors: UserErrors }>(
+  async function write<S extends z.ZodRawShape, P extends { userErrors: UserErrors }>(
     name: string,
     [plain, withStatus]: readonly [string, string?],
-    schema: z.ZodType<T>,
-    payloadOf: (data: T) => P | null,
+    schema: z.ZodObject<S>,
+    payloadOf: (data: z.output<z.ZodObject<S>>) => P | null,
     variables: Record<string, unknown>,
     options: {
       orderStatus?: OrderStatusWrite | undefined;
       flagStatusSet?: boolean;
+      /** The progress report's answer may leave orderUpdate out. */
+      statusMayBeAbsent?: boolean;
       /** The fulfillment order the progress report names: its own code says it is unknown. */
       notFoundId?: string;
     } = {},
   ) {
     const { orderStatus, notFoundId } = options;
     const operation = orderStatus ? `${name}WithStatus` : name;
+    const orderUpdate = options.statusMayBeAbsent ? R.statusWrite.optional() : R.statusWrite;
+    const answer = orderStatus ? schema.extend({ orderUpdate }) : schema;
     const data = await transport.send(
       operation,
       (orderStatus && withStatus) || plain,
-      schema,
+      answer as z.ZodType<z.output<typeof schema> & StatusWriteData>,
       orderStatus
         ? {
             ...variables,
@@ -170,7 +179,10 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         : variables,
     );
     const payload = required(payloadOf(data), operation);
-    if (notFoundId && payload.userErrors.some((e) => e.code === 'FULFILLMENT_ORDER_NOT_FOUND')) {
+    if (
+      notFoundId !== undefined &&
+      payload.userErrors.some((e) => e.code === 'FULFILLMENT_ORDER_NOT_FOUND')
+    ) {
       throw new StoreNotFoundError(`Fulfillment order ${notFoundId} was not found in the store`, {
         operation,
       });

@@ -57,27 +57,24 @@ const createdFulfillment = fulfillment.extend({
   }),
 });
 
-/** The orderUpdate half of a `…WithStatus` write; absent from a plain one. */
-export const statusWrite = { orderUpdate: z.object({ userErrors }).nullable().optional() };
+/** The orderUpdate half of a `…WithStatus` write, which a plain one lacks. */
+export const statusWrite = z.object({ userErrors }).nullable();
 
 export type CreatedFulfillment = z.output<typeof createdFulfillment>;
 
 export const createFulfillmentData = z.object({
-  ...statusWrite,
   fulfillmentCreate: z
     .object({ fulfillment: createdFulfillment.nullable(), userErrors })
     .nullable(),
 });
 
 export const updateTrackingData = z.object({
-  ...statusWrite,
   fulfillmentTrackingInfoUpdate: z
     .object({ fulfillment: fulfillment.nullable(), userErrors })
     .nullable(),
 });
 
 export const createFulfillmentEventData = z.object({
-  ...statusWrite,
   fulfillmentEventCreate: z
     .object({
       fulfillmentEvent: z
@@ -89,7 +86,6 @@ export const createFulfillmentEventData = z.object({
 });
 
 export const reportProgressData = z.object({
-  ...statusWrite,
   fulfillmentOrderReportProgress: z
     .object({
       fulfillmentOrder: z.object({ id: z.string(), status: z.string() }).nullable(),
