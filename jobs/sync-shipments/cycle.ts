@@ -57,8 +57,9 @@ export async function runSyncCycle(
 ): Promise<SyncSummary> {
   const lockMs = Math.max(10 * 60_000, 2 * deps.settings.sync.intervalMs);
   const summary: SyncSummary = emptySummary();
+  const skipped = (reason: string): SyncSummary => ({ ...summary, outcome: 'skipped', reason });
   if (!(await deps.tracking.holdLock(holder, lockMs, sameJob))) {
-    return { ...summary, outcome: 'skipped', reason: 'another sync run is in progress' };
+    return skipped('another sync run is in progress');
   }
   if (dueAtMs !== undefined && !(await deps.tracking.cursor())) {
     const { finishedAtMs } = await deps.tracking.lastCycle();
@@ -66,11 +67,7 @@ export async function runSyncCycle(
     if (finishedAtMs !== undefined && finishedAtMs > dueAtMs && finishedAtMs <= Date.now()) {
       // A cycle that waited for the budget just listed; the next slot lists again.
       await deps.tracking.releaseLock(holder);
-      return {
-        ...summary,
-        outcome: 'skipped',
-        reason: 'the last cycle ended after this run was due',
-      };
+      return skipped('the last cycle ended after this run was due');
     }
   }
   const keepLock = async () => {
@@ -79,9 +76,7 @@ export async function runSyncCycle(
   try {
     await runCycle(deps, summary, keepLock);
   } catch (error) {
-    if (error instanceof SyncLockLost) {
-      return { ...summary, outcome: 'skipped', reason: 'another sync run took over' };
-    }
+    if (error instanceof SyncLockLost) return skipped('another sync run took over');
     // Whichever run comes next resumes from the cursor.
     await deps.tracking.releaseLock(holder);
     throw error;
@@ -236,6 +231,8 @@ async function readDetails(cycle: Cycle): Promise<void> {
     for (const reference of references) {
       tried.add(reference);
       const known = await deps.tracking.get(reference);
+      // Read once per change: wanting it again takes a newer change, seen in a later list.
+      let done = true;
       // A label learned from another shipment may have made it needless.
       if (known && wantsDetail(known, labels)) {
         try {
@@ -243,20 +240,16 @@ async function readDetails(cycle: Cycle): Promise<void> {
         } catch (error) {
           if (!isOneShipmentsFailure(error)) throw error;
           const failures = await deps.tracking.noteDetailFailure(reference);
-          const giveUp = failures >= DETAIL_ATTEMPTS;
+          done = failures >= DETAIL_ATTEMPTS;
           deps.logger.warn(
             { reference, failures, err: error },
-            giveUp
+            done
               ? 'the provider kept failing to answer for this shipment: its tracking waits for its next change'
               : 'could not read a shipment in detail; tried again next cycle',
           );
-          if (giveUp) await deps.tracking.detailDone(reference);
-          await keepLock();
-          continue;
         }
       }
-      // Read once per change: wanting it again takes a newer change, seen in a later list.
-      await deps.tracking.detailDone(reference);
+      if (done) await deps.tracking.detailDone(reference);
       await keepLock();
     }
   }
@@ -271,17 +264,17 @@ function isOneShipmentsFailure(error: unknown): boolean {
 
 async function readDetail(cycle: Cycle, known: TrackedShipment): Promise<void> {
   const { deps, labels } = cycle;
-  let record: TrackingRecord;
-  try {
-    cycle.summary.detailRequests += 1;
-    record = await deps.partner.getShipment(known.reference, { priority: 'sync' });
-  } catch (error) {
-    // The next list says what became of it.
-    if (error instanceof PartnerNotFoundError) {
-      deps.logger.warn({ reference: known.reference }, 'a listed shipment could not be read');
-      return;
-    }
-    throw error;
+  cycle.summary.detailRequests += 1;
+  // The next list says what became of it.
+  const record = await deps.partner
+    .getShipment(known.reference, { priority: 'sync' })
+    .catch((error: unknown) => {
+      if (error instanceof PartnerNotFoundError) return undefined;
+      throw error;
+    });
+  if (!record) {
+    deps.logger.warn({ reference: known.reference }, 'a listed shipment could not be read');
+    return;
   }
   if (labels[record.status] !== record.status_label) {
     labels[record.status] = record.status_label;
@@ -334,8 +327,7 @@ async function applyAndQueue(
     ) {
       summary.changed += 1;
       // A detail read to come may bring the tracking: Shopify is written once, after it.
-      if (needsDetail) return true;
-      const shipment = await deps.tracking.get(report.reference);
+      const shipment = needsDetail ? undefined : await deps.tracking.get(report.reference);
       if (shipment) summary.shopifyUpdatesQueued += await queueShipmentUpdates(deps, shipment);
       return true;
     }
