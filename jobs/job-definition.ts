@@ -1,5 +1,5 @@
 import type { DefaultJobOptions, Job } from 'bullmq';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { CounterName } from '../src/metrics/counters.js';
 import type { StorePriority } from '../src/store/index.js';
 import type { JobContext } from './context.js';
@@ -50,6 +50,29 @@ export interface Redrive {
 /** Lets TypeScript infer the payload type. */
 export function defineJob<Payload>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
   return definition;
+}
+
+/** One run at a time, payload `{}`, every `everyMs`; the schedule's id is the queue's. */
+export function defineScheduledJob(
+  definition: Omit<
+    JobDefinition<Record<string, never>>,
+    'payload' | 'jobId' | 'options' | 'concurrency' | 'schedule'
+  > & {
+    /** Of runs added by hand; the scheduler ids its own. */
+    jobIdPrefix: string;
+    retry: Pick<DefaultJobOptions, 'attempts' | 'backoff'>;
+    everyMs(settings: JobContext['settings']): number;
+  },
+) {
+  const { jobIdPrefix, retry, everyMs, ...rest } = definition;
+  return defineJob({
+    ...rest,
+    payload: z.object({}),
+    jobId: () => `${jobIdPrefix}-${Date.now()}`,
+    options: () => ({ ...retry, removeOnComplete: { count: 200 }, removeOnFail: { count: 200 } }),
+    concurrency: 1,
+    schedule: { id: definition.queue, everyMs },
+  });
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: the catalog holds jobs of different payloads

@@ -1,22 +1,13 @@
-import { z } from 'zod';
-import { defineJob } from '../job-definition.js';
+import { defineScheduledJob } from '../job-definition.js';
 import { runSyncCycle } from './cycle.js';
 
 /** The provider has no webhooks: this is how Shopify hears what became of each shipment. */
-export const syncShipmentsJob = defineJob({
+export const syncShipmentsJob = defineScheduledJob({
   queue: 'sync-shipments',
-  payload: z.object({}),
-  // For runs added by hand; the scheduler ids its own.
-  jobId: () => `sync-${Date.now()}`,
-  options: () => ({
-    attempts: 5,
-    backoff: { type: 'exponential', delay: 30_000, jitter: 0.2 },
-    removeOnComplete: { count: 200 },
-    removeOnFail: { count: 200 },
-  }),
-  concurrency: 1,
+  jobIdPrefix: 'sync',
+  retry: { attempts: 5, backoff: { type: 'exponential', delay: 30_000, jitter: 0.2 } },
   callsPartner: true,
-  schedule: { id: 'sync-shipments', everyMs: (settings) => settings.sync.intervalMs },
+  everyMs: (settings) => settings.sync.intervalMs,
   process: (ctx) => async (_payload, job) => {
     const logger = ctx.logger.child({ module: 'sync', jobId: job.id });
     // One holder per execution: a re-run (only after a stall) takes the lock over, so a crash
