@@ -10,6 +10,7 @@ const failuresSeen = new WeakSet<object>();
 export function processorFor<Payload>(definition: JobDefinition<Payload>, context: JobContext) {
   const work = definition.process(context);
   const queue = context.queueOf(definition);
+  const { onGiveUp } = definition;
   return async (job: Job): Promise<unknown> => {
     try {
       const parsed = definition.payload.safeParse(job.data);
@@ -28,12 +29,10 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
         authGuard: context.authGuard,
         counters: context.counters,
         logger: context.logger.child({ queue: definition.queue, jobId: job.id }),
-        ...(definition.onGiveUp
-          ? {
-              onGiveUp: (reason: string, error: unknown) =>
-                definition.onGiveUp!(context, payload, reason, { error, job, interrupted: false }),
-            }
-          : {}),
+        onGiveUp:
+          onGiveUp &&
+          ((reason, error) =>
+            onGiveUp(context, payload, reason, { error, job, interrupted: false })),
       });
     } catch (error) {
       if (error instanceof Object) failuresSeen.add(error);
@@ -86,16 +85,13 @@ function unseenFailureReason(
   if (retries >= redrive.maxRetries) {
     return `${interrupted} The retry-failed-jobs schedule ran it again ${retries} times and it was cut off each time: find what stops its worker (its logs, its memory), then replay the job.`;
   }
-  const wait = roundedWait(redriveDelayMs(retries, redrive, context.settings));
+  const ms = redriveDelayMs(retries, redrive, context.settings);
+  const wait =
+    ms < 90_000 ? `${Math.max(1, Math.round(ms / 1_000))} s` : `${Math.round(ms / 60_000)} minutes`;
   return `${interrupted} Running it again is safe: the retry-failed-jobs schedule runs it again in about ${wait}, or replay the job now.`;
 }
 
 /** BullMQ defers the failure of a job that stalled too often to the next worker that takes it. */
 function wasInterruptedTooOften(job: Job): boolean {
   return Boolean(job.deferredFailure) && job.stalledCounter > 0;
-}
-
-function roundedWait(ms: number): string {
-  if (ms < 90_000) return `${Math.max(1, Math.round(ms / 1_000))} s`;
-  return `${Math.round(ms / 60_000)} minutes`;
 }
