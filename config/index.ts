@@ -347,6 +347,9 @@ export class ConfigError extends Error {
   }
 }
 
+type Output<N extends VariableName> = z.output<(typeof variables)[N]['schema']>;
+type Values<N extends VariableName> = { [K in N]: Output<K> };
+
 function parseVariables<N extends VariableName>(env: Env, names: readonly N[]) {
   const problems: string[] = [];
   const values: Record<string, unknown> = {};
@@ -365,7 +368,7 @@ function parseVariables<N extends VariableName>(env: Env, names: readonly N[]) {
       problems.push(`${name} ${reason}: ${hint}`);
     }
   }
-  return { values: values as { [K in N]: z.output<(typeof variables)[K]['schema']> }, problems };
+  return { values: values as Values<N>, problems };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -376,8 +379,6 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-type Values<N extends VariableName> = ReturnType<typeof parseVariables<N>>['values'];
-
 function part<N extends VariableName, T>(
   names: readonly N[],
   build: (v: Values<N>, problems: string[]) => T,
@@ -385,7 +386,6 @@ function part<N extends VariableName, T>(
   return { names, build };
 }
 
-type Output<N extends VariableName> = z.output<(typeof variables)[N]['schema']>;
 /** Setting names to variables, nested as the settings are. */
 type FieldMap = { readonly [field: string]: VariableName | FieldMap };
 type Fields<F> = {
@@ -470,21 +470,13 @@ const PARTS = {
       'SHOPIFY_FOLLOW_UP_RESERVE',
     ],
     (v, problems) => {
-      let auth:
-        | { kind: 'accessToken'; accessToken: string }
-        | { kind: 'clientCredentials'; clientId: string; clientSecret: string } = {
-        kind: 'accessToken',
-        accessToken: '',
-      };
-      if (v.SHOPIFY_ACCESS_TOKEN) {
-        auth = { kind: 'accessToken', accessToken: v.SHOPIFY_ACCESS_TOKEN };
-      } else if (v.SHOPIFY_CLIENT_ID && v.SHOPIFY_CLIENT_SECRET) {
-        auth = {
-          kind: 'clientCredentials',
-          clientId: v.SHOPIFY_CLIENT_ID,
-          clientSecret: v.SHOPIFY_CLIENT_SECRET,
-        };
-      } else {
+      const { SHOPIFY_ACCESS_TOKEN: accessToken = '', SHOPIFY_CLIENT_ID: clientId } = v;
+      const clientSecret = v.SHOPIFY_CLIENT_SECRET;
+      const auth =
+        accessToken || !clientId || !clientSecret
+          ? { kind: 'accessToken' as const, accessToken }
+          : { kind: 'clientCredentials' as const, clientId, clientSecret };
+      if (!accessToken && auth.kind === 'accessToken') {
         problems.push(
           'SHOPIFY_ACCESS_TOKEN is required unless both SHOPIFY_CLIENT_ID and SHOPIFY_CLIENT_SECRET are set',
         );
@@ -590,7 +582,7 @@ export function loadConfig(env: Env = process.env): Config {
 }
 
 /** For what runs without a configuration (logging); undefined when unset or bad. */
-export function lenientSetting<N extends VariableName>(name: N): Values<N>[N] | undefined {
+export function lenientSetting<N extends VariableName>(name: N): Output<N> | undefined {
   return parseVariables(process.env, [name]).values[name];
 }
 
