@@ -19,15 +19,11 @@ export function windowStartMs(input: {
   const floor = input.nowMs - input.lookbackDays * DAY_MS;
   const { startedAtMs, listedUntilMs } = input.lastCycle;
   const known = [
-    input.oldestOpenCreatedAtMs === undefined
-      ? undefined
-      : input.oldestOpenCreatedAtMs - PROVIDER_TIME_MARGIN_MS,
+    (input.oldestOpenCreatedAtMs ?? Number.NaN) - PROVIDER_TIME_MARGIN_MS,
     listedUntilMs !== undefined
       ? listedUntilMs - PROVIDER_TIME_MARGIN_MS
-      : startedAtMs === undefined
-        ? undefined
-        : startedAtMs - SYNC_OVERLAP_MS,
-  ].filter((ms): ms is number => ms !== undefined && Number.isFinite(ms));
+      : (startedAtMs ?? Number.NaN) - SYNC_OVERLAP_MS,
+  ].filter(Number.isFinite);
   if (known.length === 0) return floor;
   return Math.max(floor, Math.min(...known));
 }
