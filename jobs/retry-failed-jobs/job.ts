@@ -20,10 +20,8 @@ export function retryFailedJobsJob(jobs: () => readonly AnyJobDefinition[]) {
       ),
     process: (ctx) => async (_payload, job) =>
       retryFailedJobs({
+        ...ctx,
         jobs: jobs(),
-        queueOf: (definition) => ctx.queueOf(definition),
-        settings: ctx.settings,
-        counters: ctx.counters,
         logger: ctx.logger.child({ module: 'retry-failed-jobs', jobId: job.id }),
       }),
   });

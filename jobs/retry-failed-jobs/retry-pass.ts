@@ -1,6 +1,4 @@
-import type { Queue } from 'bullmq';
-import type { Logger } from '../../src/log.js';
-import type { CounterName, Counters } from '../../src/metrics/counters.js';
+import type { CounterName } from '../../src/metrics/counters.js';
 import { allFailedJobs, retryFailedJob } from '../../src/queue/failed-jobs.js';
 import type { JobContext } from '../context.js';
 import type { AnyJobDefinition } from '../job-definition.js';
@@ -9,12 +7,9 @@ import { redriveCount, redriveDelayMs, redriveOf } from '../redrive.js';
 /** Oldest failure first, so an outage comes back slowly. */
 export const RETRIES_PER_PASS = 100;
 
-export interface RetryPassDeps {
+export interface RetryPassDeps
+  extends Pick<JobContext, 'queueOf' | 'settings' | 'counters' | 'logger'> {
   jobs: readonly AnyJobDefinition[];
-  queueOf(job: AnyJobDefinition): Queue;
-  settings: JobContext['settings'];
-  counters: Counters;
-  logger: Logger;
   perPass?: number;
 }
 
