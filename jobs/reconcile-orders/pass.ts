@@ -9,10 +9,8 @@ const DAY_MS = 24 * 3600_000;
 export interface ReconcilePassDeps
   extends Pick<QueueContext, 'redis' | 'prefix' | 'settings'>,
     ReconcileDeps {
-  /** Redis's clock (TIME) unless a test drives it. */
+  /** Redis's clock (TIME) unless a test drives it; `now` is compared with it. */
   serverTime?: () => Promise<Date>;
-  /** Compared with the server's; waiting orders are due by it. */
-  now?: () => Date;
 }
 
 /**
