@@ -78,12 +78,13 @@ export async function compareWithSent(
     (comparable
       ? settingsOfEarlierSend(order, sent, deps.settings.shipment, when)
       : deps.settings.shipment);
-  const current = shipmentFingerprint(order, settings, shipmentContents(order, settings, when));
+  const current = fingerprintOf(order, settings, when);
+  const fingerprint = encodeFingerprint(current);
   // Kept from the first look on, so a later setting change is never taken for an edit.
   const keptSettings = encodeSettings(settings, order);
   if (!sent) {
     // Registered before fingerprints were kept, or found after a lost answer: now is all we know.
-    await deps.records.adoptSentFingerprint(orderId, encodeFingerprint(current), keptSettings);
+    await deps.records.adoptSentFingerprint(orderId, fingerprint, keptSettings);
     deps.logger.info(
       { orderId },
       'no fingerprint of the sent shipment: the order as it is now is kept',
@@ -91,12 +92,8 @@ export async function compareWithSent(
     return { outcome: 'baseline_recorded' };
   }
   if (!comparable) {
-    await deps.records.rebaseSentFingerprint(
-      orderId,
-      record.sentFingerprint ?? '',
-      encodeFingerprint(current),
-      keptSettings,
-    );
+    const was = record.sentFingerprint ?? '';
+    await deps.records.rebaseSentFingerprint(orderId, was, fingerprint, keptSettings);
   } else if (!kept) {
     await deps.records.keepSentSettings(orderId, keptSettings);
   }
@@ -105,11 +102,10 @@ export async function compareWithSent(
   let changes = changedParts(sent, current).filter((part) => compared.includes(part));
   if ('sentAt' in when && changes.some((part) => part !== 'receiver')) {
     // A delivery opened early before the send was part of it: compare with what is open now too.
-    const openNow = shipmentFingerprint(order, settings, shipmentContents(order, settings));
+    const openNow = fingerprintOf(order, settings);
     changes = changes.filter((part) => part === 'receiver' || openNow[part] !== sent[part]);
   }
   if (changes.length === 0) return { outcome: comparable ? 'unchanged' : 'baseline_recorded' };
-  const fingerprint = encodeFingerprint(current);
   const reported = await deps.records.reportEdit(orderId, fingerprint, changes);
   if (reported) {
     await deps.counters.increment('orders_edited_after_registration');
@@ -134,9 +130,10 @@ function settingsOfEarlierSend(
 ): FingerprintSettings {
   const wide = { ...today, collectFromLocations: [], shipPickupPoints: true };
   const differing = (settings: FingerprintSettings) =>
-    changedParts(
-      sent,
-      shipmentFingerprint(order, settings, shipmentContents(order, settings, when)),
-    ).filter((part) => part !== 'receiver').length;
+    changedParts(sent, fingerprintOf(order, settings, when)).filter((p) => p !== 'receiver').length;
   return differing(wide) < differing(today) ? wide : today;
+}
+
+function fingerprintOf(order: StoreOrder, settings: FingerprintSettings, when?: ShipmentTime) {
+  return shipmentFingerprint(order, settings, shipmentContents(order, settings, when));
 }
