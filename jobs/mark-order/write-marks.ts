@@ -36,10 +36,13 @@ export async function writeOrderMarks(
   seen?: OrderMarksSeen,
 ): Promise<'written' | 'stale'> {
   const record = await deps.records.get(orderId);
-
+  const stale = (): 'stale' => {
+    deps.logger.info({ orderId, kind }, 'order marks no longer match the order record; skipped');
+    return 'stale';
+  };
   switch (kind) {
     case 'registered': {
-      if (record?.state !== 'registered' || !record.orderNumber) return stale(orderId, kind, deps);
+      if (record?.state !== 'registered' || !record.orderNumber) return stale();
       const has = seen ?? (await deps.store.readOrderMarks(orderId));
       if (!has) throw orderNotFound(orderId, 'GetOrderMarks');
       const marks: OrderMarkChanges = {
@@ -78,7 +81,7 @@ export async function writeOrderMarks(
     }
     case 'failed': {
       // Registered meanwhile (a replay succeeded).
-      if (record?.state !== 'failed' || !record.reason) return stale(orderId, kind, deps);
+      if (record?.state !== 'failed' || !record.reason) return stale();
       // A new reason is always written, so the order is not read first.
       await deps.store.writeOrderMarks(orderId, {
         setMetafields: [
@@ -90,7 +93,7 @@ export async function writeOrderMarks(
       return 'written';
     }
     case 'cancelled_after_registration': {
-      if (!record?.cancelledAfterRegistrationAt) return stale(orderId, kind, deps);
+      if (!record?.cancelledAfterRegistrationAt) return stale();
       await deps.store.addOrderTags(orderId, [ORDER_TAGS.cancelAtProvider]);
       await deps.store.appendOrderNote(
         orderId,
@@ -100,9 +103,7 @@ export async function writeOrderMarks(
     }
     case 'cancelled_after_failure': {
       // Nothing left to fix, and no shipment exists to have a status.
-      if (record?.state !== 'skipped' || record.skipCode !== 'cancelled') {
-        return stale(orderId, kind, deps);
-      }
+      if (record?.state !== 'skipped' || record.skipCode !== 'cancelled') return stale();
       await deps.store.writeOrderMarks(orderId, {
         deleteMetafields: [named(METAFIELD_KEYS.status), named(METAFIELD_KEYS.error)],
         removeTags: [ORDER_TAGS.error],
@@ -114,7 +115,7 @@ export async function writeOrderMarks(
         record?.editReportedChanges?.split(',').includes(part),
       );
       if (record?.state !== 'registered' || !record.editReportedFingerprint || !changes.length) {
-        return stale(orderId, kind, deps);
+        return stale();
       }
       await deps.store.addOrderTags(orderId, [ORDER_TAGS.orderEdited]);
       // Never the values. The report's time makes each edit its own line, so a retry finds it.
@@ -126,9 +127,4 @@ export async function writeOrderMarks(
       return 'written';
     }
   }
-}
-
-function stale(orderId: string, kind: MarkOrderKind, deps: OrderMarksDeps): 'stale' {
-  deps.logger.info({ orderId, kind }, 'order marks no longer match the order record; skipped');
-  return 'stale';
 }
