@@ -19,12 +19,11 @@ export const syncShipmentsJob = defineScheduledJob({
       // The scheduler's runs only: one added by hand always lists.
       job.repeatJobKey ? job.timestamp + (job.opts.delay ?? 0) : undefined,
     );
-    if (summary.outcome === 'skipped') await job.log(`Skipped: ${summary.reason}.`);
-    else {
-      await job.log(
-        `Read ${summary.itemsRead} listed shipments in ${summary.listRequests} list requests and ${summary.detailRequests} detail reads; ${summary.changed} changed, ${summary.adopted} adopted, ${summary.shopifyUpdatesQueued} Shopify updates queued.`,
-      );
-    }
+    await job.log(
+      summary.outcome === 'skipped'
+        ? `Skipped: ${summary.reason}.`
+        : `Read ${summary.itemsRead} listed shipments in ${summary.listRequests} list requests and ${summary.detailRequests} detail reads; ${summary.changed} changed, ${summary.adopted} adopted, ${summary.shopifyUpdatesQueued} Shopify updates queued.`,
+    );
     return summary;
   },
   // The cursor stays, so the next run resumes where this one stopped.
