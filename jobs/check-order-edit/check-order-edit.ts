@@ -19,21 +19,17 @@ import {
   shipmentFingerprint,
 } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
-import type { Logger } from '../../src/log.js';
-import type { Counters } from '../../src/metrics/counters.js';
-import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
+import type { OrderRecord } from '../../src/records/order-records.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { StoreClient } from '../../src/store/types.js';
+import type { JobContext } from '../context.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 
-export interface CheckOrderEditDeps {
+export interface CheckOrderEditDeps extends Pick<JobContext, 'records' | 'counters' | 'logger'> {
   store: Pick<StoreClient, 'getOrder'>;
-  records: OrderRecords;
   tracking: Pick<ShipmentTracking, 'get'>;
-  counters: Counters;
   settings: Pick<Config, 'shipment'>;
   markOrder: MarkOrder;
-  logger: Logger;
 }
 
 export type EditCheck =
