@@ -24,6 +24,5 @@ export function windowStartMs(input: {
       ? listedUntilMs - PROVIDER_TIME_MARGIN_MS
       : (startedAtMs ?? Number.NaN) - SYNC_OVERLAP_MS,
   ].filter(Number.isFinite);
-  if (known.length === 0) return floor;
-  return Math.max(floor, Math.min(...known));
+  return known.length === 0 ? floor : Math.max(floor, Math.min(...known));
 }
