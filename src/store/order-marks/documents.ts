@@ -27,9 +27,9 @@ export const DELETE_METAFIELDS = /* GraphQL */ `
   }
 `;
 
-export const ADD_TAGS = /* GraphQL */ `
-  mutation AddOrderTags($id: ID!, $tags: [String!]!) {
-    tagsAdd(id: $id, tags: $tags) {
+const tagsWrite = (name: string, field: string) => /* GraphQL */ `
+  mutation ${name}($id: ID!, $tags: [String!]!) {
+    ${field}(id: $id, tags: $tags) {
       node {
         id
       }
@@ -38,16 +38,8 @@ export const ADD_TAGS = /* GraphQL */ `
   }
 `;
 
-export const REMOVE_TAGS = /* GraphQL */ `
-  mutation RemoveOrderTags($id: ID!, $tags: [String!]!) {
-    tagsRemove(id: $id, tags: $tags) {
-      node {
-        id
-      }
-      ${USER_ERRORS}
-    }
-  }
-`;
+export const ADD_TAGS = tagsWrite('AddOrderTags', 'tagsAdd');
+export const REMOVE_TAGS = tagsWrite('RemoveOrderTags', 'tagsRemove');
 
 export const GET_ORDER_NOTE = /* GraphQL */ `
   query GetOrderNote($id: ID!) {

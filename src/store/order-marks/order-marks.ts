@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { marksSeenOn } from '../../domain/order-marks.js';
 import { StoreUserError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
@@ -12,6 +13,20 @@ import type { MetafieldKey, OrderMarks } from './types.js';
 const METAFIELDS_PER_CALL = 25;
 
 export function createOrderMarks(transport: StoreTransport): OrderMarks {
+  const tagsWrite =
+    <F extends string>(
+      operation: string,
+      document: string,
+      schema: z.ZodType<Record<F, R.Payload | null>>,
+      field: F,
+    ) =>
+    async (orderId: string, tags: string[]) => {
+      const id = orderGidOf(orderId, operation);
+      if (tags.length === 0) return;
+      const data = await transport.send(operation, document, schema, { id, tags });
+      throwOnUserErrors(operation, required<R.Payload>(data[field], operation).userErrors);
+    };
+
   return {
     async setOrderMetafields(orderId, entries) {
       const operation = 'SetOrderMetafields';
@@ -39,21 +54,8 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       throwOnUserErrors(operation, required(data.metafieldsDelete, operation).userErrors);
     },
 
-    async addOrderTags(orderId, tags) {
-      const operation = 'AddOrderTags';
-      const id = orderGidOf(orderId, operation);
-      if (tags.length === 0) return;
-      const data = await transport.send(operation, D.ADD_TAGS, R.addTagsData, { id, tags });
-      throwOnUserErrors(operation, required(data.tagsAdd, operation).userErrors);
-    },
-
-    async removeOrderTags(orderId, tags) {
-      const operation = 'RemoveOrderTags';
-      const id = orderGidOf(orderId, operation);
-      if (tags.length === 0) return;
-      const data = await transport.send(operation, D.REMOVE_TAGS, R.removeTagsData, { id, tags });
-      throwOnUserErrors(operation, required(data.tagsRemove, operation).userErrors);
-    },
+    addOrderTags: tagsWrite('AddOrderTags', D.ADD_TAGS, R.addTagsData, 'tagsAdd'),
+    removeOrderTags: tagsWrite('RemoveOrderTags', D.REMOVE_TAGS, R.removeTagsData, 'tagsRemove'),
 
     async writeOrderMarks(orderId, changes) {
       const operation = 'WriteOrderMarks';

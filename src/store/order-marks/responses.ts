@@ -5,6 +5,8 @@ import { userErrors } from '../transport/answers.js';
 
 const payload = z.object({ userErrors }).nullable();
 
+export type Payload = NonNullable<z.output<typeof payload>>;
+
 /** SetOrderMetafields and UpdateOrderNote. */
 export const orderUpdateData = z.object({ orderUpdate: payload });
 
