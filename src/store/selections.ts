@@ -9,3 +9,23 @@ export const USER_ERRORS = /* GraphQL */ `userErrors {
   field
   message
 }`;
+
+/** Where a fulfillment order is and what it allows, as fulfillmentOrderHead reads it. */
+export const FULFILLMENT_ORDER_PLACE = /* GraphQL */ `supportedActions {
+  action
+}
+assignedLocation {
+  name
+  location {
+    id
+    isFulfillmentService
+  }
+}`;
+
+/** A fulfillment order line's fields, as the order reader and open fulfillment orders take it. */
+export const FULFILLMENT_ORDER_LINE = /* GraphQL */ `id
+totalQuantity
+remainingQuantity
+lineItem {
+  id
+}`;

@@ -1,17 +1,6 @@
 /** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
-import { PAGE_INFO, USER_ERRORS } from '../selections.js';
-
-const FULFILLMENT_ORDER_LINE_FIELDS = /* GraphQL */ `
-  fragment FulfillmentOrderLineFields on FulfillmentOrderLineItem {
-    id
-    totalQuantity
-    remainingQuantity
-    lineItem {
-      id
-    }
-  }
-`;
+import { FULFILLMENT_ORDER_LINE, PAGE_INFO, USER_ERRORS } from '../selections.js';
 
 export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
   query GetFulfillmentOrders($id: ID!, $after: String) {
@@ -23,7 +12,7 @@ export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
           status
           lineItems(first: 50) {
             nodes {
-              ...FulfillmentOrderLineFields
+              ${FULFILLMENT_ORDER_LINE}
             }
             ${PAGE_INFO}
           }
@@ -32,7 +21,6 @@ export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
       }
     }
   }
-  ${FULFILLMENT_ORDER_LINE_FIELDS}
 `;
 
 export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
@@ -41,13 +29,12 @@ export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
       id
       lineItems(first: 250, after: $after) {
         nodes {
-          ...FulfillmentOrderLineFields
+          ${FULFILLMENT_ORDER_LINE}
         }
         ${PAGE_INFO}
       }
     }
   }
-  ${FULFILLMENT_ORDER_LINE_FIELDS}
 `;
 
 /**

@@ -3,23 +3,14 @@
  * First pages are enough for nearly every order; the client pages on only when they are not.
  */
 
-import { PAGE_INFO } from '../selections.js';
+import { FULFILLMENT_ORDER_PLACE, PAGE_INFO } from '../selections.js';
 
 const FULFILLMENT_ORDER_STATE_FIELDS = /* GraphQL */ `
   fragment FulfillmentOrderStateFields on FulfillmentOrder {
     id
     status
     fulfillAt
-    supportedActions {
-      action
-    }
-    assignedLocation {
-      name
-      location {
-        id
-        isFulfillmentService
-      }
-    }
+    ${FULFILLMENT_ORDER_PLACE}
     fulfillmentHolds {
       displayReason
     }
@@ -93,16 +84,7 @@ export const READ_FULFILLMENT_ORDERS_BY_ID = /* GraphQL */ `
       ... on FulfillmentOrder {
         id
         status
-        supportedActions {
-          action
-        }
-        assignedLocation {
-          name
-          location {
-            id
-            isFulfillmentService
-          }
-        }
+        ${FULFILLMENT_ORDER_PLACE}
       }
     }
   }

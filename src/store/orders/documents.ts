@@ -4,7 +4,7 @@
  */
 
 import { METAFIELD_KEYS, METAFIELD_NAMESPACE } from '../../domain/order-marks.js';
-import { PAGE_INFO } from '../selections.js';
+import { FULFILLMENT_ORDER_LINE, FULFILLMENT_ORDER_PLACE, PAGE_INFO } from '../selections.js';
 
 // Fragments stay unexported: a lone fragment is not a valid document.
 // shipmentOrderNumber: the connector's mark on a registered order.
@@ -59,16 +59,7 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
     id
     status
     fulfillAt
-    supportedActions {
-      action
-    }
-    assignedLocation {
-      name
-      location {
-        id
-        isFulfillmentService
-      }
-    }
+    ${FULFILLMENT_ORDER_PLACE}
     deliveryMethod {
       methodType
     }
@@ -77,12 +68,7 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
     }
     lineItems(first: ${FULFILLMENT_ORDER_LINES_PAGE_SIZE}) {
       nodes {
-        id
-        totalQuantity
-        remainingQuantity
-        lineItem {
-          id
-        }
+        ${FULFILLMENT_ORDER_LINE}
       }
       ${PAGE_INFO}
     }
