@@ -26,13 +26,7 @@ export async function readFulfillmentState(
   if (!order) return null;
 
   const fulfillmentOrderNodes = await allFulfillmentOrders(transport, id, order.fulfillmentOrders);
-  const fulfillmentNodes = await allFulfillments(
-    transport,
-    id,
-    order.name,
-    order.fulfillments,
-    order.fulfillmentsCount?.count ?? null,
-  );
+  const fulfillmentNodes = await allFulfillments(transport, id, order);
   if (!fulfillmentOrderNodes || !fulfillmentNodes) return null;
 
   const fulfillments: FulfillmentState[] = [];
@@ -86,11 +80,10 @@ async function allFulfillmentOrders(
 async function allFulfillments(
   transport: StoreTransport,
   id: string,
-  orderName: string,
-  firstRead: R.FulfillmentStateNode[],
-  count: number | null,
+  { name: orderName, fulfillments: firstRead, fulfillmentsCount }: R.FulfillmentStateOrder,
 ): Promise<R.FulfillmentStateNode[] | null> {
   const operation = 'ReadOrderFulfillments';
+  const count = fulfillmentsCount?.count ?? null;
   const byId = new Map(firstRead.map((f) => [f.id, f]));
   if (firstRead.length < FULFILLMENTS_FIRST_READ || count === null || byId.size >= count) {
     return [...byId.values()];

@@ -64,6 +64,8 @@ export const readFulfillmentStateData = z.object({
     .nullable(),
 });
 
+export type FulfillmentStateOrder = NonNullable<z.output<typeof readFulfillmentStateData>['order']>;
+
 export const readOrderFulfillmentOrdersData = z.object({
   order: z.object({ id: z.string(), fulfillmentOrders }).nullable(),
 });
