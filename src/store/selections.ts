@@ -29,3 +29,9 @@ remainingQuantity
 lineItem {
   id
 }`;
+
+/** A fulfillment line: the order's line it covers and how much of it. */
+export const FULFILLMENT_LINE = /* GraphQL */ `quantity
+lineItem {
+  id
+}`;

@@ -1,6 +1,6 @@
 /** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
-import { FULFILLMENT_ORDER_LINE, PAGE_INFO, USER_ERRORS } from '../selections.js';
+import { FULFILLMENT_LINE, FULFILLMENT_ORDER_LINE, PAGE_INFO, USER_ERRORS } from '../selections.js';
 
 export const GET_FULFILLMENT_ORDERS = /* GraphQL */ `
   query GetFulfillmentOrders($id: ID!, $after: String) {
@@ -37,25 +37,25 @@ export const GET_FULFILLMENT_ORDER_LINE_ITEMS = /* GraphQL */ `
   }
 `;
 
+/** A fulfillment as FulfillmentSummary shows it. */
+const FULFILLMENT = /* GraphQL */ `id
+status
+trackingInfo(first: 10) {
+  company
+  number
+  url
+}`;
+
 /**
  * The client checks the units against what it asked for; past 10 line items they are not listed
  * whole, and the client reads the order instead.
  */
 const CREATED_FULFILLMENT_FIELDS = /* GraphQL */ `
   fragment CreatedFulfillmentFields on Fulfillment {
-    id
-    status
-    trackingInfo(first: 10) {
-      company
-      number
-      url
-    }
+    ${FULFILLMENT}
     fulfillmentLineItems(first: 10) {
       nodes {
-        quantity
-        lineItem {
-          id
-        }
+        ${FULFILLMENT_LINE}
       }
       pageInfo {
         hasNextPage
@@ -104,13 +104,7 @@ export const UPDATE_FULFILLMENT_TRACKING = /* GraphQL */ `
       notifyCustomer: $notifyCustomer
     ) {
       fulfillment {
-        id
-        status
-        trackingInfo(first: 10) {
-          company
-          number
-          url
-        }
+        ${FULFILLMENT}
       }
       ${USER_ERRORS}
     }

@@ -3,7 +3,7 @@
  * First pages are enough for nearly every order; the client pages on only when they are not.
  */
 
-import { FULFILLMENT_ORDER_PLACE, PAGE_INFO } from '../selections.js';
+import { FULFILLMENT_LINE, FULFILLMENT_ORDER_PLACE, PAGE_INFO } from '../selections.js';
 
 const FULFILLMENT_ORDER_STATE_FIELDS = /* GraphQL */ `
   fragment FulfillmentOrderStateFields on FulfillmentOrder {
@@ -37,10 +37,7 @@ const FULFILLMENT_STATE_FIELDS = /* GraphQL */ `
     }
     fulfillmentLineItems(first: 5) {
       nodes {
-        quantity
-        lineItem {
-          id
-        }
+        ${FULFILLMENT_LINE}
       }
       ${PAGE_INFO}
     }
@@ -138,10 +135,7 @@ export const READ_FULFILLMENT_LINE_ITEMS = /* GraphQL */ `
       id
       fulfillmentLineItems(first: 100, after: $after) {
         nodes {
-          quantity
-          lineItem {
-            id
-          }
+          ${FULFILLMENT_LINE}
         }
         ${PAGE_INFO}
       }
