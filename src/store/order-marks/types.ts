@@ -10,10 +10,7 @@ export interface MetafieldEntry {
 }
 
 /** What metafieldsDelete takes besides the owner. */
-export interface MetafieldKey {
-  namespace: string;
-  key: string;
-}
+export type MetafieldKey = Pick<MetafieldEntry, 'namespace' | 'key'>;
 
 /** What an order's marks still need; an absent or empty part is not sent. */
 export interface OrderMarkChanges {
