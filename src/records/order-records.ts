@@ -2,13 +2,11 @@ import type { Redis } from 'ioredis';
 import type { RecordedStage } from '../domain/order-lifecycle.js';
 import { parsePartnerTimestamp } from '../partner/time.js';
 
-/** `sending`: a create request left and its answer was not recorded (yet). */
-export type OrderState = 'sending' | 'registered' | 'skipped' | 'failed';
-
 /** Keyed by numeric order id (the shipment reference). Ids, statuses, admin-safe reasons only. */
 export interface OrderRecord extends RecordedStage {
   orderId: string;
-  state: OrderState;
+  /** `sending`: a create request left and its answer was not recorded (yet). */
+  state: 'sending' | 'registered' | 'skipped' | 'failed';
   /** When this state was recorded (ISO, UTC). */
   updatedAt: string;
   orderNumber?: string;
@@ -53,11 +51,6 @@ const DAY_MS = 24 * 3600_000;
 /** A skipped order is kept a month: long enough to answer "why was it not shipped?". */
 const SKIPPED_RETENTION_DAYS = 30;
 
-export interface RecordRetention {
-  /** Days a record is kept after its last change (RECORD_RETENTION_DAYS). */
-  retentionDays: number;
-}
-
 /**
  * Every record expires. Forgetting is safe: seen again, the order is checked anew, a repeated
  * create returns the existing shipment (200, same reference), and the marks on the Shopify order
@@ -70,7 +63,8 @@ export class OrderRecords {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    retention: RecordRetention,
+    /** Days a record is kept after its last change (RECORD_RETENTION_DAYS). */
+    retention: { retentionDays: number },
   ) {
     this.keepMs = retention.retentionDays * DAY_MS;
     this.keepSkippedMs = Math.min(SKIPPED_RETENTION_DAYS, retention.retentionDays) * DAY_MS;
@@ -99,36 +93,23 @@ export class OrderRecords {
    * once, spaces the looks. Entries not looked at for the skipped retention period are dropped.
    */
   async markWaiting(orderId: string, due: Date, now = new Date(), countsFrom = now): Promise<void> {
-    await this.redis.eval(
-      MARK_WAITING,
-      3,
-      this.waitingIndex,
-      this.key(orderId),
-      this.waitingSinceIndex,
-      orderId,
-      due.getTime(),
-      `(${now.getTime() - this.keepSkippedMs}`,
-      now.toISOString(),
-      countsFrom.getTime(),
-    );
+    const stale = `(${now.getTime() - this.keepSkippedMs}`;
+    const args = [due.getTime(), stale, now.toISOString(), countsFrom.getTime()];
+    await this.onWaiting(MARK_WAITING, orderId, ...args);
   }
 
   async stopWaiting(orderId: string): Promise<void> {
-    await this.redis.eval(
-      STOP_WAITING,
-      3,
-      this.waitingIndex,
-      this.key(orderId),
-      this.waitingSinceIndex,
-      orderId,
-    );
+    await this.onWaiting(STOP_WAITING, orderId);
+  }
+
+  /** Runs a script on the waiting index, the record and the waiting-since index. */
+  private onWaiting(script: string, orderId: string, ...args: (string | number)[]) {
+    const keys = [this.waitingIndex, this.key(orderId), this.waitingSinceIndex];
+    return this.redis.eval(script, 3, ...keys, orderId, ...args);
   }
 
   /** Waits counting from before `before`: how many, and up to `limit` longest first. */
-  async waitingSince(
-    before: Date,
-    limit: number,
-  ): Promise<{ count: number; waits: { orderId: string; since: Date }[] }> {
+  async waitingSince(before: Date, limit: number) {
     const max = `(${before.getTime()}`;
     const [count, found] = await Promise.all([
       this.redis.zcount(this.waitingSinceIndex, '-inf', max),
@@ -142,10 +123,10 @@ export class OrderRecords {
         limit,
       ),
     ]);
-    const waits: { orderId: string; since: Date }[] = [];
-    for (let i = 0; i + 1 < found.length; i += 2) {
-      waits.push({ orderId: found[i]!, since: new Date(Number(found[i + 1])) });
-    }
+    const waits = Array.from({ length: found.length >> 1 }, (_, i) => ({
+      orderId: found[2 * i]!,
+      since: new Date(Number(found[2 * i + 1])),
+    }));
     return { count, waits };
   }
 
@@ -202,9 +183,7 @@ export class OrderRecords {
     now = new Date(),
     made?: { fingerprint: string; units: string; settings: string },
   ): Promise<void> {
-    const createdAtMs = shipment.createdAt
-      ? parsePartnerTimestamp(shipment.createdAt)?.getTime()
-      : undefined;
+    const createdAtMs = parsePartnerTimestamp(shipment.createdAt ?? '')?.getTime();
     const fields = {
       state: 'registered',
       updatedAt: now.toISOString(),
@@ -238,21 +217,16 @@ export class OrderRecords {
   /** A registered order is never downgraded. Skipped for anything but `held`, it stops waiting. */
   async markSkipped(orderId: string, skipCode: string, reason: string, now = new Date()) {
     if (skipCode !== 'held') await this.stopWaiting(orderId);
-    await this.setUnlessRegistered(orderId, this.keepSkippedMs, {
+    await this.setUnlessRegistered(orderId, this.keepSkippedMs, now, {
       state: 'skipped',
       skipCode,
       reason,
-      updatedAt: now.toISOString(),
     });
   }
 
   async markFailed(orderId: string, reason: string, now = new Date()) {
     await this.stopWaiting(orderId);
-    await this.setUnlessRegistered(orderId, this.keepMs, {
-      state: 'failed',
-      reason,
-      updatedAt: now.toISOString(),
-    });
+    await this.setUnlessRegistered(orderId, this.keepMs, now, { state: 'failed', reason });
   }
 
   /**
@@ -314,7 +288,7 @@ export class OrderRecords {
     fingerprint: string,
     settings: string,
   ): Promise<boolean> {
-    return (await this.onRecord(ADOPT_SENT_FINGERPRINT, orderId, fingerprint, settings)) === 1;
+    return this.onRecord(ADOPT_SENT_FINGERPRINT, orderId, fingerprint, settings);
   }
 
   /** Replaces an older-version sent fingerprint unless changed meanwhile; settings unless kept. */
@@ -324,12 +298,12 @@ export class OrderRecords {
     now: string,
     settings: string,
   ): Promise<boolean> {
-    return (await this.onRecord(REBASE_SENT_FINGERPRINT, orderId, before, now, settings)) === 1;
+    return this.onRecord(REBASE_SENT_FINGERPRINT, orderId, before, now, settings);
   }
 
   /** For a shipment sent without settings kept: these. Never replaces kept ones. */
   async keepSentSettings(orderId: string, settings: string): Promise<boolean> {
-    return (await this.onRecord(KEEP_SENT_SETTINGS, orderId, settings)) === 1;
+    return this.onRecord(KEEP_SENT_SETTINGS, orderId, settings);
   }
 
   /** The fingerprint the order failed with; none (unknown) removes an older one. */
@@ -344,14 +318,7 @@ export class OrderRecords {
     changes: readonly string[],
     now = new Date(),
   ): Promise<boolean> {
-    const reported = await this.onRecord(
-      REPORT_EDIT,
-      orderId,
-      fingerprint,
-      changes.join(','),
-      now.toISOString(),
-    );
-    return reported === 1;
+    return this.onRecord(REPORT_EDIT, orderId, fingerprint, changes.join(','), now.toISOString());
   }
 
   async recordEditMarked(orderId: string, fingerprint: string): Promise<void> {
@@ -372,18 +339,20 @@ export class OrderRecords {
     return this.redis.zrangebyscore(this.registeredIndex, since.getTime(), '+inf');
   }
 
+  /** One script, so a registration landing at the same moment is never overwritten. */
   private async setUnlessRegistered(
     orderId: string,
     keepMs: number,
+    now: Date,
     fields: Record<string, string>,
   ) {
-    // One script, so a registration landing at the same moment is never overwritten.
-    await this.onRecord(SET_UNLESS_REGISTERED, orderId, keepMs, ...Object.entries(fields).flat());
+    const args = Object.entries({ ...fields, updatedAt: now.toISOString() }).flat();
+    await this.onRecord(SET_UNLESS_REGISTERED, orderId, keepMs, ...args);
   }
 
-  /** Runs a script whose one key is the order's record. */
-  private onRecord(script: string, orderId: string, ...args: (string | number)[]) {
-    return this.redis.eval(script, 1, this.key(orderId), ...args);
+  /** Runs a script whose one key is the order's record; true if it answered 1. */
+  private async onRecord(script: string, orderId: string, ...args: (string | number)[]) {
+    return (await this.redis.eval(script, 1, this.key(orderId), ...args)) === 1;
   }
 }
 
