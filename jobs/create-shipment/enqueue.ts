@@ -63,24 +63,14 @@ export async function enqueueOrder(
     if (action === 'replace_finished') await existing!.remove();
   } catch (error) {
     // Another delivery retried or replaced it a moment ago: the job is live again, the aim.
-    if (await hasLiveJob(deps, jobId)) return 'already_queued';
+    const after = onEventForJob(await (await queue.getJob(jobId))?.getState());
+    if (after === 'leave' || after === 'ask_running_job') return 'already_queued';
     throw error;
   }
   await noteWhoAsked(deps, orderId, source);
   // If a concurrent delivery added the job meanwhile, BullMQ keeps that one: still one job.
-  await queue.add(createShipmentJobName(orderId, orderName), data, { jobId });
+  await queue.add(orderJobName('create shipment', orderId, orderName), data, { jobId });
   return existing ? 'requeued' : 'queued';
-}
-
-export function createShipmentJobName(orderId: string, orderName?: string): string {
-  return orderJobName('create shipment', orderId, orderName);
-}
-
-async function hasLiveJob(deps: Deps, jobId: string): Promise<boolean> {
-  const job = await deps.queueOf({ queue: CREATE_SHIPMENT_QUEUE }).getJob(jobId);
-  if (!job) return false;
-  const state = await job.getState();
-  return state !== 'completed' && state !== 'failed' && state !== 'unknown';
 }
 
 async function noteWhoAsked(deps: Deps, orderId: string, source: string): Promise<void> {
@@ -92,7 +82,5 @@ async function noteWhoAsked(deps: Deps, orderId: string, source: string): Promis
 export async function queueLateRerun(deps: Deps, orderId: string): Promise<void> {
   if (!(await deps.records.takeRerun(orderId))) return;
   deps.logger.info({ orderId }, 'order changed as its job ended: queued again');
-  await enqueueOrder(deps, orderId, LATE_EVENT_SOURCE);
+  await enqueueOrder(deps, orderId, 'event-during-run');
 }
-
-const LATE_EVENT_SOURCE = 'event-during-run';
