@@ -6,7 +6,11 @@ import {
 } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { QueueContext } from '../context.js';
-import { acceptOrderEvent, type OrderEventResult } from './accept-order-event.js';
+import {
+  acceptOrderEvent,
+  type OrderEventDeps,
+  type OrderEventResult,
+} from './accept-order-event.js';
 
 /** Well beyond Shopify's 4 hours of delivery retries. */
 export const SEEN_TTL_S = 48 * 3600;
@@ -22,18 +26,7 @@ export type WebhookResult = OrderEventResult | 'duplicate' | 'repeated';
 export async function acceptWebhook(
   event: OrderEvent,
   delivery: { id: string; bodyHash: string; order?: OrderBodyParts },
-  deps: Pick<
-    QueueContext,
-    | 'queueOf'
-    | 'records'
-    | 'counters'
-    | 'logger'
-    | 'redis'
-    | 'prefix'
-    | 'timeline'
-    | 'settings'
-    | 'tracking'
-  >,
+  deps: OrderEventDeps & Pick<QueueContext, 'redis' | 'prefix' | 'settings' | 'tracking'>,
 ): Promise<WebhookResult> {
   const seenKey = `${deps.prefix}:webhook-seen:${delivery.id}`;
   const bodyKey = `${deps.prefix}:webhook-body:${delivery.bodyHash}`;
