@@ -79,7 +79,7 @@ export async function registerLookingAgain(
       const after = fromEvent || !before ? null : await deps.records.get(orderId);
       if (onRunFailed({ refused: true, fromEvent, before, after }) === 'refused_unchanged') {
         throw new UnchangedSinceFailureError(
-          `Retried unchanged: the order is as it was when it was refused (${minuteOf(before!.updatedAt)}). Fix it in Shopify, then retry.\n${refusal.message}`,
+          `Retried unchanged: the order is as it was when it was refused (${before!.updatedAt.slice(0, 10)} ${before!.updatedAt.slice(11, 16)} UTC). Fix it in Shopify, then retry.\n${refusal.message}`,
         );
       }
       throw refusal;
@@ -92,10 +92,6 @@ export async function registerLookingAgain(
     }
     throw error;
   }
-}
-
-function minuteOf(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
 function registerDeps(ctx: JobContext, job?: Job): RegisterShipmentDeps {

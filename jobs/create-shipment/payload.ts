@@ -7,8 +7,6 @@ export const createShipmentPayload = z.object({
   source: z.string().max(64),
 });
 
-export type CreateShipmentPayload = z.infer<typeof createShipmentPayload>;
-
 export const CREATE_SHIPMENT_QUEUE = 'create-shipment';
 
 /** One job per order, however it arrives. */
