@@ -1,14 +1,9 @@
 import type { Config } from '../../config/index.js';
-import { checkEligibility, type Eligibility } from './eligibility.js';
+import { checkEligibility } from './eligibility.js';
 import type { StoreOrder } from './order.js';
 import { carriesRegistrationMarks } from './order-marks.js';
 import { shipmentContents } from './shipment-contents.js';
-import {
-  changedParts,
-  decodeFingerprint,
-  type ShipmentFingerprint,
-  shipmentFingerprint,
-} from './shipment-fingerprint.js';
+import { changedParts, decodeFingerprint, shipmentFingerprint } from './shipment-fingerprint.js';
 import { buildShipmentRequest } from './shipment-request.js';
 
 /** An order's life as one pure state machine: callers load, ask here, act and record. */
@@ -88,15 +83,6 @@ export function askedBy(source: string): 'staff' | 'event' {
   return source === REPLAY_SOURCE ? 'staff' : 'event';
 }
 
-export interface LoadedOrder {
-  cancelled: boolean;
-  /** It carries the marks of a registration (whose record Redis lost). */
-  carriesRegistrationMarks: boolean;
-  eligibility: Eligibility;
-  fingerprint: ShipmentFingerprint;
-  mappable: boolean;
-}
-
 /** Every step of the look works from this one answer. */
 export function judgeOrder(
   order: StoreOrder,
@@ -110,6 +96,7 @@ export function judgeOrder(
     : null;
   return {
     cancelled: Boolean(order.cancelledAt),
+    // The marks of a registration whose record Redis lost.
     carriesRegistrationMarks: carriesRegistrationMarks(order),
     eligibility,
     fingerprint: shipmentFingerprint(order, settings.shipment, contents),
@@ -118,6 +105,9 @@ export function judgeOrder(
     mapped,
   };
 }
+
+/** What a look decides by. */
+export type LoadedOrder = Omit<ReturnType<typeof judgeOrder>, 'contents' | 'mapped'>;
 
 export type LookDecision =
   /** Mark it again: a run cut off before its mark job was queued left it unmarked. */
