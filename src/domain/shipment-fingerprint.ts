@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Config } from '../../config/index.js';
 import type { StoreOrder } from './order.js';
 import { buildReceiver } from './receiver.js';
 import {
@@ -115,17 +114,14 @@ export function bodyShowsNoEdit(
   return receiverOnly && before?.split('.')[0] === now.split('.')[0];
 }
 
-/** Kept with what was sent, so a setting changed since is not taken for an edit. */
-export type FingerprintSettings = Pick<
-  Config['shipment'],
-  'documentTag' | 'collectFromLocations' | 'shipPickupPoints'
->;
-
 const fingerprintSettings = z.object({
   documentTag: z.string(),
   collectFromLocations: z.array(z.string()),
   shipPickupPoints: z.boolean(),
 });
+
+/** Kept with what was sent, so a setting changed since is not taken for an edit. */
+export type FingerprintSettings = z.infer<typeof fingerprintSettings>;
 
 /**
  * JSON; the locations also by the ids they named then: a location renamed since (and
@@ -186,13 +182,9 @@ export function isCurrentFingerprint(text: string | undefined | null): boolean {
 export function decodeFingerprint(text: string | undefined | null): ShipmentFingerprint | null {
   if (!text) return null;
   const parts = new Map(text.split(';').map((entry) => entry.split('=', 2) as [string, string]));
-  const decoded: Partial<Record<FingerprintPart, string>> = {};
-  for (const part of FINGERPRINT_PARTS) {
-    const hash = parts.get(part);
-    if (!hash || !HASH.test(hash)) return null;
-    decoded[part] = hash;
-  }
-  return decoded as ShipmentFingerprint;
+  const decoded = FINGERPRINT_PARTS.map((part) => [part, parts.get(part) ?? ''] as const);
+  if (!decoded.every(([, hash]) => HASH.test(hash))) return null;
+  return Object.fromEntries(decoded) as ShipmentFingerprint;
 }
 
 export function describeChanges(parts: readonly FingerprintPart[]): string {
