@@ -22,30 +22,27 @@ import {
 } from '../../src/domain/shipment-fingerprint.js';
 import { furthestStage, isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { formatFieldErrors, type MappingResult } from '../../src/domain/shipment-request.js';
-import type { Logger } from '../../src/log.js';
-import type { Counters } from '../../src/metrics/counters.js';
 import type { BudgetSlot, PartnerApi } from '../../src/partner/client.js';
 import { creationFromHistory } from '../../src/partner/create-answer.js';
 import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
 import type { TrackingRecord } from '../../src/partner/schemas.js';
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
 import { FinalJobError } from '../../src/queue/failure-policy.js';
-import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
+import type { OrderRecord } from '../../src/records/order-records.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { OrderReader } from '../../src/store/types.js';
 import { compareWithSent } from '../check-order-edit/check-order-edit.js';
+import type { QueueContext } from '../context.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 
-export interface RegisterShipmentDeps {
+export interface RegisterShipmentDeps
+  extends Pick<QueueContext, 'records' | 'counters' | 'logger'> {
   store: Pick<OrderReader, 'getOrder'>;
   partner: Pick<PartnerApi, 'reserveCreate' | 'createShipment' | 'getShipment'>;
-  records: OrderRecords;
   tracking: Pick<ShipmentTracking, 'track' | 'get'>;
-  counters: Counters;
   settings: Pick<Config, 'shipment' | 'eligibility'>;
   markOrder: MarkOrder;
-  logger: Logger;
   /** A Logs-tab line: ids, names and provider numbers only (BullMQ keeps it in clear text). */
   step?(line: string): Promise<void>;
   /** Tests drive it (a waiting order's contents and next look). */
@@ -174,9 +171,8 @@ export async function registerShipment(
     };
     slot ??= await deps.partner.reserveCreate();
     let sentAt: Date | undefined;
-    let result: Awaited<ReturnType<PartnerApi['createShipment']>>;
-    try {
-      result = await deps.partner.createShipment(request, {
+    const { shipment, created } = await deps.partner
+      .createShipment(request, {
         slot,
         // Only a request that leaves may make an unseen shipment and cost a later look-up. Its
         // fingerprint judges a give-up; the fulfilment fulfils only its units.
@@ -190,22 +186,20 @@ export async function registerShipment(
             sent.settings,
           );
         },
+      })
+      .catch(async (error) => {
+        if (!(error instanceof PartnerValidationError)) throw error;
+        const forget =
+          onCreateAnswer('invalid', Boolean(record?.sentAt)) === 'refuse_forgetting_send';
+        if (forget && sentAt) await deps.records.clearSent(orderId, sentAt.toISOString());
+        throw await refuse(
+          orderId,
+          `The provider refused order ${order!.name}`,
+          error.fieldErrors,
+          { fingerprint, seen: marksSeenOn(order!) },
+          deps,
+        );
       });
-    } catch (error) {
-      if (!(error instanceof PartnerValidationError)) throw error;
-      const forget =
-        onCreateAnswer('invalid', Boolean(record?.sentAt)) === 'refuse_forgetting_send';
-      if (forget && sentAt) await deps.records.clearSent(orderId, sentAt.toISOString());
-      throw await refuse(
-        orderId,
-        `The provider refused order ${order!.name}`,
-        error.fieldErrors,
-        { fingerprint, seen: marksSeenOn(order!) },
-        deps,
-      );
-    }
-
-    const { shipment, created } = result;
     const next = onCreateAnswer(created ? 'created' : 'existing', Boolean(record?.sentAt));
     const { order_number: orderNumber, status, created_at: createdAt } = shipment;
     const made = next === 'record_made' ? sent : undefined;
@@ -256,7 +250,7 @@ async function followShipment(
   if (providerCreatedAtMs === undefined || updatedAtMs === undefined) return;
   // The sync lists from the oldest open shipment's creation. One read from history may be late:
   // cap it at the order's creation, which no shipment can precede.
-  const orderCreatedAtMs = options.orderCreatedAt ? Date.parse(options.orderCreatedAt) : Number.NaN;
+  const orderCreatedAtMs = Date.parse(options.orderCreatedAt ?? '');
   const createdAtMs = Number.isFinite(orderCreatedAtMs)
     ? Math.min(providerCreatedAtMs, orderCreatedAtMs)
     : providerCreatedAtMs;
@@ -295,7 +289,7 @@ async function findShipmentAtProvider(
   });
   await followShipment(orderId, shipment.order_number, shipment.status, createdAt, deps, {
     updatedAt: shipment.updated_at,
-    ...(order ? { orderCreatedAt: order.createdAt } : {}),
+    orderCreatedAt: order?.createdAt,
   });
   await deps.counters.increment('shipments_registered');
   deps.logger.warn(
