@@ -1,4 +1,4 @@
-import type { OrderEvent, RecordedStage } from '../../src/domain/order-lifecycle.js';
+import type { OrderEvent } from '../../src/domain/order-lifecycle.js';
 import {
   bodyShowsNoEdit,
   type OrderBodyParts,
@@ -44,8 +44,14 @@ export async function acceptWebhook(
   }
   const view = delivery.order && orderBodyView(delivery.order, deps.settings.shipment.documentTag);
   const viewBefore = kept ? kept.split(' ')[0]! : null;
+  // Same as the previous handled body in what an edit check would compare; after handover, only
+  // the receiver counts.
   const noEditShown =
-    view !== undefined && (await showsNoEdit(event.orderId, viewBefore, view, record, deps));
+    view !== undefined &&
+    (bodyShowsNoEdit(viewBefore, view, { receiverOnly: false }) ||
+      (bodyShowsNoEdit(viewBefore, view, { receiverOnly: true }) &&
+        record?.state === 'registered' &&
+        isHandedToCarrier((await deps.tracking.get(event.orderId))?.stage ?? 'pending')));
   const result = await acceptOrderEvent({ ...event, noEditShown }, deps, record);
   // Marked once handled so a failed attempt does not hide Shopify's retry. Not awaited: harmless.
   void Promise.all([
@@ -76,18 +82,4 @@ export async function bodyTaken(
   const kept = await deps.redis.get(bodyViewKey(deps.prefix, orderId));
   const taken = kept?.split(' ')[1];
   return Boolean(taken) && Number(taken) >= Date.parse(updatedAt);
-}
-
-/** Same as the previous handled body in what an edit check would compare. */
-async function showsNoEdit(
-  orderId: string,
-  viewBefore: string | null,
-  view: string,
-  record: RecordedStage | null,
-  deps: Pick<QueueContext, 'tracking'>,
-): Promise<boolean> {
-  if (bodyShowsNoEdit(viewBefore, view, { receiverOnly: false })) return true;
-  if (!bodyShowsNoEdit(viewBefore, view, { receiverOnly: true })) return false;
-  if (record?.state !== 'registered') return false;
-  return isHandedToCarrier((await deps.tracking.get(orderId))?.stage ?? 'pending');
 }
