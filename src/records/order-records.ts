@@ -59,6 +59,11 @@ const SKIPPED_RETENTION_DAYS = 30;
 export class OrderRecords {
   private readonly keepMs: number;
   private readonly keepSkippedMs: number;
+  private readonly registeredIndex: string;
+  /** Orders waiting for Shopify to release what it holds, scored by when to read them again. */
+  private readonly waitingIndex: string;
+  /** The same orders, scored by when their wait counts from (ms), to find the longest at once. */
+  private readonly waitingSinceIndex: string;
 
   constructor(
     private readonly redis: Redis,
@@ -68,24 +73,13 @@ export class OrderRecords {
   ) {
     this.keepMs = retention.retentionDays * DAY_MS;
     this.keepSkippedMs = Math.min(SKIPPED_RETENTION_DAYS, retention.retentionDays) * DAY_MS;
+    this.registeredIndex = `${prefix}:orders:registered`;
+    this.waitingIndex = `${prefix}:orders:waiting`;
+    this.waitingSinceIndex = `${prefix}:orders:waiting-since`;
   }
 
   private key(orderId: string): string {
     return `${this.prefix}:order:${orderId}`;
-  }
-
-  private get registeredIndex(): string {
-    return `${this.prefix}:orders:registered`;
-  }
-
-  /** Orders waiting for Shopify to release what it holds, scored by when to read them again. */
-  private get waitingIndex(): string {
-    return `${this.prefix}:orders:waiting`;
-  }
-
-  /** The same orders, scored by when their wait counts from (ms), to find the longest at once. */
-  private get waitingSinceIndex(): string {
-    return `${this.prefix}:orders:waiting-since`;
   }
 
   /**
