@@ -25,7 +25,6 @@ import { formatFieldErrors, type MappingResult } from '../../src/domain/shipment
 import type { BudgetSlot, PartnerApi } from '../../src/partner/client.js';
 import { creationFromHistory } from '../../src/partner/create-answer.js';
 import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/errors.js';
-import type { TrackingRecord } from '../../src/partner/schemas.js';
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
 import { FinalJobError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord } from '../../src/records/order-records.js';
@@ -274,13 +273,13 @@ async function findShipmentAtProvider(
   slot: BudgetSlot | undefined,
   deps: RegisterShipmentDeps,
 ): Promise<string | null> {
-  let shipment: TrackingRecord;
-  try {
-    shipment = await deps.partner.getShipment(orderId, { priority: 'create', slot });
-  } catch (error) {
-    if (error instanceof PartnerNotFoundError) return null;
-    throw error;
-  }
+  const shipment = await deps.partner
+    .getShipment(orderId, { priority: 'create', slot })
+    .catch((error) => {
+      if (error instanceof PartnerNotFoundError) return null;
+      throw error;
+    });
+  if (!shipment) return null;
   const createdAt = creationFromHistory(shipment);
   await deps.records.markRegistered(orderId, {
     orderNumber: shipment.order_number,
