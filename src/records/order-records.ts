@@ -265,14 +265,11 @@ export class OrderRecords {
 
   /** True only the first time, so the case is reported once per order. */
   async flagCancelledAfterRegistration(orderId: string, now = new Date()): Promise<boolean> {
-    const set = await this.redis.hsetnx(
-      this.key(orderId),
-      'cancelledAfterRegistrationAt',
-      now.toISOString(),
-    );
+    const key = this.key(orderId);
+    const set = await this.redis.hsetnx(key, 'cancelledAfterRegistrationAt', now.toISOString());
     if (set !== 1) return false;
     // Kept for the retention period from the cancellation, like any change.
-    await this.redis.pexpire(this.key(orderId), this.keepMs);
+    await this.redis.pexpire(key, this.keepMs);
     return true;
   }
 
