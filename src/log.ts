@@ -4,38 +4,24 @@ import { prettyStream } from './log-pretty.js';
 
 export type { Logger } from 'pino';
 
-/** Order and shipment ids stay visible so an admin can follow one order. */
-export const redactPaths = [
-  'authorization',
-  '*.authorization',
+/** At the top and one level down. Order and shipment ids stay visible so an admin can follow one. */
+const redactPaths = [
+  ...[
+    'authorization',
+    'token',
+    'accessToken',
+    'password',
+    'clientSecret',
+    'secret',
+    'hmac',
+    'phone',
+    'email',
+    'address',
+    'shippingAddress',
+  ].flatMap((key) => [key, `*.${key}`]),
   '*.headers.authorization',
   '*.headers["x-shopify-hmac-sha256"]',
-  'token',
-  '*.token',
-  'accessToken',
-  '*.accessToken',
-  'password',
-  '*.password',
-  'clientSecret',
-  '*.clientSecret',
-  'secret',
-  '*.secret',
-  'hmac',
-  '*.hmac',
-  'receiver.phone',
-  'receiver.email',
-  'receiver.address',
-  '*.receiver.phone',
-  '*.receiver.email',
-  '*.receiver.address',
-  'phone',
-  '*.phone',
-  'email',
-  '*.email',
-  'address',
-  '*.address',
-  'shippingAddress',
-  '*.shippingAddress',
+  ...['phone', 'email', 'address'].flatMap((key) => [`receiver.${key}`, `*.receiver.${key}`]),
 ];
 
 export type LogFormat = 'auto' | 'json' | 'pretty';
