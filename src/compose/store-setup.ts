@@ -34,11 +34,12 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
   } catch (error) {
     // A refused token is a line of the checklist; other failures go to the caller.
     if (!(error instanceof StoreAuthError)) throw error;
-    result.items.push({
-      state: 'missing',
-      text: `Shopify did not take the access token: ${error.message}`,
-      details: ['Check SHOPIFY_SHOP and SHOPIFY_ACCESS_TOKEN (or the client id and secret).'],
-    });
+    result.items.push(
+      missing(
+        `Shopify did not take the access token: ${error.message}`,
+        'Check SHOPIFY_SHOP and SHOPIFY_ACCESS_TOKEN (or the client id and secret).',
+      ),
+    );
     return result;
   }
   for (const check of [checkScopes, subscribeWebhooks, defineMetafields, checkCustomerData]) {
@@ -51,28 +52,50 @@ export function needsAttention(result: SetupResult): boolean {
   return result.items.some((item) => item.state === 'missing');
 }
 
+function missing(text: string, ...details: string[]): SetupItem {
+  return { state: 'missing', text, ...(details.length > 0 ? { details } : {}) };
+}
+
+const refused = (text: string, error: StoreError) =>
+  missing(`${text}: Shopify refused (${error.message})`);
+
 async function step(text: string, work: () => Promise<SetupItem[]>): Promise<SetupItem[]> {
   try {
     return await work();
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
-    return [{ state: 'missing', text: `${text}: Shopify refused (${error.message})` }];
+    return [refused(text, error)];
+  }
+}
+
+/** A dry run only says what it would change; `taken`: someone else made it a moment ago. */
+async function write(
+  item: { text: string; change: 'created' | 'updated'; details?: string[] },
+  dryRun: boolean,
+  change: () => Promise<unknown>,
+  taken: (error: unknown) => boolean = () => false,
+): Promise<SetupItem> {
+  if (dryRun) return { state: 'todo', ...item };
+  try {
+    await change();
+    return { state: 'ok', ...item };
+  } catch (error) {
+    if (taken(error)) return { state: 'ok', text: item.text, change: 'unchanged' };
+    if (!(error instanceof StoreError)) throw error;
+    return refused(item.text, error);
   }
 }
 
 async function checkScopes(store: SetupStore): Promise<SetupItem[]> {
   return step('Access scopes', async () => {
-    const missing = missingScopes(await store.grantedScopes()) as RequiredScope[];
-    if (missing.length === 0) return [{ state: 'ok', text: 'Access scopes: all granted' }];
+    const absent = missingScopes(await store.grantedScopes()) as RequiredScope[];
+    if (absent.length === 0) return [{ state: 'ok', text: 'Access scopes: all granted' }];
     return [
-      {
-        state: 'missing',
-        text: `Access scopes: ${missing.length} missing`,
-        details: [
-          ...missing.map((scope) => `${scope}: ${SCOPE_PURPOSES[scope]}`),
-          "Add them to the app's Admin API access scopes (Shopify admin → Settings → Apps and sales channels → Develop apps → the app → Configuration; or the app's version in the Dev Dashboard), install the new version on the store, then run setup again.",
-        ],
-      },
+      missing(
+        `Access scopes: ${absent.length} missing`,
+        ...absent.map((scope) => `${scope}: ${SCOPE_PURPOSES[scope]}`),
+        "Add them to the app's Admin API access scopes (Shopify admin → Settings → Apps and sales channels → Develop apps → the app → Configuration; or the app's version in the Dev Dashboard), install the new version on the store, then run setup again.",
+      ),
     ];
   });
 }
@@ -82,23 +105,19 @@ const topicEnum = (topic: string) => topic.toUpperCase().replace('/', '_');
 async function subscribeWebhooks(store: SetupStore, options: SetupOptions): Promise<SetupItem[]> {
   if (!options.publicUrl) {
     return [
-      {
-        state: 'missing',
-        text: 'Webhooks: no public address to subscribe them to',
-        details: [
-          'Set PUBLIC_URL (e.g. https://connector.example.com) or pass --public-url, then run setup again.',
-        ],
-      },
+      missing(
+        'Webhooks: no public address to subscribe them to',
+        'Set PUBLIC_URL (e.g. https://connector.example.com) or pass --public-url, then run setup again.',
+      ),
     ];
   }
   const uri = `${options.publicUrl.replace(/\/+$/, '')}${WEBHOOK_PATH}`;
   if (!isDeliverable(uri)) {
     return [
-      {
-        state: 'missing',
-        text: `Webhooks: Shopify delivers only to https addresses, not ${uri}`,
-        details: ['Serve the connector behind https and set PUBLIC_URL to that address.'],
-      },
+      missing(
+        `Webhooks: Shopify delivers only to https addresses, not ${uri}`,
+        'Serve the connector behind https and set PUBLIC_URL to that address.',
+      ),
     ];
   }
   return step('Webhooks', async () => {
@@ -112,20 +131,16 @@ async function subscribeWebhooks(store: SetupStore, options: SetupOptions): Prom
         continue;
       }
       const elsewhere = mine[0];
-      const change = elsewhere ? 'updated' : 'created';
-      const details = elsewhere ? [`It pointed at ${elsewhere.uri}.`] : undefined;
-      if (options.dryRun) {
-        items.push({ state: 'todo', text, change, ...(details ? { details } : {}) });
-        continue;
-      }
-      try {
-        if (elsewhere) await store.updateWebhookSubscription(elsewhere.id, uri);
-        else await store.createWebhookSubscription(topicEnum(topic), uri);
-        items.push({ state: 'ok', text, change, ...(details ? { details } : {}) });
-      } catch (error) {
-        if (!(error instanceof StoreError)) throw error;
-        items.push({ state: 'missing', text: `${text}: Shopify refused (${error.message})` });
-      }
+      const item = elsewhere
+        ? { text, change: 'updated' as const, details: [`It pointed at ${elsewhere.uri}.`] }
+        : { text, change: 'created' as const };
+      items.push(
+        await write(item, options.dryRun, () =>
+          elsewhere
+            ? store.updateWebhookSubscription(elsewhere.id, uri)
+            : store.createWebhookSubscription(topicEnum(topic), uri),
+        ),
+      );
     }
     return items;
   });
@@ -151,22 +166,15 @@ async function defineMetafields(store: SetupStore, { dryRun }: SetupOptions): Pr
         items.push(
           found.type === def.type
             ? { state: 'ok', text, change: 'unchanged' }
-            : {
-                state: 'missing',
-                text: `${text} exists as ${found.type}; the connector writes ${def.type}`,
-                details: [
-                  "Shopify refuses the connector's writes to it: delete or change the definition (Settings → Custom data → Orders), then run setup again.",
-                ],
-              },
+            : missing(
+                `${text} exists as ${found.type}; the connector writes ${def.type}`,
+                "Shopify refuses the connector's writes to it: delete or change the definition (Settings → Custom data → Orders), then run setup again.",
+              ),
         );
         continue;
       }
-      if (dryRun) {
-        items.push({ state: 'todo', text, change: 'created' });
-        continue;
-      }
-      try {
-        await store.createOrderMetafieldDefinition({
+      const create = () =>
+        store.createOrderMetafieldDefinition({
           namespace: METAFIELD_NAMESPACE,
           key: def.key,
           name: def.name,
@@ -174,15 +182,9 @@ async function defineMetafields(store: SetupStore, { dryRun }: SetupOptions): Pr
           type: def.type,
           pin: true,
         });
-        items.push({ state: 'ok', text, change: 'created' });
-      } catch (error) {
-        // Created by someone else a moment ago: left alone.
-        if (error instanceof StoreUserError && error.userErrors.some((e) => e.code === 'TAKEN')) {
-          items.push({ state: 'ok', text, change: 'unchanged' });
-        } else if (error instanceof StoreError) {
-          items.push({ state: 'missing', text: `${text}: Shopify refused (${error.message})` });
-        } else throw error;
-      }
+      const taken = (error: unknown) =>
+        error instanceof StoreUserError && error.userErrors.some((e) => e.code === 'TAKEN');
+      items.push(await write({ text, change: 'created' }, dryRun, create, taken));
     }
     return items;
   });
@@ -216,14 +218,11 @@ async function checkCustomerData(store: SetupStore): Promise<SetupItem[]> {
       return [{ state: 'ok', text: `Shipping addresses: orders read back with them (${names})` }];
     }
     return [
-      {
-        state: 'missing',
-        text: `Shipping addresses: orders needing shipping read back without one (${names})`,
-        details: [
-          'The app lacks access to protected customer data (name, address, phone, email), so no shipment can be made.',
-          'Request it: in the Dev Dashboard (or Partner Dashboard), the app → API access → Protected customer data access → select Name, Email, Phone and Address, give the reason (shipping the orders), and save; for an app made in the Shopify admin: Settings → Apps and sales channels → Develop apps → the app → API access. Then run setup again.',
-        ],
-      },
+      missing(
+        `Shipping addresses: orders needing shipping read back without one (${names})`,
+        'The app lacks access to protected customer data (name, address, phone, email), so no shipment can be made.',
+        'Request it: in the Dev Dashboard (or Partner Dashboard), the app → API access → Protected customer data access → select Name, Email, Phone and Address, give the reason (shipping the orders), and save; for an app made in the Shopify admin: Settings → Apps and sales channels → Develop apps → the app → API access. Then run setup again.',
+      ),
     ];
   });
 }
