@@ -33,7 +33,6 @@ export interface DriftOptions {
 
 /** Provider: list pages. Shopify: order pages, a look-up of unknown references, fulfillments. */
 type Requests = Record<'provider' | 'shipmentsListed' | 'shopify', number>;
-type Reads = { left: number; requests: Requests };
 type FulfilJob = { id: string; state: string; failedReason?: string };
 
 export type DriftReport = Awaited<ReturnType<typeof driftReport>>;
@@ -45,6 +44,17 @@ export interface DriftDeps {
     Pick<Fulfillments, 'readFulfillmentState'>;
 }
 
+/** What every check reads from, and the requests made so far. */
+type Scan = DriftDeps & {
+  options: DriftOptions;
+  cutoffMs: number;
+  listed: Map<string, ListItem>;
+  orders: Map<string, StoreOrderSummary>;
+  requests: Requests;
+  /** Whole orders `paidWithoutShipment` may still read. */
+  orderReadsLeft: number;
+};
+
 const MINUTE_MS = 60_000;
 /** Total wait for the request budget. */
 const MAX_BUDGET_WAIT_MS = 5 * MINUTE_MS;
@@ -53,26 +63,27 @@ const DAY_MS = 24 * 3600_000;
 const MAX_ORDER_PAGES = 100;
 
 export async function driftReport(deps: DriftDeps, options: DriftOptions) {
-  const now = options.now ?? Date.now;
-  const startedAt = now();
-  const cutoffMs = startedAt - options.olderThanMinutes * MINUTE_MS;
+  const startedAt = (options.now ?? Date.now)();
   const lookbackFrom = new Date(startedAt - options.lookbackDays * DAY_MS);
   const requests: Requests = { provider: 0, shipmentsListed: 0, shopify: 0 };
-
-  const listed = await listShipments(deps.partner, lookbackFrom, requests);
-  const orders = await listOrders(deps.store, lookbackFrom, requests);
+  const scan: Scan = {
+    ...deps,
+    options,
+    cutoffMs: startedAt - options.olderThanMinutes * MINUTE_MS,
+    listed: await listShipments(deps.partner, lookbackFrom, requests),
+    orders: await listOrders(deps.store, lookbackFrom, requests),
+    requests,
+    orderReadsLeft: options.maxFulfillmentReads,
+  };
 
   return {
     generatedAt: new Date(startedAt).toISOString(),
     olderThanMinutes: options.olderThanMinutes,
     lookbackFrom: lookbackFrom.toISOString(),
-    paidWithoutShipment: await paidWithoutShipment(deps, orders, listed, cutoffMs, {
-      left: options.maxFulfillmentReads,
-      requests,
-    }),
-    shipmentsWithoutOrder: await shipmentsWithoutOrder(deps, orders, listed, requests),
-    shippedNotFulfilled: await shippedNotFulfilled(deps, cutoffMs),
-    fulfilledNotShipped: await fulfilledNotShipped(deps, options, cutoffMs, requests),
+    paidWithoutShipment: await paidWithoutShipment(scan),
+    shipmentsWithoutOrder: await shipmentsWithoutOrder(scan),
+    shippedNotFulfilled: await shippedNotFulfilled(scan),
+    fulfilledNotShipped: await fulfilledNotShipped(scan),
     waitingTooLong: await waitingTooLong(deps, startedAt),
     requests,
   };
@@ -147,12 +158,11 @@ const CONTENTS_SKIPS = new Set(['no_shipping', 'held']);
  * A held order counts only while still in the waiting index: a release need not change the order.
  */
 async function shipsNothing(
-  deps: DriftDeps,
+  scan: Scan,
   order: StoreOrderSummary,
   record: OrderRecord | null,
-  reads: Reads,
 ): Promise<boolean> {
-  const waitsAndIsWatched = () => deps.parts.records.isWaiting(order.id);
+  const waitsAndIsWatched = () => scan.parts.records.isWaiting(order.id);
   if (
     record?.state === 'skipped' &&
     CONTENTS_SKIPS.has(record.skipCode ?? '') &&
@@ -160,12 +170,12 @@ async function shipsNothing(
   ) {
     return record.skipCode === 'held' ? waitsAndIsWatched() : true;
   }
-  if (reads.left <= 0) return false;
-  reads.left -= 1;
-  const whole = await deps.store.getOrder(order.id);
-  reads.requests.shopify += 1;
+  if (scan.orderReadsLeft <= 0) return false;
+  scan.orderReadsLeft -= 1;
+  const whole = await scan.store.getOrder(order.id);
+  scan.requests.shopify += 1;
   if (!whole) return false;
-  const { shipment, eligibility } = deps.parts.settings;
+  const { shipment, eligibility } = scan.parts.settings;
   const answer = checkEligibility(whole, eligibility, shipmentContents(whole, shipment));
   if (answer.eligible) return false;
   return answer.code === 'held' ? waitsAndIsWatched() : true;
@@ -175,20 +185,15 @@ async function shipsNothing(
  * Refused ones at any age, others once unchanged for the threshold. `state`: the record's or
  * `not seen`. `youngerLeftOut`: younger ones not refused, the normal lag.
  */
-async function paidWithoutShipment(
-  deps: DriftDeps,
-  orders: Map<string, StoreOrderSummary>,
-  listed: Map<string, ListItem>,
-  cutoffMs: number,
-  reads: Reads,
-) {
+async function paidWithoutShipment(scan: Scan) {
+  const { parts, orders, listed, cutoffMs } = scan;
   const found = [];
   let youngerLeftOut = 0;
-  const createQueue = deps.parts.queueOf(JOB_CATALOG.createShipment);
+  const createQueue = parts.queueOf(JOB_CATALOG.createShipment);
   for (const order of orders.values()) {
-    if (!precheckEligibility(order, deps.parts.settings.eligibility).eligible) continue;
+    if (!precheckEligibility(order, parts.settings.eligibility).eligible) continue;
     if (listed.has(order.id) || carriesRegistrationMarks(order)) continue;
-    const record = await deps.parts.records.get(order.id);
+    const record = await parts.records.get(order.id);
     if (record?.state === 'registered') continue;
     // A refused order waits for staff whatever its age; any other young one may be on its way.
     const young = Date.parse(order.createdAt) > cutoffMs || Date.parse(order.updatedAt) > cutoffMs;
@@ -196,7 +201,7 @@ async function paidWithoutShipment(
       youngerLeftOut += 1;
       continue;
     }
-    if (await shipsNothing(deps, order, record, reads)) continue;
+    if (await shipsNothing(scan, order, record)) continue;
     const jobState = await createQueue.getJobState(orderJobId(order.id));
     found.push({
       orderId: order.id,
@@ -209,23 +214,17 @@ async function paidWithoutShipment(
   return { count: found.length, orders: found, ordersRead: orders.size, youngerLeftOut };
 }
 
-async function shipmentsWithoutOrder(
-  deps: DriftDeps,
-  orders: Map<string, StoreOrderSummary>,
-  listed: Map<string, ListItem>,
-  requests: Requests,
-) {
-  const foreign = new Set(await deps.parts.tracking.foreignReferences());
+async function shipmentsWithoutOrder({ parts, store, orders, listed, requests }: Scan) {
+  const foreign = new Set(await parts.tracking.foreignReferences());
   const unknown: string[] = [];
-  const known = await deps.parts.tracking.getMany([...listed.keys()]);
+  const known = await parts.tracking.getMany([...listed.keys()]);
   for (const [i, reference] of [...listed.keys()].entries()) {
     if (foreign.has(reference) || known[i] || orders.has(reference)) continue;
     if (!/^\d{1,20}$/.test(reference)) foreign.add(reference);
-    else if ((await deps.parts.records.get(reference))?.state !== 'registered')
-      unknown.push(reference);
+    else if ((await parts.records.get(reference))?.state !== 'registered') unknown.push(reference);
   }
   if (unknown.length > 0) {
-    const found = await deps.store.findOrders(unknown);
+    const found = await store.findOrders(unknown);
     requests.shopify += 1;
     for (const reference of unknown) if (!found.has(reference)) foreign.add(reference);
   }
@@ -233,8 +232,8 @@ async function shipmentsWithoutOrder(
   return { count: references.length, references };
 }
 
-async function shippedNotFulfilled(deps: DriftDeps, cutoffMs: number) {
-  const fulfilQueue = deps.parts.queueOf(JOB_CATALOG.fulfilShipment);
+async function shippedNotFulfilled(scan: Scan) {
+  const fulfilQueue = scan.parts.queueOf(JOB_CATALOG.fulfilShipment);
   const failedJobs = new Map<string, FulfilJob>();
   for (const job of await fulfilQueue.getFailed(0, -1)) {
     const reference = job?.data?.reference;
@@ -246,20 +245,20 @@ async function shippedNotFulfilled(deps: DriftDeps, cutoffMs: number) {
     });
   }
   const found = [];
-  for await (const shipments of allShipments(deps)) {
+  for await (const shipments of allShipments(scan)) {
     for (const s of shipments) {
       if (!isHandedToCarrier(s.stage)) continue;
       const failed = failedJobs.get(s.reference);
       const behind =
         (!s.trackingNumber ||
           (s.fulfilledNumber !== s.trackingNumber && s.unfulfillableNumber !== s.trackingNumber)) &&
-        s.updatedAtMs <= cutoffMs;
+        s.updatedAtMs <= scan.cutoffMs;
       if (!failed && !behind) continue;
       found.push({
         orderId: s.reference,
         stage: s.stage,
         trackingNumber: s.trackingNumber ?? null,
-        fulfilJob: failed ?? (await fulfilJobOf(deps, s)),
+        fulfilJob: failed ?? (await fulfilJobOf(scan, s)),
         ...(s.fulfilBlockedReason ? { blockedReason: s.fulfilBlockedReason } : {}),
       });
     }
@@ -285,29 +284,25 @@ async function* allShipments(deps: DriftDeps): AsyncGenerator<TrackedShipment[]>
   }
 }
 
-async function fulfilledNotShipped(
-  deps: DriftDeps,
-  options: DriftOptions,
-  cutoffMs: number,
-  requests: Requests,
-) {
+async function fulfilledNotShipped(scan: Scan) {
+  const { parts, options } = scan;
   const candidates: TrackedShipment[] = [];
-  for await (const shipments of allShipments(deps)) {
+  for await (const shipments of allShipments(scan)) {
     for (const s of shipments) {
       if (isHandedToCarrier(s.stage) || s.stage === 'cancelled') continue;
-      if (s.createdAtMs <= cutoffMs) candidates.push(s);
+      if (s.createdAtMs <= scan.cutoffMs) candidates.push(s);
     }
   }
   // Oldest first: likeliest fulfilled some other way.
   candidates.sort((a, b) => a.createdAtMs - b.createdAtMs);
   const toCheck = candidates.slice(0, options.maxFulfillmentReads);
   const found = [];
-  const collectFrom = deps.parts.settings.shipment.collectFromLocations;
+  const collectFrom = parts.settings.shipment.collectFromLocations;
   for (const s of toCheck) {
-    const order = await deps.store.readFulfillmentState(s.reference);
-    requests.shopify += 1;
+    const order = await scan.store.readFulfillmentState(s.reference);
+    scan.requests.shopify += 1;
     // Only a fulfillment of the units the provider holds counts as this shipment's.
-    const record = await deps.parts.records.get(s.reference);
+    const record = await parts.records.get(s.reference);
     const asked = decodeSentUnits(record?.sentUnits);
     const since = shipmentSentSinceMs(record, s.createdAtMs);
     const fulfilsShipment = (f: FulfillmentState) =>
