@@ -54,15 +54,15 @@ export async function startService(
   config: Config,
   options: ServiceOptions,
 ): Promise<RunningService> {
-  const { logger } = options;
-  if (options.http !== false) {
+  const { logger, http = true, workers = true, workersThread, isWorkersThread } = options;
+  if (http) {
     const problems = adminSurfaceProblems(config);
     if (problems.length > 0) throw new ConfigError(problems);
   }
-  const runsWorkers = options.workers !== false && !options.workersThread;
+  const runsWorkers = workers && !workersThread;
   // Both sides start loading now, while Redis connects.
   const workerSide = runsWorkers ? import('./compose/worker-side.js') : undefined;
-  const httpSide = options.http !== false ? import('./compose/http-side.js') : undefined;
+  const httpSide = http ? import('./compose/http-side.js') : undefined;
   const retrySpanMs = minimumRetrySpanMs(config.createJob.attempts, config.createJob.backoff);
   // Said once, by the process or thread that runs the workers.
   if (retrySpanMs < SIX_HOURS_MS && runsWorkers) {
@@ -78,9 +78,9 @@ export async function startService(
       partnerApiUrl: config.partner.apiUrl,
       queuePrefix: prefix,
       partnerRateLimit: `${config.partner.rateLimit} per ${config.partner.rateWindowMs} ms`,
-      http: options.http !== false,
+      http,
       workers: runsWorkers,
-      ...(options.workersThread && options.workers !== false ? { workersThread: true } : {}),
+      ...(workersThread && workers ? { workersThread: true } : {}),
     },
     'connector starting',
   );
@@ -91,36 +91,36 @@ export async function startService(
   const workerRedis = createRedis(config.redis.url, 'worker');
   requestRedis.on('error', (err) => logger.warn({ err }, 'redis (requests) connection error'));
   workerRedis.on('error', (err) => logger.warn({ err }, 'redis (workers) connection error'));
+  const disconnect = () => {
+    requestRedis.disconnect();
+    workerRedis.disconnect();
+  };
   // Warns only: a throwaway Redis for trials still starts.
-  if (!options.isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
+  if (!isWorkersThread) void warnAboutRedisDurability(workerRedis, logger).catch(() => {});
 
   // Before anything reads a record: records must belong to this partner environment, and workers
   // refuse a Redis that may evict their keys.
   try {
-    if (options.workers !== false && !options.isWorkersThread) {
+    if (workers && !isWorkersThread) {
       await refuseEvictingRedis(workerRedis, logger, config.redis.allowEviction);
     }
     await claimEnvironment(config, workerRedis, logger);
   } catch (error) {
-    requestRedis.disconnect();
-    workerRedis.disconnect();
+    disconnect();
     throw error;
   }
 
   const metrics = new ConnectorMetrics({
     logger,
-    ...(options.isWorkersThread ? { processMetrics: false } : {}),
+    ...(isWorkersThread ? { processMetrics: false } : {}),
   });
   const requests = requestMetrics(metrics);
   const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
 
-  const closers: (() => Promise<unknown>)[] = [() => parts.close()];
-  let server: FastifyInstance | undefined;
-  let url: string | undefined;
-
-  if (options.workers !== false && options.workersThread) {
+  let workersRunning: { close(): Promise<void> } | undefined;
+  if (workers && workersThread) {
     const thread = await startWorkersThread(
-      { config, log: options.workersThread.log, shutdownGraceMs: options.shutdownGraceMs },
+      { config, log: workersThread.log, shutdownGraceMs: options.shutdownGraceMs },
       {
         logger,
         onUnexpectedExit: (reason) => {
@@ -130,14 +130,13 @@ export async function startService(
       },
     ).catch(async (error) => {
       await parts.close();
-      requestRedis.disconnect();
-      workerRedis.disconnect();
+      disconnect();
       throw error;
     });
     metrics.addRegistry({ name: 'workers_thread', read: () => thread.metrics() });
-    closers.unshift(() => thread.close());
+    workersRunning = thread;
   } else if (workerSide) {
-    const workers = await (await workerSide).startWorkerSide(config, {
+    workersRunning = await (await workerSide).startWorkerSide(config, {
       parts,
       redis: workerRedis,
       logger,
@@ -147,25 +146,25 @@ export async function startService(
       scheduleRefreshMs: options.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS,
       evictionCheckMs: options.evictionCheckMs ?? EVICTION_CHECK_INTERVAL_MS,
     });
-    closers.unshift(() => workers.close());
   }
 
-  if (httpSide) {
-    ({ server, url } = await (await httpSide).startHttpSide(config, {
-      parts,
-      redis: requestRedis,
-      metrics,
-      logger,
-    }));
-    closers.unshift(() => server!.close());
-  }
+  const { server, url } = httpSide
+    ? await (await httpSide).startHttpSide(config, {
+        parts,
+        redis: requestRedis,
+        metrics,
+        logger,
+      })
+    : {};
 
   return {
     server,
     url,
     metrics,
     async close() {
-      for (const close of closers) await close();
+      await server?.close();
+      await workersRunning?.close();
+      await parts.close();
       await Promise.allSettled([requestRedis.quit(), workerRedis.quit()]);
     },
   };
