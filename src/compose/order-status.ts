@@ -39,13 +39,9 @@ export async function readStoredOrderStatus(redis: Redis, prefix: string, orderI
       orderId,
       record: await records.get(orderId),
       shipment: await trackedShipment(tracking, orderId),
-      jobs: runs.map((run) => ({
-        queue: run.queue,
-        id: run.id,
-        state: run.state,
-        attemptsMade: run.attemptsMade,
-        ...(run.failedReason ? { failedReason: run.failedReason } : {}),
-        ...(run.finishedAt ? { finishedAt: new Date(run.finishedAt).toISOString() } : {}),
+      jobs: runs.map(({ addedAt, processedAt, finishedAt, outcome, logs, ...job }) => ({
+        ...job,
+        ...(finishedAt ? { finishedAt: new Date(finishedAt).toISOString() } : {}),
       })),
       timeline: assembleTimeline({
         stored: await new OrderTimeline(redis, prefix).read(orderId),
@@ -114,29 +110,19 @@ async function orderJobsIn(
   return jobs;
 }
 
-export type LiveShipment =
-  | {
-      found: true;
-      orderNumber: string;
-      status: string;
-      statusLabel: string;
-      carrier: string | null;
-      trackingNumber: string | null;
-      updatedAt: string;
-    }
-  | { found: false };
+export type LiveShipment = Awaited<ReturnType<typeof askProviderForShipment>>;
 
 export async function askProviderForShipment(
   settings: Config['partner'],
   redis: Redis,
   logger: Logger,
   reference: string,
-): Promise<LiveShipment> {
+) {
   const { partner } = buildPartnerSide(settings, redis, logger);
   try {
     const shipment = await partner.getShipment(reference);
     return {
-      found: true,
+      found: true as const,
       orderNumber: shipment.order_number,
       status: shipment.status,
       statusLabel: shipment.status_label,
@@ -145,7 +131,7 @@ export async function askProviderForShipment(
       updatedAt: shipment.updated_at,
     };
   } catch (error) {
-    if (error instanceof PartnerNotFoundError) return { found: false };
+    if (error instanceof PartnerNotFoundError) return { found: false as const };
     throw error;
   }
 }
