@@ -1,19 +1,15 @@
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_CATALOG, JOBS, type JobKey } from '../../jobs/catalog.js';
-import type { JobSettings, QueueContext } from '../../jobs/context.js';
-import {
-  acceptOrderEvent,
-  type OrderEventResult,
-} from '../../jobs/create-shipment/accept-order-event.js';
-import { acceptWebhook, type WebhookResult } from '../../jobs/create-shipment/accept-webhook.js';
-import { type EnqueueResult, enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
+import type { QueueContext } from '../../jobs/context.js';
+import { acceptOrderEvent } from '../../jobs/create-shipment/accept-order-event.js';
+import { acceptWebhook } from '../../jobs/create-shipment/accept-webhook.js';
+import { enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
 import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../../jobs/create-shipment/payload.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import { enqueueMarkOrder } from '../../jobs/mark-order/enqueue.js';
 import type { MarkOrder } from '../../jobs/mark-order/payload.js';
 import type { OrderEvent } from '../domain/order-lifecycle.js';
-import type { Logger } from '../log.js';
 import { Counters } from '../metrics/counters.js';
 import { PartnerAuthGuard } from '../partner/auth-guard.js';
 import { OrderRecords } from '../records/order-records.js';
@@ -22,30 +18,12 @@ import { ShipmentTracking } from '../records/shipment-tracking.js';
 
 export { CREATE_SHIPMENT_QUEUE, orderJobId };
 
-export interface SharedPartsOptions {
-  redis: Redis;
-  prefix: string;
-  settings: JobSettings;
-  logger: Logger;
-}
-
-export interface SharedParts extends QueueContext {
-  readonly queues: Readonly<Record<JobKey, Queue>>;
-  /** `redis`: fail-fast. */
-  acceptWebhook(
-    event: OrderEvent,
-    delivery: Parameters<typeof acceptWebhook>[1],
-    redis?: Redis,
-  ): Promise<WebhookResult>;
-  acceptOrderEvent(event: OrderEvent): Promise<OrderEventResult>;
-  enqueueOrder(orderId: string, source: string): Promise<EnqueueResult>;
-  markOrder: MarkOrder;
-  /** The connection is the caller's. */
-  close(): Promise<void>;
-}
+export type SharedParts = ReturnType<typeof buildSharedParts>;
 
 /** So the service, CLI, demo and tests see the same queues, options and keys. */
-export function buildSharedParts(options: SharedPartsOptions): SharedParts {
+export function buildSharedParts(
+  options: Pick<QueueContext, 'redis' | 'prefix' | 'settings' | 'logger'>,
+) {
   const { redis, prefix, settings, logger } = options;
   const byName = new Map<string, Queue>();
   for (const job of JOBS) {
@@ -83,11 +61,16 @@ export function buildSharedParts(options: SharedPartsOptions): SharedParts {
   return {
     ...context,
     queues,
-    acceptWebhook: (event, delivery, client = redis) =>
-      acceptWebhook(event, delivery, { ...context, redis: client }),
-    acceptOrderEvent: (event) => acceptOrderEvent(event, context),
-    enqueueOrder: (orderId, source) => enqueueOrder(context, orderId, source),
-    markOrder: (orderId, kind) => enqueueMarkOrder(context, orderId, kind),
+    /** `client`: fail-fast. */
+    acceptWebhook: (
+      event: OrderEvent,
+      delivery: Parameters<typeof acceptWebhook>[1],
+      client: Redis = redis,
+    ) => acceptWebhook(event, delivery, { ...context, redis: client }),
+    acceptOrderEvent: (event: OrderEvent) => acceptOrderEvent(event, context),
+    enqueueOrder: (orderId: string, source: string) => enqueueOrder(context, orderId, source),
+    markOrder: ((orderId, kind) => enqueueMarkOrder(context, orderId, kind)) satisfies MarkOrder,
+    /** The connection is the caller's. */
     async close() {
       await Promise.all([...byName.values()].map((queue) => queue.close()));
     },
