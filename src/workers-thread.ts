@@ -23,11 +23,6 @@ export type FromWorkersThread =
   | { type: 'metrics'; id: number; metrics: ThreadMetrics }
   | { type: 'closed' };
 
-export interface WorkersThread {
-  metrics(): Promise<ThreadMetrics>;
-  close(): Promise<void>;
-}
-
 export class WorkersThreadError extends Error {
   override name = 'WorkersThreadError';
 }
@@ -45,19 +40,22 @@ export async function startWorkersThread(
     /** An error the thread did not survive: the service must stop. */
     onUnexpectedExit(reason: string): void;
   },
-): Promise<WorkersThread> {
+) {
   const extension = extname(fileURLToPath(import.meta.url));
   const entry = new URL(`./workers-thread-entry${extension}`, import.meta.url);
-  const settings = { workerData: data, resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB } };
   // From source the entry is .ts: the thread registers tsx first.
-  const thread =
-    extension === '.ts'
-      ? new Worker(
-          `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
-            .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`,
-          { ...settings, eval: true },
-        )
-      : new Worker(entry, settings);
+  const fromSource = extension === '.ts';
+  const thread = new Worker(
+    fromSource
+      ? `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+          .then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.href)}); })`
+      : entry,
+    {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_LIMIT_MB },
+      eval: fromSource,
+    },
+  );
   const pending = new Map<number, (metrics: ThreadMetrics) => void>();
   let nextId = 0;
   let closing = false;
