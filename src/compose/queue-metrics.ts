@@ -54,16 +54,14 @@ export function registerQueueMetrics(
     name: 'connector_jobs_total',
     help: `Jobs that ended, by queue and outcome: completed, or failed (for good: refused, or after the last attempt). Counted by BullMQ in Redis since the workers began recording. ${SHARED}`,
     labelNames: ['queue', 'outcome'],
-    read: perQueue(async (queue) => {
-      const [completed, failed] = await Promise.all([
-        queue.getMetrics('completed', 0, 0),
-        queue.getMetrics('failed', 0, 0),
-      ]);
-      return [
-        { labels: { queue: queue.name, outcome: 'completed' }, value: completed.meta.count },
-        { labels: { queue: queue.name, outcome: 'failed' }, value: failed.meta.count },
-      ];
-    }),
+    read: perQueue((queue) =>
+      Promise.all(
+        (['completed', 'failed'] as const).map(async (outcome) => ({
+          labels: { queue: queue.name, outcome },
+          value: (await queue.getMetrics(outcome, 0, 0)).meta.count,
+        })),
+      ),
+    ),
   });
 
   const registration = parts.queueOf(JOB_CATALOG.createShipment);
@@ -102,20 +100,16 @@ export function registerQueueMetrics(
     name: 'connector_orders_needing_attention',
     help: `Orders whose failure waits for staff, by reason: registration_failed (a failed create-shipment job: refused, or given up on; the order is tagged shipment-error), mark_failed (a failed mark on the Shopify order, retried on a schedule unless Shopify refused it), fulfilment_failed (a shipped order not fulfilled in Shopify: on hold, scheduled, or refused; tagged shipment-not-fulfilled when held), shopify_update_failed (another write of the status sync that failed). Failed jobs are kept 30 days. ${SHARED}`,
     labelNames: ['reason'],
-    read: shared(async () => {
-      const counts = await Promise.all([
-        failedIn([registration]),
-        failedIn([parts.queueOf(JOB_CATALOG.markOrder)]),
-        failedIn(updateQueues.filter(isFulfil)),
-        failedIn(updateQueues.filter((queue) => !isFulfil(queue))),
-      ]);
-      return [
-        'registration_failed',
-        'mark_failed',
-        'fulfilment_failed',
-        'shopify_update_failed',
-      ].map((reason, i) => ({ labels: { reason }, value: counts[i]! }));
-    }),
+    read: shared(() =>
+      Promise.all(
+        Object.entries({
+          registration_failed: [registration],
+          mark_failed: [parts.queueOf(JOB_CATALOG.markOrder)],
+          fulfilment_failed: updateQueues.filter(isFulfil),
+          shopify_update_failed: updateQueues.filter((queue) => !isFulfil(queue)),
+        }).map(async ([reason, queues]) => ({ labels: { reason }, value: await failedIn(queues) })),
+      ),
+    ),
   });
 }
 
