@@ -3,38 +3,31 @@ import type { Redis } from 'ioredis';
 import { adminSurfaceProblems, type Config, ConfigError } from '../config/index.js';
 import { buildSharedParts } from './compose/parts.js';
 import { shipmentReader } from './compose/shipment-reader.js';
-import type { WorkerOptions } from './compose/workers.js';
+import type { WorkerSideOptions } from './compose/worker-side.js';
 import type { Logger } from './log.js';
 import { ConnectorMetrics } from './metrics/registry.js';
 import { requestMetrics } from './metrics/request-metrics.js';
 import { minimumRetrySpanMs } from './queue/backoff.js';
 import { createRedis } from './queue/redis.js';
-import {
-  EVICTION_CHECK_INTERVAL_MS,
-  refuseEvictingRedis,
-  warnAboutRedisDurability,
-} from './queue/redis-durability.js';
+import { refuseEvictingRedis, warnAboutRedisDurability } from './queue/redis-durability.js';
 import { claimPartnerEnvironment } from './records/partner-environment.js';
 import { startWorkersThread, type WorkersThreadData } from './workers-thread.js';
 
-export interface ServiceOptions {
-  logger: Logger;
+export interface ServiceOptions
+  extends Pick<
+    WorkerSideOptions,
+    'logger' | 'shutdownGraceMs' | 'jobLock' | 'scheduleRefreshMs' | 'evictionCheckMs'
+  > {
   /** Default true. */
   http?: boolean;
   /** Default true. */
   workers?: boolean;
-  /** Keep it under the orchestrator's stop timeout; stopped jobs run again later. Default 20 s. */
-  shutdownGraceMs?: number;
   /** So that the workers never hold up a webhook's answer. Default: one thread. */
   workersThread?: { log: WorkersThreadData['log'] };
   /** The main thread reports the process's metrics and Redis's durability once for both. */
   isWorkersThread?: boolean;
   /** The workers' thread ended: stop the service and exit. */
   onFatal?: (reason: string) => void;
-  // Only tests change these three.
-  jobLock?: WorkerOptions['jobLock'];
-  scheduleRefreshMs?: number;
-  evictionCheckMs?: number;
 }
 
 export interface RunningService {
@@ -45,9 +38,6 @@ export interface RunningService {
 }
 
 const SIX_HOURS_MS = 6 * 3_600_000;
-
-/** Should Redis have lost them. */
-const SCHEDULE_REFRESH_MS = 60_000;
 
 /** Each side is imported only where it runs, so each thread loads what it needs. */
 export async function startService(
@@ -137,14 +127,10 @@ export async function startService(
     workersRunning = thread;
   } else if (workerSide) {
     workersRunning = await (await workerSide).startWorkerSide(config, {
+      ...options,
       parts,
       redis: workerRedis,
-      logger,
       requests,
-      shutdownGraceMs: options.shutdownGraceMs,
-      jobLock: options.jobLock,
-      scheduleRefreshMs: options.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS,
-      evictionCheckMs: options.evictionCheckMs ?? EVICTION_CHECK_INTERVAL_MS,
     });
   }
 

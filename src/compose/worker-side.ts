@@ -3,7 +3,7 @@ import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import type { RequestMetrics } from '../metrics/request-metrics.js';
 import { closeWorkers } from '../queue/close-workers.js';
-import { EvictionPolicyWatch } from '../queue/redis-durability.js';
+import { EVICTION_CHECK_INTERVAL_MS, EvictionPolicyWatch } from '../queue/redis-durability.js';
 import { StoreHealth } from '../records/store-health.js';
 import { StoreAuthError } from '../store/errors.js';
 import { missingScopes } from '../store/setup/scopes.js';
@@ -21,14 +21,19 @@ export interface WorkerSideOptions {
   redis: Redis;
   logger: Logger;
   requests: RequestMetrics;
-  shutdownGraceMs: number | undefined;
-  jobLock: WorkerOptions['jobLock'] | undefined;
-  scheduleRefreshMs: number;
-  evictionCheckMs: number;
+  /** Keep it under the orchestrator's stop timeout; stopped jobs run again later. Default 20 s. */
+  shutdownGraceMs?: number;
+  // Only tests change these three.
+  jobLock?: WorkerOptions['jobLock'];
+  scheduleRefreshMs?: number;
+  evictionCheckMs?: number;
 }
 
 /** So that a restored token resumes the queues. */
 const AUTH_PROBE_INTERVAL_MS = 60_000;
+
+/** Should Redis have lost them. */
+const SCHEDULE_REFRESH_MS = 60_000;
 
 export async function startWorkerSide(
   config: Config,
@@ -60,7 +65,7 @@ export async function startWorkerSide(
     },
   );
   const stopSchedules = await keepSchedules(parts, {
-    intervalMs: options.scheduleRefreshMs,
+    intervalMs: options.scheduleRefreshMs ?? SCHEDULE_REFRESH_MS,
     logger,
   });
 
@@ -79,7 +84,10 @@ export async function startWorkerSide(
   const checkEviction = () =>
     evictionWatch?.check().catch((err) => logger.warn({ err }, 'Redis policy check failed'));
   void checkEviction();
-  const evictionTimer = setInterval(checkEviction, options.evictionCheckMs).unref();
+  const evictionTimer = setInterval(
+    checkEviction,
+    options.evictionCheckMs ?? EVICTION_CHECK_INTERVAL_MS,
+  ).unref();
 
   return {
     async close() {
