@@ -18,13 +18,9 @@ export function buildOrderLookup(deps: {
     async jobsOf(orderId) {
       const { jobs } = await readStoredOrderStatus(deps.redis, deps.prefix, orderId);
       return Promise.all(
-        jobs.map(async (job) => ({
-          queue: job.queue,
-          id: job.id,
+        jobs.map(async ({ finishedAt, ...job }) => ({
+          ...job,
           name: (await byName.get(job.queue)?.getJob(job.id))?.name ?? job.queue,
-          state: job.state,
-          attemptsMade: job.attemptsMade,
-          ...(job.failedReason ? { failedReason: job.failedReason } : {}),
         })),
       );
     },
