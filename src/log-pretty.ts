@@ -1,15 +1,8 @@
 import { Writable } from 'node:stream';
+import { pino } from 'pino';
 
 /** Not pino-pretty, so it works with production dependencies only. Redaction is already done. */
 
-const LEVELS: Record<number, string> = {
-  10: 'TRACE',
-  20: 'DEBUG',
-  30: 'INFO ',
-  40: 'WARN ',
-  50: 'ERROR',
-  60: 'FATAL',
-};
 const COLOURS: Record<number, string> = { 40: '\x1b[33m', 50: '\x1b[31m', 60: '\x1b[41m' };
 const RESET = '\x1b[0m';
 const HEAD = new Set(['level', 'time', 'pid', 'hostname', 'name', 'module', 'msg', 'err']);
@@ -24,7 +17,7 @@ export function formatLogLine(line: string, colour = false): string {
   const level = Number(entry.level);
   const time = new Date(Number(entry.time)).toISOString().slice(11, 23);
   const where = [entry.name, entry.module].filter(Boolean).join('/');
-  const label = LEVELS[level] ?? String(entry.level);
+  const label = pino.levels.labels[level]?.toUpperCase().padEnd(5) ?? String(entry.level);
   const painted = colour && COLOURS[level] ? `${COLOURS[level]}${label}${RESET}` : label;
   const fields = Object.entries(entry)
     .filter(([key]) => !HEAD.has(key))
