@@ -28,8 +28,7 @@ export async function readStoredOrderStatus(redis: Redis, prefix: string, orderI
     const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
     const tracking = new ShipmentTracking(redis, prefix, { lookbackDays: 1 });
     const runs: JobRun[] = [];
-    for (const { queue } of queues)
-      runs.push(...(await orderJobsIn(redis, prefix, queue, orderId)));
+    for (const { queue } of queues) runs.push(...(await orderJobsIn(redis, queue, orderId)));
     runs.sort((a, b) => a.id.localeCompare(b.id));
     const partnerQueues = queues.filter(({ job }) => job.callsPartner).map(({ queue }) => queue);
     const paused: string[] = [];
@@ -72,13 +71,8 @@ async function trackedShipment(tracking: ShipmentTracking, reference: string) {
   };
 }
 
-async function orderJobsIn(
-  redis: Redis,
-  prefix: string,
-  queue: Queue,
-  orderId: string,
-): Promise<JobRun[]> {
-  const keyStart = `${prefix}:${queue.name}:`;
+async function orderJobsIn(redis: Redis, queue: Queue, orderId: string): Promise<JobRun[]> {
+  const keyStart = queue.toKey('');
   const ids = new Set<string>();
   // Digits only: no escaping needed.
   for await (const keys of scanKeys(redis, `${keyStart}*${orderId}*`)) {
