@@ -71,18 +71,15 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
     // Without a listener, an 'error' event (Redis gone, say) would crash the process.
     worker.on('error', (err) => logger.error({ err, queue: job.queue }, 'worker error'));
     const recordUnseenFailure = unseenFailureRecorder(job, context);
+    const logError = (message: string, jobId: string | undefined) => (err: unknown) =>
+      logger.error({ err, queue: job.queue, jobId }, message);
     const settled = async (finished: Job): Promise<void> => {
       if (!job.afterSettled) return;
       const payload = job.payload.safeParse(finished.data);
       if (!payload.success) return;
       await job
         .afterSettled(context, payload.data)
-        .catch((error: unknown) =>
-          logger.error(
-            { err: error, queue: job.queue, jobId: finished.id },
-            'after-run step failed',
-          ),
-        );
+        .catch(logError('after-run step failed', finished.id));
     };
     worker.on('failed', (failed, err) => {
       logger.warn(
@@ -96,12 +93,7 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
       );
       if (!failed) return;
       recordUnseenFailure(failed, err)
-        .catch((error) =>
-          logger.error(
-            { err: error, queue: job.queue, jobId: failed.id },
-            'could not record a failure',
-          ),
-        )
+        .catch(logError('could not record a failure', failed.id))
         // A failure BullMQ retries is not the end of the job.
         .then(() => (failed.finishedOn ? settled(failed) : undefined));
     });
