@@ -43,9 +43,7 @@ export function createLogger(
     serializers: { err: pino.stdSerializers.err },
   };
   if (destination) {
-    return options.format === 'pretty'
-      ? pino(opts, prettyStream(destination))
-      : pino(opts, destination);
+    return pino(opts, options.format === 'pretty' ? prettyStream(destination) : destination);
   }
   if (stdoutLogFormat(options.format) === 'json') return pino(opts);
   const colour = options.colour ?? Boolean(process.stdout.isTTY);
