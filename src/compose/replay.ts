@@ -70,17 +70,18 @@ export async function replayJobs(parts: Parts, request: ReplayRequest): Promise<
   const queue = parts.queueOf(definition);
   const results: ReplayedJob[] = [];
   for (const job of await jobsToReplay(queue, request)) {
-    results.push(await replayOne(parts, queue, job, request.dryRun ?? false));
+    results.push(await replayOne(parts, definition, job, request.dryRun ?? false));
   }
   return results;
 }
 
 async function replayOne(
   parts: Parts,
-  queue: Queue,
+  definition: (typeof JOBS)[number],
   job: Job,
   dryRun: boolean,
 ): Promise<ReplayedJob> {
+  const queue = parts.queueOf(definition);
   const jobId = job.id ?? '';
   const state = await job.getState();
   const orderId = typeof job.data?.orderId === 'string' ? job.data.orderId : undefined;
@@ -118,8 +119,7 @@ async function replayOne(
     };
   }
   // A replay starts afresh, the retry-failed-jobs schedule's count included.
-  const definition = JOBS.find((known) => known.queue === queue.name);
-  const redrive = definition && redriveOf(definition);
+  const redrive = redriveOf(definition);
   const outcome = await retryFailedJob(
     job,
     redrive ? { ...job.data, [redrive.countField]: 0 } : job.data,
