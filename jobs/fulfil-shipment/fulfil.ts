@@ -1,7 +1,6 @@
 import { ORDER_TAGS } from '../../src/domain/order-marks.js';
 import {
   ANY_SENT_UNITS,
-  type ContentLine,
   collects,
   decodeSentLines,
   decodeSentUnits,
@@ -65,15 +64,20 @@ export type FulfilOutcome =
  * ship and still left in Shopify are fulfilled. Shopify has no idempotency key for fulfillments and
  * documents nothing for asking more than a line has left (users report the request refused whole),
  * so each fulfillment's units are checked. After a refusal, a short one or an unknown outcome, the
- * order is read first, which makes a retry after a lost answer safe.
+ * order is read first, which makes a retry after a lost answer safe. `read`: that second pass.
  */
-export async function fulfilShipment(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
+export async function fulfilShipment(
+  reference: string,
+  deps: FulfilDeps,
+  read = false,
+): Promise<FulfilOutcome> {
   const shipment = await deps.tracking.get(reference);
   const number = shipment?.trackingNumber;
   if (!shipment || !number || !isHandedToCarrier(shipment.stage)) return 'stale';
   if (shipment.fulfilledNumber === number) return 'already-fulfilled';
+  if (read) return fulfilAfterReading(shipment, number, deps);
   if (await fulfilAsSent(shipment, number, deps)) return 'fulfilled';
-  return fulfilAfterReading(reference, deps);
+  return fulfilShipment(reference, deps, true);
 }
 
 function telling(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
@@ -81,6 +85,50 @@ function telling(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
   // Already with the carrier when first listed: its customer was told long ago.
   const adoptedShipped = shipment.adoptedAtStage && isHandedToCarrier(shipment.adoptedAtStage);
   return { tracking, notifyCustomer: deps.settings.sync.notifyCustomer && !adoptedShipped };
+}
+
+/**
+ * One fulfillment per group, each saved at once: a retry finds the others still open, and the read
+ * after a refusal sees them. `asSent`: a refusal or a short one ends it with undefined, to be read.
+ */
+async function createEach(
+  shipment: TrackedShipment,
+  groups: readonly (readonly FulfilledLine[])[],
+  number: string,
+  deps: FulfilDeps,
+  asSent: boolean,
+): Promise<{ id: string }[] | undefined> {
+  const { reference } = shipment;
+  const { tracking, notifyCustomer } = telling(shipment, number, deps);
+  const created: { id: string }[] = [];
+  for (const lines of groups) {
+    await deps.keepWriteLock();
+    const fulfillment = await deps.store
+      .createFulfillment({
+        orderId: reference,
+        lineItems: lines.map(fulfillmentLine),
+        tracking,
+        notifyCustomer,
+      })
+      .catch((error) => {
+        if (!asSent || !(error instanceof StoreUserError)) throw error;
+        deps.logger.info(
+          { reference, err: error.message },
+          'Shopify refused to fulfil the units as sent; reading the order',
+        );
+      });
+    if (!fulfillment) return undefined;
+    created.push(fulfillment);
+    await deps.tracking.saveShopifySide(reference, { fulfillmentIds: ids(shipment, created) });
+    if (asSent && !holdsAll(fulfillment, lines)) {
+      deps.logger.info(
+        { reference, fulfillmentId: fulfillment.id },
+        'Shopify fulfilled less than was asked, or did not say what; reading the order',
+      );
+      return undefined;
+    }
+  }
+  return created;
 }
 
 /** First attempt, unread; false when it cannot be tried or Shopify refused or fell short. */
@@ -103,46 +151,13 @@ async function fulfilAsSent(
     const key = line.locationId ?? line.fulfillmentOrderId;
     byLocation.set(key, [...(byLocation.get(key) ?? []), line]);
   }
-  const { tracking, notifyCustomer } = telling(shipment, number, deps);
   // Before the first request: Shopify has no idempotency key, so a retry after a lost answer must
   // read the order rather than create again.
   await deps.tracking.saveShopifySide(shipment.reference, {
     fulfilStartedAt: new Date().toISOString(),
   });
-  const created: { id: string }[] = [];
-  for (const lines of byLocation.values()) {
-    await deps.keepWriteLock();
-    try {
-      const fulfillment = await deps.store.createFulfillment({
-        orderId: shipment.reference,
-        lineItems: lines.map(fulfillmentLine),
-        tracking,
-        notifyCustomer,
-      });
-      created.push(fulfillment);
-      if (!holdsAll(fulfillment, lines)) {
-        deps.logger.info(
-          { reference: shipment.reference, fulfillmentId: fulfillment.id },
-          'Shopify fulfilled less than was asked, or did not say what; reading the order',
-        );
-        return false;
-      }
-    } catch (error) {
-      if (!(error instanceof StoreUserError)) throw error;
-      deps.logger.info(
-        { reference: shipment.reference, err: error.message },
-        'Shopify refused to fulfil the units as sent; reading the order',
-      );
-      return false;
-    } finally {
-      // Saved after each location: the read that follows a refusal or a retry sees them.
-      if (created.length > 0) {
-        await deps.tracking.saveShopifySide(shipment.reference, {
-          fulfillmentIds: created.map((f) => f.id).join(','),
-        });
-      }
-    }
-  }
+  const created = await createEach(shipment, [...byLocation.values()], number, deps, true);
+  if (!created) return false;
   await deps.tracking.saveShopifySide(shipment.reference, {
     fulfilledNumber: number,
     fulfillmentIds: created.map((f) => f.id).join(','),
@@ -165,19 +180,20 @@ function unitsByItem(units: readonly { lineItemId: string; quantity: number }[])
   return sums;
 }
 
-function holdsAll(fulfillment: FulfillmentSummary, lines: readonly SentLine[]): boolean {
+type FulfilledLine = Parameters<typeof fulfillmentLine>[0] & Pick<SentLine, 'lineItemId'>;
+
+function holdsAll(fulfillment: FulfillmentSummary, lines: readonly FulfilledLine[]): boolean {
   if (!fulfillment.units) return false;
   const held = unitsByItem(fulfillment.units);
   return [...unitsByItem(lines)].every(([id, quantity]) => (held.get(id) ?? 0) >= quantity);
 }
 
-async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<FulfilOutcome> {
-  const shipment = await deps.tracking.get(reference);
-  const number = shipment?.trackingNumber;
-  if (!shipment || !number || !isHandedToCarrier(shipment.stage)) return 'stale';
-  if (shipment.fulfilledNumber === number) return 'already-fulfilled';
-  const { tracking, notifyCustomer } = telling(shipment, number, deps);
-
+async function fulfilAfterReading(
+  shipment: TrackedShipment,
+  number: string,
+  deps: FulfilDeps,
+): Promise<FulfilOutcome> {
+  const { reference } = shipment;
   const order = await deps.store.readFulfillmentState(reference);
   if (!order) {
     throw new FinalJobError(
@@ -191,6 +207,7 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
       fulfillmentIds: fulfillments.map((f) => f.id).join(','),
     });
   const addTracking = async (fulfillments: FulfillmentState[]) => {
+    const { tracking, notifyCustomer } = telling(shipment, number, deps);
     for (const f of fulfillments) {
       await deps.keepWriteLock();
       await deps.store.updateFulfillmentTracking(f.id, tracking, { notifyCustomer });
@@ -211,25 +228,13 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
   const recorded = new Set(shipment.fulfillmentIds?.split(',') ?? []);
   const ours = live.filter((f) => recorded.has(f.id) || carries(f, number));
   const { groups, heldBack, untracked } = await whatToFulfil(
-    reference,
-    order.name,
     shipment,
-    { ours, live },
+    order.name,
+    ours,
+    live,
     deps,
   );
-  const created: { id: string }[] = [];
-  for (const group of groups) {
-    await deps.keepWriteLock();
-    const fulfillment = await deps.store.createFulfillment({
-      orderId: reference,
-      lineItems: group.map(fulfillmentLine),
-      tracking,
-      notifyCustomer,
-    });
-    created.push(fulfillment);
-    // Saved after each location: a retry finds the others still open, and this one closed.
-    await deps.tracking.saveShopifySide(reference, { fulfillmentIds: ids(shipment, created) });
-  }
+  const created = (await createEach(shipment, groups, number, deps, false))!;
 
   if (heldBack.length > 0) {
     await reportHeldBack(shipment, heldBack, deps);
@@ -240,13 +245,9 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
     );
   }
   const withNumber = live.filter((f) => carries(f, number));
-  if (created.length > 0) {
+  if (created.length > 0 || withNumber.length > 0) {
     await record([...withNumber, ...created]);
-    return 'fulfilled';
-  }
-  if (withNumber.length > 0) {
-    await record(withNumber);
-    return 'already-fulfilled';
+    return created.length > 0 ? 'fulfilled' : 'already-fulfilled';
   }
   // Fulfilled without tracking since the send (staff, or automatic) with sent units: ours is
   // added, never to a pickup, a digital line or another location's parcel.
@@ -268,12 +269,13 @@ async function fulfilAfterReading(reference: string, deps: FulfilDeps): Promise<
  * delivery (a subscription's next box) was never part of it. `heldBack`: sent units Shopify holds.
  */
 async function whatToFulfil(
-  reference: string,
-  orderName: string,
   shipment: TrackedShipment,
-  fulfillments: { ours: readonly FulfillmentState[]; live: readonly FulfillmentState[] },
+  orderName: string,
+  fulfilled: readonly FulfillmentState[],
+  live: readonly FulfillmentState[],
   deps: FulfilDeps,
-): Promise<{ groups: ContentLine[][]; heldBack: HeldUnits[]; untracked: FulfillmentState[] }> {
+) {
+  const { reference } = shipment;
   const order = await deps.store.getOrder(reference);
   if (!order) {
     throw new FinalJobError(
@@ -298,21 +300,18 @@ async function whatToFulfil(
   }
   // Without kept units, what the provider ships is taken to be the contents as they are now.
   const asked = sent ?? new Map(shippedItems(contents).map((item) => [item.id, item.quantity]));
-  const ours = new Set(fulfillments.ours.map((f) => f.id));
+  const ours = new Set(fulfilled.map((f) => f.id));
   const sentLocations = (sentLines ?? []).flatMap((line) => line.locationId ?? []);
   const collectedAt =
     sentLocations.length > 0
       ? sentLocations
       : (sentSettings ?? deps.settings.shipment).collectFromLocations;
   const left = new Map(asked);
-  deduct(
-    left,
-    fulfillments.ours.flatMap((f) => f.lineItems),
-  );
+  deduct(left, fulfilled.flatMap((f) => f.lineItems));
   // Only while sent units are owed: a later box staff fulfilled must not get this tracking.
   const owed = new Map(left);
   const untracked: FulfillmentState[] = [];
-  for (const f of fulfillments.live) {
+  for (const f of live) {
     if (ours.has(f.id) || f.tracking.some((t) => t.number)) continue;
     if (!holdsSentUnits(f, asked, collectedAt, sentSinceMs)) continue;
     if (!f.lineItems.some((line) => (owed.get(line.lineItemId) ?? 0) > 0)) continue;
@@ -335,9 +334,9 @@ async function whatToFulfil(
     return taken;
   };
 
-  const groups = new Map<string, ContentLine[]>();
   const heldBack: HeldUnits[] = [];
   const lines = contents.lines.map((line) => ({ ...line, lineItemId: line.item.id }));
+  const groups = new Map<string, typeof lines>();
   const onSent = (units: { fulfillmentOrderId: string }) => sentFrom.has(units.fulfillmentOrderId);
   for (const first of [true, false]) {
     for (const line of lines) {
