@@ -23,11 +23,35 @@ export function pendingUpdates(
   shipment: TrackedShipment,
   settings: StatusSettings,
 ): PendingUpdate[] {
-  const { updates, status } = plannedUpdates(shipment, settings);
-  return status &&
-    statusMetafieldsDue(shipment, settings) &&
+  const reference = shipment.reference;
+  const updates: PendingUpdate[] = [];
+  if (settings.reportProgress && shipment.stage === 'processing' && !shipment.progressReportedAt) {
+    updates.push({ update: 'progress', payload: { reference } });
+  }
+  const number = shipment.trackingNumber;
+  if (
+    isHandedToCarrier(shipment.stage) &&
+    number &&
+    shipment.fulfilledNumber !== number &&
+    shipment.unfulfillableNumber !== number
+  ) {
+    updates.push({ update: 'fulfil', payload: { reference, version: numberKey(number) } });
+  }
+  // The delivered event goes on the fulfillment that carries the number.
+  if (
+    shipment.stage === 'delivered' &&
+    number &&
+    shipment.fulfilledNumber === number &&
+    !shipment.deliveryRecordedAt
+  ) {
+    updates.push({ update: 'delivery', payload: { reference } });
+  }
+  if (shipment.stage === 'cancelled' && !shipment.cancelFlaggedAt) {
+    updates.push({ update: 'cancelled', payload: { reference } });
+  }
+  return statusMetafieldsDue(shipment, settings) &&
     !updates.some((u) => CARRIES_STATUS.has(u.update))
-    ? [status, ...updates]
+    ? [statusUpdate(shipment), ...updates]
     : updates;
 }
 
@@ -65,42 +89,10 @@ export function statusMetafieldsDue(
   return !(options.shown ?? shopifyShows(shipment, settings));
 }
 
-function plannedUpdates(
-  shipment: TrackedShipment,
-  settings: StatusSettings,
-): { updates: PendingUpdate[]; status?: PendingUpdate } {
-  const reference = shipment.reference;
-  const updates: PendingUpdate[] = [];
-  const status: PendingUpdate | undefined =
-    shipment.writtenStatus !== statusVersion(shipment)
-      ? { update: 'status', payload: { reference, version: statusVersion(shipment) } }
-      : undefined;
-  if (settings.reportProgress && shipment.stage === 'processing' && !shipment.progressReportedAt) {
-    updates.push({ update: 'progress', payload: { reference } });
-  }
-  const number = shipment.trackingNumber;
-  if (
-    isHandedToCarrier(shipment.stage) &&
-    number &&
-    shipment.fulfilledNumber !== number &&
-    shipment.unfulfillableNumber !== number
-  ) {
-    updates.push({ update: 'fulfil', payload: { reference, version: numberKey(number) } });
-  }
-  // The delivered event goes on the fulfillment that carries the number.
-  if (
-    shipment.stage === 'delivered' &&
-    number &&
-    shipment.fulfilledNumber === number &&
-    !shipment.deliveryRecordedAt
-  ) {
-    updates.push({ update: 'delivery', payload: { reference } });
-  }
-  if (shipment.stage === 'cancelled' && !shipment.cancelFlaggedAt) {
-    updates.push({ update: 'cancelled', payload: { reference } });
-  }
-  return status ? { updates, status } : { updates };
-}
+const statusUpdate = (shipment: TrackedShipment): PendingUpdate => ({
+  update: 'status',
+  payload: { reference: shipment.reference, version: statusVersion(shipment) },
+});
 
 /** A detail read may bring the number after the status. */
 export function statusVersion(shipment: TrackedShipment): string {
@@ -119,7 +111,6 @@ export async function queueShipmentUpdates(
 ): Promise<number> {
   let queued = 0;
   const updates = pendingUpdates(shipment, ctx.settings.sync);
-  const { status } = plannedUpdates(shipment, ctx.settings.sync);
   let carrierFailed = false;
   const queueOne = async ({ update, payload }: PendingUpdate) => {
     const name = SHIPMENT_UPDATE_QUEUES[update];
@@ -140,6 +131,8 @@ export async function queueShipmentUpdates(
   };
   for (const update of updates) await queueOne(update);
   // The write that was to carry the status failed (so it was not queued apart): it goes on its own.
-  if (status && carrierFailed) await queueOne(status);
+  if (carrierFailed && shipment.writtenStatus !== statusVersion(shipment)) {
+    await queueOne(statusUpdate(shipment));
+  }
   return queued;
 }
