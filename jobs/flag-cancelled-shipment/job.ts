@@ -3,7 +3,7 @@ import { flagCancelledShipment } from './flag-cancelled.js';
 
 export const flagCancelledShipmentJob = defineShipmentUpdateJob({
   update: 'cancelled',
-  write: (reference, ctx) => flagCancelledShipment(reference, ctx),
+  write: flagCancelledShipment,
   wrote: ['flagged'],
   log: {
     flagged: 'Order tagged and noted for staff.',

@@ -56,7 +56,7 @@ const WRITE_LOCK_MS = 120_000;
 export const fulfilShipmentJob = defineShipmentUpdateJob({
   update: 'fulfil',
   storePriority: 'follow-up',
-  async write(reference, ctx, logger, job) {
+  async write(reference, ctx, job) {
     // One holder per execution. Another fulfil job of the order is waited for, so the two never
     // fulfil it twice. An earlier execution of this job is taken over at once: BullMQ reruns a job
     // only once it declared it stalled, and that execution, if alive, stops before its next write.
@@ -73,18 +73,13 @@ export const fulfilShipmentJob = defineShipmentUpdateJob({
         );
       }
     };
-    const status = statusAlongside(reference, { ...ctx, logger });
+    const status = statusAlongside(reference, ctx);
     // The store's other methods stay as they are, wherever they are defined (prototype included).
     const store: typeof ctx.store = Object.create(ctx.store);
     store.createFulfillment = status.createFulfillment;
     let outcome: Awaited<ReturnType<typeof fulfilShipment>>;
     try {
-      outcome = await fulfilShipment(reference, {
-        ...ctx,
-        store,
-        logger,
-        keepWriteLock,
-      });
+      outcome = await fulfilShipment(reference, { ...ctx, store, keepWriteLock });
     } finally {
       await ctx.tracking.releaseWriteLock(reference, holder);
     }

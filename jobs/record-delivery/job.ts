@@ -1,16 +1,10 @@
-import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
+import { defineShipmentUpdateJob, isRetry } from '../shipment-updates/define-update-job.js';
 import { recordDelivery } from './record-delivery.js';
 
 export const recordDeliveryJob = defineShipmentUpdateJob({
   update: 'delivery',
   storePriority: 'follow-up',
-  write: (reference, ctx, logger, job) =>
-    recordDelivery(
-      reference,
-      { ...ctx, logger },
-      // A run cut off mid-way comes back with more attempts started than made.
-      { retry: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 },
-    ),
+  write: (reference, deps, job) => recordDelivery(reference, deps, { retry: isRetry(job) }),
   wrote: ['recorded'],
   log: {
     recorded: 'Delivered event added to the fulfillment.',

@@ -1,5 +1,4 @@
 import type { Job } from 'bullmq';
-import type { Logger } from '../../src/log.js';
 import type { StorePriority } from '../../src/store/index.js';
 import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
@@ -11,9 +10,13 @@ import {
   updateJobId,
 } from './updates.js';
 
+/** A run cut off mid-way comes back with more attempts started than made. */
+export const isRetry = (job: Job) => job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1;
+
+/** `write` gets the context with the job's own logger. */
 export function defineShipmentUpdateJob<Outcome extends string>(spec: {
   update: ShipmentUpdate;
-  write(reference: string, ctx: JobContext, logger: Logger, job: Job): Promise<Outcome>;
+  write(reference: string, deps: JobContext, job: Job): Promise<Outcome>;
   /** For the board. */
   log: Record<Outcome, string>;
   /** Each is noted on the order's timeline. */
@@ -33,7 +36,7 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
       (ctx) =>
       async ({ reference }, job) => {
         const logger = ctx.logger.child({ module: queue, jobId: job.id });
-        const outcome = await spec.write(reference, ctx, logger, job);
+        const outcome = await spec.write(reference, { ...ctx, logger }, job);
         await job.log(spec.log[outcome]);
         if (spec.wrote.includes(outcome)) {
           await ctx.timeline.note(reference, {

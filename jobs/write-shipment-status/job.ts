@@ -4,7 +4,7 @@ import { writeShipmentStatus } from './write-status.js';
 export const writeShipmentStatusJob = defineShipmentUpdateJob({
   update: 'status',
   storePriority: 'follow-up',
-  write: (reference, ctx, logger) => writeShipmentStatus(reference, { ...ctx, logger }),
+  write: (reference, deps) => writeShipmentStatus(reference, deps),
   wrote: ['written'],
   log: { written: 'Status written to the order.', unknown: 'No shipment is followed.' },
 });
