@@ -22,21 +22,20 @@ function statusAlongside(
   return {
     async createFulfillment(input: CreateFulfillmentInput): Promise<FulfillmentSummary> {
       const shipment = sent ? null : await deps.tracking.get(reference);
-      if (!shipment || !statusMetafieldsDue(shipment, deps.settings.sync)) {
-        const created = await deps.store.createFulfillment(input);
-        sent = true;
-        return created;
-      }
       let created: FulfillmentSummary | undefined;
-      await writeShipmentStatus(reference, deps, {
-        shipment,
-        firstWrite: async (metafields) => {
-          created = await deps.store.createFulfillment({
-            ...input,
-            orderStatus: { orderId: reference, metafields },
-          });
-        },
-      });
+      if (!shipment || !statusMetafieldsDue(shipment, deps.settings.sync)) {
+        created = await deps.store.createFulfillment(input);
+      } else {
+        await writeShipmentStatus(reference, deps, {
+          shipment,
+          firstWrite: async (metafields) => {
+            created = await deps.store.createFulfillment({
+              ...input,
+              orderStatus: { orderId: reference, metafields },
+            });
+          },
+        });
+      }
       // Only once made: a refused one (its status may or may not be set) leaves it to the next.
       sent = true;
       return created!;
