@@ -11,7 +11,12 @@ import type { Logger } from '../../src/log.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
 import { StoreAuthError, StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
-import type { Fulfillments, OrderMarks, OrderReader } from '../../src/store/types.js';
+import type {
+  FulfillmentOrderState,
+  Fulfillments,
+  OrderMarks,
+  OrderReader,
+} from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
 import { writeEachWithStatus, writeStatusIfDue } from '../write-shipment-status/write-status.js';
 
@@ -98,13 +103,7 @@ async function keptToReport(
   const collectFrom = settings.collectFromLocations;
   if (collectFrom.length === 0) return kept;
   return (await deps.store.readFulfillmentOrders(kept))
-    .filter(
-      (fo) =>
-        fo?.status === 'OPEN' &&
-        !fo.location.isFulfillmentService &&
-        collects(collectFrom, fo.location) &&
-        fo.supportedActions.includes('REPORT_PROGRESS'),
-    )
+    .filter((fo) => fo && reportable(fo) && collects(collectFrom, fo.location))
     .map((fo) => fo!.id);
 }
 
@@ -140,12 +139,12 @@ async function openToReport(
   );
   const order = await deps.store.readFulfillmentState(reference);
   return (order?.fulfillmentOrders ?? [])
-    .filter(
-      (fo) =>
-        fo.status === 'OPEN' &&
-        shipping.has(fo.id) &&
-        !fo.location.isFulfillmentService &&
-        fo.supportedActions.includes('REPORT_PROGRESS'),
-    )
+    .filter((fo) => shipping.has(fo.id) && reportable(fo))
     .map((fo) => fo.id);
 }
+
+/** Never a fulfillment service's: only a merchant-managed one takes a report. */
+const reportable = (fo: Pick<FulfillmentOrderState, 'status' | 'location' | 'supportedActions'>) =>
+  fo.status === 'OPEN' &&
+  !fo.location.isFulfillmentService &&
+  fo.supportedActions.includes('REPORT_PROGRESS');
