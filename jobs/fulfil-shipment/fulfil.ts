@@ -100,6 +100,7 @@ async function createEach(
 ): Promise<{ id: string }[] | undefined> {
   const { reference } = shipment;
   const { tracking, notifyCustomer } = telling(shipment, number, deps);
+  const ids = new Set(shipment.fulfillmentIds ? shipment.fulfillmentIds.split(',') : []);
   const created: { id: string }[] = [];
   for (const lines of groups) {
     await deps.keepWriteLock();
@@ -119,7 +120,8 @@ async function createEach(
       });
     if (!fulfillment) return undefined;
     created.push(fulfillment);
-    await deps.tracking.saveShopifySide(reference, { fulfillmentIds: ids(shipment, created) });
+    ids.add(fulfillment.id);
+    await deps.tracking.saveShopifySide(reference, { fulfillmentIds: [...ids].join(',') });
     if (asSent && !holdsAll(fulfillment, lines)) {
       deps.logger.info(
         { reference, fulfillmentId: fulfillment.id },
@@ -307,7 +309,10 @@ async function whatToFulfil(
       ? sentLocations
       : (sentSettings ?? deps.settings.shipment).collectFromLocations;
   const left = new Map(asked);
-  deduct(left, fulfilled.flatMap((f) => f.lineItems));
+  deduct(
+    left,
+    fulfilled.flatMap((f) => f.lineItems),
+  );
   // Only while sent units are owed: a later box staff fulfilled must not get this tracking.
   const owed = new Map(left);
   const untracked: FulfillmentState[] = [];
@@ -382,11 +387,6 @@ function sentAs(sent: readonly SentLine[], settings: FingerprintSettings | null)
 
 function carries(fulfillment: FulfillmentState, number: string): boolean {
   return fulfillment.tracking.some((t) => t.number === number);
-}
-
-function ids(shipment: TrackedShipment, created: { id: string }[]): string {
-  const before = shipment.fulfillmentIds ? shipment.fulfillmentIds.split(',') : [];
-  return [...new Set([...before, ...created.map((f) => f.id)])].join(',');
 }
 
 /** Tells staff on the order, once per reason, that the provider shipped what Shopify holds. */
