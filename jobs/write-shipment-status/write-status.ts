@@ -19,13 +19,6 @@ export interface WriteStatusDeps {
   logger: Logger;
 }
 
-export interface StatusWriteOptions {
-  /** So a caller can send its own marks in the same request as the first write. */
-  firstWrite?: (metafields: MetafieldEntry[]) => Promise<void>;
-  /** So it is not read twice. */
-  shipment?: TrackedShipment;
-}
-
 type FollowUpDeps = WriteStatusDeps & { settings: { sync: StatusSettings } };
 
 /** `shown: false`: the caller's writes could not show the status. */
@@ -79,7 +72,12 @@ const MAX_WRITES = 3;
 export async function writeShipmentStatus(
   reference: string,
   deps: WriteStatusDeps,
-  options: StatusWriteOptions = {},
+  options: {
+    /** So a caller can send its own marks in the same request as the first write. */
+    firstWrite?: (metafields: MetafieldEntry[]) => Promise<void>;
+    /** So it is not read twice. */
+    shipment?: TrackedShipment;
+  } = {},
 ): Promise<'written' | 'unknown'> {
   let shipment = options.shipment ?? (await deps.tracking.get(reference));
   if (!shipment) return 'unknown';
@@ -118,16 +116,15 @@ function statusMetafields(
   shipment: TrackedShipment,
   labels: Readonly<Record<string, string>>,
 ): MetafieldEntry[] {
-  const text = metafieldText;
   const label = labels[shipment.status] ?? STATUS_LABELS[shipment.status] ?? shipment.status;
   return [
-    text(METAFIELD_KEYS.orderNumber, shipment.orderNumber),
-    text(METAFIELD_KEYS.status, shipment.status),
-    text(METAFIELD_KEYS.statusLabel, label),
-    text(METAFIELD_KEYS.statusUpdatedAt, shipment.updatedAt),
-    ...(shipment.carrier ? [text(METAFIELD_KEYS.carrier, shipment.carrier)] : []),
+    metafieldText(METAFIELD_KEYS.orderNumber, shipment.orderNumber),
+    metafieldText(METAFIELD_KEYS.status, shipment.status),
+    metafieldText(METAFIELD_KEYS.statusLabel, label),
+    metafieldText(METAFIELD_KEYS.statusUpdatedAt, shipment.updatedAt),
+    ...(shipment.carrier ? [metafieldText(METAFIELD_KEYS.carrier, shipment.carrier)] : []),
     ...(shipment.trackingNumber
-      ? [text(METAFIELD_KEYS.trackingNumber, shipment.trackingNumber)]
+      ? [metafieldText(METAFIELD_KEYS.trackingNumber, shipment.trackingNumber)]
       : []),
   ];
 }
