@@ -33,16 +33,12 @@ export async function recordDelivery(
     await writeStatusIfDue(shipment, deps);
     return 'already-recorded';
   }
-  const kept =
-    shipment.fulfilledNumber === number && shipment.fulfillmentIds !== undefined
-      ? shipment.fulfillmentIds.split(',').filter(Boolean)
+  let ours =
+    shipment.fulfilledNumber === number && !options.retry
+      ? shipment.fulfillmentIds?.split(',').filter(Boolean)
       : undefined;
-  let ours: string[];
-  let toMark: string[];
-  if (kept && !options.retry) {
-    ours = kept;
-    toMark = kept;
-  } else {
+  let toMark = ours;
+  if (!ours || !toMark) {
     const order = await deps.store.readFulfillmentState(reference);
     if (!order) {
       throw new FinalJobError(
