@@ -4,7 +4,7 @@ import type { JobContext } from '../context.js';
 import { defineJob } from '../job-definition.js';
 import { SHOPIFY_WRITE_JOBS } from '../kept-jobs.js';
 import {
-  SHIPMENT_UPDATE_QUEUES,
+  SHIPMENT_UPDATES,
   type ShipmentUpdate,
   shipmentUpdatePayload,
   updateJobId,
@@ -23,7 +23,7 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
   wrote: readonly NoInfer<Outcome>[];
   storePriority?: StorePriority;
 }) {
-  const queue = SHIPMENT_UPDATE_QUEUES[spec.update];
+  const queue = SHIPMENT_UPDATES[spec.update].queue;
   return defineJob({
     queue,
     payload: shipmentUpdatePayload,

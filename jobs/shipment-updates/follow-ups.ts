@@ -5,7 +5,7 @@ import type { JobSettings, QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
 import {
   numberKey,
-  SHIPMENT_UPDATE_QUEUES,
+  SHIPMENT_UPDATES,
   type ShipmentUpdate,
   type ShipmentUpdatePayload,
   updateJobId,
@@ -113,7 +113,7 @@ export async function queueShipmentUpdates(
   const updates = pendingUpdates(shipment, ctx.settings.sync);
   let carrierFailed = false;
   const queueOne = async ({ update, payload }: PendingUpdate) => {
-    const name = SHIPMENT_UPDATE_QUEUES[update];
+    const name = SHIPMENT_UPDATES[update].queue;
     const queue = ctx.queueOf({ queue: name });
     const jobId = updateJobId(update, payload);
     const existing = await queue.getJob(jobId);

@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 
-/** Apart from the jobs, so the sync and each job queue the next without importing one another. */
-export const SHIPMENT_UPDATE_QUEUES = {
-  status: 'write-shipment-status',
-  progress: 'report-shipment-progress',
-  fulfil: 'fulfil-shipment',
-  delivery: 'record-delivery',
-  cancelled: 'flag-cancelled-shipment',
+/**
+ * Apart from the jobs, so the sync and each job queue the next without importing one another.
+ * `jobId`: what the update's job ids start with.
+ */
+export const SHIPMENT_UPDATES = {
+  status: { queue: 'write-shipment-status', jobId: 'shipment-status' },
+  progress: { queue: 'report-shipment-progress', jobId: 'shipment-progress' },
+  fulfil: { queue: 'fulfil-shipment', jobId: 'fulfil' },
+  delivery: { queue: 'record-delivery', jobId: 'delivery' },
+  cancelled: { queue: 'flag-cancelled-shipment', jobId: 'shipment-cancelled' },
 } as const;
 
-export type ShipmentUpdate = keyof typeof SHIPMENT_UPDATE_QUEUES;
+export type ShipmentUpdate = keyof typeof SHIPMENT_UPDATES;
 
 /** `version`: the value a once-per-value write is for (status instant, tracking-number digest). */
 export const shipmentUpdatePayload = z.object({
@@ -22,17 +25,9 @@ export const shipmentUpdatePayload = z.object({
 });
 export type ShipmentUpdatePayload = z.infer<typeof shipmentUpdatePayload>;
 
-const JOB_ID_PREFIX: Record<ShipmentUpdate, string> = {
-  status: 'shipment-status',
-  progress: 'shipment-progress',
-  fulfil: 'fulfil',
-  delivery: 'delivery',
-  cancelled: 'shipment-cancelled',
-};
-
 /** One job per shipment and value, so a write queued twice runs once. */
 export function updateJobId(update: ShipmentUpdate, payload: ShipmentUpdatePayload): string {
-  const base = `${JOB_ID_PREFIX[update]}-${payload.reference}`;
+  const base = `${SHIPMENT_UPDATES[update].jobId}-${payload.reference}`;
   return payload.version ? `${base}-${payload.version}` : base;
 }
 
