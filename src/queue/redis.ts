@@ -28,19 +28,13 @@ export function isClusterUrl(url: string): boolean {
   return /^rediss?\+cluster:\/\//i.test(url);
 }
 
-interface ClusterAddress {
-  nodes: { host: string; port: number }[];
-  auth: { username?: string; password?: string };
-  tls: boolean;
-}
-
-export function parseClusterUrl(url: string): ClusterAddress | null {
+export function parseClusterUrl(url: string) {
   const match = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#]+)/i.exec(url);
   if (!match) return null;
   const [, scheme, credentials, hosts] = match;
   const [username, ...rest] = (credentials ?? '').split(':');
   const password = rest.join(':');
-  const auth: ClusterAddress['auth'] = {};
+  const auth: { username?: string; password?: string } = {};
   if (username) auth.username = decodeURIComponent(username);
   if (password) auth.password = decodeURIComponent(password);
   const nodes = hosts!.split(',').map((node) => {
