@@ -88,30 +88,21 @@ export async function refuseEvictingRedis(redis: Redis, logger: Logger, allowEvi
       `Redis runs with maxmemory-policy ${reading.policy}: ${EVICTION_RISK}. REDIS_ALLOW_EVICTION=true: the workers run anyway`,
     );
   }
-  return reading;
-}
-
-/** Kept in Redis for /status and the CLI. */
-export interface EvictionPause {
-  policy: string;
-  since: string;
 }
 
 function evictionPauseKey(prefix: string): string {
   return `${prefix}:redis:eviction-pause`;
 }
 
-export async function readEvictionPause(
-  redis: Redis,
-  prefix: string,
-): Promise<EvictionPause | null> {
+/** Kept in Redis for /status and the CLI. */
+export async function readEvictionPause(redis: Redis, prefix: string) {
   const value = await redis.get(evictionPauseKey(prefix));
   if (!value) return null;
   const [since = value, policy = '(unknown)'] = value.split(' ');
   return { since, policy };
 }
 
-export function evictionPauseMessage(pause: EvictionPause): string {
+export function evictionPauseMessage(pause: { policy: string; since: string }): string {
   return `Redis runs with maxmemory-policy ${pause.policy} (seen at ${pause.since}): the queue workers are paused until it is noeviction again, because ${EVICTION_RISK}`;
 }
 
