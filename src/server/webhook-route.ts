@@ -169,9 +169,8 @@ function bodyHash(topic: string, rawBody: string): string {
 
 function orderIdOf(body: z.infer<typeof orderWebhookBody>): string | null {
   // The gid is a string; the numeric id may exceed what a JSON number holds exactly.
-  if (body.admin_graphql_api_id) return parseOrderId(body.admin_graphql_api_id);
-  if (typeof body.id === 'string') return parseOrderId(body.id);
+  const id = body.admin_graphql_api_id || body.id;
   // A negative or fractional number is no order id: 400, not a 503 Shopify would retry for days.
-  if (typeof body.id === 'number' && Number.isSafeInteger(body.id)) return parseOrderId(body.id);
-  return null;
+  if (id === undefined || (typeof id === 'number' && !Number.isSafeInteger(id))) return null;
+  return parseOrderId(id);
 }
