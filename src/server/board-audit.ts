@@ -56,19 +56,15 @@ export function boardAuditHooks(deps: {
         jobIds: [],
         orderIds: [],
       };
+      const states = params.queueStatus ? [params.queueStatus] : BULK_STATES[context.route];
       if (queue && params.jobId) {
         noteJob(note, params.jobId, await queue.getJob(params.jobId));
-      } else if (queue) {
-        const states = params.queueStatus
-          ? [params.queueStatus]
-          : (BULK_STATES[context.route] ?? []);
-        if (states.length > 0) {
-          note.states = states;
-          note.before = await queue.getJobCountByTypes(...(states as never[]));
-          const jobs = (await queue.getJobs(states as never[], 0, MAX_IDS - 1)) as Job[];
-          for (const job of jobs.filter(Boolean)) noteJob(note, job.id, job);
-          if (params.queueStatus) note.detail = `every ${params.queueStatus} job`;
-        }
+      } else if (queue && states) {
+        note.states = states;
+        note.before = await queue.getJobCountByTypes(...(states as never[]));
+        const jobs = (await queue.getJobs(states as never[], 0, MAX_IDS - 1)) as Job[];
+        for (const job of jobs.filter(Boolean)) noteJob(note, job.id, job);
+        if (params.queueStatus) note.detail = `every ${params.queueStatus} job`;
       }
       pending.set(context, note);
     },
@@ -127,11 +123,8 @@ async function changedCount(note: Pending, body: unknown, context: HookContext):
 
 /** Already checked by the board's login. */
 function loginUser(authorization: string | undefined): string {
-  const encoded = authorization?.match(/^Basic\s+(\S+)$/i)?.[1];
-  if (!encoded) return 'unknown';
-  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon > 0 ? decoded.slice(0, colon) : 'unknown';
+  const encoded = authorization?.match(/^Basic\s+(\S+)$/i)?.[1] ?? '';
+  return /^([^:]+):/.exec(Buffer.from(encoded, 'base64').toString('utf8'))?.[1] ?? 'unknown';
 }
 
 /** `/api/queues/:queueName/rate-limit/release` → `rate limit release`. */
