@@ -13,10 +13,7 @@ import { isRetryableStoreError, StoreBudgetWaitError, StoreError } from '../stor
 
 /** The job has already recorded why it cannot succeed: no retries. */
 export class FinalJobError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
+  override name = this.constructor.name;
 }
 
 /** The queues are paused meanwhile. */
