@@ -16,9 +16,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 function crossSiteReason(request: FastifyRequest): string | null {
   if (READS.has(request.method)) return null;
   const host = request.headers.host;
-  const forwarded = request.headers['x-forwarded-host'];
-  const forwardedHost = (Array.isArray(forwarded) ? forwarded[0] : forwarded)
-    ?.split(',')[0]
+  const forwardedHost = String(request.headers['x-forwarded-host'] ?? '')
+    .split(',')[0]
     ?.trim();
   const ownHosts = [host, forwardedHost].flatMap((h) => (h ? [h.toLowerCase()] : []));
   const origin = request.headers.origin;
