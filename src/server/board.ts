@@ -5,14 +5,13 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import fastifyBasicAuth from '@fastify/basic-auth';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Logger } from '../log.js';
 import { digest } from './admin-token.js';
 import { boardAuditHooks } from './board-audit.js';
 import { FRAME_HEADERS, refuseCrossSite } from './board-guard.js';
 import { orderIdOfJob, shopifyOrderUrl } from './board-jobs.js';
 import { LoginThrottle } from './board-login.js';
-import { ORDER_SEARCH_PATH, type OrderLookup, orderSearchRoutes } from './order-search.js';
+import { ORDER_SEARCH_PATH, type OrderSearchDeps, orderSearchRoutes } from './order-search.js';
 
 export const BOARD_PATH = '/admin/queues';
 
@@ -23,14 +22,9 @@ export interface AdminLogin {
   readOnly: boolean;
 }
 
-export interface BoardDeps {
+export interface BoardDeps extends Omit<OrderSearchDeps, 'boardPath'> {
   queues: readonly Queue[];
   login: AdminLogin;
-  /** Fail-fast. */
-  redis: Redis;
-  prefix: string;
-  shop: string;
-  lookup: OrderLookup;
   logger: Logger;
   throttle?: LoginThrottle;
 }

@@ -25,6 +25,7 @@ export interface OrderSearchDeps {
   lookup: OrderLookup;
   shop: string;
   boardPath: string;
+  /** Fail-fast. */
   redis: Redis;
   prefix: string;
 }
