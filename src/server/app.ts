@@ -6,9 +6,6 @@ import { BOARD_PATH, type BoardDeps, boardRoutes } from './board.js';
 import { type HealthDeps, healthRoutes, statusRoutes } from './health-routes.js';
 import { type WebhookRouteDeps, webhookRoutes } from './webhook-route.js';
 
-/** 'public': Shopify's webhooks, /healthz and /readyz. */
-export type Surface = 'all' | 'public' | 'admin';
-
 /**
  * Shopify waits 5 s for an answer. Keep-alive stays above common proxies' 60 s idle timeout, so
  * they never reuse a connection being closed.
@@ -34,7 +31,8 @@ export type ServerDeps = WebhookRouteDeps &
     metrics?: Pick<ConnectorMetrics, 'render'>;
     /** METRICS_TOKEN. */
     adminToken?: string;
-    surface?: Surface;
+    /** 'public': Shopify's webhooks, /healthz and /readyz. */
+    surface?: 'all' | 'public' | 'admin';
     timeouts?: HttpTimeouts;
   };
 
