@@ -120,27 +120,18 @@ export class ConnectorMetrics {
     };
     // Replaced in one synchronous step after the read, so overlapping scrapes never mix. Nothing
     // read, nothing reported: prom-client would report a false 0 for a label-less metric.
-    const reported = <T>(samples: Sample[], snapshot: T) =>
-      samples.length > 0 ? snapshot : { ...snapshot, values: [] };
-    if (type === 'gauge') {
-      new (class extends Gauge {
-        override async get() {
-          const samples = await readSamples();
-          this.reset();
-          for (const s of samples) this.set(s.labels ?? {}, s.value);
-          return reported(samples, await super.get());
-        }
-      })(config);
-    } else {
-      new (class extends Counter {
-        override async get() {
-          const samples = await readSamples();
-          this.reset();
-          for (const s of samples) this.inc(s.labels ?? {}, Math.max(0, s.value));
-          return reported(samples, await super.get());
-        }
-      })(config);
-    }
+    const scraped = type === 'gauge' ? new Gauge(config) : new Counter(config);
+    const snapshot = scraped.get.bind(scraped);
+    scraped.get = async () => {
+      const samples = await readSamples();
+      scraped.reset();
+      for (const { labels = {}, value } of samples) {
+        if (scraped instanceof Gauge) scraped.set(labels, value);
+        else scraped.inc(labels, Math.max(0, value));
+      }
+      const got = await snapshot();
+      return samples.length > 0 ? got : { ...got, values: [] };
+    };
   }
 }
 
