@@ -67,10 +67,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     if (!metrics) return;
     scope.get('/metrics', async (_request, reply) => {
       const { contentType, body } = await metrics.render();
-      return reply
-        .header('content-type', contentType)
-        .header('cache-control', 'no-store')
-        .send(body);
+      return reply.headers({ 'content-type': contentType, 'cache-control': 'no-store' }).send(body);
     });
   });
   if (board.login) {
