@@ -61,14 +61,11 @@ async function readEvictionPolicy(redis: Redis) {
 const EVICTION_RISK =
   "under memory pressure it deletes keys to make room: queued orders, order records and the fulfilment's write lock can vanish without a trace";
 
-const EVICTION_FIX =
-  'Set "maxmemory-policy noeviction" (redis.conf, or CONFIG SET maxmemory-policy noeviction then CONFIG REWRITE; on a managed Redis, in its settings), or set REDIS_ALLOW_EVICTION=true to run anyway and accept the risk';
-
 export class EvictionPolicyError extends Error {
   override name = 'EvictionPolicyError';
   constructor(readonly policy: string) {
     super(
-      `Redis runs with maxmemory-policy ${policy}: ${EVICTION_RISK}, so the queue workers do not start. ${EVICTION_FIX}.`,
+      `Redis runs with maxmemory-policy ${policy}: ${EVICTION_RISK}, so the queue workers do not start. Set "maxmemory-policy noeviction" (redis.conf, or CONFIG SET maxmemory-policy noeviction then CONFIG REWRITE; on a managed Redis, in its settings), or set REDIS_ALLOW_EVICTION=true to run anyway and accept the risk.`,
     );
   }
 }
