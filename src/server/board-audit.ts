@@ -30,9 +30,9 @@ interface Pending {
   queue?: Queue;
   jobIds: string[];
   orderIds: string[];
-  states?: string[];
-  before?: number;
   detail?: string;
+  /** Bulk routes: how many jobs left the states the route acts on. */
+  changed?: () => Promise<number>;
 }
 
 /** The user is the board's basic-auth login, checked before any route. */
@@ -60,8 +60,10 @@ export function boardAuditHooks(deps: {
       if (queue && params.jobId) {
         noteJob(note, params.jobId, await queue.getJob(params.jobId));
       } else if (queue && states) {
-        note.states = states;
-        note.before = await queue.getJobCountByTypes(...(states as never[]));
+        const count = () => queue.getJobCountByTypes(...(states as never[]));
+        const before = await count();
+        note.changed = async () =>
+          note.action === 'obliterate' ? before : Math.max(0, before - (await count()));
         const jobs = (await queue.getJobs(states as never[], 0, MAX_IDS - 1)) as Job[];
         for (const job of jobs.filter(Boolean)) noteJob(note, job.id, job);
         if (params.queueStatus) note.detail = `every ${params.queueStatus} job`;
@@ -113,12 +115,7 @@ async function changedCount(note: Pending, body: unknown, context: HookContext):
   if (params.jobId || note.action === 'add') return 1;
   const retried = (body as { retried?: unknown } | undefined)?.retried;
   if (typeof retried === 'number') return retried;
-  if (note.queue && note.states && note.before !== undefined) {
-    if (note.action === 'obliterate') return note.before;
-    const after = await note.queue.getJobCountByTypes(...(note.states as never[]));
-    return Math.max(0, note.before - after);
-  }
-  return 0;
+  return note.changed ? note.changed() : 0;
 }
 
 /** Already checked by the board's login. */
