@@ -62,8 +62,7 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
   app.addHook('onRequest', app.basicAuth);
   app.addHook('onRequest', refuseCrossSite);
 
-  const serverAdapter = new FastifyAdapter();
-  serverAdapter.setBasePath(BOARD_PATH);
+  const serverAdapter = new FastifyAdapter().setBasePath(BOARD_PATH);
   createBullBoard({
     queues: deps.queues.map(
       (queue) =>
