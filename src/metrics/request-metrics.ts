@@ -4,12 +4,9 @@ import type { QueryCost, StoreRequestOutcome } from '../store/index.js';
 import type { ConnectorMetrics } from './registry.js';
 
 /** Per process: sum over the processes serving /metrics (`--no-http` workers serve none). */
-export interface RequestMetrics {
-  partnerRequest(outcome: PartnerRequestOutcome): void;
-  storeRequest(outcome: StoreRequestOutcome): void;
-}
+export type RequestMetrics = ReturnType<typeof requestMetrics>;
 
-export function requestMetrics(metrics: ConnectorMetrics): RequestMetrics {
+export function requestMetrics(metrics: ConnectorMetrics) {
   const registers = [metrics.registry];
   const counter = (name: string, help: string, labelNames = ['operation']) =>
     new Counter({ name, help, labelNames, registers });
@@ -56,11 +53,11 @@ export function requestMetrics(metrics: ConnectorMetrics): RequestMetrics {
   });
 
   return {
-    partnerRequest({ endpoint, status, durationMs }) {
+    partnerRequest({ endpoint, status, durationMs }: PartnerRequestOutcome): void {
       partnerRequests.inc({ endpoint, status: status === undefined ? 'none' : String(status) });
       partnerDuration.observe({ endpoint }, durationMs / 1000);
     },
-    storeRequest({ operation, outcome, cost, throttleWaitMs }) {
+    storeRequest({ operation, outcome, cost, throttleWaitMs }: StoreRequestOutcome): void {
       storeRequests.inc({ operation, outcome });
       if (cost && outcome === 'ok') {
         requestedCost.inc({ operation }, cost.requested);
