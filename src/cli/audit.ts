@@ -5,7 +5,7 @@ import { loadSettings } from '../../config/index.js';
 import { parseOrderId } from '../domain/order.js';
 import { listStaffActions, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
 import { parseDay, utcText } from './dates.js';
-import { redisOrExit, settingsOrExit } from './exit.js';
+import { settingsOrExit, withRedisAt } from './exit.js';
 import { notAnOrder, orderNamed } from './status.js';
 
 /** The CLI has no login of its own. */
@@ -70,15 +70,9 @@ export function registerAuditCommand(program: Command): void {
         'Reading the audit trail needs',
       );
       if (!location) return;
-      let orderId: string | undefined;
-      if (opts.order !== undefined) {
-        const found = await orderIdOf(opts.order);
-        if (!found) return;
-        orderId = found;
-      }
-      const redis = await redisOrExit(location.url);
-      if (!redis) return;
-      try {
+      const orderId = opts.order === undefined ? undefined : await orderIdOf(opts.order);
+      if (opts.order !== undefined && !orderId) return;
+      await withRedisAt(location.url, async (redis) => {
         const actions = await listStaffActions(redis, location.queuePrefix, {
           ...(orderId ? { orderId } : {}),
           ...(opts.since ? { since: opts.since.getTime() } : {}),
@@ -93,9 +87,7 @@ export function registerAuditCommand(program: Command): void {
         } else {
           for (const action of actions) console.log(formatStaffAction(action));
         }
-      } finally {
-        await redis.quit();
-      }
+      });
     });
 }
 

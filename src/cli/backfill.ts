@@ -3,8 +3,7 @@ import { backfillOrders, describeBackfill } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
 import { recordCliAction } from './audit.js';
 import { parseDay, parseUntil } from './dates.js';
-import { environmentOrExit } from './exit.js';
-import { withSharedParts } from './with-parts.js';
+import { environmentOrExit, withSharedParts } from './exit.js';
 
 export function registerBackfillCommand(program: Command): void {
   program

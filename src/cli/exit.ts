@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig, loadSettings } from '../../config/index.js';
+import { buildSharedParts, type SharedParts } from '../compose/parts.js';
 import { shipmentReader } from '../compose/shipment-reader.js';
-import { createLogger } from '../log.js';
+import { createLogger, type Logger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
   claimPartnerEnvironment,
@@ -34,13 +35,17 @@ export function settingsOrExit<T>(load: () => T, why?: string): T | undefined {
 
 export const configOrExit = (): Config | undefined => settingsOrExit(() => loadConfig());
 
-export async function redisOrExit(url: string) {
-  try {
-    return await connectedRedis(url);
-  } catch (error) {
+/** Runs `work` on a connection it closes after; nothing after saying why Redis is out of reach. */
+export async function withRedisAt(url: string, work: (redis: Redis) => Promise<void>) {
+  const redis = await connectedRedis(url).catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));
     process.exitCode = EXIT.unavailable;
-    return undefined;
+  });
+  if (!redis) return;
+  try {
+    await work(redis);
+  } finally {
+    await redis.quit();
   }
 }
 
@@ -50,14 +55,30 @@ export async function withRedis(
   work: (redis: Redis, prefix: string) => Promise<void>,
 ): Promise<void> {
   const location = settingsOrExit(() => loadSettings(['redis']).redis, why);
-  if (!location) return;
-  const redis = await redisOrExit(location.url);
-  if (!redis) return;
-  try {
-    await work(redis, location.queuePrefix);
-  } finally {
-    await redis.quit();
-  }
+  if (location) await withRedisAt(location.url, (redis) => work(redis, location.queuePrefix));
+}
+
+export async function withSharedParts(
+  work: (parts: SharedParts, config: Config, logger: Logger) => Promise<void>,
+  /** For a command that does the service's work; otherwise warnings only. */
+  options: { configuredLogLevel?: boolean } = {},
+): Promise<void> {
+  const config = configOrExit();
+  if (!config) return;
+  await withRedisAt(config.redis.url, async (redis) => {
+    const logger = createLogger({ level: options.configuredLogLevel ? config.logLevel : 'warn' });
+    const parts = buildSharedParts({
+      redis,
+      prefix: config.redis.queuePrefix,
+      settings: config,
+      logger,
+    });
+    try {
+      await work(parts, config, logger);
+    } finally {
+      await parts.close();
+    }
+  });
 }
 
 /** False after printing why not and what to do. */
@@ -65,7 +86,7 @@ export async function environmentOrExit(
   redis: Redis,
   config: Config,
   /** Records nothing; the same verdict the real run would get. */
-  options: { dryRun?: boolean } = {},
+  dryRun = false,
 ): Promise<boolean> {
   const claim = await claimPartnerEnvironment(
     redis,
@@ -73,10 +94,10 @@ export async function environmentOrExit(
     config.partner,
     new Date(),
     shipmentReader(config.partner, redis, createLogger({ level: 'warn' })),
-    options.dryRun,
+    dryRun,
   ).catch(exitOn([PartnerEnvironmentMismatchError], EXIT.config));
   if (!claim) return false;
-  if (claim.outcome === 'token_adopted' && !options.dryRun) {
+  if (claim.outcome === 'token_adopted' && !dryRun) {
     console.error(
       `New partner token for ${config.partner.apiUrl}: ${claim.checkedReference ? `it reads shipment ${claim.checkedReference}, registered with the old one (same account)` : 'no shipment registered yet'}; adopted.`,
     );

@@ -8,8 +8,7 @@ import {
 } from '../compose/replay.js';
 import { recordCliAction } from './audit.js';
 import { parseDay } from './dates.js';
-import { EXIT, environmentOrExit, exitOn } from './exit.js';
-import { withSharedParts } from './with-parts.js';
+import { EXIT, environmentOrExit, exitOn, withSharedParts } from './exit.js';
 
 function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
   const name = `${job.queue}/${job.jobId}${job.orderId ? ` (order ${job.orderId})` : ''}`;
@@ -81,7 +80,7 @@ export function registerReplayCommand(program: Command): void {
       };
       await withSharedParts(async (parts, config) => {
         // A replay may send orders: only into the environment of these records.
-        if (!(await environmentOrExit(parts.redis, config, { dryRun }))) return;
+        if (!(await environmentOrExit(parts.redis, config, dryRun))) return;
         const jobs = await replayJobs(parts, request)
           .catch(exitOn([UnknownQueueError], EXIT.usage))
           .catch(exitOn([UnknownJobError], EXIT.noInput));
