@@ -4,7 +4,7 @@ import { lenientSetting } from '../../config/index.js';
 import { DEMO_SHOP, DEMO_STORE_TOKEN, DEMO_WEBHOOK_SECRET } from '../demo/settings.js';
 import { createLogger } from '../log.js';
 import { startFakeStore } from '../sandbox/store/index.js';
-import { untilStopped } from './parent-watch.js';
+import { serveUntilStopped } from './parent-watch.js';
 
 const optionsSchema = z.object({
   port: z.coerce.number().int().min(0).max(65535),
@@ -48,22 +48,15 @@ export function registerFakeStoreCommand(program: Command): void {
         ...(empty ? { orders: [] } : {}),
         logger: createLogger({ level: lenientSetting('LOG_LEVEL') ?? 'info', name: 'fake-store' }),
       });
-
-      const stopping = untilStopped();
-      console.log(`Fake store for ${store.shop} listening: SHOPIFY_ADMIN_API_URL=${store.url}`);
-      console.log(
+      const orders = store.orders().map((o) => `${o.id} ${o.name}`);
+      await serveUntilStopped('fake store', store, [
+        `Fake store for ${store.shop} listening: SHOPIFY_ADMIN_API_URL=${store.url}`,
         `Connector settings (local only): SHOPIFY_SHOP=${store.shop} SHOPIFY_ADMIN_API_URL=${store.url} ` +
           `SHOPIFY_ACCESS_TOKEN=${options.accessToken} SHOPIFY_WEBHOOK_SECRET=${options.webhookSecret}`,
-      );
-      const orders = store.orders().map((o) => `${o.id} ${o.name}`);
-      console.log(`Orders: ${orders.join(', ') || 'none'}`);
-      console.log(
+        `Orders: ${orders.join(', ') || 'none'}`,
         `Control: POST ${store.url}/_fake/orders {"order": {...}, "webhookUrl": "..."}, ` +
           `POST /_fake/orders/{id} {"markPaid": true} | {"cancel": true}, GET /_fake/mutations`,
-      );
-      if (options.webhookUrl) console.log(`Webhooks go to ${options.webhookUrl}`);
-
-      console.log(`${await stopping}, closing the fake store.`);
-      await store.close();
+        ...(options.webhookUrl ? [`Webhooks go to ${options.webhookUrl}`] : []),
+      ]);
     });
 }

@@ -1,12 +1,19 @@
 import { readFileSync } from 'node:fs';
 
-/** Call it before announcing the server, so no early signal meets Node's default (exit 143). */
-export async function untilStopped(): Promise<string> {
+/** Prints `lines` once the signals are caught, so no early one meets Node's default (exit 143). */
+export async function serveUntilStopped(
+  what: string,
+  server: { close(): Promise<void> },
+  lines: string[],
+): Promise<void> {
   const signal = new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT received'));
     process.once('SIGTERM', () => resolve('SIGTERM received'));
   });
-  return Promise.race([signal, whenStartedFromGone()]);
+  const stopping = Promise.race([signal, whenStartedFromGone()]);
+  for (const line of lines) console.log(line);
+  console.log(`${await stopping}, closing the ${what}.`);
+  await server.close();
 }
 
 /** A killed `npm run` signals none of the processes below it, which would keep their ports. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { lenientSetting } from '../../config/index.js';
 import { createLogger } from '../log.js';
 import { startPartnerSandbox } from '../sandbox/partner/index.js';
-import { untilStopped } from './parent-watch.js';
+import { serveUntilStopped } from './parent-watch.js';
 
 const wholeNumber = (min: number) =>
   z.coerce
@@ -52,22 +52,16 @@ export function registerSandboxCommand(program: Command): void {
           name: 'partner-sandbox',
         }),
       });
-
-      const stopping = untilStopped();
-      console.log(`Partner sandbox listening: PARTNER_API_URL=${sandbox.url}`);
-      console.log(`Control endpoints (local only, no token): ${sandbox.controlUrl}`);
-      console.log(
+      await serveUntilStopped('sandbox', sandbox, [
+        `Partner sandbox listening: PARTNER_API_URL=${sandbox.url}`,
+        `Control endpoints (local only, no token): ${sandbox.controlUrl}`,
         `Rate limit: ${options.rateLimit} requests per ${options.rateWindowMs} ms per token` +
           (options.autoAdvanceMs ? `; shipments advance every ${options.autoAdvanceMs} ms` : ''),
-      );
-      console.log('Seeded accounts (sandbox only):');
-      for (const account of sandbox.accounts) {
-        console.log(
-          `  ${account.email}  password ${account.password}  token ${account.token}  (${account.name})`,
-        );
-      }
-
-      console.log(`${await stopping}, closing the sandbox.`);
-      await sandbox.close();
+        'Seeded accounts (sandbox only):',
+        ...sandbox.accounts.map(
+          (account) =>
+            `  ${account.email}  password ${account.password}  token ${account.token}  (${account.name})`,
+        ),
+      ]);
     });
 }
