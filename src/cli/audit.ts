@@ -5,7 +5,7 @@ import { loadSettings } from '../../config/index.js';
 import { parseOrderId } from '../domain/order.js';
 import { listStaffActions, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
 import { parseDay, utcText } from './dates.js';
-import { settingsOrExit, withRedisAt } from './exit.js';
+import { messageOf, settingsOrExit, withRedisAt } from './exit.js';
 import { notAnOrder, orderNamed } from './status.js';
 
 /** The CLI has no login of its own. */
@@ -32,9 +32,7 @@ export async function recordCliAction(
       ...action,
     });
   } catch (error) {
-    console.error(
-      `Done, but not recorded in the audit trail: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    console.error(`Done, but not recorded in the audit trail: ${messageOf(error)}`);
   }
 }
 

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Command } from 'commander';
 import { ConfigError, loadSettings } from '../../config/index.js';
 import { DEMO_SETTINGS_FILE, demoCliSettings, writeDemoSettings } from '../demo/cli-settings.js';
@@ -12,14 +13,16 @@ import { AUTO_ADVANCE_MS } from '../demo/settings.js';
 import { type DemoStack, startDemoStack } from '../demo/stack.js';
 import { shopifyProgress, summaryLines } from '../demo/summary.js';
 import { OrderWatcher } from '../demo/watch.js';
-import { EXIT, settingsOrExit } from './exit.js';
+import { EXIT, messageOf, settingsOrExit } from './exit.js';
 import { whenStartedFromGone } from './parent-watch.js';
 
 /** 128 + SIGINT, as a shell reports Ctrl-C. */
 const EXIT_INTERRUPTED = 130;
 const DOCKER_REDIS = 'docker run -d --name connector-redis -p 6379:6379 redis:7-alpine';
 
-const print = (line: string) => console.log(line);
+const print = (...lines: string[]) => {
+  for (const line of lines) console.log(line);
+};
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -80,10 +83,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
     if (options.keepRunning) {
       printAddresses(stack);
       removeSettings = printCliSettings(stack);
-      await new Promise<void>((resolve) => {
-        if (interrupt.signal.aborted) resolve();
-        interrupt.signal.addEventListener('abort', () => resolve(), { once: true });
-      });
+      if (!interrupt.signal.aborted) await once(interrupt.signal, 'abort');
     }
   } catch (error) {
     if (error instanceof DemoInterrupted || interrupt.signal.aborted) {
@@ -92,7 +92,7 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
       console.error(`\n${error.message}`);
       code = EXIT.config;
     } else {
-      console.error(`\nThe demo failed: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(`\nThe demo failed: ${messageOf(error)}`);
       code = 1;
     }
   } finally {
@@ -103,11 +103,11 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
         const removed = await stack.close();
         print(
           `\nCleaned up: stopped the connector, sandbox and fake store; removed ${removed} Redis keys`,
+          `(queues obliterated, prefix ${stack.prefix} and this run's partner budget).`,
         );
-        print(`(queues obliterated, prefix ${stack.prefix} and this run's partner budget).`);
       } catch (error) {
         console.error(
-          `Cleanup failed (${error instanceof Error ? error.message : String(error)}). Remove the keys by hand:\n` +
+          `Cleanup failed (${messageOf(error)}). Remove the keys by hand:\n` +
             `  redis-cli --scan --pattern '${stack.prefix}:*' | xargs -r redis-cli del`,
         );
         code ||= 1;
@@ -123,72 +123,58 @@ async function runDemo(options: { keepRunning: boolean }): Promise<number> {
 
 function printHeader(stack: DemoStack, redis: LocalRedis, configuredUrl: string): void {
   const seeded = stack.store.orders();
-  print('Connector demo: Shopify orders becoming shipments, end to end, on this machine.');
-  print('');
-  print(`   Redis            ${redis.url}, keys under prefix ${stack.prefix} (removed at the end)`);
-  if (redis.isPrivate) {
-    print(
-      `                    a private redis-server for this run (nothing answered at ${configuredUrl})`,
-    );
-  }
   print(
-    `   Partner sandbox  ${stack.sandbox.url}, shipments move on every ${AUTO_ADVANCE_MS / 1000} s\n` +
-      `                    token ${stack.partnerToken} (issued for this run)`,
-  );
-  print(
+    'Connector demo: Shopify orders becoming shipments, end to end, on this machine.',
+    '',
+    `   Redis            ${redis.url}, keys under prefix ${stack.prefix} (removed at the end)`,
+    ...(redis.isPrivate
+      ? [
+          `                    a private redis-server for this run (nothing answered at ${configuredUrl})`,
+        ]
+      : []),
+    `   Partner sandbox  ${stack.sandbox.url}, shipments move on every ${AUTO_ADVANCE_MS / 1000} s`,
+    `                    token ${stack.partnerToken} (issued for this run)`,
     `   Fake store       ${stack.store.url} (${stack.store.shop}), ${seeded.length} seeded orders ` +
       `${seeded[0]?.name}–${seeded.at(-1)?.name}`,
-  );
-  print(
-    `   Connector        ${stack.webhookUrl} (the real service, via startService;\n` +
-      '                    its warnings show below as "(connector log, warn)")',
-  );
-  print(
-    `   Bull Board       ${stack.board.url}  (user ${stack.board.user}, password ${stack.board.password})\n` +
-      '                    every queue and its jobs; add --keep-running to look around afterwards',
-  );
-  print('');
-  print(
-    '   Each line below names a Shopify order. "registered": the provider accepted the shipment;\n' +
-      '   "refused": it cannot ship as it is (the reason is what staff see); "skipped": not eligible;\n' +
-      '   "→ Shopify": what the connector wrote on the order (tags, partner_shipment metafields, note).',
+    `   Connector        ${stack.webhookUrl} (the real service, via startService;`,
+    '                    its warnings show below as "(connector log, warn)")',
+    boardLine(stack),
+    '                    every queue and its jobs; add --keep-running to look around afterwards',
+    '',
+    '   Each line below names a Shopify order. "registered": the provider accepted the shipment;',
+    '   "refused": it cannot ship as it is (the reason is what staff see); "skipped": not eligible;',
+    '   "→ Shopify": what the connector wrote on the order (tags, partner_shipment metafields, note).',
   );
 }
 
+const boardLine = ({ board }: DemoStack) =>
+  `   Bull Board       ${board.url}  (user ${board.user}, password ${board.password})`;
+
 function printSummary(stack: DemoStack, watcher: OrderWatcher): void {
   const orders = stack.store.orders();
-  print('\n6. Where every order ended up');
-  for (const line of summaryLines(orders, (id) => watcher.record(id), stack.sandbox.shipments())) {
-    print(line);
-  }
-  print(
-    `\n   The connector made ${stack.store.mutations.length} changes to Shopify orders ` +
-      `and ${stack.sandbox.requests.length} requests to the provider.`,
-  );
   const { fulfilled, delivered } = shopifyProgress(orders);
   print(
-    `   In Shopify, ${fulfilled} orders were fulfilled with the carrier's tracking and ${delivered} marked delivered,\n` +
-      '   each by one fulfillment per location and one email to the customer.',
+    '\n6. Where every order ended up',
+    ...summaryLines(orders, (id) => watcher.record(id), stack.sandbox.shipments()),
+    `\n   The connector made ${stack.store.mutations.length} changes to Shopify orders ` +
+      `and ${stack.sandbox.requests.length} requests to the provider.`,
+    `   In Shopify, ${fulfilled} orders were fulfilled with the carrier's tracking and ${delivered} marked delivered,`,
+    '   each by one fulfillment per location and one email to the customer.',
   );
 }
 
 function printAddresses(stack: DemoStack): void {
   const origin = new URL(stack.webhookUrl).origin;
-  const control = stack.sandbox.controlUrl;
-  print('\nStill running (--keep-running). Ctrl-C stops everything and removes the Redis keys.');
-  print(`   Partner API      ${stack.sandbox.url}  (Authorization: Bearer ${stack.partnerToken})`);
-  print(`   Sandbox control  ${control}  (docs/sandbox.md)`);
-  print(`   Fake store       ${stack.store.url}  (GET /_fake/orders, GET /_fake/mutations)`);
-  print(`   Webhooks         ${stack.webhookUrl}`);
-  print(`   Health           ${origin}/healthz  ${origin}/readyz  ${origin}/status`);
   print(
-    `   Bull Board       ${stack.board.url}  (user ${stack.board.user}, password ${stack.board.password})`,
-  );
-  print('Try a new order (its webhook goes to the connector, and this window narrates it):');
-  print(
+    '\nStill running (--keep-running). Ctrl-C stops everything and removes the Redis keys.',
+    `   Partner API      ${stack.sandbox.url}  (Authorization: Bearer ${stack.partnerToken})`,
+    `   Sandbox control  ${stack.sandbox.controlUrl}  (docs/sandbox.md)`,
+    `   Fake store       ${stack.store.url}  (GET /_fake/orders, GET /_fake/mutations)`,
+    `   Webhooks         ${stack.webhookUrl}`,
+    `   Health           ${origin}/healthz  ${origin}/readyz  ${origin}/status`,
+    boardLine(stack),
+    'Try a new order (its webhook goes to the connector, and this window narrates it):',
     `   curl -s -X POST ${stack.store.url}/_fake/orders -H 'content-type: application/json' -d '{"order":{}}'`,
-  );
-  print(
     `   curl -s ${stack.sandbox.url}/shipments -H 'authorization: Bearer ${stack.partnerToken}'`,
   );
 }
@@ -196,12 +182,12 @@ function printAddresses(stack: DemoStack): void {
 function printCliSettings(stack: DemoStack): () => void {
   const settings = demoCliSettings(stack.env);
   let remove: () => void = () => {};
-  let written = '';
+  let written: string;
   try {
     remove = writeDemoSettings(settings);
     written = ` (written to ${DEMO_SETTINGS_FILE}, removed when the demo stops)`;
   } catch (error) {
-    written = ` (could not write ${DEMO_SETTINGS_FILE}: ${error instanceof Error ? error.message : String(error)})`;
+    written = ` (could not write ${DEMO_SETTINGS_FILE}: ${messageOf(error)})`;
   }
   const shown = [
     'REDIS_URL',
@@ -212,12 +198,14 @@ function printCliSettings(stack: DemoStack): () => void {
     'SHOPIFY_ACCESS_TOKEN',
     'SHOPIFY_ADMIN_API_URL',
   ];
-  print(`\nThe connector's CLI, pointed at this demo${written}:`);
-  for (const name of shown) if (settings[name]) print(`   ${name}=${settings[name]}`);
-  print('From another terminal in this directory, e.g.:');
   const cli = `npm run connector -- --env-file ${DEMO_SETTINGS_FILE}`;
-  print(`   ${cli} status "#1003"      # its timeline and what to do`);
-  print(`   ${cli} drift`);
-  print(`   ${cli} replay --queue create-shipment --failed --dry-run`);
+  print(
+    `\nThe connector's CLI, pointed at this demo${written}:`,
+    ...shown.filter((name) => settings[name]).map((name) => `   ${name}=${settings[name]}`),
+    'From another terminal in this directory, e.g.:',
+    `   ${cli} status "#1003"      # its timeline and what to do`,
+    `   ${cli} drift`,
+    `   ${cli} replay --queue create-shipment --failed --dry-run`,
+  );
   return remove;
 }

@@ -12,6 +12,9 @@ import {
 /** sysexits(3) codes, so scripts can tell a bad setting from an outage. */
 export const EXIT = { usage: 2, noInput: 66, unavailable: 69, config: 78 } as const;
 
+export const messageOf = (error: unknown) =>
+  error instanceof Error ? error.message : String(error);
+
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** For `.catch`: undefined after printing an expected error and setting the exit code. */
@@ -38,7 +41,7 @@ export const configOrExit = (): Config | undefined => settingsOrExit(() => loadC
 /** Runs `work` on a connection it closes after; nothing after saying why Redis is out of reach. */
 export async function withRedisAt(url: string, work: (redis: Redis) => Promise<void>) {
   const redis = await connectedRedis(url).catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : String(error));
+    console.error(messageOf(error));
     process.exitCode = EXIT.unavailable;
   });
   if (!redis) return;
