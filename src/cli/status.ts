@@ -6,7 +6,7 @@ import { askProviderForShipment, readStoredOrderStatus } from '../compose/order-
 import { parseOrderId } from '../domain/order.js';
 import { createLogger } from '../log.js';
 import { StoreError } from '../store/errors.js';
-import { EXIT, exitOn, settingsOrExit, withRedis } from './exit.js';
+import { EXIT, exitOn, messageOf, settingsOrExit, withRedis } from './exit.js';
 import { formatOrderStatus, type OrderStatus } from './status-format.js';
 
 /** Bare digits may be either an id or a name. */
@@ -55,34 +55,18 @@ export function notAnOrder(raw: string): undefined {
 type StatusOptions = { live?: boolean; json?: boolean };
 
 async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix: string) {
-  const logger = createLogger({ level: 'warn' });
   const argument = parseOrderArgument(raw);
   if (!argument) return notAnOrder(raw);
-  let orderId = argument.kind === 'name' ? null : argument.value;
-  let name: string | undefined;
-  let stored = orderId ? await readStoredOrderStatus(redis, prefix, orderId) : null;
-
-  let found: Awaited<ReturnType<typeof orderByName>> = null;
-  if (argument.kind === 'name') {
-    found = await orderNamed(argument.value);
-    if (!found) return;
-  } else if (argument.kind === 'idOrName' && stored?.record === null && stored.jobs.length === 0) {
-    const shopify = quietly(() => loadSettings(['shopify']).shopify);
-    if (shopify) {
-      found = await orderByName(argument.value, shopify);
-      if (found === undefined) return;
-    } else {
-      console.error(
-        `${argument.value} is no order id the connector knows of; looking it up as an order name (#${argument.value}) needs the SHOPIFY_* settings.`,
-      );
-    }
-  }
-  if (found) {
-    orderId = found.id;
-    name = found.name;
-    stored = await readStoredOrderStatus(redis, prefix, orderId);
-  }
-  if (!orderId || !stored) return;
+  const read = (orderId: string) => readStoredOrderStatus(redis, prefix, orderId);
+  const byId = argument.kind === 'name' ? undefined : await read(argument.value);
+  const found =
+    argument.kind === 'name'
+      ? await orderNamed(argument.value)
+      : argument.kind === 'idOrName' && byId?.record === null && byId.jobs.length === 0
+        ? await bareNumberAsName(argument.value)
+        : null;
+  if (found === undefined) return;
+  const stored = found || !byId ? await read(found?.id ?? argument.value) : byId;
 
   let live: OrderStatus['live'];
   if (opts.live) {
@@ -91,21 +75,30 @@ async function showStatus(raw: string, opts: StatusOptions, redis: Redis, prefix
       '--live asks the provider and needs the partner settings',
     );
     if (!partner) return;
-    live = await askProviderForShipment(partner, redis, logger, orderId).then(
+    const logger = createLogger({ level: 'warn' });
+    live = await askProviderForShipment(partner, redis, logger, stored.orderId).then(
       (shipment) => ({ shipment }),
-      (error) => ({ error: error instanceof Error ? error.message : String(error) }),
+      (error) => ({ error: messageOf(error) }),
     );
   }
-  const status: OrderStatus = { ...stored, ...(name ? { name } : {}), ...(live ? { live } : {}) };
+  const status: OrderStatus = {
+    ...stored,
+    ...(found?.name ? { name: found.name } : {}),
+    ...(live ? { live } : {}),
+  };
   console.log(opts.json ? JSON.stringify(status, null, 2) : formatOrderStatus(status));
 }
 
-function quietly<T>(load: () => T): T | undefined {
+/** Null when no order has that name or the Shopify settings are missing; undefined as orderByName. */
+async function bareNumberAsName(value: string) {
   try {
-    return load();
+    return await orderByName(value, loadSettings(['shopify']).shopify);
   } catch (error) {
-    if (error instanceof ConfigError) return undefined;
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(
+      `${value} is no order id the connector knows of; looking it up as an order name (#${value}) needs the SHOPIFY_* settings.`,
+    );
+    return null;
   }
 }
 
