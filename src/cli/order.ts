@@ -5,7 +5,7 @@ import { parseOrderId } from '../domain/order.js';
 import { OrderRecords } from '../records/order-records.js';
 import { recordCliAction } from './audit.js';
 import { EXIT, environmentOrExit, withRedis, withSharedParts } from './exit.js';
-import { changedAfterRegistration, stateWord } from './status-format.js';
+import { registrationLines, stateWord } from './status-format.js';
 
 export async function reportOrder(
   orderId: string,
@@ -38,11 +38,7 @@ export function formatOrderReport(report: OrderReport): string {
   if (!r) lines.push('  No record: the connector has not seen this order yet.');
   else {
     lines.push(`  State: ${stateWord(r.state)} (since ${r.updatedAt})`);
-    if (r.orderNumber) lines.push(`  Provider order number: ${r.orderNumber}`);
-    if (r.partnerStatus) lines.push(`  Provider status: ${r.partnerStatus}`);
-    if (r.registeredAt) lines.push(`  Registered: ${r.registeredAt}`);
-    if (r.reason) lines.push(`  Reason: ${r.reason.replaceAll('\n', '\n          ')}`);
-    lines.push(...changedAfterRegistration(r));
+    lines.push(...registrationLines(r, 'Provider status', true));
   }
   const j = report.job;
   lines.push(

@@ -49,51 +49,47 @@ const indent = (text: string) => text.replaceAll('\n', '\n      ');
 
 export function formatOrderStatus(status: OrderStatus): string {
   const r = status.record;
-  const lines = [`Order ${status.orderId}${status.name ? ` (${status.name})` : ''}`];
-  lines.push(
-    `  State: ${r ? `${STATE_WORDS[r.state]} since ${r.updatedAt}` : 'not seen (the connector has no record of it)'}`,
-  );
-  lines.push(`  Eligibility: ${eligibility(r)}`);
-  lines.push(`  Reference at the provider: ${status.orderId}`);
-  if (r?.orderNumber) lines.push(`  Provider order number: ${r.orderNumber}`);
-  if (r?.partnerStatus) lines.push(`  Provider status (when registered): ${r.partnerStatus}`);
-  if (r?.registeredAt) lines.push(`  Registered: ${r.registeredAt}`);
-  if (r) lines.push(...changedAfterRegistration(r));
-  lines.push(...formatSync(status.shipment));
-  lines.push(...formatLive(status.live));
   const error = lastError(status);
-  lines.push(error ? `  Last error: ${indent(error)}` : '  Last error: none');
   const todo = whatToDo(status);
-  if (todo) lines.push(`  What to do: ${todo}`);
-  lines.push('  Jobs:');
-  if (status.jobs.length === 0) lines.push('    none kept for it in any queue');
-  for (const job of status.jobs) {
-    lines.push(
-      `    ${job.queue}/${job.id}: ${job.state}, ${job.attemptsMade} attempt(s) made${job.finishedAt ? `, finished ${job.finishedAt}` : ''}`,
-    );
-  }
-  lines.push(formatPartnerQueues(status.partnerQueues));
-  if (status.evictionPause) {
-    lines.push(
-      `  PAUSED: ${evictionPauseMessage(status.evictionPause)} (checked every few minutes).`,
-    );
-  }
-  lines.push(...formatTimeline(status.timeline));
-  return lines.join('\n');
+  return [
+    `Order ${status.orderId}${status.name ? ` (${status.name})` : ''}`,
+    `  State: ${r ? `${STATE_WORDS[r.state]} since ${r.updatedAt}` : 'not seen (the connector has no record of it)'}`,
+    `  Eligibility: ${eligibility(r)}`,
+    `  Reference at the provider: ${status.orderId}`,
+    ...(r ? registrationLines(r, 'Provider status (when registered)') : []),
+    ...formatSync(status.shipment),
+    ...formatLive(status.live),
+    `  Last error: ${error ? indent(error) : 'none'}`,
+    ...(todo ? [`  What to do: ${todo}`] : []),
+    '  Jobs:',
+    ...(status.jobs.length === 0 ? ['    none kept for it in any queue'] : []),
+    ...status.jobs.map(
+      (job) =>
+        `    ${job.queue}/${job.id}: ${job.state}, ${job.attemptsMade} attempt(s) made${job.finishedAt ? `, finished ${job.finishedAt}` : ''}`,
+    ),
+    formatPartnerQueues(status.partnerQueues),
+    ...(status.evictionPause
+      ? [`  PAUSED: ${evictionPauseMessage(status.evictionPause)} (checked every few minutes).`]
+      : []),
+    ...formatTimeline(status.timeline),
+  ].join('\n');
 }
 
-export function changedAfterRegistration(r: OrderRecord): string[] {
-  const lines: string[] = [];
-  if (r.cancelledAfterRegistrationAt)
-    lines.push(
-      `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
-    );
+/** What the record says of the registration; `order` adds the refusal reason. */
+export function registrationLines(r: OrderRecord, statusLabel: string, withReason = false) {
   const edited = FINGERPRINT_PARTS.filter((p) => r.editReportedChanges?.split(',').includes(p));
-  if (r.editReportedAt && edited.length > 0)
-    lines.push(
+  const lines = [
+    r.orderNumber && `  Provider order number: ${r.orderNumber}`,
+    r.partnerStatus && `  ${statusLabel}: ${r.partnerStatus}`,
+    r.registeredAt && `  Registered: ${r.registeredAt}`,
+    withReason && r.reason && `  Reason: ${r.reason.replaceAll('\n', '\n          ')}`,
+    r.cancelledAfterRegistrationAt &&
+      `  Cancelled in Shopify after registration (${r.cancelledAfterRegistrationAt}): ask the provider to cancel it.`,
+    r.editReportedAt &&
+      edited.length > 0 &&
       `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
-    );
-  return lines;
+  ];
+  return lines.filter((line): line is string => Boolean(line));
 }
 
 function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
@@ -138,20 +134,13 @@ function describeEntry(entry: TimelineEntry): string {
 }
 
 /** The README's failure table. */
-function whatToDo(status: OrderStatus): string | undefined {
-  const r = status.record;
-  const id = status.orderId;
-  if (!r) {
-    return status.jobs.length > 0
-      ? undefined
-      : `nothing yet, if the order is new (webhooks and the reconciliation pass bring it in); to send it now: connector order ${id} --replay`;
-  }
-  if (r.state === 'failed') {
+function whatToDo({ record: r, orderId: id, jobs }: OrderStatus): string | undefined {
+  if (!r && jobs.length === 0)
+    return `nothing yet, if the order is new (webhooks and the reconciliation pass bring it in); to send it now: connector order ${id} --replay`;
+  if (r?.state === 'failed')
     return `fix the order in Shopify (the change brings it back by itself), or send it as it is: connector order ${id} --replay`;
-  }
-  if (r.state === 'sending') {
+  if (r?.state === 'sending')
     return 'nothing: the job asks the provider whether the shipment exists before it sends again';
-  }
   return undefined;
 }
 
