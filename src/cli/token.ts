@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import type { Command } from 'commander';
 import { lenientSetting } from '../../config/index.js';
 import { PartnerClient } from '../partner/client.js';
@@ -65,9 +66,7 @@ async function readPassword(io: TokenCommandIo): Promise<string> {
       rl.close();
     }
   }
-  let text = '';
-  for await (const chunk of io.input) text += String(chunk);
-  return (text.split(/\r?\n/)[0] ?? '').trim();
+  return ((await text(io.input)).split(/\r?\n/)[0] ?? '').trim();
 }
 
 export function registerTokenCommand(program: Command): void {
