@@ -6,7 +6,7 @@ import * as D from './documents.js';
 import * as R from './responses.js';
 import type { StoreSetup } from './types.js';
 
-export function createStoreSetup(transport: StoreTransport): StoreSetup {
+export function createStoreSetup({ send }: StoreTransport): StoreSetup {
   /** Every node of a paged list, following its cursor to the end. */
   async function allNodes<S extends z.ZodType, N>(
     operation: string,
@@ -18,9 +18,8 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
     const nodes: N[] = [];
     let after: string | null = null;
     do {
-      const { nodes: more, pageInfo } = page(
-        await transport.send(operation, document, schema, { ...variables, after }),
-      );
+      const data = await send(operation, document, schema, { ...variables, after });
+      const { nodes: more, pageInfo } = page(data);
       nodes.push(...more);
       after = nextCursor(pageInfo, operation);
     } while (after);
@@ -29,23 +28,13 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
 
   return {
     async grantedScopes() {
-      const data = await transport.send(
-        'GetGrantedScopes',
-        D.GET_GRANTED_SCOPES,
-        R.grantedScopesData,
-        {},
-      );
+      const data = await send('GetGrantedScopes', D.GET_GRANTED_SCOPES, R.grantedScopesData, {});
       return data.currentAppInstallation.accessScopes.map((scope) => scope.handle);
     },
 
     async shopIdentity() {
-      const data = await transport.send(
-        'GetShopIdentity',
-        D.GET_SHOP_IDENTITY,
-        R.shopIdentityData,
-        {},
-      );
-      return data.shop;
+      const { shop } = await send('GetShopIdentity', D.GET_SHOP_IDENTITY, R.shopIdentityData, {});
+      return shop;
     },
 
     async merchantLocations() {
@@ -73,7 +62,7 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
 
     async createWebhookSubscription(topic, uri) {
       const operation = 'CreateWebhookSubscription';
-      const data = await transport.send(
+      const data = await send(
         operation,
         D.CREATE_WEBHOOK_SUBSCRIPTION,
         R.createWebhookSubscriptionData,
@@ -87,7 +76,7 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
 
     async updateWebhookSubscription(id, uri) {
       const operation = 'UpdateWebhookSubscription';
-      const data = await transport.send(
+      const data = await send(
         operation,
         D.UPDATE_WEBHOOK_SUBSCRIPTION,
         R.updateWebhookSubscriptionData,
@@ -109,7 +98,7 @@ export function createStoreSetup(transport: StoreTransport): StoreSetup {
 
     async createOrderMetafieldDefinition(def) {
       const operation = 'CreateMetafieldDefinition';
-      const data = await transport.send(
+      const data = await send(
         operation,
         D.CREATE_METAFIELD_DEFINITION,
         R.createMetafieldDefinitionData,
