@@ -3,6 +3,8 @@ import { pageInfo, userErrors } from '../transport/answers.js';
 
 /** The `data` of each document in documents.ts, as the setup reads it. */
 
+const page = <T extends z.ZodType>(node: T) => z.object({ nodes: z.array(node), pageInfo });
+
 export const grantedScopesData = z.object({
   currentAppInstallation: z.object({ accessScopes: z.array(z.object({ handle: z.string() })) }),
 });
@@ -12,19 +14,13 @@ export const shopIdentityData = z.object({
 });
 
 export const listLocationsData = z.object({
-  locations: z.object({
-    nodes: z.array(
-      z.object({ id: z.string(), name: z.string(), isFulfillmentService: z.boolean() }),
-    ),
-    pageInfo,
-  }),
+  locations: page(
+    z.object({ id: z.string(), name: z.string(), isFulfillmentService: z.boolean() }),
+  ),
 });
 
 export const listWebhookSubscriptionsData = z.object({
-  webhookSubscriptions: z.object({
-    nodes: z.array(z.object({ id: z.string(), topic: z.string(), uri: z.string() })),
-    pageInfo,
-  }),
+  webhookSubscriptions: page(z.object({ id: z.string(), topic: z.string(), uri: z.string() })),
 });
 
 const webhookPayload = z
@@ -40,17 +36,14 @@ export const updateWebhookSubscriptionData = z.object({
 });
 
 export const listMetafieldDefinitionsData = z.object({
-  metafieldDefinitions: z.object({
-    nodes: z.array(
-      z.object({
-        id: z.string(),
-        key: z.string(),
-        name: z.string(),
-        type: z.object({ name: z.string() }),
-      }),
-    ),
-    pageInfo,
-  }),
+  metafieldDefinitions: page(
+    z.object({
+      id: z.string(),
+      key: z.string(),
+      name: z.string(),
+      type: z.object({ name: z.string() }),
+    }),
+  ),
 });
 
 export const createMetafieldDefinitionData = z.object({
