@@ -84,23 +84,17 @@ export function clientCredentialsSessions(options: {
 
 function tokenError(error: unknown): Error {
   const operation = 'ClientCredentials';
-  if (error instanceof HttpResponseError) {
-    const status = error.response.code;
-    if (status >= 400 && status < 500 && status !== 429) {
-      return new StoreAuthError(
-        `Shopify refused the client credentials (HTTP ${status}); check the client id and secret`,
-        { operation, status, cause: error },
-      );
-    }
-    return new StoreRequestError(`Shopify token request failed (HTTP ${status})`, {
-      operation,
-      status,
-      retryable: true,
-      cause: error,
-    });
+  const status = error instanceof HttpResponseError ? error.response.code : undefined;
+  if (status !== undefined && status >= 400 && status < 500 && status !== 429) {
+    return new StoreAuthError(
+      `Shopify refused the client credentials (HTTP ${status}); check the client id and secret`,
+      { operation, status, cause: error },
+    );
   }
-  return new StoreRequestError('Shopify token request failed: no usable answer', {
+  const why = status === undefined ? ': no usable answer' : ` (HTTP ${status})`;
+  return new StoreRequestError(`Shopify token request failed${why}`, {
     operation,
+    status,
     retryable: true,
     cause: error,
   });
