@@ -63,7 +63,12 @@ export class StoreUserError extends StoreError {
       writeMade?: boolean;
     } = {},
   ) {
-    const known = findKnownRefusal(userErrors, options.knownRefusals ?? []);
+    const [known] = userErrors.flatMap((detail) => {
+      const refusal = options.knownRefusals?.find((r) =>
+        r.userErrorCode ? detail.code === r.userErrorCode : r.pattern?.test(detail.message),
+      );
+      return refusal ? [{ detail, refusal }] : [];
+    });
     const first = known?.detail ?? userErrors[0];
     const said = first
       ? `${first.field.length > 0 ? `${first.field.join('.')}: ` : ''}${first.message}`
@@ -75,19 +80,6 @@ export class StoreUserError extends StoreError {
     this.orderStatusSet = options.orderStatusSet ?? false;
     this.writeMade = options.writeMade ?? false;
   }
-}
-
-function findKnownRefusal(
-  userErrors: readonly StoreUserErrorDetail[],
-  refusals: readonly KnownRefusal[],
-): { detail: StoreUserErrorDetail; refusal: KnownRefusal } | undefined {
-  for (const detail of userErrors) {
-    const refusal = refusals.find((r) =>
-      r.userErrorCode ? detail.code === r.userErrorCode : r.pattern?.test(detail.message),
-    );
-    if (refusal) return { detail, refusal };
-  }
-  return undefined;
 }
 
 /** Shopify kept throttling after the client had waited as often as it may. */
