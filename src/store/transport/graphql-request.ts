@@ -26,7 +26,24 @@ export function throwOnUserErrors(
 
 export function toStoreError(error: unknown, operation: string): StoreError {
   if (error instanceof StoreError) return error;
-  if (error instanceof GraphqlQueryError) return fromGraphqlErrors(error, operation);
+  if (error instanceof GraphqlQueryError) {
+    const list = (error.body as { errors?: { graphQLErrors?: unknown } } | undefined)?.errors
+      ?.graphQLErrors;
+    const errors: ({ message?: unknown; extensions?: { code?: unknown } } | undefined)[] =
+      Array.isArray(list) ? list : [];
+    const codes = errors.map((e) => e?.extensions?.code);
+    const message = errors.length > 0 ? errors[0]?.message : error.message;
+    const text = typeof message === 'string' ? message : 'unknown GraphQL error';
+    const first = text.length > 200 ? `${text.slice(0, 199)}…` : text;
+    const fields = { operation, status: 200, cause: error };
+    if (codes.includes('ACCESS_DENIED')) {
+      return new StoreAuthError(`The app lacks access for ${operation}: ${first}`, fields);
+    }
+    return new StoreRequestError(`Admin API rejected ${operation}: ${first}`, {
+      ...fields,
+      retryable: codes.includes('INTERNAL_SERVER_ERROR'),
+    });
+  }
   if (error instanceof HttpResponseError) {
     const status = error.response.code;
     if (status === 401 || status === 403) {
@@ -59,28 +76,4 @@ export function toStoreError(error: unknown, operation: string): StoreError {
     });
   }
   return new StoreRequestError(`${operation} failed unexpectedly`, { operation, cause: error });
-}
-
-function fromGraphqlErrors(error: GraphqlQueryError, operation: string): StoreError {
-  const list = (error.body as { errors?: { graphQLErrors?: unknown } } | undefined)?.errors
-    ?.graphQLErrors;
-  const errors: ({ message?: unknown; extensions?: { code?: unknown } } | undefined)[] =
-    Array.isArray(list) ? list : [];
-  const codes = errors.map((e) => e?.extensions?.code);
-  const message = errors.length > 0 ? errors[0]?.message : error.message;
-  const text = typeof message === 'string' ? message : 'unknown GraphQL error';
-  const first = text.length > 200 ? `${text.slice(0, 199)}…` : text;
-  if (codes.includes('ACCESS_DENIED')) {
-    return new StoreAuthError(`The app lacks access for ${operation}: ${first}`, {
-      operation,
-      status: 200,
-      cause: error,
-    });
-  }
-  return new StoreRequestError(`Admin API rejected ${operation}: ${first}`, {
-    operation,
-    status: 200,
-    retryable: codes.includes('INTERNAL_SERVER_ERROR'),
-    cause: error,
-  });
 }
