@@ -97,14 +97,13 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
           ? await book(operation, document, booking.ticket)
           : { ...booking, waitMs: 0 };
       }
-      const { ticket } = booking;
       const session = await sessions.session();
       try {
         const client = clients.get(session) ?? new shopify.clients.Graphql({ session });
         clients.set(session, client);
         const response = await withFetch(fetch, () => client.request(document, { variables }));
         const cost = queryCostOf(response.extensions);
-        await settle(ticket, cost);
+        await settle(booking.ticket, cost);
         observe({ operation, outcome: 'ok', cost });
         return response.data;
       } catch (error) {
@@ -113,24 +112,22 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
           error instanceof GraphqlQueryError
             ? queryCostOf((error.body as { extensions?: unknown } | undefined)?.extensions)
             : undefined;
-        await settle(ticket, cost);
+        await settle(booking.ticket, cost);
         if (throttle && waits < maxThrottleWaits) {
           waits += 1;
           // Booked before the wait so the wait logged is the wait made: the later of what Shopify
           // asks (for its whole bucket) and what the shared bucket needs for the connector's share.
           const next = await take(operation, document);
           const waitMs = Math.max(throttle.waitMs, next.granted ? next.waitMs : next.deferMs);
-          const fields = { operation, waitMs, wait: waits, signal: throttle.kind };
-          if (!next.granted) {
-            observe({ operation, outcome: 'throttled', cost });
-            logger.info(
-              fields,
-              'Shopify throttled the request; the job goes back to its queue for the wait',
-            );
-            throw new StoreBudgetWaitError(operation, waitMs);
-          }
-          observe({ operation, outcome: 'throttled', cost, throttleWaitMs: waitMs });
-          logger.info(fields, 'Shopify throttled the request; waiting before trying again');
+          const throttleWaitMs = next.granted ? waitMs : undefined;
+          observe({ operation, outcome: 'throttled', cost, throttleWaitMs });
+          logger.info(
+            { operation, waitMs, wait: waits, signal: throttle.kind },
+            next.granted
+              ? 'Shopify throttled the request; waiting before trying again'
+              : 'Shopify throttled the request; the job goes back to its queue for the wait',
+          );
+          if (!next.granted) throw new StoreBudgetWaitError(operation, waitMs);
           booking = { ...next, waitMs };
           continue;
         }
@@ -170,8 +167,7 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
       { cost: requestedCostOf(document), operation, priority: storePriority(), booked },
       options.maxBudgetWaitMs ?? 10_000,
     );
-    if (!ticket.granted) return ticket;
-    return { granted: true, ticket, waitMs: ticket.sendInMs };
+    return ticket.granted ? { granted: true, ticket, waitMs: ticket.sendInMs } : ticket;
   }
 
   /** Tells the shared bucket what the request cost; the answer stands even if Redis does not. */
