@@ -1,5 +1,7 @@
 /** Each export is a complete document, listed in ../documents.ts for the schema and cost tests. */
 
+import { PAGE_INFO, USER_ERRORS } from '../selections.js';
+
 export const GET_GRANTED_SCOPES = /* GraphQL */ `
   query GetGrantedScopes {
     currentAppInstallation {
@@ -29,10 +31,7 @@ export const LIST_LOCATIONS = /* GraphQL */ `
         name
         isFulfillmentService
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
   }
 `;
@@ -46,10 +45,7 @@ export const LIST_WEBHOOK_SUBSCRIPTIONS = /* GraphQL */ `
         topic
         uri
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
   }
 `;
@@ -63,10 +59,7 @@ export const CREATE_WEBHOOK_SUBSCRIPTION = /* GraphQL */ `
       webhookSubscription {
         id
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   }
 `;
@@ -80,10 +73,7 @@ export const UPDATE_WEBHOOK_SUBSCRIPTION = /* GraphQL */ `
       webhookSubscription {
         id
       }
-      userErrors {
-        field
-        message
-      }
+      ${USER_ERRORS}
     }
   }
 `;
@@ -100,10 +90,7 @@ export const LIST_ORDER_METAFIELD_DEFINITIONS = /* GraphQL */ `
           name
         }
       }
-      pageInfo {
-        hasNextPage
-        endCursor
-      }
+      ${PAGE_INFO}
     }
   }
 `;
