@@ -16,27 +16,21 @@ export function createAdminShopify(options: {
   webhookSecret: string;
   logger: Logger;
 }): Shopify {
-  const common = {
+  const { auth } = options;
+  return shopifyApi({
     isEmbeddedApp: false,
     // A background service has no app URL; the library insists on one for OAuth redirects.
     hostName: 'localhost',
     apiVersion: options.apiVersion as ApiVersion,
     logger: libraryLogger(options.logger),
     _logDisabledFutureFlags: false,
-  };
-  if (options.auth.kind === 'accessToken') {
-    return shopifyApi({
-      ...common,
-      isCustomStoreApp: true,
-      apiSecretKey: options.webhookSecret,
-      adminApiAccessToken: options.auth.accessToken,
-    });
-  }
-  return shopifyApi({
-    ...common,
-    isCustomStoreApp: false,
-    apiKey: options.auth.clientId,
-    apiSecretKey: options.auth.clientSecret,
+    ...(auth.kind === 'accessToken'
+      ? {
+          isCustomStoreApp: true,
+          apiSecretKey: options.webhookSecret,
+          adminApiAccessToken: auth.accessToken,
+        }
+      : { isCustomStoreApp: false, apiKey: auth.clientId, apiSecretKey: auth.clientSecret }),
   });
 }
 
