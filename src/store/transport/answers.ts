@@ -11,10 +11,7 @@ export const userErrors = z.array(
   }),
 );
 
-export function nextCursor(
-  page: { hasNextPage: boolean; endCursor: string | null },
-  operation: string,
-): string | null {
+export function nextCursor(page: z.output<typeof pageInfo>, operation: string): string | null {
   if (!page.hasNextPage) return null;
   // Stopping here would silently drop the rest; asking again from the start would never end.
   if (!page.endCursor) {
