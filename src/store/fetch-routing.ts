@@ -7,18 +7,14 @@ import { Agent } from 'undici';
 /**
  * The library's one process-wide fetch, as the adapter sets it, cannot reach a local fake store
  * (it always builds `https://{shop}` URLs) and misses nock loaded later. So inside
- * `withFetch(f, …)` it uses `f`, elsewhere the current `globalThis.fetch`. AsyncLocalStorage
+ * `libraryFetch.run(f, …)` it uses `f`, elsewhere the current `globalThis.fetch`. AsyncLocalStorage
  * keeps one client's fetch out of another's requests, however their awaits interleave.
  */
 export type FetchFunction = typeof fetch;
 
-const currentFetch = new AsyncLocalStorage<FetchFunction>();
+export const libraryFetch = new AsyncLocalStorage<FetchFunction>();
 
-setAbstractFetchFunc((input, init) => (currentFetch.getStore() ?? globalThis.fetch)(input, init));
-
-export function withFetch<T>(fetchFn: FetchFunction, work: () => Promise<T>): Promise<T> {
-  return currentFetch.run(fetchFn, work);
-}
+setAbstractFetchFunc((input, init) => (libraryFetch.getStore() ?? globalThis.fetch)(input, init));
 
 /** Idle: the longest silence while an answer's headers or next bytes are awaited (undici: 300 s). */
 export function storeConnections({

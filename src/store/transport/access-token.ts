@@ -1,7 +1,7 @@
 import { HttpResponseError, type Session, type Shopify } from '@shopify/shopify-api';
 import type { Logger } from '../../log.js';
 import { StoreAuthError, StoreRequestError } from '../errors.js';
-import { type FetchFunction, withFetch } from '../fetch-routing.js';
+import { type FetchFunction, libraryFetch } from '../fetch-routing.js';
 
 /** Where the Admin client gets the session (and so the token) each request is sent with. */
 export interface AdminSessions {
@@ -36,11 +36,11 @@ export function clientCredentialsSessions(options: {
 
   async function requestToken(): Promise<Session> {
     const requestedAt = now();
-    const { session } = await withFetch(options.fetch, () =>
-      options.shopify.auth.clientCredentials({ shop: options.shop }),
-    ).catch((error: unknown) => {
-      throw tokenError(error);
-    });
+    const { session } = await libraryFetch
+      .run(options.fetch, () => options.shopify.auth.clientCredentials({ shop: options.shop }))
+      .catch((error: unknown) => {
+        throw tokenError(error);
+      });
     if (!session.accessToken) {
       throw new StoreRequestError('Shopify answered the token request without an access token', {
         operation: 'ClientCredentials',
