@@ -85,12 +85,9 @@ function signatureMatches(secret: Buffer, rawBody: string, sent: string): boolea
 
 function headerReader(headers: WebhookHeaders): (name: string) => string | undefined {
   if (headers instanceof Headers) return (name) => headers.get(name) ?? undefined;
-  const plain = new Map<string, string | string[]>();
+  const plain = new Map<string, string | undefined>();
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) plain.set(name.toLowerCase(), value);
+    if (value !== undefined) plain.set(name.toLowerCase(), Array.isArray(value) ? value[0] : value);
   }
-  return (name) => {
-    const value = plain.get(name);
-    return Array.isArray(value) ? value[0] : value;
-  };
+  return (name) => plain.get(name);
 }
