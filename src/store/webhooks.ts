@@ -23,10 +23,7 @@ export type WebhookVerification =
       missingHeaders?: string[];
     };
 
-export type VerifyWebhook = (
-  rawBody: string,
-  headers: WebhookHeaders,
-) => Promise<WebhookVerification>;
+export type VerifyWebhook = ReturnType<typeof createWebhookVerifier>;
 
 const REQUIRED_HEADERS = [
   'X-Shopify-Hmac-Sha256',
@@ -42,13 +39,10 @@ const REQUIRED_HEADERS = [
  * delivery is refused. node:crypto, as the library's WebCrypto key import per delivery is too slow
  * in a burst. test/store/webhooks.test.ts holds the two to the same verdicts.
  */
-export function createWebhookVerifier(options: {
-  webhookSecret: string;
-  shop?: string;
-}): VerifyWebhook {
+export function createWebhookVerifier(options: { webhookSecret: string; shop?: string }) {
   const secret = Buffer.from(options.webhookSecret, 'utf8');
 
-  return async (rawBody, headers) => {
+  return async (rawBody: string, headers: WebhookHeaders): Promise<WebhookVerification> => {
     const header = headerReader(headers);
     if (rawBody.length === 0) return { valid: false, reason: 'missing_body' };
     const hmac = header('x-shopify-hmac-sha256');
