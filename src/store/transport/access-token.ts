@@ -69,8 +69,7 @@ export function clientCredentialsSessions(options: {
 
   return {
     async session() {
-      if (current && now() < current.renewAt) return current.session;
-      return renew();
+      return current && now() < current.renewAt ? current.session : renew();
     },
     async renewAfterUnauthorized(refused) {
       // Another caller may have renewed already; then its token is the one to retry with.
