@@ -104,16 +104,13 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
         const response = await libraryFetch.run(fetch, () =>
           client.request(document, { variables }),
         );
-        const cost = queryCostOf(response.extensions);
+        const cost = queryCostOf(response);
         await settle(booking.ticket, cost);
         observe({ operation, outcome: 'ok', cost });
         return response.data;
       } catch (error) {
         const throttle = throttleSignal(error);
-        const cost =
-          error instanceof GraphqlQueryError
-            ? queryCostOf((error.body as { extensions?: unknown } | undefined)?.extensions)
-            : undefined;
+        const cost = queryCostOf(error instanceof GraphqlQueryError ? error.body : undefined);
         await settle(booking.ticket, cost);
         if (throttle && waits < maxThrottleWaits) {
           waits += 1;

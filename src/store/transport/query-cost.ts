@@ -23,9 +23,10 @@ const costSchema = z
 
 export type QueryCost = z.output<typeof costSchema>;
 
-/** The cost in an answer's `extensions` (or a GraphQL error's body), or undefined without one. */
-export function queryCostOf(extensions: unknown): QueryCost | undefined {
-  return costSchema.safeParse((extensions as { cost?: unknown } | undefined)?.cost).data;
+/** The cost in the `extensions` of an answer (or a GraphQL error's body), or undefined. */
+export function queryCostOf(answer: unknown): QueryCost | undefined {
+  const extensions = (answer as { extensions?: { cost?: unknown } } | undefined)?.extensions;
+  return costSchema.safeParse(extensions?.cost).data;
 }
 
 /** How one request to the Admin API went, for metrics: throttled ones are counted apart. */
