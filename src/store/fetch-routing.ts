@@ -7,14 +7,14 @@ import { Agent } from 'undici';
 /**
  * The library's one process-wide fetch, as the adapter sets it, cannot reach a local fake store
  * (it always builds `https://{shop}` URLs) and misses nock loaded later. So inside
- * `libraryFetch.run(f, …)` it uses `f`, elsewhere the current `globalThis.fetch`. AsyncLocalStorage
+ * `libFetch.run(f, …)` it uses `f`, elsewhere the current `globalThis.fetch`. AsyncLocalStorage
  * keeps one client's fetch out of another's requests, however their awaits interleave.
  */
 export type FetchFunction = typeof fetch;
 
-export const libraryFetch = new AsyncLocalStorage<FetchFunction>();
+export const libFetch = new AsyncLocalStorage<FetchFunction>();
 
-setAbstractFetchFunc((input, init) => (libraryFetch.getStore() ?? globalThis.fetch)(input, init));
+setAbstractFetchFunc((input, init) => (libFetch.getStore() ?? globalThis.fetch)(input, init));
 
 /** Idle: the longest silence while an answer's headers or next bytes are awaited (undici: 300 s). */
 export function storeConnections({

@@ -1,7 +1,7 @@
 import { HttpResponseError, type Session, type Shopify } from '@shopify/shopify-api';
 import type { Logger } from '../../log.js';
 import { StoreAuthError, StoreRequestError } from '../errors.js';
-import { type FetchFunction, libraryFetch } from '../fetch-routing.js';
+import { type FetchFunction, libFetch } from '../fetch-routing.js';
 
 /** Where the Admin client gets the session (and so the token) each request is sent with. */
 export interface AdminSessions {
@@ -36,7 +36,7 @@ export function clientCredentialsSessions(options: {
 
   async function requestToken(): Promise<Session> {
     const requestedAt = now();
-    const { session } = await libraryFetch
+    const { session } = await libFetch
       .run(options.fetch, () => options.shopify.auth.clientCredentials({ shop: options.shop }))
       .catch((error: unknown) => {
         throw tokenError(error);

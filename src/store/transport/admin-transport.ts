@@ -12,7 +12,7 @@ import {
   StoreRequestError,
   StoreThrottledError,
 } from '../errors.js';
-import { libraryFetch, shopFetch } from '../fetch-routing.js';
+import { libFetch, shopFetch } from '../fetch-routing.js';
 import { createAdminShopify, type ShopifyAuth } from '../shopify.js';
 import { clientCredentialsSessions, fixedTokenSessions } from './access-token.js';
 import type { GrantedTicket, StoreCostGate } from './cost-gate.js';
@@ -101,9 +101,7 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
       try {
         const client = clients.get(session) ?? new shopify.clients.Graphql({ session });
         clients.set(session, client);
-        const response = await libraryFetch.run(fetch, () =>
-          client.request(document, { variables }),
-        );
+        const response = await libFetch.run(fetch, () => client.request(document, { variables }));
         const cost = queryCostOf(response);
         await settle(booking.ticket, cost);
         observe({ operation, outcome: 'ok', cost });
