@@ -61,9 +61,6 @@ export interface StoreTransport {
   ): Promise<z.output<S>>;
 }
 
-/** Points for one send of a request (none without a shared bucket), and how long to wait first. */
-type Booking = { granted: true; ticket?: GrantedTicket; waitMs: number };
-
 /**
  * Each request waits out throttling and renews a refused client-credentials token once; every
  * other failure becomes a typed StoreError.
@@ -114,18 +111,21 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
           waits += 1;
           // Booked before the wait so the wait logged is the wait made: the later of what Shopify
           // asks (for its whole bucket) and what the shared bucket needs for the connector's share.
-          const next = await take(operation, document);
-          const waitMs = Math.max(throttle.waitMs, next.granted ? next.waitMs : next.deferMs);
-          const throttleWaitMs = next.granted ? waitMs : undefined;
+          const next = await book(operation, document, undefined, throttle.waitMs).catch(
+            (error: unknown) =>
+              error instanceof StoreBudgetWaitError ? error : Promise.reject(error),
+          );
+          const deferred = next instanceof StoreBudgetWaitError;
+          const throttleWaitMs = deferred ? undefined : next.waitMs;
           observe({ operation, outcome: 'throttled', cost, throttleWaitMs });
           logger.info(
-            { operation, waitMs, wait: waits, signal: throttle.kind },
-            next.granted
-              ? 'Shopify throttled the request; waiting before trying again'
-              : 'Shopify throttled the request; the job goes back to its queue for the wait',
+            { operation, waitMs: next.waitMs, wait: waits, signal: throttle.kind },
+            deferred
+              ? 'Shopify throttled the request; the job goes back to its queue for the wait'
+              : 'Shopify throttled the request; waiting before trying again',
           );
-          if (!next.granted) throw new StoreBudgetWaitError(operation, waitMs);
-          booking = { ...next, waitMs };
+          if (deferred) throw next;
+          booking = next;
           continue;
         }
         observe({ operation, outcome: throttle ? 'throttled' : 'error', cost });
@@ -147,24 +147,20 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
     }
   }
 
-  /** Short waits happen here; a longer one throws StoreBudgetWaitError, freeing the worker. */
-  async function book(operation: string, document: string, booked?: GrantedTicket) {
-    const booking = await take(operation, document, booked);
-    if (!booking.granted) throw new StoreBudgetWaitError(operation, booking.deferMs);
-    return booking;
-  }
-
-  async function take(
-    operation: string,
-    document: string,
-    booked?: GrantedTicket,
-  ): Promise<Booking | { granted: false; deferMs: number }> {
-    if (!gate) return { granted: true, waitMs: 0 };
-    const ticket = await gate.take(
+  /**
+   * Points for one send (none without a shared bucket) and the wait before it, at least
+   * `atLeastMs`. Short waits happen here; a longer one throws StoreBudgetWaitError, freeing
+   * the worker.
+   */
+  async function book(operation: string, document: string, booked?: GrantedTicket, atLeastMs = 0) {
+    const ticket = await gate?.take(
       { cost: requestedCostOf(document), operation, priority: storePriority(), booked },
       options.maxBudgetWaitMs ?? 10_000,
     );
-    return ticket.granted ? { granted: true, ticket, waitMs: ticket.sendInMs } : ticket;
+    if (ticket?.granted === false) {
+      throw new StoreBudgetWaitError(operation, Math.max(atLeastMs, ticket.deferMs));
+    }
+    return { ticket, waitMs: Math.max(atLeastMs, ticket?.sendInMs ?? 0) };
   }
 
   /** Tells the shared bucket what the request cost; the answer stands even if Redis does not. */
