@@ -206,30 +206,26 @@ export class SharedStoreBucket implements StoreCostGate {
     this.grace = options.bookingGraceMs ?? 60_000;
   }
 
-  async take(request: CostRequest, maxWaitMs: number): Promise<CostTicket> {
-    const id = request.booked?.id ?? randomUUID();
+  async take(
+    { cost, operation, priority, booked }: CostRequest,
+    maxWaitMs: number,
+  ): Promise<CostTicket> {
+    const id = booked?.id ?? randomUUID();
     const [waitMs, booking] = await this.redis.storeBucketTake(
       ...this.keys,
       this.options.clock?.() ?? '',
       this.reserve,
-      request.cost,
+      cost,
       Math.max(0, Math.floor(maxWaitMs)),
       id,
       this.grace,
-      request.operation,
-      request.booked?.booking ?? '',
-      request.priority ?? 'registration',
+      operation,
+      booked?.booking ?? '',
+      priority ?? 'registration',
       this.followUpReserve,
     );
     if (waitMs < 0) return { granted: false, deferMs: -waitMs };
-    return {
-      granted: true,
-      cost: request.cost,
-      operation: request.operation,
-      sendInMs: waitMs,
-      id,
-      ...(waitMs > 0 ? { booking } : {}),
-    };
+    return { granted: true, cost, operation, sendInMs: waitMs, id, ...(waitMs > 0 && { booking }) };
   }
 
   async settle(ticket: GrantedTicket, answer: QueryCost | undefined): Promise<void> {
