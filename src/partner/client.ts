@@ -97,7 +97,6 @@ interface PartnerRequest {
   path: string;
   body?: unknown;
   searchParams?: Record<string, string | undefined>;
-  successStatuses: number[];
   /** Undefined for POST /token, which needs no bearer token and no budget. */
   priority?: RequestPriority;
   beforeSend?(): Promise<void>;
@@ -127,7 +126,6 @@ export class PartnerClient {
       path: 'token',
       body: credentials,
       schema: tokenRecordSchema,
-      successStatuses: [201, 200],
     });
   }
 
@@ -147,7 +145,6 @@ export class PartnerClient {
       path: 'shipments',
       reference,
       body: checked.data,
-      successStatuses: [201, 200],
       priority: 'create',
       beforeSend: options.onSending,
       slot: options.slot,
@@ -174,7 +171,6 @@ export class PartnerClient {
       method: 'GET',
       path: `shipments/${encodeURIComponent(reference)}`,
       reference,
-      successStatuses: [200],
       priority: 'create',
     }).catch((error) => {
       if (!(error instanceof PartnerNotFoundError)) throw error;
@@ -216,7 +212,6 @@ export class PartnerClient {
       path: `shipments/${encodeURIComponent(reference)}`,
       reference,
       schema: trackingRecordSchema,
-      successStatuses: [200],
       priority: options.priority ?? 'sync',
       slot: options.slot,
     });
@@ -235,7 +230,6 @@ export class PartnerClient {
       path: 'shipments',
       searchParams,
       schema: listEnvelopeSchema,
-      successStatuses: [200],
       priority: options.priority ?? 'sync',
     });
   }
@@ -266,7 +260,7 @@ export class PartnerClient {
     const parsed = call.schema.safeParse(body);
     if (!parsed.success) {
       throw new PartnerUnexpectedResponseError(
-        `Partner API answered ${status} to ${call.method} /${routeOf(call.path)} with a body that does not match the contract (${unreadable ?? describeZodIssues(parsed.error)}).`,
+        `Partner API answered ${status} to ${endpointOf(call)} with a body that does not match the contract (${unreadable ?? describeZodIssues(parsed.error)}).`,
         { status, cause: parsed.error },
       );
     }
@@ -289,11 +283,12 @@ export class PartnerClient {
     }
     await call.beforeSend?.();
 
+    const what = endpointOf(call);
     const started = Date.now();
     const observe = (status: number | undefined) => {
       try {
         this.options.onRequest?.({
-          endpoint: `${call.method} /${routeOf(call.path)}`,
+          endpoint: what,
           status,
           durationMs: Date.now() - started,
           ...(call.reference === undefined ? {} : { reference: call.reference }),
@@ -331,7 +326,8 @@ export class PartnerClient {
     );
     const json = parseJson(response.body);
 
-    if (call.successStatuses.includes(status)) {
+    // A POST may answer 200: a create whose reference was already registered, say.
+    if ((call.method === 'POST' ? [201, 200] : [200]).includes(status)) {
       return json.ok
         ? { status, body: json.value }
         : { status, body: undefined, unreadable: json.why };
@@ -339,7 +335,6 @@ export class PartnerClient {
 
     const errorBody = errorBodySchema.safeParse(json.ok ? json.value : undefined);
     const apiMessage = errorBody.success ? errorBody.data.message : undefined;
-    const what = `${call.method} /${routeOf(call.path)}`;
 
     if (status === 401) {
       throw new PartnerAuthError(
@@ -417,8 +412,9 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; wh
   }
 }
 
-function routeOf(path: string): string {
-  return path.startsWith('shipments/') ? 'shipments/{reference}' : path;
+/** The route, never an id. */
+function endpointOf({ method, path }: PartnerRequest): string {
+  return `${method} /${path.startsWith('shipments/') ? 'shipments/{reference}' : path}`;
 }
 
 /** Seconds (the API's form) or an HTTP date; undefined when absent or unusable. */
