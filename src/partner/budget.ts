@@ -111,11 +111,15 @@ export interface PartnerBudgetOptions {
   keyPrefix?: string;
 }
 
+const COMMANDS = {
+  partnerBudgetTake: { numberOfKeys: 6, lua: TAKE_SCRIPT },
+  partnerBudgetBlock: { numberOfKeys: 2, lua: BLOCK_SCRIPT },
+  partnerBudgetConfirm: { numberOfKeys: 3, lua: CONFIRM_SCRIPT },
+  partnerBudgetRelease: { numberOfKeys: 3, lua: RELEASE_SCRIPT },
+};
+
 type BudgetRedis = Redis &
-  Record<
-    'partnerBudgetTake' | 'partnerBudgetBlock' | 'partnerBudgetConfirm' | 'partnerBudgetRelease',
-    (...args: (string | number)[]) => Promise<number>
-  >;
+  Record<keyof typeof COMMANDS, (...args: (string | number)[]) => Promise<number>>;
 
 /** The hash is the keys' hash tag, so the scripts' keys share one slot on a Redis Cluster. */
 export function budgetKeyBase(token: string, keyPrefix = 'partner-budget'): string {
@@ -146,10 +150,7 @@ export class PartnerBudget implements RequestGate {
     private readonly options: PartnerBudgetOptions,
   ) {
     if (!('partnerBudgetTake' in redis)) {
-      redis.defineCommand('partnerBudgetTake', { numberOfKeys: 6, lua: TAKE_SCRIPT });
-      redis.defineCommand('partnerBudgetBlock', { numberOfKeys: 2, lua: BLOCK_SCRIPT });
-      redis.defineCommand('partnerBudgetConfirm', { numberOfKeys: 3, lua: CONFIRM_SCRIPT });
-      redis.defineCommand('partnerBudgetRelease', { numberOfKeys: 3, lua: RELEASE_SCRIPT });
+      for (const [name, command] of Object.entries(COMMANDS)) redis.defineCommand(name, command);
     }
     this.redis = redis as BudgetRedis;
     this.keys = budgetKeys(budgetKeyBase(options.token, options.keyPrefix));
