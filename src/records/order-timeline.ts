@@ -24,44 +24,38 @@ export function timelineKey(prefix: string, orderId: string): string {
   return `${prefix}:timeline:${orderId}`;
 }
 
+/** The kinds that carry one text: their code and field. */
+const TEXT_KINDS = {
+  event: ['e', 'source'],
+  'provider-status': ['s', 'status'],
+  'shopify-write': ['w', 'write'],
+} as const;
+
 /** `<ms in base 36> <code> <fields>`: terse, so an order's whole story stays under a kilobyte. */
 export function encodeEntry(entry: StoredTimelineEntry): string {
   const at = entry.at.toString(36);
-  switch (entry.kind) {
-    case 'event':
-      return `${at} e ${entry.source}`;
-    case 'provider-request':
-      return `${at} p ${entry.method} ${entry.path} ${entry.status ?? '-'}`;
-    case 'provider-status':
-      return `${at} s ${entry.status}`;
-    case 'shopify-write':
-      return `${at} w ${entry.write}`;
+  if (entry.kind === 'provider-request') {
+    return `${at} p ${entry.method} ${entry.path} ${entry.status ?? '-'}`;
   }
+  const [code, field] = TEXT_KINDS[entry.kind];
+  return `${at} ${code} ${(entry as Partial<Record<typeof field, string>>)[field]}`;
 }
 
 export function decodeEntry(raw: string): StoredTimelineEntry | null {
   const match = /^([0-9a-z]+) ([epsw]) (.*)$/s.exec(raw);
   if (!match) return null;
-  const at = Number.parseInt(match[1]!, 36);
-  const rest = match[3]!;
-  switch (match[2]) {
-    case 'e':
-      return { at, kind: 'event', source: rest };
-    case 's':
-      return { at, kind: 'provider-status', status: rest };
-    case 'w':
-      return { at, kind: 'shopify-write', write: rest };
-    default: {
-      const [method = '?', path = '?', status = '-'] = rest.split(' ');
-      return {
-        at,
-        kind: 'provider-request',
-        method,
-        path,
-        status: status === '-' ? null : Number(status),
-      };
-    }
-  }
+  const [, base36 = '', code, rest = ''] = match;
+  const at = Number.parseInt(base36, 36);
+  const text = Object.entries(TEXT_KINDS).find(([, [textCode]]) => textCode === code);
+  if (text) return { at, kind: text[0], [text[1][1]]: rest } as StoredTimelineEntry;
+  const [method = '?', path = '?', status = '-'] = rest.split(' ');
+  return {
+    at,
+    kind: 'provider-request',
+    method,
+    path,
+    status: status === '-' ? null : Number(status),
+  };
 }
 
 /** The Lua lines that add ARGV[i] to KEYS[k] and keep the list bounded (shared with tracking). */
