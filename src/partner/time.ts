@@ -45,12 +45,9 @@ export function parsePartnerTimestamp(text: string): Date | undefined {
   if (hour > 24 || (hour === 24 && (minute > 0 || second > 0 || /[1-9]/.test(fraction)))) {
     return undefined;
   }
-  const ms = Math.floor(Number(`0.${fraction || '0'}`) * 1000);
   // A leap second reads as the minute's last millisecond.
-  const wallClockAsUtc =
-    second === 60
-      ? Date.UTC(year, month - 1, day, hour, minute, 59, 999)
-      : Date.UTC(year, month - 1, day, hour, minute, second, ms);
+  const ms = second === 60 ? 999 : Math.floor(Number(`0.${fraction || '0'}`) * 1000);
+  const wallClockAsUtc = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59), ms);
 
   const [zulu, sign, offsetHours, offsetMinutes] = [m[8], m[9], m[10], m[11]];
   if (zulu) return new Date(wallClockAsUtc);
