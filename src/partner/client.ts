@@ -10,8 +10,8 @@ import type { Logger } from '../log.js';
 import {
   type CreatedShipment,
   describeZodIssues,
-  readCreateAnswer,
-  readLookedUpShipment,
+  lookedUpSchema,
+  readAnswer,
 } from './create-answer.js';
 import {
   PartnerAuthError,
@@ -26,6 +26,7 @@ import {
 } from './errors.js';
 import type { RequestGate, RequestPriority } from './gate.js';
 import {
+  createResponseSchema,
   errorBodySchema,
   type ListQuery,
   listEnvelopeSchema,
@@ -150,7 +151,7 @@ export class PartnerClient {
       slot: options.slot,
     });
     const created = answer.status === 201;
-    const read = readCreateAnswer(answer.body, reference);
+    const read = readAnswer(createResponseSchema, answer.body, reference);
     if (read.complete) return { created, shipment: read.shipment };
     this.options.logger?.warn(
       { reference, status: answer.status, issues: answer.unreadable ?? read.issues },
@@ -179,7 +180,7 @@ export class PartnerClient {
         { status: created.status, cause: error },
       );
     });
-    const read = readLookedUpShipment(answer.body, reference);
+    const read = readAnswer(lookedUpSchema, answer.body, reference);
     if (read.complete) return read.shipment;
     if (read.shipment) {
       this.options.logger?.warn(

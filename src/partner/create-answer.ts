@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  createResponseSchema,
-  statusSchema,
-  timestampSchema,
-  trackingRecordSchema,
-} from './schemas.js';
+import { statusSchema, timestampSchema, trackingRecordSchema } from './schemas.js';
 import { parsePartnerTimestamp } from './time.js';
 
 /** A 2xx to POST /shipments proves the shipment exists: oddities never make it a failed create. */
@@ -20,21 +15,16 @@ type AnswerReading =
   /** `shipment` is undefined without an order number. */
   | { complete: false; shipment: CreatedShipment | undefined; issues: string };
 
-export const readCreateAnswer = (body: unknown, reference: string) =>
-  readAnswer(createResponseSchema, body, reference);
-
-const lookedUpSchema = trackingRecordSchema.transform((record) => ({
+/** Reads a shipment whose create answer was lost from its record. */
+export const lookedUpSchema = trackingRecordSchema.transform((record) => ({
   reference: record.reference,
   order_number: record.order_number,
   status: record.status,
   created_at: creationFromHistory(record),
 }));
 
-/** For a shipment whose create answer was lost. */
-export const readLookedUpShipment = (body: unknown, reference: string) =>
-  readAnswer(lookedUpSchema, body, reference);
-
-function readAnswer(
+/** `schema`: createResponseSchema, or lookedUpSchema. */
+export function readAnswer(
   schema: z.ZodType<CreatedShipment>,
   body: unknown,
   reference: string,
