@@ -141,7 +141,7 @@ export class PartnerClient {
       );
     }
     const reference = checked.data.reference;
-    const answer = await this.send({
+    const { status, body, unreadable } = await this.send({
       method: 'POST',
       path: 'shipments',
       reference,
@@ -150,24 +150,21 @@ export class PartnerClient {
       beforeSend: options.onSending,
       slot: options.slot,
     });
-    const created = answer.status === 201;
-    const read = readAnswer(createResponseSchema, answer.body, reference);
+    const created = status === 201;
+    const read = readAnswer(createResponseSchema, body, reference);
     if (read.complete) return { created, shipment: read.shipment };
     this.options.logger?.warn(
-      { reference, status: answer.status, issues: answer.unreadable ?? read.issues },
+      { reference, status, issues: unreadable ?? read.issues },
       read.shipment
         ? 'partner create answer does not match the contract; kept its order number'
         : 'partner create answer cannot be read; looking the shipment up',
     );
-    return { created, shipment: read.shipment ?? (await this.lookUpCreated(reference, answer)) };
+    return { created, shipment: read.shipment ?? (await this.lookUpCreated(reference, status)) };
   }
 
   /** The 2xx proves the shipment exists, so it is asked for by reference, never created again. */
-  private async lookUpCreated(
-    reference: string,
-    created: { status: number },
-  ): Promise<CreatedShipment> {
-    const confirmed = `Partner API answered ${created.status} to POST /shipments, so the shipment exists, but that answer could not be read`;
+  private async lookUpCreated(reference: string, status: number): Promise<CreatedShipment> {
+    const confirmed = `Partner API answered ${status} to POST /shipments, so the shipment exists, but that answer could not be read`;
     const answer = await this.send({
       method: 'GET',
       path: `shipments/${encodeURIComponent(reference)}`,
@@ -177,7 +174,7 @@ export class PartnerClient {
       if (!(error instanceof PartnerNotFoundError)) throw error;
       throw new PartnerUnexpectedResponseError(
         `${confirmed} and GET /shipments/{reference} does not find it (yet). Retrying with the same reference cannot make a second shipment; do not create it by hand.`,
-        { status: created.status, cause: error },
+        { status, cause: error },
       );
     });
     const read = readAnswer(lookedUpSchema, answer.body, reference);
@@ -191,7 +188,7 @@ export class PartnerClient {
     }
     throw new PartnerUnexpectedResponseError(
       `${confirmed}, nor could GET /shipments/{reference} (${answer.unreadable ?? read.issues}). Retrying with the same reference cannot make a second shipment; do not create it by hand.`,
-      { status: created.status },
+      { status },
     );
   }
 
