@@ -19,11 +19,9 @@ function copenhagenClock(epochMs: number) {
 
 export function toCopenhagenIso(date: Date): string {
   const { p, offsetMin } = copenhagenClock(date.getTime());
-  const sign = offsetMin >= 0 ? '+' : '-';
   const abs = Math.abs(offsetMin);
-  const hh = String(Math.floor(abs / 60)).padStart(2, '0');
-  const mm = String(abs % 60).padStart(2, '0');
-  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${sign}${hh}:${mm}`;
+  const offset = [Math.floor(abs / 60), abs % 60].map((n) => String(n).padStart(2, '0')).join(':');
+  return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${offsetMin >= 0 ? '+' : '-'}${offset}`;
 }
 
 /** Extended or basic, any precision, any offset form or none; RFC 3339's space too. */
