@@ -103,8 +103,7 @@ export class ShipmentTracking {
   }
 
   async get(reference: string): Promise<TrackedShipment | null> {
-    const raw = await this.redis.hgetall(this.key(reference));
-    return raw.status ? toShipment(reference, raw) : null;
+    return toShipment(reference, await this.redis.hgetall(this.key(reference)));
   }
 
   async getMany(references: readonly string[]): Promise<(TrackedShipment | null)[]> {
@@ -114,8 +113,7 @@ export class ShipmentTracking {
     const answers = (await pipeline.exec()) ?? [];
     return answers.map(([error, raw], i) => {
       if (error) throw error;
-      const fields = raw as Record<string, string>;
-      return fields.status ? toShipment(references[i]!, fields) : null;
+      return toShipment(references[i]!, raw as Record<string, string>);
     });
   }
 
@@ -326,7 +324,8 @@ function fieldsOf(side: object): string[] {
   );
 }
 
-function toShipment(reference: string, raw: Record<string, string>): TrackedShipment {
+function toShipment(reference: string, raw: Record<string, string>): TrackedShipment | null {
+  if (!raw.status) return null;
   const shipment: Record<string, string | number> = { reference };
   for (const [field, value] of Object.entries(raw)) {
     shipment[field] = NUMBER_FIELDS.has(field) ? Number(value) : value;
