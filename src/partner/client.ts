@@ -216,17 +216,16 @@ export class PartnerClient {
   }
 
   async listShipments(query: ListQuery = {}, options: { priority?: RequestPriority } = {}) {
-    // got leaves out the undefined ones.
-    const searchParams = {
-      status: query.status,
-      created_after: query.createdAfter && toCopenhagenIso(query.createdAfter),
-      per_page: query.perPage?.toString(),
-      page: query.page?.toString(),
-    };
     return this.call({
       method: 'GET',
       path: 'shipments',
-      searchParams,
+      // got leaves out the undefined ones.
+      searchParams: {
+        status: query.status,
+        created_after: query.createdAfter && toCopenhagenIso(query.createdAfter),
+        per_page: query.perPage?.toString(),
+        page: query.page?.toString(),
+      },
       schema: listEnvelopeSchema,
       priority: options.priority ?? 'sync',
     });
