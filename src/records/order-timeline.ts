@@ -87,10 +87,8 @@ export class OrderTimeline {
     const raw = await this.redis.lrange(this.key(orderId), 0, TIMELINE_LIMIT - 1);
     return raw
       .map(decodeEntry)
-      .filter(
-        (entry): entry is StoredTimelineEntry =>
-          entry !== null && entry.at >= now - TIMELINE_KEEP_MS,
-      )
+      .filter((entry) => entry !== null)
+      .filter((entry) => entry.at >= now - TIMELINE_KEEP_MS)
       .sort((a, b) => a.at - b.at);
   }
 }
