@@ -250,9 +250,7 @@ export class PartnerClient {
     }
   }
 
-  private async call<S extends z.ZodType>(
-    call: PartnerRequest & { schema: S },
-  ): Promise<z.output<S>> {
+  private async call<S extends z.ZodType>(call: PartnerRequest & { schema: S }) {
     const { status, body, unreadable } = await this.send(call);
     const parsed = call.schema.safeParse(body);
     if (!parsed.success) {
@@ -265,9 +263,7 @@ export class PartnerClient {
   }
 
   /** The success body is returned unchecked (undefined when not JSON); anything else throws. */
-  private async send(
-    call: PartnerRequest,
-  ): Promise<{ status: number; body: unknown; unreadable?: string }> {
+  private async send(call: PartnerRequest) {
     const headers: Record<string, string> = {};
     if (call.priority !== undefined) {
       if (!this.options.token) throw new PartnerAuthError('No partner API token is configured.');
