@@ -81,10 +81,7 @@ export async function listStaffActions(
   });
 }
 
-export async function countStaffActions(
-  redis: Redis,
-  prefix: string,
-): Promise<{ via: string; action: string; count: number }[]> {
+export async function countStaffActions(redis: Redis, prefix: string) {
   const raw = await redis.hgetall(keys(prefix).counts);
   return Object.entries(raw).map(([field, value]) => {
     const at = field.indexOf(':');

@@ -89,10 +89,7 @@ redis.call('HSET', KEYS[1], 'fingerprint', ARGV[1], 'apiUrl', ARGV[2], 'claimedA
 return false
 `;
 
-export async function readPartnerEnvironment(
-  redis: Redis,
-  prefix: string,
-): Promise<StoredEnvironment | null> {
+export async function readPartnerEnvironment(redis: Redis, prefix: string) {
   const stored = await redis.hgetall(environmentKey(prefix));
   return stored.fingerprint ? (stored as unknown as StoredEnvironment) : null;
 }
