@@ -694,6 +694,7 @@ describe('what goes into a shipment, through the whole flow', () => {
     });
     const first = await skippedWith(f, id, /^Waiting: /);
     await waitUntil(async () => f.s.records.isWaiting(id), { what: 'the order to wait' });
+    await settled(f.s);
     // The first look at a new order takes its place before reading it (and gives it back).
     expect(counted.reserved).toBe(1);
     const story = await f.s.parts.timeline.read(id);
@@ -711,6 +712,8 @@ describe('what goes into a shipment, through the whole flow', () => {
         },
         { what: 'the order to be looked at again' },
       );
+      // Its job ends after the record is written: the next pass would find it still running.
+      await settled(f.s);
       expect(looked).toMatchObject({
         state: 'skipped',
         skipCode: 'held',
