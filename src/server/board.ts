@@ -52,7 +52,11 @@ export async function boardRoutes(app: FastifyInstance, deps: BoardDeps): Promis
       // Both, always, in constant time: a mismatch says nothing about which or where.
       const userOk = timingSafeEqual(digest(user), expectedUser);
       const passwordOk = timingSafeEqual(digest(password), expectedPassword);
-      if (userOk && passwordOk) return throttle.succeed(request.ip);
+      if (userOk && passwordOk) {
+        // basic-auth takes any value resolved here for an error.
+        throttle.succeed(request.ip);
+        return;
+      }
       const failures = throttle.fail(request.ip);
       // Neither value is logged: a password typed as user name is a secret too.
       log.warn({ rightUser: userOk, failures }, 'wrong Bull Board login refused');
