@@ -105,33 +105,39 @@ export async function claimPartnerEnvironment(
 ): Promise<ClaimOutcome> {
   const fingerprint = environmentFingerprint(environment);
   const apiUrl = displayUrl(environment.apiUrl);
-  const key = environmentKey(prefix);
-  const existing = (
-    dryRun
-      ? await redis.hmget(key, 'fingerprint', 'apiUrl', 'claimedAt')
-      : await redis.eval(CLAIM, 1, key, fingerprint, apiUrl, now.toISOString())
-  ) as [string, string, string] | [null, null, null] | null;
-  if (!existing?.[0]) {
+  const existing = dryRun
+    ? await readPartnerEnvironment(redis, prefix).then((s): [string, string, string] | null =>
+        s ? [s.fingerprint, s.apiUrl, s.claimedAt] : null,
+      )
+    : ((await redis.eval(
+        CLAIM,
+        1,
+        environmentKey(prefix),
+        fingerprint,
+        apiUrl,
+        now.toISOString(),
+      )) as [string, string, string] | null);
+  if (!existing) {
     const earlierRegistrations = await redis.zcard(`${prefix}:orders:registered`);
     return { outcome: 'claimed', earlierRegistrations };
   }
   const [storedFingerprint, storedUrl, claimedAt] = existing;
   if (storedFingerprint === fingerprint) return { outcome: 'matched' };
   const stored = { fingerprint: storedFingerprint, apiUrl: storedUrl, claimedAt };
-  const mismatch = (accountCheck?: PartnerEnvironmentMismatchError['accountCheck']) =>
-    new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, accountCheck);
-  if (storedUrl !== apiUrl || !readShipment) throw mismatch();
+  if (storedUrl !== apiUrl || !readShipment) {
+    throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl);
+  }
   const reference = await newestRegisteredReference(redis, prefix);
   if (reference !== null) {
     const found = await readShipment(reference).catch((error) => {
       const reason = error instanceof Error ? error.message : String(error);
-      throw mismatch({
+      throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
         undecided: true,
         detail: `whether it belongs to the same account could not be checked: reading shipment ${reference} with it failed (${reason}); the next start checks again`,
       });
     });
     if (found === 'not_found') {
-      throw mismatch({
+      throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
         undecided: false,
         detail: `the provider answers 404 to it for shipment ${reference}, registered here with the old token: it belongs to another account`,
       });
