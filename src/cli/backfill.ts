@@ -3,7 +3,8 @@ import { backfillOrders, describeBackfill } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
 import { recordCliAction } from './audit.js';
 import { parseDay, parseUntil } from './dates.js';
-import { environmentOrExit, withSharedParts } from './exit.js';
+import { environmentOrExit } from './exit.js';
+import { withSharedParts } from './with-parts.js';
 
 export function registerBackfillCommand(program: Command): void {
   program

@@ -3,8 +3,9 @@ import { buildPartnerSide, buildStoreClient } from '../compose/clients.js';
 import { type DriftReport, driftReport } from '../compose/drift.js';
 import { PartnerError } from '../partner/errors.js';
 import { StoreError } from '../store/errors.js';
-import { EXIT, exitOn, withSharedParts } from './exit.js';
+import { EXIT, exitOn } from './exit.js';
 import { stateWord } from './status-format.js';
+import { withSharedParts } from './with-parts.js';
 
 const LIST = 20;
 

@@ -11,7 +11,8 @@ import {
   readPartnerEnvironment,
 } from '../records/partner-environment.js';
 import { recordCliAction } from './audit.js';
-import { EXIT, exitOn, withSharedParts } from './exit.js';
+import { EXIT, exitOn } from './exit.js';
+import { withSharedParts } from './with-parts.js';
 
 export function registerEnvironmentCommand(program: Command): void {
   const environment = program

@@ -1,8 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig, loadSettings } from '../../config/index.js';
-import { buildSharedParts, type SharedParts } from '../compose/parts.js';
 import { shipmentReader } from '../compose/shipment-reader.js';
-import { createLogger, type Logger } from '../log.js';
+import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
   claimPartnerEnvironment,
@@ -59,29 +58,6 @@ export async function withRedis(
 ): Promise<void> {
   const location = settingsOrExit(() => loadSettings(['redis']).redis, why);
   if (location) await withRedisAt(location.url, (redis) => work(redis, location.queuePrefix));
-}
-
-export async function withSharedParts(
-  work: (parts: SharedParts, config: Config, logger: Logger) => Promise<void>,
-  /** For a command that does the service's work; otherwise warnings only. */
-  options: { configuredLogLevel?: boolean } = {},
-): Promise<void> {
-  const config = configOrExit();
-  if (!config) return;
-  await withRedisAt(config.redis.url, async (redis) => {
-    const logger = createLogger({ level: options.configuredLogLevel ? config.logLevel : 'warn' });
-    const parts = buildSharedParts({
-      redis,
-      prefix: config.redis.queuePrefix,
-      settings: config,
-      logger,
-    });
-    try {
-      await work(parts, config, logger);
-    } finally {
-      await parts.close();
-    }
-  });
 }
 
 /** False after printing why not and what to do. */

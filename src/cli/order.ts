@@ -4,8 +4,9 @@ import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../compose/parts.js';
 import { parseOrderId } from '../domain/order.js';
 import { OrderRecords } from '../records/order-records.js';
 import { recordCliAction } from './audit.js';
-import { EXIT, environmentOrExit, withRedis, withSharedParts } from './exit.js';
+import { EXIT, environmentOrExit, withRedis } from './exit.js';
 import { registrationLines, stateWord } from './status-format.js';
+import { withSharedParts } from './with-parts.js';
 
 export async function reportOrder(
   orderId: string,

@@ -8,7 +8,8 @@ import {
 } from '../compose/replay.js';
 import { recordCliAction } from './audit.js';
 import { parseDay } from './dates.js';
-import { EXIT, environmentOrExit, exitOn, withSharedParts } from './exit.js';
+import { EXIT, environmentOrExit, exitOn } from './exit.js';
+import { withSharedParts } from './with-parts.js';
 
 function formatReplayedJob(job: ReplayedJob, dryRun: boolean): string {
   const name = `${job.queue}/${job.jobId}${job.orderId ? ` (order ${job.orderId})` : ''}`;
