@@ -9,20 +9,9 @@ import { runPartnerStep } from '../../src/queue/failure-policy.js';
 import { auditRequests } from '../../src/sandbox/partner/audit.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';
 import { dropKeys, testRedis, uniquePrefix } from '../helpers/redis.js';
+import { validShipment } from '../sandbox/helpers.js';
 
 const TOKEN = 'sbx_demo_token';
-
-function request(reference: string): ShipmentRequest {
-  const address = { street: 'Vej 1', city: 'Aarhus', postal_code: '8000', country_code: 'DK' };
-  return {
-    reference,
-    order_type: 'package',
-    content_description: 'Shoes',
-    sender: { name: 'Warehouse', phone: '+4511111111', address },
-    receiver: { name: 'Buyer', phone: '+4522222222', address },
-    packages: [{ quantity: 1, weight_kg: 1, length_cm: 30, width_cm: 20, height_cm: 10 }],
-  };
-}
 
 /** What the processes' gates decided, on one clock: the test runs both "processes". */
 interface GateLog {
@@ -123,7 +112,9 @@ async function startStack(options: {
       new Worker(
         'create-shipment',
         async (job: Job) =>
-          runPartnerStep(queues.create, () => client.createShipment(request(job.data.reference))),
+          runPartnerStep(queues.create, () =>
+            client.createShipment(validShipment(job.data.reference) as ShipmentRequest),
+          ),
         workerOptions,
       ),
       new Worker(
