@@ -77,3 +77,6 @@ export function defineScheduledJob(
 
 // biome-ignore lint/suspicious/noExplicitAny: the catalog holds jobs of different payloads
 export type AnyJobDefinition = JobDefinition<any>;
+
+/** A run cut off mid-way comes back with more attempts started than made. */
+export const isRetry = (job: Job) => job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1;

@@ -1,7 +1,7 @@
 import { type Job, UnrecoverableError } from 'bullmq';
 import { runWithFailurePolicy } from '../src/queue/failure-policy.js';
 import type { JobContext } from './context.js';
-import type { JobDefinition } from './job-definition.js';
+import { isRetry, type JobDefinition } from './job-definition.js';
 import { redriveCount, redriveDelayMs, redriveOf } from './redrive.js';
 
 /** What the processors threw: failures the failure policy has already dealt with. */
@@ -19,9 +19,7 @@ export function processorFor<Payload>(definition: JobDefinition<Payload>, contex
       }
       const payload = parsed.data;
       // Marks each rerun in the Logs tab; a retry that resets attempts keeps the earlier stack.
-      const ranBefore =
-        job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1 || (job.stacktrace?.length ?? 0) > 0;
-      if (ranBefore) {
+      if (isRetry(job) || (job.stacktrace?.length ?? 0) > 0) {
         await job.log(`── run at ${new Date().toISOString()}, attempt ${job.attemptsMade + 1} ──`);
       }
       return await runWithFailurePolicy(job, () => work(payload, job), {

@@ -1,4 +1,5 @@
-import { defineShipmentUpdateJob, isRetry } from '../shipment-updates/define-update-job.js';
+import { isRetry } from '../job-definition.js';
+import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
 import { recordDelivery } from './record-delivery.js';
 
 export const recordDeliveryJob = defineShipmentUpdateJob({

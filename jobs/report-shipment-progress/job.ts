@@ -1,4 +1,5 @@
-import { defineShipmentUpdateJob, isRetry } from '../shipment-updates/define-update-job.js';
+import { isRetry } from '../job-definition.js';
+import { defineShipmentUpdateJob } from '../shipment-updates/define-update-job.js';
 import { reportShipmentProgress } from './report-progress.js';
 
 /** Processing at the provider: the order's fulfillment orders reported in progress. */

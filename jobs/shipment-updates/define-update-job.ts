@@ -10,9 +10,6 @@ import {
   updateJobId,
 } from './updates.js';
 
-/** A run cut off mid-way comes back with more attempts started than made. */
-export const isRetry = (job: Job) => job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1;
-
 /** `write` gets the context with the job's own logger. */
 export function defineShipmentUpdateJob<Outcome extends string>(spec: {
   update: ShipmentUpdate;
