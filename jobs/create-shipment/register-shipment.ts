@@ -7,19 +7,9 @@ import {
   onFailure,
   takesPlaceBeforeLoading,
 } from '../../src/domain/order-lifecycle.js';
-import { marksSeenOn, type OrderMarksSeen } from '../../src/domain/order-marks.js';
-import {
-  describeLeftOut,
-  encodeSentUnits,
-  recheckDue,
-  waitCountsFrom,
-} from '../../src/domain/shipment-contents.js';
+import type { OrderMarksSeen } from '../../src/domain/order-marks.js';
+import { recheckDue, waitCountsFrom } from '../../src/domain/shipment-contents.js';
 import type { FieldErrors } from '../../src/domain/shipment-contract.js';
-import {
-  encodeFingerprint,
-  encodeSettings,
-  type ShipmentFingerprint,
-} from '../../src/domain/shipment-fingerprint.js';
 import { furthestStage, isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { formatFieldErrors, type MappingResult } from '../../src/domain/shipment-request.js';
 import type { BudgetSlot, PartnerApi } from '../../src/partner/client.js';
@@ -86,10 +76,8 @@ export async function registerShipment(
     );
     const now = deps.now?.() ?? new Date();
     const judged = order && judgeOrder(order, deps.settings, now);
-    // Digital lines never ship; the rest tells staff why the parcel is smaller than the order.
-    const physical = judged?.contents.leftOut.filter((units) => units.reason !== 'digital') ?? [];
-    if (judged?.mapped && physical.length > 0) {
-      const leftOut = describeLeftOut(physical);
+    const leftOut = judged?.leftOut;
+    if (leftOut) {
       await deps.step?.(`left out of the shipment: ${leftOut}`);
       deps.logger.info({ orderId, leftOut }, 'part of the order is not for the provider');
     }
@@ -98,7 +86,7 @@ export async function registerShipment(
     if (decision.do === 'look_up') {
       // A 404 forgets the send, so later sightings of an order that will not ship cost nothing.
       slot ??= await deps.partner.reserveCreate();
-      const found = await findShipmentAtProvider(orderId, order, slot, deps);
+      const found = await findShipmentAtProvider(orderId, order, judged?.seen, slot, deps);
       if (found && decision.found === 'registered') {
         return { outcome: 'registered', orderNumber: found, created: false };
       }
@@ -126,7 +114,7 @@ export async function registerShipment(
         }
         // A run that died before queueing it left the order unmarked, and nothing else would ever
         // mark it; one job per order and idempotent writes: harmless otherwise.
-        await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
+        await deps.markOrder(orderId, 'registered', judged?.seen);
         return { outcome: 'already_registered', orderNumber: record?.orderNumber };
       case 'skip': {
         const since = record?.waitingSince ? new Date(record.waitingSince) : now;
@@ -156,25 +144,19 @@ export async function registerShipment(
           orderId,
           `Order ${order!.name} cannot be shipped as it is`,
           judged!.mapped?.ok === false ? judged!.mapped.errors : {},
-          { fingerprint: judged!.fingerprint, seen: marksSeenOn(order!) },
+          judged!,
           deps,
         );
     }
 
-    const { contents, fingerprint } = judged!;
     const { request } = judged!.mapped as Extract<MappingResult, { ok: true }>;
-    const sent = {
-      fingerprint: encodeFingerprint(fingerprint),
-      units: encodeSentUnits(contents),
-      settings: encodeSettings(deps.settings.shipment, order!),
-    };
+    const sent = judged!.kept;
     slot ??= await deps.partner.reserveCreate();
     let sentAt: Date | undefined;
     const { shipment, created } = await deps.partner
       .createShipment(request, {
         slot,
-        // Only a request that leaves may make an unseen shipment and cost a later look-up. Its
-        // fingerprint judges a give-up; the fulfilment fulfils only its units.
+        // Only a request that leaves may make an unseen shipment and cost a later look-up.
         onSending: () => {
           sentAt = new Date();
           return deps.records.markSending(
@@ -195,7 +177,7 @@ export async function registerShipment(
           orderId,
           `The provider refused order ${order!.name}`,
           error.fieldErrors,
-          { fingerprint, seen: marksSeenOn(order!) },
+          judged!,
           deps,
         );
       });
@@ -225,7 +207,7 @@ export async function registerShipment(
       created ? 'shipment registered' : 'shipment was already registered at the provider',
     );
     // What the order carries goes along, so the mark job writes only what it lacks, unread.
-    await deps.markOrder(orderId, 'registered', marksSeenOn(order!));
+    await deps.markOrder(orderId, 'registered', judged!.seen);
     return { outcome: 'registered', orderNumber, created };
   } finally {
     // Not given back (Redis gone): the place goes unused for one window.
@@ -270,6 +252,7 @@ async function followShipment(
 async function findShipmentAtProvider(
   orderId: string,
   order: StoreOrder | null,
+  seen: OrderMarksSeen | undefined,
   slot: BudgetSlot | undefined,
   deps: RegisterShipmentDeps,
 ): Promise<string | null> {
@@ -295,7 +278,7 @@ async function findShipmentAtProvider(
     { orderId, orderNumber: shipment.order_number },
     'found a shipment at the provider whose create answer was lost',
   );
-  await deps.markOrder(orderId, 'registered', order ? marksSeenOn(order) : undefined);
+  await deps.markOrder(orderId, 'registered', seen);
   return shipment.order_number;
 }
 
@@ -303,11 +286,14 @@ async function refuse(
   orderId: string,
   headline: string,
   fieldErrors: FieldErrors,
-  order: { fingerprint: ShipmentFingerprint; seen: OrderMarksSeen },
+  judged: Pick<ReturnType<typeof judgeOrder>, 'kept' | 'seen'>,
   deps: RegisterShipmentDeps,
 ): Promise<ShipmentInvalidError> {
   const reason = `${headline}:\n${formatFieldErrors(fieldErrors)}\nFix the order in Shopify; it is retried when the order changes, or replay the job.`;
-  await recordFailure(orderId, reason, deps, order);
+  await recordFailure(orderId, reason, deps, {
+    fingerprint: judged.kept.fingerprint,
+    seen: judged.seen,
+  });
   await deps.counters.increment('orders_refused');
   await deps.step?.(`refused, fields: ${Object.keys(fieldErrors).join(', ')}`);
   deps.logger.warn({ orderId, fields: Object.keys(fieldErrors) }, 'order refused');
@@ -319,12 +305,10 @@ export async function recordFailure(
   orderId: string,
   reason: string,
   deps: Pick<RegisterShipmentDeps, 'records' | 'markOrder'>,
-  judged: { fingerprint?: ShipmentFingerprint; seen?: OrderMarksSeen; interrupted?: boolean } = {},
+  /** `fingerprint`: encoded. */
+  judged: { fingerprint?: string; seen?: OrderMarksSeen; interrupted?: boolean } = {},
 ): Promise<void> {
-  const next = onFailure(await deps.records.get(orderId), reason, {
-    fingerprint: judged.fingerprint && encodeFingerprint(judged.fingerprint),
-    interrupted: judged.interrupted,
-  });
+  const next = onFailure(await deps.records.get(orderId), reason, judged);
   await deps.records.markFailed(orderId, reason);
   await deps.records.recordFailedFingerprint(orderId, next.failedFingerprint);
   if (next.mark) await deps.markOrder(orderId, 'failed', judged.seen);

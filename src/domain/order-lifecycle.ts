@@ -1,9 +1,15 @@
 import type { Config } from '../../config/index.js';
 import { checkEligibility } from './eligibility.js';
 import type { StoreOrder } from './order.js';
-import { carriesRegistrationMarks } from './order-marks.js';
-import { shipmentContents } from './shipment-contents.js';
-import { changedParts, decodeFingerprint, shipmentFingerprint } from './shipment-fingerprint.js';
+import { carriesRegistrationMarks, marksSeenOn } from './order-marks.js';
+import { describeLeftOut, encodeSentUnits, shipmentContents } from './shipment-contents.js';
+import {
+  changedParts,
+  decodeFingerprint,
+  encodeFingerprint,
+  encodeSettings,
+  shipmentFingerprint,
+} from './shipment-fingerprint.js';
 import { buildShipmentRequest } from './shipment-request.js';
 
 /** An order's life as one pure state machine: callers load, ask here, act and record. */
@@ -94,20 +100,37 @@ export function judgeOrder(
   const mapped = eligibility.eligible
     ? buildShipmentRequest(order, settings.shipment, contents)
     : null;
+  const fingerprint = shipmentFingerprint(order, settings.shipment, contents);
+  // Digital lines never ship; the rest tells staff why the parcel is smaller than the order.
+  const physical = contents.leftOut.filter((units) => units.reason !== 'digital');
   return {
     cancelled: Boolean(order.cancelledAt),
     // The marks of a registration whose record Redis lost.
     carriesRegistrationMarks: carriesRegistrationMarks(order),
     eligibility,
-    fingerprint: shipmentFingerprint(order, settings.shipment, contents),
+    fingerprint,
     mappable: mapped?.ok ?? false,
     contents,
     mapped,
+    leftOut: mapped && physical.length > 0 ? describeLeftOut(physical) : undefined,
+    seen: marksSeenOn(order),
+    /**
+     * What the record keeps of this look: the fingerprint judges a refusal, a give-up and a later
+     * edit; a sent request's units bound its fulfilment; its settings tell a setting changed since.
+     */
+    kept: {
+      fingerprint: encodeFingerprint(fingerprint),
+      units: encodeSentUnits(contents),
+      settings: encodeSettings(settings.shipment, order),
+    },
   };
 }
 
 /** What a look decides by. */
-export type LoadedOrder = Omit<ReturnType<typeof judgeOrder>, 'contents' | 'mapped'>;
+export type LoadedOrder = Pick<
+  ReturnType<typeof judgeOrder>,
+  'cancelled' | 'carriesRegistrationMarks' | 'eligibility' | 'fingerprint' | 'mappable'
+>;
 
 export type LookDecision =
   /** Mark it again: a run cut off before its mark job was queued left it unmarked. */
