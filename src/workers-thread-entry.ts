@@ -1,5 +1,6 @@
 /** Answers the main thread's requests for its metrics and for a graceful stop. */
 import { parentPort, workerData } from 'node:worker_threads';
+import { messageOf } from './error-message.js';
 import { createLogger } from './log.js';
 import { startService } from './service.js';
 import type { FromWorkersThread, ToWorkersThread, WorkersThreadData } from './workers-thread.js';
@@ -35,6 +36,6 @@ try {
   send({ type: 'ready' });
 } catch (error) {
   logger.error({ err: error }, 'queue workers could not start');
-  send({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  send({ type: 'failed', message: messageOf(error) });
   port.close();
 }

@@ -3,9 +3,10 @@ import type { Command } from 'commander';
 import type { Redis } from 'ioredis';
 import { loadSettings } from '../../config/index.js';
 import { parseOrderId } from '../domain/order.js';
+import { messageOf } from '../error-message.js';
 import { listStaffActions, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
 import { parseDay, utcText } from './dates.js';
-import { messageOf, settingsOrExit, withRedisAt } from './exit.js';
+import { settingsOrExit, withRedisAt } from './exit.js';
 import { notAnOrder, orderNamed } from './status.js';
 
 /** The CLI has no login of its own. */

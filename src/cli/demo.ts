@@ -13,7 +13,8 @@ import { AUTO_ADVANCE_MS } from '../demo/settings.js';
 import { type DemoStack, startDemoStack } from '../demo/stack.js';
 import { shopifyProgress, summaryLines } from '../demo/summary.js';
 import { OrderWatcher } from '../demo/watch.js';
-import { EXIT, messageOf, settingsOrExit } from './exit.js';
+import { messageOf } from '../error-message.js';
+import { EXIT, settingsOrExit } from './exit.js';
 import { whenStartedFromGone } from './parent-watch.js';
 
 /** 128 + SIGINT, as a shell reports Ctrl-C. */

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig, loadSettings } from '../../config/index.js';
 import { shipmentReader } from '../compose/shipment-reader.js';
+import { messageOf } from '../error-message.js';
 import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
@@ -10,9 +11,6 @@ import {
 
 /** sysexits(3) codes, so scripts can tell a bad setting from an outage. */
 export const EXIT = { usage: 2, noInput: 66, unavailable: 69, config: 78 } as const;
-
-export const messageOf = (error: unknown) =>
-  error instanceof Error ? error.message : String(error);
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

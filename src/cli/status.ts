@@ -4,9 +4,10 @@ import { type Config, ConfigError, loadSettings } from '../../config/index.js';
 import { buildStoreClient } from '../compose/clients.js';
 import { askProviderForShipment, readStoredOrderStatus } from '../compose/order-status.js';
 import { parseOrderId } from '../domain/order.js';
+import { messageOf } from '../error-message.js';
 import { createLogger } from '../log.js';
 import { StoreError } from '../store/errors.js';
-import { EXIT, exitOn, messageOf, settingsOrExit, withRedis } from './exit.js';
+import { EXIT, exitOn, settingsOrExit, withRedis } from './exit.js';
 import { formatOrderStatus, type OrderStatus } from './status-format.js';
 
 /** Bare digits may be either an id or a name. */

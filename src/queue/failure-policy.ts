@@ -1,4 +1,5 @@
 import { type Job, type Queue, RATE_LIMIT_ERROR, UnrecoverableError, Worker } from 'bullmq';
+import { messageOf } from '../error-message.js';
 import type { Logger } from '../log.js';
 import type { Counters } from '../metrics/counters.js';
 import type { PartnerAuthGuard } from '../partner/auth-guard.js';
@@ -54,7 +55,7 @@ export async function runWithFailurePolicy<T>(
     if (error instanceof UnrecoverableError) throw error;
     if (error instanceof FinalJobError) throw failForGood(error.message);
 
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const attempt = job.attemptsMade + 1;
     const transient = isTransient(error);
     if (transient && attempt < (job.opts.attempts ?? 1)) throw error;

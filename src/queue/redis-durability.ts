@@ -1,5 +1,6 @@
 import type { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { messageOf } from '../error-message.js';
 import type { Logger } from '../log.js';
 
 const REQUIRED = {
@@ -26,7 +27,7 @@ export async function warnAboutRedisDurability(redis: Redis, logger: Logger) {
       if (value !== REQUIRED[setting].wanted) unsafe.push({ setting, value });
     }
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     logger.warn(
       { reason },
       'could not check Redis persistence (CONFIG GET refused): make sure it runs with appendonly yes and maxmemory-policy noeviction (on managed Redis: enable persistence and turn eviction off)',
@@ -53,7 +54,7 @@ async function readEvictionPolicy(redis: Redis) {
     const policy = (await configValue(redis, 'maxmemory-policy')) ?? '(unset)';
     return { checked: true as const, policy };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return { checked: false as const, reason };
   }
 }

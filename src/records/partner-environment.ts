@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { messageOf } from '../error-message.js';
 
 /**
  * Records and job ids are keyed by order id alone, so an order registered in the sandbox would
@@ -130,7 +131,7 @@ export async function claimPartnerEnvironment(
   const reference = await newestRegisteredReference(redis, prefix);
   if (reference !== null) {
     const found = await readShipment(reference).catch((error) => {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = messageOf(error);
       throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
         undecided: true,
         detail: `whether it belongs to the same account could not be checked: reading shipment ${reference} with it failed (${reason}); the next start checks again`,

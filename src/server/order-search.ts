@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { parseOrderId } from '../domain/order.js';
+import { messageOf } from '../error-message.js';
 import { listStaffActions, type StaffAction } from '../records/audit-trail.js';
 import { shopifyOrderUrl } from './board-jobs.js';
 
@@ -74,7 +75,7 @@ async function search(raw: string, lookup: OrderLookup): Promise<Found> {
   try {
     order = await lookup.findByName(withHash(query));
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     return { kind: 'lookup-failed', query, reason };
   }
   if (!order)
