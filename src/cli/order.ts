@@ -70,8 +70,7 @@ export function registerOrderCommand(program: Command): void {
         await withRedis('Reading the records needs', async (redis, prefix) => {
           const createShipment = new Queue(CREATE_SHIPMENT_QUEUE, { connection: redis, prefix });
           try {
-            // Retention matters only to writes.
-            const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
+            const records = OrderRecords.reader(redis, prefix);
             print(await reportOrder(orderId, { records, queues: { createShipment } }));
           } finally {
             await createShipment.close();

@@ -24,8 +24,7 @@ export async function readStoredOrderStatus(redis: Redis, prefix: string, orderI
     queue: new Queue(job.queue, { connection: redis, prefix }),
   }));
   try {
-    // Retention matters only to writes.
-    const records = new OrderRecords(redis, prefix, { retentionDays: 1 });
+    const records = OrderRecords.reader(redis, prefix);
     const tracking = new ShipmentTracking(redis, prefix, { lookbackDays: 1 });
     const runs: JobRun[] = [];
     for (const { queue } of queues) runs.push(...(await orderJobsIn(redis, queue, orderId)));

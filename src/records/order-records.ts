@@ -78,6 +78,11 @@ export class OrderRecords {
     this.waitingSinceIndex = `${prefix}:orders:waiting-since`;
   }
 
+  /** For commands that only read: retention matters only to writes. */
+  static reader(redis: Redis, prefix: string): Pick<OrderRecords, 'get'> {
+    return new OrderRecords(redis, prefix, { retentionDays: 1 });
+  }
+
   private key(orderId: string): string {
     return `${this.prefix}:order:${orderId}`;
   }
