@@ -1,4 +1,4 @@
-import type { WeightUnit } from './order.js';
+import type { StoreLineItem, WeightUnit } from './order.js';
 
 /** Whole mg, so sums and limit checks are exact (in floats 300 × 0.1 kg exceeds 30 kg). */
 export const MG_PER_KG = 1_000_000;
@@ -12,10 +12,7 @@ const KG_PER_UNIT: Record<WeightUnit, number> = {
   POUNDS: KG_PER_POUND,
 };
 
-export interface Weight {
-  value: number;
-  unit: WeightUnit;
-}
+type Weight = NonNullable<StoreLineItem['weight']>;
 
 export function toKilograms(weight: Weight): number {
   // Grams divide rather than multiply by 0.001, which is not exact in binary.
