@@ -267,10 +267,8 @@ export function encodeSentUnits(contents: ShipmentContents): string {
   return contents.lines
     .map((line) => {
       const ids = [line.fulfillmentOrderId, line.fulfillmentOrderLineItemId, line.location.id];
-      return `${numericId(line.item.id)}x${line.quantity}@${ids
-        .filter((id): id is string => Boolean(id))
-        .map(numericId)
-        .join('.')}`;
+      const at = ids.flatMap((id) => (id ? [numericId(id)] : [])).join('.');
+      return `${numericId(line.item.id)}x${line.quantity}@${at}`;
     })
     .join(',');
 }
