@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { StoreOrder } from './order.js';
 import { buildReceiver } from './receiver.js';
 import {
-  collects,
+  namesLocation,
   type ShipmentContents,
   shipmentContents,
   unitsOfShipment,
@@ -135,8 +135,7 @@ export function encodeSettings(
   const named = order.fulfillmentOrders.flatMap(({ location }) =>
     location.id &&
     !location.isFulfillmentService &&
-    collectFromLocations.length > 0 &&
-    collects(collectFromLocations, location)
+    collectFromLocations.some((entry) => namesLocation(entry, location))
       ? [location.id]
       : [],
   );
