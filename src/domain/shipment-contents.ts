@@ -91,9 +91,8 @@ export function shipmentContents(
   settings: ContentsSettings | readonly string[],
   when: ShipmentTime = { now: new Date() },
 ): ShipmentContents {
-  const { collectFromLocations: collectFrom, shipPickupPoints = false } = Array.isArray(settings)
-    ? { collectFromLocations: settings as readonly string[] }
-    : (settings as ContentsSettings);
+  const { collectFromLocations: collectFrom, shipPickupPoints = false } =
+    'collectFromLocations' in settings ? settings : { collectFromLocations: settings };
   const carried = new Set(shipPickupPoints ? ['SHIPPING', 'PICKUP_POINT'] : ['SHIPPING']);
   const items = new Map(order.lineItems.map((item) => [item.id, item]));
   const contents: ShipmentContents = { lines: [], held: [], leftOut: [] };
