@@ -9,10 +9,7 @@ export function addProblem(problems: Problems, path: string, message: string): v
 
 /** Ours wins for the exact path only: a bad box size at `packages.0` shows beside `packages`. */
 export function mergeWithSchemaErrors(problems: Problems, schemaErrors: FieldErrors): FieldErrors {
-  const merged: FieldErrors = {};
-  for (const [path, messages] of problems) if (messages.length > 0) merged[path] = messages;
-  for (const [path, messages] of Object.entries(schemaErrors)) {
-    if (!problems.has(path)) merged[path] = messages;
-  }
-  return merged;
+  const ours = [...problems].filter(([, messages]) => messages.length > 0);
+  const theirs = Object.entries(schemaErrors).filter(([path]) => !problems.has(path));
+  return Object.fromEntries([...ours, ...theirs]);
 }
