@@ -236,7 +236,7 @@ export function recheckDue(
     nowMs + Math.min(RECHECK_MAX_MS, Math.max(RECHECK_FIRST_MS, nowMs - startMs));
   let due = nowMs + (held.length > 0 ? RECHECK_SCHEDULED_MS : RECHECK_MAX_MS);
   for (const units of held) {
-    const opens = units.until ? Date.parse(units.until) : Number.NaN;
+    const opens = Date.parse(units.until ?? '');
     if (Number.isNaN(opens)) due = Math.min(due, backOffFrom(waitingSince.getTime()));
     else if (opens > nowMs) due = Math.min(due, opens);
     else due = Math.min(due, backOffFrom(Math.max(opens, waitingSince.getTime())));
@@ -249,7 +249,7 @@ export function waitCountsFrom(
   held: readonly Pick<HeldUnits, 'until'>[],
   waitingSince: Date,
 ): Date {
-  const times = held.map((units) => (units.until ? Date.parse(units.until) : Number.NaN));
+  const times = held.map((units) => Date.parse(units.until ?? ''));
   if (times.length === 0 || times.some((time) => Number.isNaN(time))) return waitingSince;
   return new Date(Math.max(waitingSince.getTime(), Math.min(...times)));
 }
