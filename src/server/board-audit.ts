@@ -5,18 +5,10 @@ import type { Logger } from '../log.js';
 import { MAX_IDS, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
 import { orderIdOfJob } from './board-jobs.js';
 
-/** Other routes are named by the route's words. */
+/** Where the route's words (routeWords) do not name the action. */
 const ACTIONS: Record<string, string> = {
-  '/api/queues/:queueName/:jobId/retry': 'retry',
-  '/api/queues/:queueName/retry/:queueStatus': 'retry',
   '/api/queues/:queueName/:jobId/clean': 'remove',
-  '/api/queues/:queueName/clean/:queueStatus': 'clean',
-  '/api/queues/:queueName/:jobId/promote': 'promote',
-  '/api/queues/:queueName/promote': 'promote',
   '/api/queues/:queueName/:jobId/update-data': 'edit data',
-  '/api/queues/:queueName/add': 'add',
-  '/api/queues/:queueName/empty': 'empty',
-  '/api/queues/:queueName/obliterate': 'obliterate',
 };
 
 const BULK_STATES: Record<string, string[]> = {
