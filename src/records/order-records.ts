@@ -109,18 +109,10 @@ export class OrderRecords {
 
   /** Waits counting from before `before`: how many, and up to `limit` longest first. */
   async waitingSince(before: Date, limit: number) {
-    const max = `(${before.getTime()}`;
+    const range = [this.waitingSinceIndex, '-inf', `(${before.getTime()}`] as const;
     const [count, found] = await Promise.all([
-      this.redis.zcount(this.waitingSinceIndex, '-inf', max),
-      this.redis.zrangebyscore(
-        this.waitingSinceIndex,
-        '-inf',
-        max,
-        'WITHSCORES',
-        'LIMIT',
-        0,
-        limit,
-      ),
+      this.redis.zcount(...range),
+      this.redis.zrangebyscore(...range, 'WITHSCORES', 'LIMIT', 0, limit),
     ]);
     const waits = Array.from({ length: found.length >> 1 }, (_, i) => ({
       orderId: found[2 * i]!,
