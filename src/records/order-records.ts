@@ -189,20 +189,15 @@ export class OrderRecords {
     };
     // A script, not MULTI: ioredis copies every script defined on the connection (BullMQ's,
     // dozens) onto each MULTI it builds.
-    await this.redis.eval(
-      MARK_REGISTERED,
-      4,
+    const keys = [
       this.key(orderId),
       this.registeredIndex,
       this.waitingIndex,
       this.waitingSinceIndex,
-      orderId,
-      this.keepMs,
-      now.getTime(),
-      `(${now.getTime() - this.keepMs}`,
-      made ? '1' : '',
-      ...Object.entries(fields).flat(),
-    );
+    ];
+    const oldest = `(${now.getTime() - this.keepMs}`;
+    const args = [orderId, this.keepMs, now.getTime(), oldest, made ? '1' : ''];
+    await this.redis.eval(MARK_REGISTERED, 4, ...keys, ...args, ...Object.entries(fields).flat());
   }
 
   /** A registered order is never downgraded. Skipped for anything but `held`, it stops waiting. */
