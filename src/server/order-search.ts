@@ -136,14 +136,7 @@ ${found.jobs.map((job) => jobRow(job, deps.boardPath)).join('\n')}
     actions.length === 0
       ? ''
       : `<h2>Staff actions</h2><table><thead><tr><th>When (UTC)</th><th>Who</th><th>What</th></tr></thead><tbody>
-${actions
-  .map(
-    (a) =>
-      `<tr><td>${esc(new Date(a.at).toISOString())}</td><td>${esc(a.who)} (${a.via})</td><td>${esc(
-        `${a.action}${a.queue ? ` in ${a.queue}` : ''}${a.count > 1 ? `, ${a.count} jobs` : ''}`,
-      )}</td></tr>`,
-  )
-  .join('\n')}
+${actions.map(actionRow).join('\n')}
 </tbody></table>`;
   const story = `<p class="note">The order's whole story: <code>connector status "${esc(found.name ?? found.orderId)}"</code>; who changed what: <code>connector audit --order ${esc(found.orderId)}</code></p>`;
   return `<h2>Order ${esc(title)}</h2><p>${shopify}</p>${jobs}${story}${trail}`;
@@ -153,6 +146,11 @@ function jobRow(job: FoundJob, boardPath: string): string {
   const href = `${boardPath}/queue/${encodeURIComponent(job.queue)}/${encodeURIComponent(job.id)}`;
   const reason = job.failedReason ? (job.failedReason.split('\n')[0] ?? '') : '';
   return `<tr><td><a href="${esc(href)}">${esc(job.name)}</a><br><span class="note">${esc(job.id)}</span></td><td>${esc(job.queue)}</td><td class="state-${esc(job.state)}">${esc(job.state)}</td><td>${job.attemptsMade}</td><td>${esc(reason)}</td></tr>`;
+}
+
+function actionRow(a: StaffAction): string {
+  const what = `${a.action}${a.queue ? ` in ${a.queue}` : ''}${a.count > 1 ? `, ${a.count} jobs` : ''}`;
+  return `<tr><td>${esc(new Date(a.at).toISOString())}</td><td>${esc(a.who)} (${a.via})</td><td>${esc(what)}</td></tr>`;
 }
 
 function withHash(name: string): string {
