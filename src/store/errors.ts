@@ -1,3 +1,5 @@
+type StoreErrorOptions = { operation?: string; status?: number; cause?: unknown };
+
 /**
  * One class per meaning of a Shopify answer. `message` is safe to show an admin (Bull Board,
  * logs): never an access token, a client secret or customer data.
@@ -7,10 +9,7 @@ export abstract class StoreError extends Error {
   readonly operation: string | undefined;
   readonly status: number | undefined;
 
-  constructor(
-    message: string,
-    options: { operation?: string; status?: number; cause?: unknown } = {},
-  ) {
+  constructor(message: string, options: StoreErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.name = new.target.name;
     this.operation = options.operation;
@@ -90,7 +89,7 @@ export class StoreThrottledError extends StoreError {
     readonly waits: number,
     /** What Shopify last asked us to wait. */
     readonly lastWaitMs: number,
-    options: { status?: number; cause?: unknown } = {},
+    options: Omit<StoreErrorOptions, 'operation'> = {},
   ) {
     super(`Shopify throttled ${operation} ${waits} times in a row; try again later`, {
       ...options,
@@ -115,10 +114,7 @@ export class StoreRequestError extends StoreError {
   readonly kind = 'request';
   /** Whether the same call may succeed later (network and 5xx yes, a malformed query no). */
   readonly retryable: boolean;
-  constructor(
-    message: string,
-    options: { operation?: string; status?: number; retryable?: boolean; cause?: unknown } = {},
-  ) {
+  constructor(message: string, options: StoreErrorOptions & { retryable?: boolean } = {}) {
     super(message, options);
     this.retryable = options.retryable ?? false;
   }

@@ -46,26 +46,25 @@ export function toStoreError(error: unknown, operation: string): StoreError {
   }
   if (error instanceof HttpResponseError) {
     const status = error.response.code;
+    const fields = { operation, status, cause: error };
     if (status === 401 || status === 403) {
       return new StoreAuthError(
         status === 401
           ? `Shopify refused the access token (HTTP 401) for ${operation}`
           : `The app lacks access for ${operation} (HTTP 403); check its scopes`,
-        { operation, status, cause: error },
+        fields,
       );
     }
     if (status === 404) {
       return new StoreRequestError(
         `Admin API not found (HTTP 404) for ${operation}; check the shop domain and API version`,
-        { operation, status, cause: error },
+        fields,
       );
     }
     return new StoreRequestError(`Shopify answered ${operation} with HTTP ${status}`, {
-      operation,
-      status,
+      ...fields,
       // 5xx, or a 2xx that was not the JSON we asked for (e.g. a proxy's page): may clear later.
       retryable: status >= 500 || status < 400,
-      cause: error,
     });
   }
   if (error instanceof HttpRequestError) {
