@@ -10,9 +10,7 @@ import { Agent } from 'undici';
  * `libFetch.run(f, …)` it uses `f`, elsewhere the current `globalThis.fetch`. AsyncLocalStorage
  * keeps one client's fetch out of another's requests, however their awaits interleave.
  */
-export type FetchFunction = typeof fetch;
-
-export const libFetch = new AsyncLocalStorage<FetchFunction>();
+export const libFetch = new AsyncLocalStorage<typeof fetch>();
 
 setAbstractFetchFunc((input, init) => (libFetch.getStore() ?? globalThis.fetch)(input, init));
 
@@ -39,7 +37,7 @@ export function shopFetch(
   shop: string,
   adminApiUrl?: string,
   connections: Agent = sharedConnections,
-): FetchFunction {
+): typeof fetch {
   const shopOrigin = `https://${shop}`;
   const target = adminApiUrl ? new URL(adminApiUrl) : undefined;
   const basePath = target?.pathname.replace(/\/+$/, '') ?? '';

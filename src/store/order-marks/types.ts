@@ -1,12 +1,10 @@
 import type { OrderMarksSeen } from '../../domain/order-marks.js';
 
-export type MetafieldType = 'single_line_text_field' | 'multi_line_text_field';
-
 export interface MetafieldEntry {
   namespace: string;
   key: string;
   value: string;
-  type: MetafieldType;
+  type: 'single_line_text_field' | 'multi_line_text_field';
 }
 
 /** What metafieldsDelete takes besides the owner. */

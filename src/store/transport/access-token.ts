@@ -1,7 +1,7 @@
 import { HttpResponseError, type Session, type Shopify } from '@shopify/shopify-api';
 import type { Logger } from '../../log.js';
 import { StoreAuthError, StoreRequestError } from '../errors.js';
-import { type FetchFunction, libFetch } from '../fetch-routing.js';
+import { libFetch } from '../fetch-routing.js';
 
 /** Where the Admin client gets the session (and so the token) each request is sent with. */
 export interface AdminSessions {
@@ -26,7 +26,7 @@ const RENEW_BEFORE_EXPIRY_MS = 5 * 60_000;
 export function clientCredentialsSessions(options: {
   shopify: Shopify;
   shop: string;
-  fetch: FetchFunction;
+  fetch: typeof fetch;
   logger: Logger;
   now?: () => number;
 }): AdminSessions {
