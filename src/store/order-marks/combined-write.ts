@@ -6,22 +6,17 @@
 
 import { USER_ERRORS } from '../selections.js';
 
+/** Each part's variables and root field; every field selects its userErrors. */
 const PARTS = {
-  setMetafields: {
-    variables: '$order: OrderInput!',
-    field: `orderUpdate(input: $order) { ${USER_ERRORS} }`,
-  },
+  setMetafields: { variables: '$order: OrderInput!', field: 'orderUpdate(input: $order)' },
   deleteMetafields: {
     variables: '$deleteMetafields: [MetafieldIdentifierInput!]!',
-    field: `metafieldsDelete(metafields: $deleteMetafields) { ${USER_ERRORS} }`,
+    field: 'metafieldsDelete(metafields: $deleteMetafields)',
   },
-  addTags: {
-    variables: '$addTags: [String!]!',
-    field: `tagsAdd(id: $id, tags: $addTags) { ${USER_ERRORS} }`,
-  },
+  addTags: { variables: '$addTags: [String!]!', field: 'tagsAdd(id: $id, tags: $addTags)' },
   removeTags: {
     variables: '$removeTags: [String!]!',
-    field: `tagsRemove(id: $id, tags: $removeTags) { ${USER_ERRORS} }`,
+    field: 'tagsRemove(id: $id, tags: $removeTags)',
   },
 } as const;
 
@@ -36,6 +31,6 @@ export function combinedWriteDocument(parts: CombinedWriteParts): string {
     ...chosen.map((key) => PARTS[key].variables),
   ];
   return `mutation WriteOrderMarks(${variables.join(', ')}) {\n${chosen
-    .map((key) => `  ${PARTS[key].field}`)
+    .map((key) => `  ${PARTS[key].field} { ${USER_ERRORS} }`)
     .join('\n')}\n}\n`;
 }
