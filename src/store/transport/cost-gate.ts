@@ -28,10 +28,8 @@ export interface CostRequest {
   booked?: GrantedTicket;
 }
 
-export type GrantedTicket = {
+export type GrantedTicket = Pick<CostRequest, 'cost' | 'operation'> & {
   granted: true;
-  cost: number;
-  operation: string;
   sendInMs: number;
   id: string;
   /** While `sendInMs` > 0: the place booked. */
