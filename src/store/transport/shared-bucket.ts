@@ -172,11 +172,12 @@ export interface SharedBucketOptions {
   reserveShare: number;
   /** Share of recent points (0 to 0.9) follow-ups may take ahead of waiting registrations. */
   followUpReserve?: number;
-  /** How long a request may stay booked or unanswered before the model forgets it. */
-  bookingGraceMs?: number;
   /** The model's clock in ms; default Redis server time, which every process shares. */
   clock?: () => number;
 }
+
+/** How long a request may stay booked or unanswered before the model forgets it. */
+const BOOKING_GRACE_MS = 60_000;
 
 type BucketRedis = Redis & {
   storeBucketTake(...args: (string | number)[]): Promise<[number, string]>;
@@ -188,7 +189,6 @@ export class SharedStoreBucket implements StoreCostGate {
   private readonly keys: [string, string, string, string, string];
   private readonly reserve: number;
   private readonly followUpReserve: number;
-  private readonly grace: number;
 
   constructor(
     redis: Redis,
@@ -203,7 +203,6 @@ export class SharedStoreBucket implements StoreCostGate {
     this.keys = [base, `${base}:flight`, `${base}:booked`, `${base}:stats`, `${base}:actual`];
     this.reserve = Math.min(0.9, Math.max(0, options.reserveShare));
     this.followUpReserve = Math.min(0.9, Math.max(0, options.followUpReserve ?? 0));
-    this.grace = options.bookingGraceMs ?? 60_000;
   }
 
   async take(
@@ -218,7 +217,7 @@ export class SharedStoreBucket implements StoreCostGate {
       cost,
       Math.max(0, Math.floor(maxWaitMs)),
       id,
-      this.grace,
+      BOOKING_GRACE_MS,
       operation,
       booked?.booking ?? '',
       priority ?? 'registration',
@@ -244,7 +243,7 @@ export class SharedStoreBucket implements StoreCostGate {
       answer && answer.actual === null ? 1 : 0,
       ticket.operation,
       answer?.actual ?? '',
-      this.grace,
+      BOOKING_GRACE_MS,
     );
   }
 
