@@ -56,7 +56,6 @@ export class StoreUserError extends StoreError {
     operation: string,
     readonly userErrors: StoreUserErrorDetail[],
     options: {
-      cause?: unknown;
       knownRefusals?: readonly KnownRefusal[];
       orderStatusSet?: boolean;
       writeMade?: boolean;
@@ -74,7 +73,7 @@ export class StoreUserError extends StoreError {
       : 'no detail given';
     const summary = known ? `${known.refusal.explanation} (Shopify said: "${said}")` : said;
     const more = userErrors.length > 1 ? ` (and ${userErrors.length - 1} more)` : '';
-    super(`Shopify refused ${operation}: ${summary}${more}`, { cause: options.cause, operation });
+    super(`Shopify refused ${operation}: ${summary}${more}`, { operation });
     this.refusal = known?.refusal.code;
     this.orderStatusSet = options.orderStatusSet ?? false;
     this.writeMade = options.writeMade ?? false;
