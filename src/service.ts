@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
 import { adminSurfaceProblems, type Config, ConfigError } from '../config/index.js';
 import { buildSharedParts } from './compose/parts.js';
@@ -30,20 +29,12 @@ export interface ServiceOptions
   onFatal?: (reason: string) => void;
 }
 
-export interface RunningService {
-  server: FastifyInstance | undefined;
-  metrics: ConnectorMetrics;
-  url: string | undefined;
-  close(): Promise<void>;
-}
+export type RunningService = Awaited<ReturnType<typeof startService>>;
 
 const SIX_HOURS_MS = 6 * 3_600_000;
 
 /** Each side is imported only where it runs, so each thread loads what it needs. */
-export async function startService(
-  config: Config,
-  options: ServiceOptions,
-): Promise<RunningService> {
+export async function startService(config: Config, options: ServiceOptions) {
   const { logger, http = true, workers = true, workersThread, isWorkersThread } = options;
   if (http) {
     const problems = adminSurfaceProblems(config);
@@ -100,10 +91,7 @@ export async function startService(
     throw error;
   }
 
-  const metrics = new ConnectorMetrics({
-    logger,
-    ...(isWorkersThread ? { processMetrics: false } : {}),
-  });
+  const metrics = new ConnectorMetrics({ logger, processMetrics: !isWorkersThread });
   const requests = requestMetrics(metrics);
   const parts = buildSharedParts({ redis: workerRedis, prefix, settings: config, logger });
 
