@@ -35,13 +35,10 @@ export function registerStartCommand(program: Command): void {
         logger,
         http: opts.http,
         workers: opts.workers,
-        ...(opts.http && opts.workers && !opts.oneThread
-          ? {
-              workersThread: {
-                log: { format: stdoutLogFormat(), colour: Boolean(process.stdout.isTTY) },
-              },
-            }
-          : {}),
+        workersThread:
+          opts.http && opts.workers && !opts.oneThread
+            ? { log: { format: stdoutLogFormat(), colour: Boolean(process.stdout.isTTY) } }
+            : undefined,
         onFatal: (reason) => {
           fatal = reason;
           process.exitCode = 1;
