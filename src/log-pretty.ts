@@ -29,9 +29,7 @@ export function formatLogLine(line: string, colour = false): string {
   return `${text}\n`;
 }
 
-export function prettyStream(
-  out: { write(text: string): unknown; isTTY?: boolean } = process.stdout,
-): Writable {
+export function prettyStream(out: { write(text: string): unknown; isTTY?: boolean }): Writable {
   const colour = Boolean(out.isTTY);
   return new Writable({
     write(chunk, _encoding, done) {

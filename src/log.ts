@@ -28,12 +28,7 @@ export type LogFormat = 'auto' | 'json' | 'pretty';
 
 /** A given destination (tests) gets JSON unless `format: 'pretty'` is passed. */
 export function createLogger(
-  options: {
-    level?: LoggerOptions['level'];
-    name?: string;
-    format?: LogFormat;
-    colour?: boolean;
-  } = {},
+  options: Pick<LoggerOptions, 'level' | 'name'> & { format?: LogFormat; colour?: boolean } = {},
   destination?: pino.DestinationStream,
 ): Logger {
   const opts: LoggerOptions = {
