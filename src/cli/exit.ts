@@ -37,10 +37,7 @@ export const configOrExit = (): Config | undefined => settingsOrExit(() => loadC
 
 /** Runs `work` on a connection it closes after; nothing after saying why Redis is out of reach. */
 export async function withRedisAt(url: string, work: (redis: Redis) => Promise<void>) {
-  const redis = await connectedRedis(url).catch((error: unknown) => {
-    console.error(messageOf(error));
-    process.exitCode = EXIT.unavailable;
-  });
+  const redis = await connectedRedis(url).catch(exitOn([Error], EXIT.unavailable));
   if (!redis) return;
   try {
     await work(redis);
