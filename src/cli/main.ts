@@ -47,9 +47,8 @@ const program = new Command()
   .option('--env-file <path>', 'read the settings from this file instead of .env')
   .showHelpAfterError();
 
-const named = process.argv[2];
-const wanted =
-  named !== undefined && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+const named = process.argv[2] ?? '';
+const wanted = Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
 for (const name of wanted) (await COMMANDS[name]!())(program);
 
 await program.parseAsync(process.argv);
