@@ -81,13 +81,11 @@ export async function startWorkersThread(
       }
     });
   });
-  try {
-    await ready;
-  } catch (error) {
+  await ready.catch(async (error) => {
     closing = true;
     await thread.terminate();
     throw error;
-  }
+  });
 
   return {
     metrics() {
