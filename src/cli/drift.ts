@@ -4,7 +4,7 @@ import { type DriftReport, driftReport } from '../compose/drift.js';
 import { PartnerError } from '../partner/errors.js';
 import { StoreError } from '../store/errors.js';
 import { EXIT, exitOn } from './exit.js';
-import { stateWord } from './status-format.js';
+import { plural, stateWord } from './status-format.js';
 import { withSharedParts } from './with-parts.js';
 
 const LIST = 20;
@@ -64,10 +64,6 @@ function formatDrift(r: DriftReport): string {
     `${verdict}${lag} Requests: ${plural(r.requests.provider, 'request')} to the provider (list pages, ${plural(r.requests.shipmentsListed, 'shipment')} listed, from the shared budget at sync priority), ${plural(r.requests.shopify, 'Shopify read')}.`,
   );
   return lines.join('\n');
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function positiveInt(name: string, min = 0) {

@@ -31,6 +31,10 @@ export function stateWord(state: string): string {
   return STATE_WORD[state as OrderRecord['state']] ?? state;
 }
 
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 function eligibility(record: OrderRecord | null): string {
   if (!record) return 'unknown: not checked yet';
   if (record.state === 'skipped') return `not eligible: ${record.reason ?? record.skipCode ?? '?'}`;
@@ -120,7 +124,7 @@ function describeEntry(entry: TimelineEntry): string {
     case 'job-queued':
       return `job ${entry.queue}/${entry.jobId} queued`;
     case 'job-run': {
-      const attempts = `${entry.attempts} attempt${entry.attempts === 1 ? '' : 's'}`;
+      const attempts = plural(entry.attempts, 'attempt');
       const job = `job ${entry.queue}/${entry.jobId}`;
       if (entry.state === 'completed')
         return `${job} completed (${attempts})${entry.outcome ? `: ${entry.outcome.replaceAll(/[_-]/g, ' ')}` : ''}`;
@@ -129,7 +133,7 @@ function describeEntry(entry: TimelineEntry): string {
       return `${job} ${entry.state} (${attempts})${entry.reason ? `; the last attempt failed: ${entry.reason}` : ''}`;
     }
     case 'staff-action':
-      return `staff: ${entry.action}${entry.queue ? ` in ${entry.queue}` : ''}, ${entry.count} job${entry.count === 1 ? '' : 's'} (${entry.who}, ${entry.via})`;
+      return `staff: ${entry.action}${entry.queue ? ` in ${entry.queue}` : ''}, ${plural(entry.count, 'job')} (${entry.who}, ${entry.via})`;
   }
 }
 
