@@ -9,11 +9,9 @@ const port = parentPort!;
 const data = workerData as WorkersThreadData;
 const send = (message: FromWorkersThread) => port.postMessage(message);
 
-const logger = createLogger({
-  level: data.config.logLevel,
-  format: data.log.format,
-  colour: data.log.colour,
-}).child({ thread: 'workers' });
+const logger = createLogger({ level: data.config.logLevel, ...data.log }).child({
+  thread: 'workers',
+});
 
 try {
   const service = await startService(data.config, {
