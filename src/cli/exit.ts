@@ -1,7 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type Config, ConfigError, loadConfig, loadSettings } from '../../config/index.js';
 import { shipmentReader } from '../compose/shipment-reader.js';
-import { messageOf } from '../error-message.js';
 import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
 import {
