@@ -25,13 +25,10 @@ export async function recordDelivery(
   const shipment = await deps.tracking.get(reference);
   if (!shipment) return 'stale';
   const number = shipment.trackingNumber;
-  if (shipment.stage !== 'delivered' || !number) {
+  const stale = shipment.stage !== 'delivered' || !number;
+  if (stale || shipment.deliveryRecordedAt) {
     await writeStatusIfDue(shipment, deps);
-    return 'stale';
-  }
-  if (shipment.deliveryRecordedAt) {
-    await writeStatusIfDue(shipment, deps);
-    return 'already-recorded';
+    return stale ? 'stale' : 'already-recorded';
   }
   let ours =
     shipment.fulfilledNumber === number && !options.retry
@@ -54,11 +51,7 @@ export async function recordDelivery(
 
   const event = shipment.deliveredAt ? { happenedAt: shipment.deliveredAt } : {};
   const statusRefused = await writeEachWithStatus(shipment, toMark, deps, (id, orderStatus) =>
-    deps.store.createFulfillmentEvent(
-      id,
-      'DELIVERED',
-      orderStatus ? { ...event, orderStatus } : event,
-    ),
+    deps.store.createFulfillmentEvent(id, 'DELIVERED', { ...event, orderStatus }),
   );
   if (toMark.length === 0) await writeStatusIfDue(shipment, deps, { shown: ours.length > 0 });
   await deps.tracking.saveShopifySide(reference, { deliveryRecordedAt: new Date().toISOString() });

@@ -45,13 +45,10 @@ export async function reportShipmentProgress(
 ): Promise<'reported' | 'nothing-to-report' | 'stale'> {
   const shipment = await deps.tracking.get(reference);
   if (!shipment) return 'stale';
-  if (shipment.stage !== 'processing') {
+  const stale = shipment.stage !== 'processing';
+  if (stale || shipment.progressReportedAt) {
     await writeStatusIfDue(shipment, deps);
-    return 'stale';
-  }
-  if (shipment.progressReportedAt) {
-    await writeStatusIfDue(shipment, deps);
-    return 'nothing-to-report';
+    return stale ? 'stale' : 'nothing-to-report';
   }
   const notes = `Being prepared by the provider (shipment ${shipment.orderNumber}).`;
   const record = await deps.records.get(reference);
@@ -67,9 +64,7 @@ export async function reportShipmentProgress(
   let statusRefused: StoreUserError | undefined;
   try {
     statusRefused = await writeEachWithStatus(shipment, ids, deps, (id, orderStatus) =>
-      orderStatus
-        ? deps.store.reportFulfillmentOrderProgress(id, notes, { orderStatus })
-        : deps.store.reportFulfillmentOrderProgress(id, notes),
+      deps.store.reportFulfillmentOrderProgress(id, notes, { orderStatus }),
     );
     if (ids.length === 0) await writeStatusIfDue(shipment, deps, { shown: false });
   } catch (error) {
