@@ -1,9 +1,14 @@
+import { z } from 'zod';
 import { defineJob } from '../job-definition.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
 import { checkOrderEdit } from './check-order-edit.js';
-import { checkOrderEditPayload } from './payload.js';
 
 const DAY_S = 24 * 3600;
+
+/** The check reads the order from Shopify when it runs. */
+const checkOrderEditPayload = z.object({
+  orderId: z.string().regex(/^\d{1,20}$/, 'must be a numeric Shopify order id'),
+});
 
 /** Tells staff of an edit the shipment needs to know: the provider cannot update a shipment. */
 export const checkOrderEditJob = defineJob({

@@ -107,10 +107,8 @@ export const RETRY_FAILED_UPDATE_AFTER_MS = 3_600_000;
 export async function queueShipmentUpdates(
   ctx: Pick<QueueContext, 'queueOf' | 'settings'>,
   shipment: TrackedShipment,
-  now = Date.now(),
 ): Promise<number> {
   let queued = 0;
-  const updates = pendingUpdates(shipment, ctx.settings.sync);
   let carrierFailed = false;
   const queueOne = async ({ update, payload }: PendingUpdate) => {
     const name = SHIPMENT_UPDATES[update].queue;
@@ -126,10 +124,10 @@ export async function queueShipmentUpdates(
     }
     if (existing.finishedOn === undefined || (await existing.getState()) !== 'failed') return;
     if (CARRIES_STATUS.has(update)) carrierFailed = true;
-    const due = now - existing.finishedOn >= RETRY_FAILED_UPDATE_AFTER_MS;
+    const due = Date.now() - existing.finishedOn >= RETRY_FAILED_UPDATE_AFTER_MS;
     if (due && (await retryFailedJob(existing)) === 'retried') queued += 1;
   };
-  for (const update of updates) await queueOne(update);
+  for (const update of pendingUpdates(shipment, ctx.settings.sync)) await queueOne(update);
   // The write that was to carry the status failed (so it was not queued apart): it goes on its own.
   if (carrierFailed && shipment.writtenStatus !== statusVersion(shipment)) {
     await queueOne(statusUpdate(shipment));
