@@ -1,16 +1,16 @@
-import type { Logger } from '../../src/log.js';
 import { FinalJobError } from '../../src/queue/failure-policy.js';
-import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
-import type { Fulfillments, OrderMarks } from '../../src/store/types.js';
+import type { Fulfillments } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
-import { writeEachWithStatus, writeStatusIfDue } from '../write-shipment-status/write-status.js';
+import {
+  type WriteStatusDeps,
+  writeEachWithStatus,
+  writeStatusIfDue,
+} from '../write-shipment-status/write-status.js';
 
-export interface RecordDeliveryDeps {
+export interface RecordDeliveryDeps extends WriteStatusDeps {
   store: Pick<Fulfillments, 'readFulfillmentState' | 'createFulfillmentEvent'> &
-    Pick<OrderMarks, 'setOrderMetafields'>;
-  tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
+    WriteStatusDeps['store'];
   settings: Pick<JobSettings, 'sync'>;
-  logger: Logger;
 }
 
 /**

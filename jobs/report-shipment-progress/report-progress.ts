@@ -7,31 +7,27 @@ import {
   shipmentSentSinceMs,
 } from '../../src/domain/shipment-contents.js';
 import { decodeSettings, type FingerprintSettings } from '../../src/domain/shipment-fingerprint.js';
-import type { Logger } from '../../src/log.js';
 import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
-import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import { StoreAuthError, StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
-import type {
-  FulfillmentOrderState,
-  Fulfillments,
-  OrderMarks,
-  OrderReader,
-} from '../../src/store/types.js';
+import type { FulfillmentOrderState, Fulfillments, OrderReader } from '../../src/store/types.js';
 import type { JobSettings } from '../context.js';
-import { writeEachWithStatus, writeStatusIfDue } from '../write-shipment-status/write-status.js';
+import {
+  type WriteStatusDeps,
+  writeEachWithStatus,
+  writeStatusIfDue,
+} from '../write-shipment-status/write-status.js';
 
-export interface ReportProgressDeps {
+export interface ReportProgressDeps extends WriteStatusDeps {
   store: Pick<
     Fulfillments,
     'readFulfillmentState' | 'readFulfillmentOrders' | 'reportFulfillmentOrderProgress'
   > &
-    Pick<OrderMarks, 'setOrderMetafields'> &
+    WriteStatusDeps['store'] &
     Pick<OrderReader, 'getOrder'>;
-  tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
   /** Its sentUnits: the fulfillment orders the units were on. */
   records: Pick<OrderRecords, 'get'>;
   settings: Pick<JobSettings, 'shipment' | 'sync'>;
-  logger: Logger;
 }
 
 /**
