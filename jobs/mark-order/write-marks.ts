@@ -5,7 +5,6 @@ import {
   type OrderMarksSeen,
 } from '../../src/domain/order-marks.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../../src/domain/shipment-fingerprint.js';
-import type { Logger } from '../../src/log.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import { orderNotFound } from '../../src/store/transport/order-ids.js';
 import type { MetafieldKey, OrderMarkChanges, OrderMarks } from '../../src/store/types.js';
@@ -17,13 +16,11 @@ import {
 } from '../write-shipment-status/write-status.js';
 import type { MarkOrderKind } from './payload.js';
 
-export interface OrderMarksDeps {
+/** `tracking`: once it follows the shipment, the status sync owns the status metafields. */
+export interface OrderMarksDeps extends WriteStatusDeps {
   store: OrderMarks;
   records: Pick<OrderRecords, 'get' | 'recordEditMarked'>;
-  /** Once it follows the shipment, the status sync owns the status metafields. */
-  tracking: WriteStatusDeps['tracking'];
   settings: { sync: StatusSettings };
-  logger: Logger;
 }
 
 const named = (key: string): MetafieldKey => ({ namespace: METAFIELD_NAMESPACE, key });
