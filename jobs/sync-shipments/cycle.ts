@@ -1,4 +1,3 @@
-import type { Logger } from '../../src/log.js';
 import {
   PartnerAuthError,
   PartnerError,
@@ -19,8 +18,8 @@ export const SYNC_PAGE_SIZE = 200;
 
 export type SyncDeps = Pick<
   JobContext,
-  'tracking' | 'records' | 'partner' | 'store' | 'queueOf' | 'settings'
-> & { logger: Logger };
+  'tracking' | 'records' | 'partner' | 'store' | 'queueOf' | 'settings' | 'logger'
+>;
 
 export type SyncSummary = ReturnType<typeof emptySummary> & { reason?: string };
 
