@@ -14,7 +14,7 @@ import {
   shipmentSentSinceMs,
   shippedItems,
 } from '../../src/domain/shipment-contents.js';
-import { decodeSettings, type FingerprintSettings } from '../../src/domain/shipment-fingerprint.js';
+import { decodeSettings } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { trackingFor } from '../../src/domain/tracking-company.js';
 import type { Logger } from '../../src/log.js';
@@ -325,7 +325,16 @@ async function whatToFulfil(
   }
   const byStaff = unitsByItem(untracked.flatMap((f) => f.lineItems));
   const sentFrom = new Set((sentLines ?? []).map((line) => line.fulfillmentOrderId));
-  const wasSent = sentLines ? sentAs(sentLines, sentSettings) : () => true;
+  const sentItems = new Set((sentLines ?? []).map((line) => line.lineItemId));
+  // On a sent fulfillment order (a whole move keeps its id), or a sent line item at a location sent
+  // or collected from (a partial move, or the rest of a partly fulfilled one, gets a new id). Never
+  // elsewhere: the provider was not asked to ship it.
+  const wasSent = (units: Pick<HeldUnits, 'fulfillmentOrderId' | 'lineItemId' | 'location'>) =>
+    !sentLines ||
+    sentFrom.has(units.fulfillmentOrderId) ||
+    (sentItems.has(units.lineItemId) &&
+      (sentLocations.some((id) => namesLocation(id, units.location)) ||
+        (sentSettings !== null && collects(sentSettings.collectFromLocations, units.location))));
   // Units left on a fulfillment order they were sent from are the shipment's whatever else staff
   // fulfilled; elsewhere, units fulfilled without tracking since the send count as sent first.
   const take = (units: { lineItemId: string; fulfillmentOrderId: string }, quantity: number) => {
@@ -367,22 +376,6 @@ function deduct(
     const rest = owed.get(line.lineItemId);
     if (rest !== undefined) owed.set(line.lineItemId, Math.max(0, rest - line.quantity));
   }
-}
-
-/**
- * On a sent fulfillment order (a whole move keeps its id), or a sent line item at a location sent
- * or collected from (a partial move, or the rest of a partly fulfilled one, gets a new id). Never
- * elsewhere: the provider was not asked to ship it.
- */
-function sentAs(sent: readonly SentLine[], settings: FingerprintSettings | null) {
-  const fulfillmentOrders = new Set(sent.map((line) => line.fulfillmentOrderId));
-  const items = new Set(sent.map((line) => line.lineItemId));
-  const locations = sent.flatMap((line) => (line.locationId ? [line.locationId] : []));
-  return (units: Pick<HeldUnits, 'fulfillmentOrderId' | 'lineItemId' | 'location'>) =>
-    fulfillmentOrders.has(units.fulfillmentOrderId) ||
-    (items.has(units.lineItemId) &&
-      (locations.some((id) => namesLocation(id, units.location)) ||
-        (settings !== null && collects(settings.collectFromLocations, units.location))));
 }
 
 function carries(fulfillment: FulfillmentState, number: string): boolean {
