@@ -84,22 +84,21 @@ export async function writeShipmentStatus(
   for (let writes = 0; writes < MAX_WRITES; writes += 1) {
     const labels = await deps.tracking.labels();
     const metafields = statusMetafields(shipment, labels);
+    const writtenStatus = statusVersion(shipment);
     if (writes === 0 && options.firstWrite) {
       try {
         await options.firstWrite(metafields);
       } catch (error) {
         // The caller's write was refused, the metafields in its request set all the same.
         if (error instanceof StoreUserError && error.orderStatusSet) {
-          await deps.tracking.saveShopifySide(reference, {
-            writtenStatus: statusVersion(shipment),
-          });
+          await deps.tracking.saveShopifySide(reference, { writtenStatus });
         }
         throw error;
       }
     } else await deps.store.setOrderMetafields(reference, metafields);
-    await deps.tracking.saveShopifySide(reference, { writtenStatus: statusVersion(shipment) });
+    await deps.tracking.saveShopifySide(reference, { writtenStatus });
     const after = await deps.tracking.get(reference);
-    if (!after || statusVersion(after) === statusVersion(shipment)) return 'written';
+    if (!after || statusVersion(after) === writtenStatus) return 'written';
     shipment = after;
   }
   return 'written';
