@@ -28,8 +28,7 @@ export function registeredMarkJobId(orderId: string): string {
 
 /** False when there is none to retry. */
 export async function retryFailedMark(deps: Deps, jobId: string): Promise<boolean> {
-  const queue = deps.queueOf(markOrderJob);
-  const existing = await queue.getJob(jobId);
+  const existing = await deps.queueOf(markOrderJob).getJob(jobId);
   if (!existing || (await existing.getState()) !== 'failed') return false;
   // Starts afresh: no schedule count, no noted refusal, and it reads the order again.
   const { seen: _seen, ...payload } = markOrderPayload.parse(existing.data);
