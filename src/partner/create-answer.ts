@@ -51,22 +51,15 @@ export function creationFromHistory(record: {
   return earliest?.text ?? record.updated_at;
 }
 
-const orderNumberOnly = z.object({
+const salvageable = z.object({
   order_number: z.string().refine((value) => value.trim().length > 0),
+  status: statusSchema.optional().catch(undefined),
+  created_at: timestampSchema.optional().catch(undefined),
 });
 
 function salvage(body: unknown, reference: string): CreatedShipment | undefined {
-  const essential = orderNumberOnly.safeParse(body);
-  if (!essential.success) return undefined;
-  const { status, created_at } = body as Record<string, unknown>;
-  const readStatus = statusSchema.safeParse(status);
-  const readCreatedAt = timestampSchema.safeParse(created_at);
-  return {
-    reference,
-    order_number: essential.data.order_number,
-    ...(readStatus.success ? { status: readStatus.data } : {}),
-    ...(readCreatedAt.success ? { created_at: readCreatedAt.data } : {}),
-  };
+  const read = salvageable.safeParse(body);
+  return read.success ? { reference, ...read.data } : undefined;
 }
 
 export function describeZodIssues(error: z.ZodError): string {
