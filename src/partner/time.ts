@@ -47,11 +47,8 @@ export function parsePartnerTimestamp(text: string): Date | undefined {
   const ms = second === 60 ? 999 : Math.floor(Number(`0.${fraction || '0'}`) * 1000);
   const wallClockAsUtc = Date.UTC(year, month - 1, day, hour, minute, Math.min(second, 59), ms);
 
-  const [zulu, sign, offsetHours, offsetMinutes] = [m[8], m[9], m[10], m[11]];
-  if (zulu) return new Date(wallClockAsUtc);
-  if (sign) {
-    const hours = Number(offsetHours);
-    const minutes = Number(offsetMinutes ?? 0);
+  const [zulu, sign, hours, minutes] = [m[8], m[9], Number(m[10] ?? 0), Number(m[11] ?? 0)];
+  if (zulu || sign) {
     if (hours > 23 || minutes > 59) return undefined;
     const offsetMin = (sign === '-' ? -1 : 1) * (hours * 60 + minutes);
     return new Date(wallClockAsUtc - offsetMin * 60_000);
