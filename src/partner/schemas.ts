@@ -58,7 +58,6 @@ export const listEnvelopeSchema = z.object({
   data: z.array(listItemSchema),
   meta: z.object({ page: z.number(), per_page: z.number(), total: z.number() }),
 });
-export type ListEnvelope = z.infer<typeof listEnvelopeSchema>;
 
 export const errorBodySchema = z.object({
   success: z.literal(false),
