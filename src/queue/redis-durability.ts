@@ -113,7 +113,6 @@ export class EvictionPolicyWatch {
     private readonly prefix: string,
     private readonly workers: readonly Pick<Worker, 'pause' | 'resume'>[],
     private readonly logger: Logger,
-    private readonly now: () => Date = () => new Date(),
   ) {}
 
   async check(): Promise<'running' | 'paused' | 'unknown'> {
@@ -133,7 +132,7 @@ export class EvictionPolicyWatch {
     }
     // The first sighting's time stays.
     const stored = await readEvictionPause(this.redis, this.prefix);
-    const pause = { since: stored?.since ?? this.now().toISOString(), policy: reading.policy };
+    const pause = { since: stored?.since ?? new Date().toISOString(), policy: reading.policy };
     if (stored?.policy !== pause.policy)
       await this.redis.set(key, `${pause.since} ${pause.policy}`);
     if (!this.paused) {
