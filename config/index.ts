@@ -189,7 +189,7 @@ const variables = {
     hint: 'days the first reconciliation looks back when Redis holds no watermark (first start, or data lost)',
   },
   ELIGIBLE_FINANCIAL_STATUSES: {
-    schema: list.default(['paid']),
+    schema: list.transform((statuses) => statuses.map((s) => s.toLowerCase())).default(['paid']),
     hint: 'comma-separated financial statuses ready to ship, e.g. paid,partially_refunded',
   },
   SKIP_TEST_ORDERS: { schema: bool.default(true), hint: 'true to skip test orders' },
@@ -403,8 +403,6 @@ function fields<const F extends FieldMap>(map: F) {
   return part(names(map), (v) => build(map, v) as Fields<F>);
 }
 
-const LOOPBACK_HOST = '127.0.0.1';
-
 /** A command loads only the parts it needs: reading records must not ask for the Shopify token. */
 const PARTS = {
   logLevel: part(['LOG_LEVEL'], (v) => v.LOG_LEVEL),
@@ -423,7 +421,7 @@ const PARTS = {
     }
     return v.ADMIN_PORT === undefined
       ? undefined
-      : { port: v.ADMIN_PORT, host: v.ADMIN_HOST ?? LOOPBACK_HOST };
+      : { port: v.ADMIN_PORT, host: v.ADMIN_HOST ?? '127.0.0.1' };
   }),
   /** Undefined: the board is not mounted. */
   admin: part(['ADMIN_USER', 'ADMIN_PASSWORD', 'ADMIN_READ_ONLY'], (v, problems) => {
@@ -503,15 +501,12 @@ const PARTS = {
     pollOverlapMs: 'ORDER_POLL_OVERLAP_MS',
     firstLookbackDays: 'RECONCILE_FIRST_LOOKBACK_DAYS',
   }),
-  eligibility: part(
-    ['ELIGIBLE_FINANCIAL_STATUSES', 'SKIP_TEST_ORDERS', 'INCLUDE_TAGS', 'EXCLUDE_TAGS'],
-    (v) => ({
-      financialStatuses: v.ELIGIBLE_FINANCIAL_STATUSES.map((s) => s.toLowerCase()),
-      skipTestOrders: v.SKIP_TEST_ORDERS,
-      includeTags: v.INCLUDE_TAGS,
-      excludeTags: v.EXCLUDE_TAGS,
-    }),
-  ),
+  eligibility: fields({
+    financialStatuses: 'ELIGIBLE_FINANCIAL_STATUSES',
+    skipTestOrders: 'SKIP_TEST_ORDERS',
+    includeTags: 'INCLUDE_TAGS',
+    excludeTags: 'EXCLUDE_TAGS',
+  }),
   shipment: fields({
     sender: {
       name: 'SENDER_NAME',
