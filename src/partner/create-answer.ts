@@ -10,11 +10,6 @@ export interface CreatedShipment {
   created_at?: string;
 }
 
-type AnswerReading =
-  | { complete: true; shipment: CreatedShipment }
-  /** `shipment` is undefined without an order number. */
-  | { complete: false; shipment: CreatedShipment | undefined; issues: string };
-
 /** Reads a shipment whose create answer was lost from its record. */
 export const lookedUpSchema = trackingRecordSchema.transform((record) => ({
   reference: record.reference,
@@ -24,15 +19,11 @@ export const lookedUpSchema = trackingRecordSchema.transform((record) => ({
 }));
 
 /** `schema`: createResponseSchema, or lookedUpSchema. */
-export function readAnswer(
-  schema: z.ZodType<CreatedShipment>,
-  body: unknown,
-  reference: string,
-): AnswerReading {
+export function readAnswer(schema: z.ZodType<CreatedShipment>, body: unknown, reference: string) {
   const full = schema.safeParse(body);
-  if (full.success) return { complete: true, shipment: full.data };
+  if (full.success) return { complete: true as const, shipment: full.data };
   return {
-    complete: false,
+    complete: false as const,
     shipment: salvage(body, reference),
     issues: describeZodIssues(full.error),
   };
