@@ -6,10 +6,8 @@ import { deleteIfHeld } from '../queue/redis.js';
 import type { PartnerApi } from './client.js';
 import { PartnerAuthError, PartnerUrlMisconfiguredError } from './errors.js';
 
-export type PartnerPauseReason = 'token_refused' | 'url_misconfigured';
-
 export interface PartnerPause {
-  reason: PartnerPauseReason;
+  reason: 'token_refused' | 'url_misconfigured';
   since: string;
 }
 
@@ -30,7 +28,7 @@ export class PartnerAuthGuard {
     return this.pause('url_misconfigured');
   }
 
-  private async pause(reason: PartnerPauseReason): Promise<void> {
+  private async pause(reason: PartnerPause['reason']): Promise<void> {
     // Set before pausing, so paused queues never lack the key that gets them resumed.
     const value = `${new Date().toISOString()} ${randomUUID()} ${reason}`;
     const previous = await this.redis.set(refusedAtKey(this.prefix), value, 'GET');
