@@ -581,13 +581,11 @@ export function lenientSetting<N extends VariableName>(name: N): Output<N> | und
   return parseVariables(process.env, [name]).values[name];
 }
 
-function isLoopbackHost(host: string): boolean {
-  return /^127(\.\d{1,3}){3}$/.test(host) || ['::1', '[::1]', 'localhost'].includes(host);
-}
+const LOOPBACK_HOST = /^(127(\.\d{1,3}){3}|::1|\[::1\]|localhost)$/;
 
 /** Open /metrics and /status beyond loopback tell anyone queue states and Shopify's errors. */
 export function adminSurfaceProblems(config: Config): string[] {
-  if (config.adminListener || config.metrics.token || isLoopbackHost(config.server.host)) {
+  if (config.adminListener || config.metrics.token || LOOPBACK_HOST.test(config.server.host)) {
     return [];
   }
   return [
