@@ -193,9 +193,8 @@ export class PartnerBudget implements RequestGate {
   }
 
   async block(waitMs: number): Promise<void> {
-    // Retry-After: 0 still counts as a 429; Redis refuses PX 0.
-    const ms = Math.max(1, Math.ceil(waitMs));
-    await this.redis.partnerBudgetBlock(this.keys.blocked, this.keys.stats, ms);
+    // Retry-After: 0 still counts as a 429; BLOCK_SCRIPT raises it to 1, as Redis refuses PX 0.
+    await this.redis.partnerBudgetBlock(this.keys.blocked, this.keys.stats, Math.ceil(waitMs));
   }
 
   async blockedForMs(): Promise<number> {
