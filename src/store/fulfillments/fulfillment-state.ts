@@ -31,7 +31,22 @@ export async function readFulfillmentState(
 
   const fulfillments: FulfillmentState[] = [];
   for (const node of fulfillmentNodes) {
-    fulfillments.push(toFulfillmentState(node, await allFulfillmentLines(transport, node)));
+    const lines = await allFulfillmentLines(transport, node);
+    fulfillments.push({
+      id: node.id,
+      status: node.status,
+      displayStatus: node.displayStatus,
+      createdAt: node.createdAt,
+      deliveredAt: node.deliveredAt,
+      locationId: node.location?.id ?? null,
+      locationName: node.location?.name ?? null,
+      atFulfillmentService: node.location?.isFulfillmentService ?? false,
+      lineItems: lines.map((line) => ({
+        lineItemId: line.lineItem.id,
+        quantity: line.quantity ?? 0,
+      })),
+      tracking: node.trackingInfo,
+    });
   }
   const fulfillmentOrders: FulfillmentOrderState[] = [];
   for (const node of fulfillmentOrderNodes) {
@@ -54,7 +69,7 @@ export async function readFulfillmentState(
 async function allFulfillmentOrders(
   transport: StoreTransport,
   id: string,
-  firstPage: { nodes: R.FulfillmentOrderStateNode[]; pageInfo: R.PageInfo },
+  firstPage: R.FulfillmentStateOrder['fulfillmentOrders'],
 ): Promise<R.FulfillmentOrderStateNode[] | null> {
   const operation = 'ReadOrderFulfillmentOrders';
   const nodes = [...firstPage.nodes];
@@ -165,10 +180,7 @@ async function hasRemainingLines(
 }
 
 /** Reads every page: a sent line may be among the later ones. */
-async function allFulfillmentLines(
-  transport: StoreTransport,
-  node: R.FulfillmentStateNode,
-): Promise<R.FulfillmentStateNode['fulfillmentLineItems']['nodes']> {
+async function allFulfillmentLines(transport: StoreTransport, node: R.FulfillmentStateNode) {
   const operation = 'ReadFulfillmentLineItems';
   const lines = [...node.fulfillmentLineItems.nodes];
   let after = nextCursor(node.fulfillmentLineItems.pageInfo, 'ReadFulfillmentState');
@@ -189,25 +201,4 @@ async function allFulfillmentLines(
     after = nextCursor(more.fulfillment.fulfillmentLineItems.pageInfo, operation);
   }
   return lines;
-}
-
-function toFulfillmentState(
-  node: R.FulfillmentStateNode,
-  lines: R.FulfillmentStateNode['fulfillmentLineItems']['nodes'],
-): FulfillmentState {
-  return {
-    id: node.id,
-    status: node.status,
-    displayStatus: node.displayStatus,
-    createdAt: node.createdAt,
-    deliveredAt: node.deliveredAt,
-    locationId: node.location?.id ?? null,
-    locationName: node.location?.name ?? null,
-    atFulfillmentService: node.location?.isFulfillmentService ?? false,
-    lineItems: lines.map((line) => ({
-      lineItemId: line.lineItem.id,
-      quantity: line.quantity ?? 0,
-    })),
-    tracking: node.trackingInfo,
-  };
 }

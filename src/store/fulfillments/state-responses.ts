@@ -96,5 +96,3 @@ export const readFulfillmentOrdersByIdData = z.object({
       .nullable(),
   ),
 });
-
-export type PageInfo = z.output<typeof pageInfo>;
