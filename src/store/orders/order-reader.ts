@@ -39,7 +39,8 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
     },
 
     async findOrderByName(rawName) {
-      const name = orderName(rawName);
+      // `1003` and `#1003` both name order #1003.
+      const name = `#${rawName.trim().replace(/^#/, '')}`;
       const data = await transport.send(
         'FindOrderByName',
         D.FIND_ORDER_BY_NAME,
@@ -136,10 +137,4 @@ async function wholeOrder(
     read.push({ node: fo, lines });
   }
   return toStoreOrder(node, items, read);
-}
-
-/** `1003` and `#1003` both name order #1003. */
-function orderName(raw: string): string {
-  const name = raw.trim();
-  return name.startsWith('#') ? name : `#${name}`;
 }
