@@ -1,12 +1,8 @@
-import type { StoreFulfillmentOrder, StoreFulfillmentOrderLine } from '../../domain/order.js';
+import type { StoreFulfillmentOrder } from '../../domain/order.js';
 import type { MetafieldEntry } from '../order-marks/types.js';
 
-export interface OpenFulfillmentOrder {
-  id: string;
-  /** OPEN or IN_PROGRESS (partly fulfilled). */
-  status: string;
-  lineItems: StoreFulfillmentOrderLine[];
-}
+/** Status OPEN or IN_PROGRESS (partly fulfilled). */
+export type OpenFulfillmentOrder = Pick<StoreFulfillmentOrder, 'id' | 'status' | 'lineItems'>;
 
 export interface Tracking {
   company: string;
