@@ -48,13 +48,9 @@ function toAddress({ countryCodeV2, ...address }: NonNullable<OrderNode['shippin
 }
 
 function toStoreFulfillmentOrder({ node, lines }: FulfillmentOrderRead): StoreFulfillmentOrder {
-  const { id, status, supportedActions, location } = fulfillmentOrderHead(node);
   return {
-    id,
-    status,
-    location,
+    ...fulfillmentOrderHead(node),
     deliveryMethod: node.deliveryMethod?.methodType ?? null,
-    supportedActions,
     holdReasons: node.fulfillmentHolds.map((h) => h.displayReason),
     fulfillAt: node.fulfillAt,
     lineItems: lines.map(toFulfillmentOrderLine),
