@@ -98,11 +98,9 @@ async function allFulfillments(
   { name: orderName, fulfillments: firstRead, fulfillmentsCount }: R.FulfillmentStateOrder,
 ): Promise<R.FulfillmentStateNode[] | null> {
   const operation = 'ReadOrderFulfillments';
-  const count = fulfillmentsCount?.count ?? null;
+  // A first read short of its limit holds them all.
+  const count = firstRead.length < FULFILLMENTS_FIRST_READ ? 0 : (fulfillmentsCount?.count ?? 0);
   const byId = new Map(firstRead.map((f) => [f.id, f]));
-  if (firstRead.length < FULFILLMENTS_FIRST_READ || count === null || byId.size >= count) {
-    return [...byId.values()];
-  }
   let since = newestCreatedAt(firstRead);
   while (byId.size < count) {
     const { order } = await transport.send(
