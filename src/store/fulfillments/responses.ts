@@ -3,17 +3,19 @@ import { pageInfo, userErrors } from '../transport/answers.js';
 
 /** The `data` of each document in documents.ts, as far as the fulfillments read it. */
 
-export const fulfillmentOrderLines = z.object({
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      totalQuantity: z.number().int(),
-      remainingQuantity: z.number().int(),
-      lineItem: z.object({ id: z.string() }),
-    }),
-  ),
-  pageInfo,
-});
+/** One page of a connection: its `nodes` and PAGE_INFO. */
+export function connection<T extends z.ZodType>(node: T) {
+  return z.object({ nodes: z.array(node), pageInfo });
+}
+
+export const fulfillmentOrderLines = connection(
+  z.object({
+    id: z.string(),
+    totalQuantity: z.number().int(),
+    remainingQuantity: z.number().int(),
+    lineItem: z.object({ id: z.string() }),
+  }),
+);
 
 /** One page of a fulfillment order's lines, as both fulfillment order documents answer it. */
 export type FulfillmentOrderLinesPage = z.output<typeof fulfillmentOrderLines>;
@@ -22,12 +24,9 @@ export const getFulfillmentOrdersData = z.object({
   order: z
     .object({
       id: z.string(),
-      fulfillmentOrders: z.object({
-        nodes: z.array(
-          z.object({ id: z.string(), status: z.string(), lineItems: fulfillmentOrderLines }),
-        ),
-        pageInfo,
-      }),
+      fulfillmentOrders: connection(
+        z.object({ id: z.string(), status: z.string(), lineItems: fulfillmentOrderLines }),
+      ),
     })
     .nullable(),
 });

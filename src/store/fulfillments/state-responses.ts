@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import { pageInfo } from '../transport/answers.js';
-import { trackingInfo } from './responses.js';
+import { connection, trackingInfo } from './responses.js';
 
 /** The `data` of each document in state-documents.ts, as readFulfillmentState reads it. */
 
-const remainingLines = z.object({
-  nodes: z.array(z.object({ remainingQuantity: z.number().int() })),
-  pageInfo,
-});
+const remainingLines = connection(z.object({ remainingQuantity: z.number().int() }));
 
 /** A fulfillment order's own fields, as every document that reads fulfillment orders asks them. */
 export const fulfillmentOrderFields = z.object({
@@ -27,14 +23,11 @@ const fulfillmentOrderState = fulfillmentOrderFields.extend({ lineItems: remaini
 
 export type FulfillmentOrderStateNode = z.output<typeof fulfillmentOrderState>;
 
-const fulfillmentOrders = z.object({ nodes: z.array(fulfillmentOrderState), pageInfo });
+const fulfillmentOrders = connection(fulfillmentOrderState);
 
-const fulfillmentLines = z.object({
-  nodes: z.array(
-    z.object({ quantity: z.number().int().nullable(), lineItem: z.object({ id: z.string() }) }),
-  ),
-  pageInfo,
-});
+const fulfillmentLines = connection(
+  z.object({ quantity: z.number().int().nullable(), lineItem: z.object({ id: z.string() }) }),
+);
 
 const fulfillmentState = z.object({
   id: z.string(),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { fulfillmentOrderLines } from '../fulfillments/responses.js';
+import { connection, fulfillmentOrderLines } from '../fulfillments/responses.js';
 import { fulfillmentOrderFields } from '../fulfillments/state-responses.js';
-import { pageInfo } from '../transport/answers.js';
 
 /** The `OrderHeaderFields` fragment (documents.ts) as Shopify answers it. */
 const orderHeaderSchema = z.object({
@@ -43,10 +42,7 @@ const lineItemNodeSchema = z.object({
     .nullable(),
 });
 
-const lineItemsPageSchema = z.object({
-  nodes: z.array(lineItemNodeSchema),
-  pageInfo,
-});
+const lineItemsPageSchema = connection(lineItemNodeSchema);
 
 /** The `OrderFulfillmentOrderFields` fragment (documents.ts) as Shopify answers it. */
 const fulfillmentOrderNodeSchema = fulfillmentOrderFields.extend({
@@ -54,10 +50,7 @@ const fulfillmentOrderNodeSchema = fulfillmentOrderFields.extend({
   lineItems: fulfillmentOrderLines,
 });
 
-const fulfillmentOrdersPageSchema = z.object({
-  nodes: z.array(fulfillmentOrderNodeSchema),
-  pageInfo,
-});
+const fulfillmentOrdersPageSchema = connection(fulfillmentOrderNodeSchema);
 
 /** The `StoreOrderFields` fragment (documents.ts) as Shopify answers it. */
 const orderNodeSchema = orderHeaderSchema.extend({
@@ -100,12 +93,7 @@ export const getOrderFulfillmentOrdersData = z.object({
     .nullable(),
 });
 
-export const listOrdersData = z.object({
-  orders: z.object({
-    nodes: z.array(orderSummaryNodeSchema),
-    pageInfo,
-  }),
-});
+export const listOrdersData = z.object({ orders: connection(orderSummaryNodeSchema) });
 
 export const findOrderByNameData = z.object({
   orders: z.object({ nodes: z.array(z.object({ id: z.string(), name: z.string() })) }),
