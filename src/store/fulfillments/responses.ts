@@ -56,39 +56,34 @@ const createdFulfillment = fulfillment.extend({
   }),
 });
 
+/** A mutation's payload and its userErrors; null only when Shopify also sent errors. */
+function payload<S extends z.ZodRawShape>(shape: S) {
+  return z.object({ ...shape, userErrors }).nullable();
+}
+
 /** The orderUpdate half of a `…WithStatus` write, which a plain one lacks. */
-export const statusWrite = z.object({ userErrors }).nullable();
+export const statusWrite = payload({});
 
 export type CreatedFulfillment = z.output<typeof createdFulfillment>;
 
 export const createFulfillmentData = z.object({
-  fulfillmentCreate: z
-    .object({ fulfillment: createdFulfillment.nullable(), userErrors })
-    .nullable(),
+  fulfillmentCreate: payload({ fulfillment: createdFulfillment.nullable() }),
 });
 
 export const updateTrackingData = z.object({
-  fulfillmentTrackingInfoUpdate: z
-    .object({ fulfillment: fulfillment.nullable(), userErrors })
-    .nullable(),
+  fulfillmentTrackingInfoUpdate: payload({ fulfillment: fulfillment.nullable() }),
 });
 
 export const createFulfillmentEventData = z.object({
-  fulfillmentEventCreate: z
-    .object({
-      fulfillmentEvent: z
-        .object({ id: z.string(), status: z.string(), happenedAt: z.string() })
-        .nullable(),
-      userErrors,
-    })
-    .nullable(),
+  fulfillmentEventCreate: payload({
+    fulfillmentEvent: z
+      .object({ id: z.string(), status: z.string(), happenedAt: z.string() })
+      .nullable(),
+  }),
 });
 
 export const reportProgressData = z.object({
-  fulfillmentOrderReportProgress: z
-    .object({
-      fulfillmentOrder: z.object({ id: z.string(), status: z.string() }).nullable(),
-      userErrors,
-    })
-    .nullable(),
+  fulfillmentOrderReportProgress: payload({
+    fulfillmentOrder: z.object({ id: z.string(), status: z.string() }).nullable(),
+  }),
 });
