@@ -3,6 +3,7 @@ import { StoreRequestError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor } from '../transport/answers.js';
 import { orderGidOf } from '../transport/order-ids.js';
+import { linesGone } from './open-fulfillment-orders.js';
 import * as D from './state-documents.js';
 import * as R from './state-responses.js';
 import type { FulfillmentOrderState, FulfillmentState, OrderFulfillmentState } from './types.js';
@@ -166,13 +167,7 @@ async function hasRemainingLines(
       R.readRemainingLinesData,
       { id: node.id, after },
     );
-    // Gone between two requests (e.g. the order was edited): its lines cannot be trusted.
-    if (!more.fulfillmentOrder) {
-      throw new StoreRequestError(
-        `Fulfillment order ${node.id} disappeared while its lines were read`,
-        { operation, retryable: true },
-      );
-    }
+    if (!more.fulfillmentOrder) throw linesGone(`Fulfillment order ${node.id}`, operation);
     page = more.fulfillmentOrder.lineItems;
   }
 }
@@ -189,12 +184,7 @@ async function allFulfillmentLines(transport: StoreTransport, node: R.Fulfillmen
       R.readFulfillmentLineItemsData,
       { id: node.id, after },
     );
-    if (!more.fulfillment) {
-      throw new StoreRequestError(`Fulfillment ${node.id} disappeared while its lines were read`, {
-        operation,
-        retryable: true,
-      });
-    }
+    if (!more.fulfillment) throw linesGone(`Fulfillment ${node.id}`, operation);
     lines.push(...more.fulfillment.fulfillmentLineItems.nodes);
     after = nextCursor(more.fulfillment.fulfillmentLineItems.pageInfo, operation);
   }

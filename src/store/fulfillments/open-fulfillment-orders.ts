@@ -65,18 +65,22 @@ export async function allFulfillmentOrderLines(
       R.getFulfillmentOrderLineItemsData,
       { id: fo.id, after },
     );
-    // Gone between two requests (e.g. the order was edited): its lines cannot be trusted.
     if (!more.fulfillmentOrder) {
       const then = maxLines === undefined ? '' : '; the order is read again';
-      throw new StoreRequestError(
-        `Fulfillment order ${fo.id} disappeared while its lines were read${then}`,
-        { operation, retryable: true },
-      );
+      throw linesGone(`Fulfillment order ${fo.id}`, operation, then);
     }
     lines.push(...more.fulfillmentOrder.lineItems.nodes);
     after = nextCursor(more.fulfillmentOrder.lineItems.pageInfo, operation);
   }
   return lines;
+}
+
+/** Gone between two requests (e.g. the order was edited): its lines cannot be trusted. */
+export function linesGone(what: string, operation: string, then = '') {
+  return new StoreRequestError(`${what} disappeared while its lines were read${then}`, {
+    operation,
+    retryable: true,
+  });
 }
 
 export function toFulfillmentOrderLine(
