@@ -26,7 +26,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
   const REASON_NOTES_MAX = 256;
 
   async function fulfillmentLines(input: CreateFulfillmentInput) {
-    if (input.lineItems && input.lineItems.length > 0) {
+    if (input.lineItems?.length) {
       const byOrder = new Map<string, { id: string; quantity: number }[]>();
       for (const line of input.lineItems) {
         const lines = byOrder.get(line.fulfillmentOrderId) ?? [];
@@ -38,10 +38,9 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
         fulfillmentOrderLineItems,
       }));
     }
-    const ids =
-      input.fulfillmentOrderIds && input.fulfillmentOrderIds.length > 0
-        ? input.fulfillmentOrderIds
-        : (await getFulfillmentOrders(input.orderId)).map((fo) => fo.id);
+    const ids = input.fulfillmentOrderIds?.length
+      ? input.fulfillmentOrderIds
+      : (await getFulfillmentOrders(input.orderId)).map((fo) => fo.id);
     // Naming only the fulfillment order fulfils all of its remaining quantities.
     return ids.map((fulfillmentOrderId) => ({ fulfillmentOrderId }));
   }
