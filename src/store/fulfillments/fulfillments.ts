@@ -204,12 +204,8 @@ function gidOf(type: 'Fulfillment' | 'FulfillmentOrder', id: string): string {
   return /^\d+$/.test(id) ? `gid://shopify/${type}/${id}` : id;
 }
 
-function trackingInput(tracking: Tracking) {
-  return {
-    company: tracking.company,
-    number: tracking.number,
-    ...(tracking.url ? { url: tracking.url } : {}),
-  };
+function trackingInput({ company, number, url }: Tracking) {
+  return url ? { company, number, url } : { company, number };
 }
 
 function toFulfillmentSummary({ id, status, trackingInfo }: R.Fulfillment): FulfillmentSummary {
