@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { StoreFulfillmentOrderLine } from '../../domain/order.js';
 import { StoreRequestError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
@@ -20,7 +19,7 @@ export async function readOpenFulfillmentOrders(
   const open: OpenFulfillmentOrder[] = [];
   let after: string | null = null;
   do {
-    const data: z.output<typeof R.getFulfillmentOrdersData> = await transport.send(
+    const data = await transport.send(
       operation,
       D.GET_FULFILLMENT_ORDERS,
       R.getFulfillmentOrdersData,
