@@ -48,6 +48,7 @@ const salvageable = z.object({
   created_at: timestampSchema.optional().catch(undefined),
 });
 
+/** Undefined without an order number. */
 function salvage(body: unknown, reference: string): CreatedShipment | undefined {
   const read = salvageable.safeParse(body);
   return read.success ? { reference, ...read.data } : undefined;
