@@ -26,6 +26,14 @@ export interface SetupOptions {
   dryRun: boolean;
 }
 
+/** Each check's title says which one Shopify refused. */
+const CHECKS = [
+  ['Access scopes', checkScopes],
+  ['Webhooks', subscribeWebhooks],
+  ['Order metafield definitions', defineMetafields],
+  ['Customer data', checkCustomerData],
+] as const;
+
 /** Writes only what is missing or points elsewhere; a step Shopify refuses stops no other. */
 export async function prepareStore(store: SetupStore, options: SetupOptions): Promise<SetupResult> {
   const result: SetupResult = { items: [], dryRun: options.dryRun };
@@ -42,8 +50,13 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
     );
     return result;
   }
-  for (const check of [checkScopes, subscribeWebhooks, defineMetafields, checkCustomerData]) {
-    result.items.push(...(await check(store, options)));
+  for (const [text, check] of CHECKS) {
+    try {
+      result.items.push(...(await check(store, options)));
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      result.items.push(refused(text, error));
+    }
   }
   return result;
 }
@@ -58,15 +71,6 @@ function missing(text: string, ...details: string[]): SetupItem {
 
 const refused = (text: string, error: StoreError) =>
   missing(`${text}: Shopify refused (${error.message})`);
-
-async function step(text: string, work: () => Promise<SetupItem[]>): Promise<SetupItem[]> {
-  try {
-    return await work();
-  } catch (error) {
-    if (!(error instanceof StoreError)) throw error;
-    return [refused(text, error)];
-  }
-}
 
 /** A dry run only says what it would change; `taken`: someone else made it a moment ago. */
 async function write(
@@ -87,17 +91,15 @@ async function write(
 }
 
 async function checkScopes(store: SetupStore): Promise<SetupItem[]> {
-  return step('Access scopes', async () => {
-    const absent = missingScopes(await store.grantedScopes()) as RequiredScope[];
-    if (absent.length === 0) return [{ state: 'ok', text: 'Access scopes: all granted' }];
-    return [
-      missing(
-        `Access scopes: ${absent.length} missing`,
-        ...absent.map((scope) => `${scope}: ${SCOPE_PURPOSES[scope]}`),
-        "Add them to the app's Admin API access scopes (Shopify admin → Settings → Apps and sales channels → Develop apps → the app → Configuration; or the app's version in the Dev Dashboard), install the new version on the store, then run setup again.",
-      ),
-    ];
-  });
+  const absent = missingScopes(await store.grantedScopes()) as RequiredScope[];
+  if (absent.length === 0) return [{ state: 'ok', text: 'Access scopes: all granted' }];
+  return [
+    missing(
+      `Access scopes: ${absent.length} missing`,
+      ...absent.map((scope) => `${scope}: ${SCOPE_PURPOSES[scope]}`),
+      "Add them to the app's Admin API access scopes (Shopify admin → Settings → Apps and sales channels → Develop apps → the app → Configuration; or the app's version in the Dev Dashboard), install the new version on the store, then run setup again.",
+    ),
+  ];
 }
 
 const topicEnum = (topic: string) => topic.toUpperCase().replace('/', '_');
@@ -120,30 +122,28 @@ async function subscribeWebhooks(store: SetupStore, options: SetupOptions): Prom
       ),
     ];
   }
-  return step('Webhooks', async () => {
-    const existing = await store.listWebhookSubscriptions(ORDER_TOPICS.map(topicEnum));
-    const items: SetupItem[] = [];
-    for (const topic of ORDER_TOPICS) {
-      const mine = existing.filter((s) => s.topic === topicEnum(topic));
-      const text = `Webhook ${topic} → ${uri}`;
-      if (mine.some((s) => s.uri === uri)) {
-        items.push({ state: 'ok', text, change: 'unchanged' });
-        continue;
-      }
-      const elsewhere = mine[0];
-      const item = elsewhere
-        ? { text, change: 'updated' as const, details: [`It pointed at ${elsewhere.uri}.`] }
-        : { text, change: 'created' as const };
-      items.push(
-        await write(item, options.dryRun, () =>
-          elsewhere
-            ? store.updateWebhookSubscription(elsewhere.id, uri)
-            : store.createWebhookSubscription(topicEnum(topic), uri),
-        ),
-      );
+  const existing = await store.listWebhookSubscriptions(ORDER_TOPICS.map(topicEnum));
+  const items: SetupItem[] = [];
+  for (const topic of ORDER_TOPICS) {
+    const mine = existing.filter((s) => s.topic === topicEnum(topic));
+    const text = `Webhook ${topic} → ${uri}`;
+    if (mine.some((s) => s.uri === uri)) {
+      items.push({ state: 'ok', text, change: 'unchanged' });
+      continue;
     }
-    return items;
-  });
+    const elsewhere = mine[0];
+    const item = elsewhere
+      ? { text, change: 'updated' as const, details: [`It pointed at ${elsewhere.uri}.`] }
+      : { text, change: 'created' as const };
+    items.push(
+      await write(item, options.dryRun, () =>
+        elsewhere
+          ? store.updateWebhookSubscription(elsewhere.id, uri)
+          : store.createWebhookSubscription(topicEnum(topic), uri),
+      ),
+    );
+  }
+  return items;
 }
 
 /** Plain http only on this machine (a local fake store). */
@@ -156,38 +156,36 @@ function isDeliverable(uri: string): boolean {
 }
 
 async function defineMetafields(store: SetupStore, { dryRun }: SetupOptions): Promise<SetupItem[]> {
-  return step('Order metafield definitions', async () => {
-    const existing = await store.listOrderMetafieldDefinitions(METAFIELD_NAMESPACE);
-    const items: SetupItem[] = [];
-    for (const def of METAFIELD_DEFINITIONS) {
-      const text = `Order metafield ${METAFIELD_NAMESPACE}.${def.key} ("${def.name}")`;
-      const found = existing.find((d) => d.key === def.key);
-      if (found) {
-        items.push(
-          found.type === def.type
-            ? { state: 'ok', text, change: 'unchanged' }
-            : missing(
-                `${text} exists as ${found.type}; the connector writes ${def.type}`,
-                "Shopify refuses the connector's writes to it: delete or change the definition (Settings → Custom data → Orders), then run setup again.",
-              ),
-        );
-        continue;
-      }
-      const create = () =>
-        store.createOrderMetafieldDefinition({
-          namespace: METAFIELD_NAMESPACE,
-          key: def.key,
-          name: def.name,
-          description: def.description,
-          type: def.type,
-          pin: true,
-        });
-      const taken = (error: unknown) =>
-        error instanceof StoreUserError && error.userErrors.some((e) => e.code === 'TAKEN');
-      items.push(await write({ text, change: 'created' }, dryRun, create, taken));
+  const existing = await store.listOrderMetafieldDefinitions(METAFIELD_NAMESPACE);
+  const items: SetupItem[] = [];
+  for (const def of METAFIELD_DEFINITIONS) {
+    const text = `Order metafield ${METAFIELD_NAMESPACE}.${def.key} ("${def.name}")`;
+    const found = existing.find((d) => d.key === def.key);
+    if (found) {
+      items.push(
+        found.type === def.type
+          ? { state: 'ok', text, change: 'unchanged' }
+          : missing(
+              `${text} exists as ${found.type}; the connector writes ${def.type}`,
+              "Shopify refuses the connector's writes to it: delete or change the definition (Settings → Custom data → Orders), then run setup again.",
+            ),
+      );
+      continue;
     }
-    return items;
-  });
+    const create = () =>
+      store.createOrderMetafieldDefinition({
+        namespace: METAFIELD_NAMESPACE,
+        key: def.key,
+        name: def.name,
+        description: def.description,
+        type: def.type,
+        pin: true,
+      });
+    const taken = (error: unknown) =>
+      error instanceof StoreUserError && error.userErrors.some((e) => e.code === 'TAKEN');
+    items.push(await write({ text, change: 'created' }, dryRun, create, taken));
+  }
+  return items;
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -197,34 +195,32 @@ const ORDERS_TO_READ = 2;
 
 /** An order without its shipping address means the app may not read protected customer data. */
 async function checkCustomerData(store: SetupStore): Promise<SetupItem[]> {
-  return step('Customer data', async () => {
-    const recent = await newestShippingOrders(store);
-    if (recent.length === 0) {
-      return [
-        {
-          state: 'unchecked',
-          text: 'Shipping addresses: no order needing shipping in the last 30 days to check',
-          details: ['Run setup again after the first order.'],
-        },
-      ];
-    }
-    const read = [];
-    for (const summary of recent) {
-      const order = await store.getOrder(summary.id);
-      if (order) read.push({ name: order.name, hasAddress: hasAddress(order.shippingAddress) });
-    }
-    const names = read.map((o) => o.name).join(', ');
-    if (read.some((o) => o.hasAddress)) {
-      return [{ state: 'ok', text: `Shipping addresses: orders read back with them (${names})` }];
-    }
+  const recent = await newestShippingOrders(store);
+  if (recent.length === 0) {
     return [
-      missing(
-        `Shipping addresses: orders needing shipping read back without one (${names})`,
-        'The app lacks access to protected customer data (name, address, phone, email), so no shipment can be made.',
-        'Request it: in the Dev Dashboard (or Partner Dashboard), the app → API access → Protected customer data access → select Name, Email, Phone and Address, give the reason (shipping the orders), and save; for an app made in the Shopify admin: Settings → Apps and sales channels → Develop apps → the app → API access. Then run setup again.',
-      ),
+      {
+        state: 'unchecked',
+        text: 'Shipping addresses: no order needing shipping in the last 30 days to check',
+        details: ['Run setup again after the first order.'],
+      },
     ];
-  });
+  }
+  const read = [];
+  for (const summary of recent) {
+    const order = await store.getOrder(summary.id);
+    if (order) read.push({ name: order.name, hasAddress: hasAddress(order.shippingAddress) });
+  }
+  const names = read.map((o) => o.name).join(', ');
+  if (read.some((o) => o.hasAddress)) {
+    return [{ state: 'ok', text: `Shipping addresses: orders read back with them (${names})` }];
+  }
+  return [
+    missing(
+      `Shipping addresses: orders needing shipping read back without one (${names})`,
+      'The app lacks access to protected customer data (name, address, phone, email), so no shipment can be made.',
+      'Request it: in the Dev Dashboard (or Partner Dashboard), the app → API access → Protected customer data access → select Name, Email, Phone and Address, give the reason (shipping the orders), and save; for an app made in the Shopify admin: Settings → Apps and sales channels → Develop apps → the app → API access. Then run setup again.',
+    ),
+  ];
 }
 
 async function newestShippingOrders(store: SetupStore) {
