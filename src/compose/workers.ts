@@ -25,9 +25,7 @@ export interface WorkerOptions {
  */
 export const MAX_STALLED_COUNT = 3;
 
-export function jobConcurrency(
-  settings: Pick<Config, 'concurrency'>['concurrency'],
-): Partial<Record<JobKey, number>> {
+export function jobConcurrency(settings: Config['concurrency']) {
   return {
     createShipment: settings.create,
     markOrder: settings.mark,
@@ -35,7 +33,7 @@ export function jobConcurrency(
     reportShipmentProgress: settings.syncWrite,
     fulfilShipment: settings.syncWrite,
     recordDelivery: settings.syncWrite,
-  };
+  } satisfies Partial<Record<JobKey, number>>;
 }
 
 export function startWorkers(context: JobContext, options: WorkerOptions): Worker[] {
