@@ -81,12 +81,12 @@ async function replayOne(
   job: Job,
   dryRun: boolean,
 ): Promise<ReplayedJob> {
-  const queue = parts.queueOf(definition);
+  const { queue } = definition;
   const jobId = job.id ?? '';
   const state = await job.getState();
   const orderId = typeof job.data?.orderId === 'string' ? job.data.orderId : undefined;
   const base = {
-    queue: queue.name,
+    queue,
     jobId,
     ...(orderId ? { orderId } : {}),
     state,
@@ -94,7 +94,7 @@ async function replayOne(
   };
   if (state !== 'failed') return { ...base, outcome: 'not_failed' };
 
-  const createFor = queue.name === createShipmentJob.queue ? orderId : undefined;
+  const createFor = queue === createShipmentJob.queue ? orderId : undefined;
   if (createFor && (await parts.records.isRegistered(createFor))) {
     const markJobId = registeredMarkJobId(createFor);
     const markFailed = dryRun
@@ -112,7 +112,7 @@ async function replayOne(
     const unsent = result === 'already_registered' || result === 'already_queued';
     return { ...base, outcome: unsent ? result : 'retried' };
   }
-  if (queue.name === markOrderJob.queue) {
+  if (queue === markOrderJob.queue) {
     return {
       ...base,
       outcome: (await retryFailedMark(parts, jobId)) ? 'retried' : 'already_queued',
