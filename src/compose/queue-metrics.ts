@@ -68,10 +68,7 @@ export function registerQueueMetrics(
   metrics.registerGauge({
     name: 'connector_orders_waiting',
     help: `Orders waiting to be registered at the provider: create-shipment jobs waiting or delayed (retrying, or held back by the partner budget or a paused queue). ${SHARED}`,
-    read: shared(async () => {
-      const counts = await registration.getJobCounts(...WAITING);
-      return WAITING.reduce((sum, state) => sum + (counts[state] ?? 0), 0);
-    }),
+    read: shared(() => registration.getJobCountByTypes(...WAITING)),
   });
   metrics.registerGauge({
     name: 'connector_orders_waiting_oldest_age_seconds',
@@ -92,8 +89,8 @@ export function registerQueueMetrics(
   });
 
   const failedIn = (queues: Queue[]) =>
-    Promise.all(queues.map((queue) => queue.getJobCounts('failed'))).then((all) =>
-      all.reduce((sum, counts) => sum + (counts.failed ?? 0), 0),
+    Promise.all(queues.map((queue) => queue.getFailedCount())).then((all) =>
+      all.reduce((sum, count) => sum + count, 0),
     );
   const isFulfil = (queue: Queue) => queue.name === JOB_CATALOG.fulfilShipment.queue;
   metrics.registerGauge({
