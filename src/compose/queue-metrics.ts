@@ -1,6 +1,7 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { JOB_CATALOG, JOBS } from '../../jobs/catalog.js';
+import { SHIPMENT_UPDATES } from '../../jobs/shipment-updates/updates.js';
 import type { ConnectorMetrics, Sample } from '../metrics/registry.js';
 import { SYNC_LAG } from '../metrics/sync-lag.js';
 import type { SharedParts } from './parts.js';
@@ -82,7 +83,8 @@ export function registerQueueMetrics(
     read: shared(async () => ageSeconds((await parts.records.oldestWaitingSince())?.getTime())),
   });
 
-  const updateQueues = SHOPIFY_UPDATE_JOBS.map((job) => parts.queueOf(job));
+  // A job waiting in one of these is a provider change not yet in Shopify.
+  const updateQueues = Object.values(SHIPMENT_UPDATES).map((update) => parts.queueOf(update));
   metrics.registerGauge({
     ...SYNC_LAG,
     read: shared(async () => ageSeconds(await oldestQueuedAt(updateQueues, parts.redis))),
@@ -129,15 +131,6 @@ function sharedReading<T>(read: () => Promise<T>, ttlMs: number, now: () => numb
     return running;
   };
 }
-
-/** A job waiting in one of these is a provider change not yet in Shopify. */
-const SHOPIFY_UPDATE_JOBS = [
-  JOB_CATALOG.writeShipmentStatus,
-  JOB_CATALOG.reportShipmentProgress,
-  JOB_CATALOG.fulfilShipment,
-  JOB_CATALOG.recordDelivery,
-  JOB_CATALOG.flagCancelledShipment,
-];
 
 /** Of the jobs waiting in any of `queues`; undefined when none waits. */
 async function oldestQueuedAt(queues: Queue[], redis: Redis): Promise<number | undefined> {
