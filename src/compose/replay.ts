@@ -36,14 +36,12 @@ export interface ReplayRequest {
   dryRun?: boolean;
 }
 
-/** `already_registered`: not sent again; its failed mark is retried instead (`markRetried`). */
-export type ReplayOutcome = 'retried' | 'not_failed' | 'already_registered' | 'already_queued';
-
 export interface ReplayedJob {
   queue: string;
   jobId: string;
   orderId?: string;
-  outcome: ReplayOutcome;
+  /** `already_registered`: not sent again; its failed mark is retried instead (`markRetried`). */
+  outcome: 'retried' | 'not_failed' | 'already_registered' | 'already_queued';
   state: string;
   failedReason?: string;
   markRetried?: string;
