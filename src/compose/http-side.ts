@@ -31,7 +31,7 @@ export async function startHttpSide(
     budget,
     limit: config.partner.rateLimit,
     tokenRefusedSince: () => tokenRefusedSince(redis, prefix),
-    cacheMs: QUEUE_METRICS_CACHE_MS,
+    cacheMs: 5_000,
   });
   const deps: ServerDeps = {
     verify: createWebhookVerifier({
@@ -81,5 +81,3 @@ export async function startHttpSide(
     throw error;
   }
 }
-
-const QUEUE_METRICS_CACHE_MS = 5_000;
