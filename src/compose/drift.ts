@@ -245,23 +245,21 @@ async function shippedNotFulfilled(scan: Scan) {
     });
   }
   const found = [];
-  for await (const shipments of allShipments(scan)) {
-    for (const s of shipments) {
-      if (!isHandedToCarrier(s.stage)) continue;
-      const failed = failedJobs.get(s.reference);
-      const behind =
-        (!s.trackingNumber ||
-          (s.fulfilledNumber !== s.trackingNumber && s.unfulfillableNumber !== s.trackingNumber)) &&
-        s.updatedAtMs <= scan.cutoffMs;
-      if (!failed && !behind) continue;
-      found.push({
-        orderId: s.reference,
-        stage: s.stage,
-        trackingNumber: s.trackingNumber ?? null,
-        fulfilJob: failed ?? (await fulfilJobOf(scan, s)),
-        ...(s.fulfilBlockedReason ? { blockedReason: s.fulfilBlockedReason } : {}),
-      });
-    }
+  for await (const s of allShipments(scan)) {
+    if (!isHandedToCarrier(s.stage)) continue;
+    const failed = failedJobs.get(s.reference);
+    const behind =
+      (!s.trackingNumber ||
+        (s.fulfilledNumber !== s.trackingNumber && s.unfulfillableNumber !== s.trackingNumber)) &&
+      s.updatedAtMs <= scan.cutoffMs;
+    if (!failed && !behind) continue;
+    found.push({
+      orderId: s.reference,
+      stage: s.stage,
+      trackingNumber: s.trackingNumber ?? null,
+      fulfilJob: failed ?? (await fulfilJobOf(scan, s)),
+      ...(s.fulfilBlockedReason ? { blockedReason: s.fulfilBlockedReason } : {}),
+    });
   }
   found.sort((a, b) => a.orderId.localeCompare(b.orderId));
   return { count: found.length, orders: found };
@@ -277,21 +275,18 @@ async function fulfilJobOf(deps: DriftDeps, shipment: TrackedShipment): Promise<
   return state === 'unknown' ? null : { id, state };
 }
 
-async function* allShipments(deps: DriftDeps): AsyncGenerator<TrackedShipment[]> {
+async function* allShipments(deps: DriftDeps): AsyncGenerator<TrackedShipment> {
   for await (const references of deps.parts.tracking.references()) {
-    const shipments = await deps.parts.tracking.getMany(references);
-    yield shipments.filter((s): s is TrackedShipment => s !== null);
+    for (const s of await deps.parts.tracking.getMany(references)) if (s) yield s;
   }
 }
 
 async function fulfilledNotShipped(scan: Scan) {
   const { parts, options } = scan;
   const candidates: TrackedShipment[] = [];
-  for await (const shipments of allShipments(scan)) {
-    for (const s of shipments) {
-      if (isHandedToCarrier(s.stage) || s.stage === 'cancelled') continue;
-      if (s.createdAtMs <= scan.cutoffMs) candidates.push(s);
-    }
+  for await (const s of allShipments(scan)) {
+    if (isHandedToCarrier(s.stage) || s.stage === 'cancelled') continue;
+    if (s.createdAtMs <= scan.cutoffMs) candidates.push(s);
   }
   // Oldest first: likeliest fulfilled some other way.
   candidates.sort((a, b) => a.createdAtMs - b.createdAtMs);
