@@ -173,14 +173,7 @@ async function defineMetafields(store: SetupStore, { dryRun }: SetupOptions): Pr
       continue;
     }
     const create = () =>
-      store.createOrderMetafieldDefinition({
-        namespace: METAFIELD_NAMESPACE,
-        key: def.key,
-        name: def.name,
-        description: def.description,
-        type: def.type,
-        pin: true,
-      });
+      store.createOrderMetafieldDefinition({ namespace: METAFIELD_NAMESPACE, ...def, pin: true });
     const taken = (error: unknown) =>
       error instanceof StoreUserError && error.userErrors.some((e) => e.code === 'TAKEN');
     items.push(await write({ text, change: 'created' }, dryRun, create, taken));
