@@ -40,14 +40,12 @@ export function buildPartnerSide(
   onRequest?: (outcome: PartnerRequestOutcome) => void,
 ) {
   const budget = buildPartnerBudget(settings, redis, budgetKeyPrefix);
+  const { apiUrl, rateLimit, rateWindowMs, syncReserve, ...client } = settings;
   return {
     budget,
     partner: new PartnerClient({
-      baseUrl: settings.apiUrl,
-      token: settings.token,
-      timeoutMs: settings.timeoutMs,
-      retryAfterDefaultMs: settings.retryAfterDefaultMs,
-      retryAfterMaxMs: settings.retryAfterMaxMs,
+      ...client,
+      baseUrl: apiUrl,
       gate: budget,
       logger: logger.child({ module: 'partner' }),
       ...(onRequest ? { onRequest } : {}),
