@@ -34,10 +34,7 @@ export async function startHttpSide(
     cacheMs: 5_000,
   });
   const deps: ServerDeps = {
-    verify: createWebhookVerifier({
-      webhookSecret: config.shopify.webhookSecret,
-      shop: config.shopify.shop,
-    }),
+    verify: createWebhookVerifier(config.shopify),
     redis,
     prefix,
     counters: parts.counters,
