@@ -12,11 +12,8 @@ import { buildPartnerBudget } from './budget.js';
 export type PartnerSide = ReturnType<typeof buildPartnerSide>;
 
 /** Route and status only; a request's outcome never waits for, or fails with, the note. */
-export function noteRequestsOnTimeline(
-  timeline: Pick<OrderTimeline, 'note'>,
-  logger: Logger,
-): (outcome: PartnerRequestOutcome) => void {
-  return ({ endpoint, status, reference }) => {
+export function noteRequestsOnTimeline(timeline: Pick<OrderTimeline, 'note'>, logger: Logger) {
+  return ({ endpoint, status, reference }: PartnerRequestOutcome) => {
     if (reference === undefined) return;
     const [method = '?', path = '?'] = endpoint.split(' ');
     timeline

@@ -28,12 +28,9 @@ export function buildOrderLookup(deps: {
 }
 
 /** The HTTP side loads the Shopify library only when an admin searches by name. */
-export function lazyFindOrderByName(
-  shopify: Config['shopify'],
-  logger: Logger,
-): StoreClient['findOrderByName'] {
+export function lazyFindOrderByName(shopify: Config['shopify'], logger: Logger) {
   let client: Promise<StoreClient> | undefined;
-  return async (name) => {
+  return async (name: string) => {
     client ??= import('./clients.js').then(({ buildStoreClient }) =>
       buildStoreClient(shopify, logger),
     );
