@@ -106,11 +106,7 @@ async function waitingTooLong(deps: DriftDeps, nowMs: number) {
   return { count, days: WAITING_TOO_LONG_MS / DAY_MS, orders };
 }
 
-async function listShipments(
-  partner: DriftDeps['partner'],
-  from: Date,
-  requests: Requests,
-): Promise<Map<string, ListItem>> {
+async function listShipments(partner: DriftDeps['partner'], from: Date, requests: Requests) {
   const items = new Map<string, ListItem>();
   let waitedMs = 0;
   for (let page = 1; ; ) {
@@ -134,11 +130,7 @@ async function listShipments(
   return items;
 }
 
-async function listOrders(
-  store: DriftDeps['store'],
-  since: Date,
-  requests: Requests,
-): Promise<Map<string, StoreOrderSummary>> {
+async function listOrders(store: DriftDeps['store'], since: Date, requests: Requests) {
   const orders = new Map<string, StoreOrderSummary>();
   let after: string | undefined;
   for (let page = 0; page < MAX_ORDER_PAGES; page += 1) {
