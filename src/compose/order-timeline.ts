@@ -21,14 +21,13 @@ export interface JobRun {
   logs: string[];
 }
 
-type At = { at: string };
 type WithoutAt<T> = T extends unknown ? Omit<T, 'at'> : never;
 
 /** `at` is ISO (UTC). */
-export type TimelineEntry =
-  | (At & WithoutAt<StoredTimelineEntry>)
-  | (At & { kind: 'job-queued'; queue: string; jobId: string })
-  | (At & {
+export type TimelineEntry = { at: string } & (
+  | WithoutAt<StoredTimelineEntry>
+  | { kind: 'job-queued'; queue: string; jobId: string }
+  | {
       kind: 'job-run';
       queue: string;
       jobId: string;
@@ -37,11 +36,9 @@ export type TimelineEntry =
       outcome?: string;
       reason?: string;
       logs: string[];
-    })
-  | (At & { kind: 'staff-action' } & Pick<
-        StaffAction,
-        'who' | 'via' | 'action' | 'queue' | 'count'
-      >);
+    }
+  | ({ kind: 'staff-action' } & Pick<StaffAction, 'who' | 'via' | 'action' | 'queue' | 'count'>)
+);
 
 /** From the timeline's own entries, BullMQ's jobs and the audit trail; oldest first. */
 export function assembleTimeline(input: {
@@ -53,7 +50,7 @@ export function assembleTimeline(input: {
   const since = (input.now ?? Date.now()) - TIMELINE_KEEP_MS;
   const entries: { at: number; entry: TimelineEntry }[] = [];
   const add = (at: number, entry: WithoutAt<TimelineEntry>) =>
-    entries.push({ at, entry: { at: new Date(at).toISOString(), ...entry } as TimelineEntry });
+    entries.push({ at, entry: { at: new Date(at).toISOString(), ...entry } });
 
   for (const { at, ...rest } of input.stored) add(at, rest);
   for (const job of input.jobs) {
