@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { orderJobId } from '../../jobs/create-shipment/job.js';
-import { numberKey, updateJobId } from '../../jobs/shipment-updates/updates.js';
+import { numberKey, SHIPMENT_UPDATES, updateJobId } from '../../jobs/shipment-updates/updates.js';
 import type { PartnerClient } from '../../src/partner/client.js';
 import { retryFailedJob } from '../../src/queue/failed-jobs.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
@@ -28,6 +28,19 @@ async function stack(
   });
   if (options.scopes) s.store.setAccessScopes(options.scopes);
   return { s, tick: time.tick };
+}
+
+/** A Shopify write's retry runs once it is scheduled: its backoff's clock driven, not waited out. */
+function retriesAtOnce(s: ShipmentStack): void {
+  const names = new Set<string>(Object.values(SHIPMENT_UPDATES).map((update) => update.queue));
+  const queues = Object.values(s.queues).filter((queue) => names.has(queue.name));
+  const promote = async () => {
+    for (const queue of queues) {
+      for (const job of await queue.getDelayed()) await job.promote().catch(() => {});
+    }
+  };
+  const timer = setInterval(() => void promote().catch(() => {}), 50);
+  onTestFinished(() => clearInterval(timer));
 }
 
 let nextId = 8_000_000;
@@ -386,6 +399,7 @@ describe('fulfilling in Shopify, case by case', () => {
     it('the vase put on hold and the answer for the shop location lost: neither fulfils it twice nor the shop’s mug', async () => {
       const { s, tick, id, atLocation } = await splitOrder();
       s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentCreate' });
+      retriesAtOnce(s);
 
       await ship(s, tick, id);
       await failedFulfilment(s, id);
@@ -441,6 +455,7 @@ describe('fulfilling in Shopify, case by case', () => {
         lineItems: [{ title: 'Mug' }, { title: 'E-book', requiresShipping: false }],
       });
       s.store.dropNextAnswers({ count: 1, operation: 'fulfillmentCreate' });
+      retriesAtOnce(s);
       const from = s.store.requests.length;
 
       tick();
@@ -588,6 +603,7 @@ describe('fulfilling in Shopify, case by case', () => {
       await s.store.fulfil(id, {}, { sendWebhook: false });
       await s.store.releaseHold(sentBox, { sendWebhook: false });
       s.store.serverErrorNext({ count: 1, operation: 'fulfillmentCreate' });
+      retriesAtOnce(s);
 
       await ship(s, tick, id);
       await waitUntil(async () => (await s.parts.tracking.get(id))?.fulfilledNumber !== undefined, {
@@ -607,6 +623,7 @@ describe('fulfilling in Shopify, case by case', () => {
       const { s, tick, id, sentBox, nextBox } = await subscription();
       await s.store.openEarly(nextBox);
       s.store.serverErrorNext({ count: 1, operation: 'ReportFulfillmentOrderProgress' });
+      retriesAtOnce(s);
 
       tick();
       s.sandbox.advance(id, 'processing');
@@ -667,6 +684,7 @@ describe('fulfilling in Shopify, case by case', () => {
     });
     s.config.shipment.collectFromLocations = ['Shop location', 'Aarhus warehouse'];
     s.store.serverErrorNext({ count: 1, operation: 'ReadFulfillmentOrdersById' });
+    retriesAtOnce(s);
 
     tick();
     s.sandbox.advance(id, 'processing');
