@@ -7,7 +7,7 @@ import { messageOf } from '../error-message.js';
 import { listStaffActions, recordStaffAction, type StaffAction } from '../records/audit-trail.js';
 import { parseDay, utcText } from './dates.js';
 import { settingsOrExit, withRedisAt } from './exit.js';
-import { notAnOrder, orderNamed } from './status.js';
+import { notAnOrder, orderNamed } from './order-name.js';
 
 /** The CLI has no login of its own. */
 function cliUser(): string {
