@@ -1,12 +1,7 @@
 import { z } from 'zod';
-import { pageInfo, userErrors } from '../transport/answers.js';
+import { connection, payload } from '../transport/answers.js';
 
 /** The `data` of each document in documents.ts, as far as the fulfillments read it. */
-
-/** One page of a connection: its `nodes` and PAGE_INFO. */
-export function connection<T extends z.ZodType>(node: T) {
-  return z.object({ nodes: z.array(node), pageInfo });
-}
 
 export const fulfillmentOrderLines = connection(
   z.object({
@@ -55,11 +50,6 @@ const createdFulfillment = fulfillment.extend({
     pageInfo: z.object({ hasNextPage: z.boolean() }),
   }),
 });
-
-/** A mutation's payload and its userErrors; null only when Shopify also sent errors. */
-function payload<S extends z.ZodRawShape>(shape: S) {
-  return z.object({ ...shape, userErrors }).nullable();
-}
 
 /** The orderUpdate half of a `…WithStatus` write, which a plain one lacks. */
 export const statusWrite = payload({});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { connection, trackingInfo } from './responses.js';
+import { connection } from '../transport/answers.js';
+import { trackingInfo } from './responses.js';
 
 /** The `data` of each document in state-documents.ts, as readFulfillmentState reads it. */
 

@@ -1,29 +1,26 @@
 import { z } from 'zod';
-import { userErrors } from '../transport/answers.js';
+import { payload } from '../transport/answers.js';
 
 /** The `data` of each document in documents.ts, as far as the order marks read it. */
 
-const payload = z.object({ userErrors }).nullable();
+const written = payload({});
 
-export type Payload = NonNullable<z.output<typeof payload>>;
+export type Payload = NonNullable<z.output<typeof written>>;
 
 /** SetOrderMetafields and UpdateOrderNote. */
-export const orderUpdateData = z.object({ orderUpdate: payload });
+export const orderUpdateData = z.object({ orderUpdate: written });
 
 /** An entry per identifier sent; null where Shopify found no such metafield (not an error). */
 export const deleteMetafieldsData = z.object({
-  metafieldsDelete: z
-    .object({
-      deletedMetafields: z
-        .array(z.object({ ownerId: z.string(), namespace: z.string(), key: z.string() }).nullable())
-        .nullable(),
-      userErrors,
-    })
-    .nullable(),
+  metafieldsDelete: payload({
+    deletedMetafields: z
+      .array(z.object({ ownerId: z.string(), namespace: z.string(), key: z.string() }).nullable())
+      .nullable(),
+  }),
 });
 
-export const addTagsData = z.object({ tagsAdd: payload });
-export const removeTagsData = z.object({ tagsRemove: payload });
+export const addTagsData = z.object({ tagsAdd: written });
+export const removeTagsData = z.object({ tagsRemove: written });
 
 export const getOrderNoteData = z.object({
   order: z.object({ id: z.string(), note: z.string().nullable() }).nullable(),
@@ -31,10 +28,10 @@ export const getOrderNoteData = z.object({
 
 /** Each part of WriteOrderMarks that was sent; the others are absent. */
 export const writeOrderMarksData = z.object({
-  orderUpdate: payload.optional(),
-  metafieldsDelete: payload.optional(),
-  tagsAdd: payload.optional(),
-  tagsRemove: payload.optional(),
+  orderUpdate: written.optional(),
+  metafieldsDelete: written.optional(),
+  tagsAdd: written.optional(),
+  tagsRemove: written.optional(),
 });
 
 export const getOrderMarksData = z.object({

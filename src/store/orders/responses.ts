@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { connection, fulfillmentOrderLines } from '../fulfillments/responses.js';
+import { fulfillmentOrderLines } from '../fulfillments/responses.js';
 import { fulfillmentOrderFields } from '../fulfillments/state-responses.js';
+import { connection } from '../transport/answers.js';
 
 /** The `OrderHeaderFields` fragment (documents.ts) as Shopify answers it. */
 const orderHeaderSchema = z.object({

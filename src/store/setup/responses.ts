@@ -1,9 +1,7 @@
 import { z } from 'zod';
-import { pageInfo, userErrors } from '../transport/answers.js';
+import { connection, payload } from '../transport/answers.js';
 
 /** The `data` of each document in documents.ts, as the setup reads it. */
-
-const page = <T extends z.ZodType>(node: T) => z.object({ nodes: z.array(node), pageInfo });
 
 export const grantedScopesData = z.object({
   currentAppInstallation: z.object({ accessScopes: z.array(z.object({ handle: z.string() })) }),
@@ -14,18 +12,18 @@ export const shopIdentityData = z.object({
 });
 
 export const listLocationsData = z.object({
-  locations: page(
+  locations: connection(
     z.object({ id: z.string(), name: z.string(), isFulfillmentService: z.boolean() }),
   ),
 });
 
 export const listWebhookSubscriptionsData = z.object({
-  webhookSubscriptions: page(z.object({ id: z.string(), topic: z.string(), uri: z.string() })),
+  webhookSubscriptions: connection(
+    z.object({ id: z.string(), topic: z.string(), uri: z.string() }),
+  ),
 });
 
-const webhookPayload = z
-  .object({ webhookSubscription: z.object({ id: z.string() }).nullable(), userErrors })
-  .nullable();
+const webhookPayload = payload({ webhookSubscription: z.object({ id: z.string() }).nullable() });
 
 export const createWebhookSubscriptionData = z.object({
   webhookSubscriptionCreate: webhookPayload,
@@ -36,7 +34,7 @@ export const updateWebhookSubscriptionData = z.object({
 });
 
 export const listMetafieldDefinitionsData = z.object({
-  metafieldDefinitions: page(
+  metafieldDefinitions: connection(
     z.object({
       id: z.string(),
       key: z.string(),
@@ -47,7 +45,7 @@ export const listMetafieldDefinitionsData = z.object({
 });
 
 export const createMetafieldDefinitionData = z.object({
-  metafieldDefinitionCreate: z
-    .object({ createdDefinition: z.object({ id: z.string() }).nullable(), userErrors })
-    .nullable(),
+  metafieldDefinitionCreate: payload({
+    createdDefinition: z.object({ id: z.string() }).nullable(),
+  }),
 });

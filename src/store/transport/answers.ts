@@ -11,6 +11,16 @@ export const userErrors = z.array(
   }),
 );
 
+/** One page of a connection: its `nodes` and `pageInfo`. */
+export function connection<T extends z.ZodType>(node: T) {
+  return z.object({ nodes: z.array(node), pageInfo });
+}
+
+/** A mutation's payload and its userErrors; null only when Shopify also sent errors. */
+export function payload<S extends z.ZodRawShape>(shape: S) {
+  return z.object({ ...shape, userErrors }).nullable();
+}
+
 export function nextCursor(page: z.output<typeof pageInfo>, operation: string): string | null {
   if (!page.hasNextPage) return null;
   // Stopping here would silently drop the rest; asking again from the start would never end.
