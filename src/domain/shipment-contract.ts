@@ -14,9 +14,6 @@ export const LIMITS = {
   lengthCmMax: 120,
   widthCmMax: 50,
   heightCmMax: 50,
-  perPageMax: 200,
-  perPageDefault: 50,
-  bodyBytesMax: 2 * 1024 * 1024,
 } as const;
 
 /** "required" when absent, else "must be <a kind>": the API's style of message. */
