@@ -46,10 +46,7 @@ export function checkEligibility(
 }
 
 /** The same rules on a listed order, to decide whether to queue it: a pass is only a candidate. */
-export function precheckEligibility(
-  order: StoreOrderSummary,
-  rules: EligibilityRules,
-): Eligibility {
+export function precheckEligibility(order: StoreOrderSummary, rules: EligibilityRules) {
   return applyRules({ ...order, shipsSomething: order.requiresShipping }, rules);
 }
 

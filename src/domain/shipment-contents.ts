@@ -245,10 +245,7 @@ export function recheckDue(
 }
 
 /** Its start, or for schedules alone their first date: the wait is not late before that. */
-export function waitCountsFrom(
-  held: readonly Pick<HeldUnits, 'until'>[],
-  waitingSince: Date,
-): Date {
+export function waitCountsFrom(held: readonly Pick<HeldUnits, 'until'>[], waitingSince: Date) {
   const times = held.map((units) => Date.parse(units.until ?? ''));
   if (times.length === 0 || times.some((time) => Number.isNaN(time))) return waitingSince;
   return new Date(Math.max(waitingSince.getTime(), Math.min(...times)));

@@ -155,10 +155,7 @@ export function decodeSettings(text: string | undefined | null): FingerprintSett
   }
 }
 
-export function changedParts(
-  before: ShipmentFingerprint,
-  after: ShipmentFingerprint,
-): FingerprintPart[] {
+export function changedParts(before: ShipmentFingerprint, after: ShipmentFingerprint) {
   return FINGERPRINT_PARTS.filter((part) => before[part] !== after[part]);
 }
 
