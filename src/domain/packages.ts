@@ -20,10 +20,9 @@ export function packParcels(units: readonly UnitsToPack[], maxParcelMg: number):
     }
     countByWeight.set(unitWeightMg, (countByWeight.get(unitWeightMg) ?? 0) + quantity);
   }
-  const heaviestFirst = [...countByWeight].sort(([a], [b]) => b - a);
 
   const parcels: number[] = [];
-  for (const [unitMg, count] of heaviestFirst) {
+  for (const [unitMg, count] of [...countByWeight].sort(([a], [b]) => b - a)) {
     let left = count;
     for (let i = 0; i < parcels.length && left > 0; i++) {
       const load = parcels[i]!;
@@ -33,9 +32,8 @@ export function packParcels(units: readonly UnitsToPack[], maxParcelMg: number):
         left -= fits;
       }
     }
-    const perParcel = Math.floor(maxParcelMg / unitMg);
     while (left > 0) {
-      const placed = Math.min(left, perParcel);
+      const placed = Math.min(left, Math.floor(maxParcelMg / unitMg));
       parcels.push(placed * unitMg);
       left -= placed;
     }

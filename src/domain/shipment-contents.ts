@@ -346,9 +346,8 @@ export function holdsSentUnits(
   sinceMs: number,
 ): boolean {
   // Shopify's times are whole seconds: one made in the same second counts as made since.
-  const createdAtMs = Date.parse(fulfillment.createdAt);
   return (
-    !(createdAtMs < Math.floor(sinceMs / 1000) * 1000) &&
+    !(Date.parse(fulfillment.createdAt) < Math.floor(sinceMs / 1000) * 1000) &&
     !fulfillment.atFulfillmentService &&
     collects(collectFrom, { id: fulfillment.locationId, name: fulfillment.locationName ?? '' }) &&
     fulfillment.lineItems.some((line) => line.quantity > 0 && (asked.get(line.lineItemId) ?? 0) > 0)

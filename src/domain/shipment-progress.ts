@@ -55,7 +55,5 @@ export function supersedes(report: StatusReport, known: KnownStatus | undefined)
 /** The furthest documented stage of two: what Shopify should reflect. */
 export function furthestStage(a: string | undefined, b: string): string {
   if (a === undefined) return stageOf(b) === undefined ? 'pending' : b;
-  const stageA = stageOf(a) ?? -1;
-  const stageB = stageOf(b) ?? -1;
-  return stageB > stageA ? b : a;
+  return (stageOf(b) ?? -1) > (stageOf(a) ?? -1) ? b : a;
 }

@@ -1,7 +1,6 @@
 /** Trimmed text, or undefined when the value is missing or blank (Shopify often sends ""). */
 export function clean(value: string | null | undefined): string | undefined {
-  const trimmed = value?.trim();
-  return trimmed ? trimmed : undefined;
+  return value?.trim() || undefined;
 }
 
 /** Tags compare trimmed and case-insensitively: "Document " and "document" are one tag. */

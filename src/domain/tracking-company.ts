@@ -43,10 +43,9 @@ export function trackingFor(settings: Config['sync']['tracking']) {
   return (carrier: string | null, number: string) => {
     const name = carrier?.trim() ?? '';
     const key = name.toLowerCase();
-    const company = companies[key] ?? (name || 'Other');
     const template = templates[key];
     return {
-      company,
+      company: companies[key] ?? (name || 'Other'),
       number,
       ...(template ? { url: template.replaceAll('{number}', encodeURIComponent(number)) } : {}),
     };
