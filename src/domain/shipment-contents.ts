@@ -201,15 +201,9 @@ export function unitsOfShipment(order: StoreOrder, contents: ShipmentContents): 
   return shippedItems({ ...contents, lines: [...contents.lines, ...held] });
 }
 
-export function describeLeftOut(
-  leftOut: readonly Pick<LeftOutUnits, 'quantity' | 'title' | 'why' | 'of'>[],
-): string {
+export function describeLeftOut(leftOut: readonly Omit<LeftOutUnits, 'reason'>[]): string {
   return leftOut
-    .map((u) =>
-      u.of === undefined
-        ? `${u.quantity} × ${u.title} ${u.why}`
-        : `${u.quantity} of ${u.of} × ${u.title} ${u.why}`,
-    )
+    .map((u) => `${u.quantity}${u.of === undefined ? '' : ` of ${u.of}`} × ${u.title} ${u.why}`)
     .join('; ');
 }
 
