@@ -1,15 +1,13 @@
 import type { StoreOrder } from './order.js';
 import { addProblem, type Problems } from './problems.js';
+import type { ShipmentRequest } from './shipment-contract.js';
 import { clean, withoutUndefined } from './text.js';
 
+type Party = ShipmentRequest['receiver'];
 /** Receiver as far as the order allows; gaps stay undefined and are reported in `problems`. */
-export interface ReceiverDraft {
-  name?: string;
-  phone?: string;
-  email?: string;
-  company_name?: string;
-  address?: { street?: string; city?: string; postal_code?: string; country_code?: string };
-}
+export type ReceiverDraft = Partial<
+  Omit<Party, 'address'> & { address: Partial<Party['address']> }
+>;
 
 const MISSING = {
   address: 'The order has no shipping address.',
