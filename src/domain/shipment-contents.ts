@@ -362,17 +362,13 @@ export function shipmentSentSinceMs(
   } | null,
   createdAtMs: number,
 ): number {
-  const earliest = (times: number[]) => {
-    const legible = times.filter(Number.isFinite);
+  const earliest = (texts: (string | undefined)[], read: (text: string) => number) => {
+    const legible = texts.map((text) => (text ? read(text) : Number.NaN)).filter(Number.isFinite);
     return legible.length > 0 ? Math.min(...legible) : undefined;
   };
   return (
-    earliest(
-      [record?.firstSentAtMs, record?.partnerCreatedAtMs].map((ms) =>
-        ms ? Number(ms) : Number.NaN,
-      ),
-    ) ??
-    earliest([record?.sentAt, record?.registeredAt].map((at) => Date.parse(at ?? ''))) ??
+    earliest([record?.firstSentAtMs, record?.partnerCreatedAtMs], Number) ??
+    earliest([record?.sentAt, record?.registeredAt], Date.parse) ??
     createdAtMs
   );
 }
