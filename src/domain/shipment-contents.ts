@@ -350,8 +350,7 @@ export function holdsSentUnits(
 
 /**
  * From when a fulfillment may be the shipment's: the earlier of the kept request's send (Redis
- * clock) and the provider's creation time; an old record without them: the last send or the
- * registration; else `createdAtMs`.
+ * clock) and the provider's creation time; in an old record, of the last send and the registration.
  */
 export function shipmentSentSinceMs(
   record: {
