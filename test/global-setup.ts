@@ -6,6 +6,7 @@ import {
   PrivateRedisError,
 } from '../src/demo/private-redis.js';
 import { connectedRedis, isClusterUrl } from '../src/queue/redis.js';
+import { buildConnector } from './helpers/built-connector.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,6 +20,7 @@ declare module 'vitest' {
  * 127.0.0.1:6379), or a private redis-server that lives as long as this run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await buildConnector();
   const configured = process.env.REDIS_URL;
   if (configured && isClusterUrl(configured)) {
     // `npm run test:cluster` started the cluster and stops it: only check that it answers.
