@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { StoreNotFoundError, StoreUserError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
-import { required, type userErrors } from '../transport/answers.js';
+import { required } from '../transport/answers.js';
 import { throwOnUserErrors } from '../transport/graphql-request.js';
 import { orderGidOf } from '../transport/order-ids.js';
 import * as D from './documents.js';
@@ -144,7 +144,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
    * Sends `name`, or with the order's status metafields `${name}WithStatus`: Shopify runs the two
    * mutations in turn, so a refused write may still have set the status.
    */
-  async function write<S extends z.ZodRawShape, P extends { userErrors: UserErrors }>(
+  async function write<S extends z.ZodRawShape, P extends Payload>(
     name: string,
     [plain, withStatus]: readonly [string, string?],
     schema: z.ZodObject<S>,
@@ -166,7 +166,7 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
     const data = await transport.send(
       operation,
       (orderStatus && withStatus) || plain,
-      answer as z.ZodType<z.output<typeof schema> & StatusWriteData>,
+      answer as z.ZodType<z.output<typeof schema> & { orderUpdate?: Payload | null }>,
       orderStatus
         ? {
             ...variables,
@@ -195,10 +195,8 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
   }
 }
 
-type UserErrors = z.output<typeof userErrors>;
-
-/** The orderUpdate half of a `…WithStatus` write; absent from the plain one. */
-type StatusWriteData = { orderUpdate?: { userErrors: UserErrors } | null };
+/** What every write's payload holds, orderUpdate's included. */
+type Payload = NonNullable<z.output<typeof R.statusWrite>>;
 
 function gidOf(type: 'Fulfillment' | 'FulfillmentOrder', id: string): string {
   return /^\d+$/.test(id) ? `gid://shopify/${type}/${id}` : id;
