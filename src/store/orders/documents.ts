@@ -50,10 +50,6 @@ const LINE_ITEM_FIELDS = /* GraphQL */ `
   }
 `;
 
-// Most orders have one or two fulfillment orders.
-const FULFILLMENT_ORDERS_PAGE_SIZE = 2;
-const FULFILLMENT_ORDER_LINES_PAGE_SIZE = 24;
-
 const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
   fragment OrderFulfillmentOrderFields on FulfillmentOrder {
     id
@@ -66,7 +62,7 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
     fulfillmentHolds {
       displayReason
     }
-    lineItems(first: ${FULFILLMENT_ORDER_LINES_PAGE_SIZE}) {
+    lineItems(first: 24) {
       nodes {
         ${FULFILLMENT_ORDER_LINE}
       }
@@ -77,7 +73,8 @@ const FULFILLMENT_ORDER_FIELDS = /* GraphQL */ `
 
 /**
  * Shopify needs the whole requested cost in the bucket before it runs a query, so first pages stay
- * small. shipmentError: whether a refusal's reason is on the order, for the mark to clear.
+ * small: most orders have one or two fulfillment orders. shipmentError: whether a refusal's reason
+ * is on the order, for the mark to clear.
  */
 const STORE_ORDER_FIELDS = /* GraphQL */ `
   fragment StoreOrderFields on Order {
@@ -103,7 +100,7 @@ const STORE_ORDER_FIELDS = /* GraphQL */ `
       }
       ${PAGE_INFO}
     }
-    fulfillmentOrders(first: ${FULFILLMENT_ORDERS_PAGE_SIZE}) {
+    fulfillmentOrders(first: 2) {
       nodes {
         ...OrderFulfillmentOrderFields
       }
