@@ -34,18 +34,8 @@ export interface FulfillmentSummary {
   units?: { lineItemId: string; quantity: number }[] | null;
 }
 
-export type FulfillmentEventStatus =
-  | 'ATTEMPTED_DELIVERY'
-  | 'CARRIER_PICKED_UP'
-  | 'CONFIRMED'
-  | 'DELAYED'
-  | 'DELIVERED'
-  | 'FAILURE'
-  | 'IN_TRANSIT'
-  | 'LABEL_PRINTED'
-  | 'LABEL_PURCHASED'
-  | 'OUT_FOR_DELIVERY'
-  | 'READY_FOR_PICKUP';
+/** Of Shopify's FulfillmentEventStatus, those the connector sends. */
+export type FulfillmentEventStatus = 'DELIVERED' | 'IN_TRANSIT';
 
 export interface FulfillmentOrderState
   extends Omit<StoreFulfillmentOrder, 'deliveryMethod' | 'lineItems'> {
