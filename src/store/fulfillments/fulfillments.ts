@@ -20,8 +20,6 @@ import type {
 } from './types.js';
 
 export function createFulfillments(transport: StoreTransport): Fulfillments {
-  const getFulfillmentOrders = (orderId: string) => readOpenFulfillmentOrders(transport, orderId);
-
   /** Shopify keeps at most this much of a progress report's reasonNotes. */
   const REASON_NOTES_MAX = 256;
 
@@ -40,13 +38,13 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
     }
     const ids = input.fulfillmentOrderIds?.length
       ? input.fulfillmentOrderIds
-      : (await getFulfillmentOrders(input.orderId)).map((fo) => fo.id);
+      : (await readOpenFulfillmentOrders(transport, input.orderId)).map((fo) => fo.id);
     // Naming only the fulfillment order fulfils all of its remaining quantities.
     return ids.map((fulfillmentOrderId) => ({ fulfillmentOrderId }));
   }
 
   return {
-    getFulfillmentOrders,
+    getFulfillmentOrders: (orderId) => readOpenFulfillmentOrders(transport, orderId),
 
     async createFulfillment(input) {
       const lineItemsByFulfillmentOrder = await fulfillmentLines(input);
