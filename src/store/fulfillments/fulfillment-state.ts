@@ -6,16 +6,13 @@ import { orderGidOf } from '../transport/order-ids.js';
 import { linesGone } from './open-fulfillment-orders.js';
 import * as D from './state-documents.js';
 import * as R from './state-responses.js';
-import type { FulfillmentOrderState, FulfillmentState, OrderFulfillmentState } from './types.js';
+import type { FulfillmentOrderState, FulfillmentState } from './types.js';
 
 /** Must match `fulfillments(first: 10)` in READ_FULFILLMENT_STATE. */
 const FULFILLMENTS_FIRST_READ = 10;
 
 /** Null when the store has no such order (or it was deleted while being read). */
-export async function readFulfillmentState(
-  transport: StoreTransport,
-  orderId: string,
-): Promise<OrderFulfillmentState | null> {
+export async function readFulfillmentState(transport: StoreTransport, orderId: string) {
   const operation = 'ReadFulfillmentState';
   const id = orderGidOf(orderId, operation);
   const { order } = await transport.send(
@@ -151,10 +148,7 @@ export function fulfillmentOrderHead(
 }
 
 /** Reads further lines only while every line read so far is done, and stops at the first left. */
-async function hasRemainingLines(
-  transport: StoreTransport,
-  node: R.FulfillmentOrderStateNode,
-): Promise<boolean> {
+async function hasRemainingLines(transport: StoreTransport, node: R.FulfillmentOrderStateNode) {
   const operation = 'ReadFulfillmentOrderRemainingLines';
   let page = node.lineItems;
   for (;;) {

@@ -1,4 +1,3 @@
-import type { StoreFulfillmentOrderLine } from '../../domain/order.js';
 import { StoreRequestError } from '../errors.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
 import { nextCursor } from '../transport/answers.js';
@@ -10,10 +9,7 @@ import type { OpenFulfillmentOrder } from './types.js';
 const OPEN_FULFILLMENT_ORDER_STATUSES = new Set(['OPEN', 'IN_PROGRESS']);
 
 /** Only lines with something left to fulfil; pages to keep each request cheap. */
-export async function readOpenFulfillmentOrders(
-  transport: StoreTransport,
-  orderId: string,
-): Promise<OpenFulfillmentOrder[]> {
+export async function readOpenFulfillmentOrders(transport: StoreTransport, orderId: string) {
   const operation = 'GetFulfillmentOrders';
   const id = orderGidOf(orderId, operation);
   const open: OpenFulfillmentOrder[] = [];
@@ -82,9 +78,7 @@ export function linesGone(what: string, operation: string, then = '') {
   });
 }
 
-export function toFulfillmentOrderLine(
-  line: R.FulfillmentOrderLinesPage['nodes'][number],
-): StoreFulfillmentOrderLine {
+export function toFulfillmentOrderLine(line: R.FulfillmentOrderLinesPage['nodes'][number]) {
   return {
     id: line.id,
     lineItemId: line.lineItem.id,

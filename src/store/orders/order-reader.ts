@@ -1,4 +1,4 @@
-import { parseOrderId, type StoreOrder } from '../../domain/order.js';
+import { parseOrderId } from '../../domain/order.js';
 import { StoreRequestError } from '../errors.js';
 import { allFulfillmentOrderLines } from '../fulfillments/open-fulfillment-orders.js';
 import type { StoreTransport } from '../transport/admin-transport.js';
@@ -76,11 +76,7 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
  * A shipment cannot be amended once registered, so a partial order is worse than none: one that
  * changes between pages is read again by the job's retry, and one with too many items is refused.
  */
-async function wholeOrder(
-  transport: StoreTransport,
-  gid: string,
-  node: R.OrderNode,
-): Promise<StoreOrder | null> {
+async function wholeOrder(transport: StoreTransport, gid: string, node: R.OrderNode) {
   const operation = 'GetOrderLineItems';
   const changed = (updatedAt: string, what: string) => {
     if (updatedAt !== node.updatedAt) {
