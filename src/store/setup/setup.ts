@@ -33,8 +33,7 @@ export function createStoreSetup({ send }: StoreTransport): StoreSetup {
     },
 
     async shopIdentity() {
-      const { shop } = await send('GetShopIdentity', D.GET_SHOP_IDENTITY, R.shopIdentityData, {});
-      return shop;
+      return (await send('GetShopIdentity', D.GET_SHOP_IDENTITY, R.shopIdentityData, {})).shop;
     },
 
     async merchantLocations() {
