@@ -167,7 +167,6 @@ export const LIST_ORDERS_UPDATED_SINCE = /* GraphQL */ `
   ${ORDER_HEADER_FIELDS}
 `;
 
-/** Shopify's search may match loosely, so the reader checks the name it gets back. */
 export const FIND_ORDER_BY_NAME = /* GraphQL */ `
   query FindOrderByName($query: String!) {
     orders(first: 1, query: $query) {
