@@ -21,6 +21,7 @@ import {
   startFakeStore,
 } from '../../src/sandbox/store/index.js';
 import { type RunningService, startService } from '../../src/service.js';
+import { BUILT_SERVICE_PROCESS } from '../helpers/built-connector.js';
 import { dropKeys, uniquePrefix } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
 
@@ -150,8 +151,8 @@ export async function startRig(options: RigOptions) {
   const counts = { spawned: 0, killed: 0 };
 
   const spawnWorker = async (index: number): Promise<WorkerProcess> => {
-    const child = fork(new URL('./service-process.ts', import.meta.url), {
-      execArgv: ['--import', 'tsx'],
+    const child = fork(BUILT_SERVICE_PROCESS, {
+      execArgv: [],
       env: { ...process.env, ...env, RELIABILITY_HTTP: 'false' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
