@@ -18,23 +18,8 @@ import type { QueryCost } from './query-cost.js';
  * Until Shopify first answers, it assumes a standard plan (1,000 points, 100 a second).
  */
 const READ_MODEL = `
-local function now()
-  if ARGV[1] ~= '' then return tonumber(ARGV[1]) end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
 -- The connector's share of Shopify's points or refill: all but the reserve.
 local function share(x, reserve) return x - x * reserve end
-local function model(key, reserve, t)
-  local m = redis.call('HMGET', key, 'max', 'rate', 'avail', 'at')
-  local max = tonumber(m[1]) or 1000
-  local rate = tonumber(m[2]) or 100
-  local capacity = share(max, reserve)
-  local avail = tonumber(m[3]) or capacity
-  local at = tonumber(m[4]) or t
-  if t > at then avail = math.min(capacity, avail + (t - at) * share(rate, reserve) / 1000) end
-  return max, rate, avail
-end
 local function save(key, avail, t, max, rate)
   redis.call('HSET', key, 'avail', avail, 'at', t, 'max', max, 'rate', rate)
   -- Once it would have refilled anyway, the model can go: a fresh one starts full.
@@ -50,6 +35,20 @@ end
 local function keep(set, ms)
   if redis.call('PTTL', set) < ms then redis.call('PEXPIRE', set, ms) end
 end
+local key, flight, booked, stats, actuals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local t = tonumber(ARGV[1])
+if ARGV[1] == '' then
+  local time = redis.call('TIME')
+  t = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+local reserve = tonumber(ARGV[2])
+local m = redis.call('HMGET', key, 'max', 'rate', 'avail', 'at')
+local max = tonumber(m[1]) or 1000
+local rate = tonumber(m[2]) or 100
+local capacity = share(max, reserve)
+local avail = tonumber(m[3]) or capacity
+local at = tonumber(m[4]) or t
+if t > at then avail = math.min(capacity, avail + (t - at) * share(rate, reserve) / 1000) end
 `;
 
 /**
@@ -58,13 +57,10 @@ end
  * reserve. Returns ms until it should ask again (0: send now) and its booking, or -ms to defer.
  */
 const TAKE_SCRIPT = `${READ_MODEL}
-local key, flight, booked, stats, actuals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local t = now()
-local reserve, cost, maxWaitMs = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local cost, maxWaitMs = tonumber(ARGV[3]), tonumber(ARGV[4])
 local id, grace, mine = ARGV[5], tonumber(ARGV[6]), ARGV[8]
 local priority, followUpReserve = ARGV[9], tonumber(ARGV[10])
 local followUp = priority == 'follow-up'
-local max, rate, avail = model(key, reserve, t)
 redis.call('ZREMRANGEBYSCORE', booked, '-inf', t - grace)
 -- Bookings hold points of Shopify's level, which the refill never takes past the bucket's size.
 avail = math.min(avail, share(max, reserve) - total(redis.call('ZRANGE', booked, 0, -1)))
@@ -135,10 +131,6 @@ return {waitMs, booking}
  * actual cost ('' when it did not run), graceMs.
  */
 const SETTLE_SCRIPT = `${READ_MODEL}
-local key, flight, booked, stats, actuals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local t = now()
-local reserve = tonumber(ARGV[2])
-local max, rate, avail = model(key, reserve, t)
 local sentAt = redis.call('ZSCORE', flight, ARGV[4])
 redis.call('ZREM', flight, ARGV[4])
 if ARGV[8] == '1' then redis.call('HINCRBY', stats, 'throttled', 1) end
