@@ -17,12 +17,24 @@ export function createAdminShopify(options: {
   logger: Logger;
 }): Shopify {
   const { auth } = options;
+  const log = options.logger.child({ library: 'shopify-api' });
   return shopifyApi({
     isEmbeddedApp: false,
     // A background service has no app URL; the library insists on one for OAuth redirects.
     hostName: 'localhost',
     apiVersion: options.apiVersion as ApiVersion,
-    logger: libraryLogger(options.logger),
+    // The library's own log lines, in pino; its "info" chatter becomes debug.
+    logger: {
+      level: LogSeverity.Debug,
+      // Must stay off: the library's request log prints headers (the access token) and the
+      // client-credentials body (the client secret).
+      httpRequests: false,
+      log: (severity: LogSeverity, message: string) => {
+        if (severity === LogSeverity.Error) log.error(message);
+        else if (severity === LogSeverity.Warning) log.warn(message);
+        else log.debug(message);
+      },
+    },
     _logDisabledFutureFlags: false,
     ...(auth.kind === 'accessToken'
       ? {
@@ -32,20 +44,4 @@ export function createAdminShopify(options: {
         }
       : { isCustomStoreApp: false, apiKey: auth.clientId, apiSecretKey: auth.clientSecret }),
   });
-}
-
-/** Routes the library's own log lines into pino; its "info" chatter becomes debug. */
-function libraryLogger(logger: Logger) {
-  const log = logger.child({ library: 'shopify-api' });
-  return {
-    level: LogSeverity.Debug,
-    // Must stay off: the library's request log prints headers (the access token) and the
-    // client-credentials body (the client secret).
-    httpRequests: false,
-    log: (severity: LogSeverity, message: string) => {
-      if (severity === LogSeverity.Error) log.error(message);
-      else if (severity === LogSeverity.Warning) log.warn(message);
-      else log.debug(message);
-    },
-  };
 }
