@@ -47,10 +47,8 @@ export const REQUESTED_COSTS: Readonly<Record<string, number>> = {
   CreateMetafieldDefinition: 12,
 };
 
-/** For a document not in the table: a tenth of a standard bucket, corrected by Shopify's answer. */
-export const UNKNOWN_DOCUMENT_COST = 100;
-
+/** A document not in the table takes a tenth of a standard bucket, corrected by Shopify's answer. */
 export function requestedCostOf(document: string): number {
   const name = /\b(?:query|mutation)\s+([_A-Za-z][_0-9A-Za-z]*)/.exec(document)?.[1];
-  return (name && REQUESTED_COSTS[name]) || UNKNOWN_DOCUMENT_COST;
+  return (name && REQUESTED_COSTS[name]) || 100;
 }
