@@ -149,8 +149,7 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
 
   /**
    * Points for one send (none without a shared bucket) and the wait before it, at least
-   * `atLeastMs`. Short waits happen here; a longer one throws StoreBudgetWaitError, freeing
-   * the worker.
+   * `atLeastMs`. A wait past maxBudgetWaitMs throws StoreBudgetWaitError, freeing the worker.
    */
   async function book(operation: string, document: string, booked?: GrantedTicket, atLeastMs = 0) {
     const ticket = await gate?.take(

@@ -11,12 +11,10 @@ export const userErrors = z.array(
   }),
 );
 
-/** One page of a connection: its `nodes` and `pageInfo`. */
 export function connection<T extends z.ZodType>(node: T) {
   return z.object({ nodes: z.array(node), pageInfo });
 }
 
-/** A mutation's payload and its userErrors; null only when Shopify also sent errors. */
 export function payload<S extends z.ZodRawShape>(shape: S) {
   return z.object({ ...shape, userErrors }).nullable();
 }

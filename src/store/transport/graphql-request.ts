@@ -7,8 +7,6 @@ import {
   StoreUserError,
 } from '../errors.js';
 
-// What Shopify's refusals and failures mean, as typed StoreErrors.
-
 export function throwOnUserErrors(
   operation: string,
   userErrors: readonly { field?: string[] | null; message: string; code?: string | null }[],
