@@ -231,6 +231,18 @@ describe('SharedStoreBucket: follow-up writes ahead of registrations', () => {
     expect(await a.take(followUp(20), 0)).toEqual({ granted: false, deferMs: 100 });
   });
 
+  it('takes a follow-up whose booking expired as a new one, behind the follow-ups booked since', async () => {
+    const a = bucket(redisA, 0, 0.8);
+    await a.take(ask(1000), 0);
+    const late = granted(await a.take(followUp(20), 60_000));
+    expect(late.sendInMs).toBe(200);
+    // Its process stalled: the booking is dropped once a minute has passed beyond it.
+    clock.now += 200 + 60_001;
+    await a.take(ask(1000), 0);
+    expect(granted(await bucket(redisB, 0, 0.8).take(followUp(20), 60_000)).sendInMs).toBe(200);
+    expect(granted(await a.take({ ...followUp(20), booked: late }, 60_000)).sendInMs).toBe(400);
+  });
+
   it('waits in turn when no share is kept for follow-ups (SHOPIFY_FOLLOW_UP_RESERVE=0)', async () => {
     const a = bucket(redisA, 0, 0);
     await a.take(ask(1000), 0);

@@ -77,14 +77,12 @@ local function behind(member, score, myScore)
   return myScore ~= nil and score > myScore
 end
 -- What this request may use: the level, and the points booked by those that wait for it.
+-- A booking dropped after its grace (ZSCORE's false) reads as none: a new request.
 local myScore = nil
-if mine ~= '' then
-  myScore = redis.call('ZSCORE', booked, mine)
-  if myScore then
-    myScore = tonumber(myScore)
-    redis.call('ZREM', booked, mine)
-    avail = avail + points(mine)
-  end
+if mine ~= '' then myScore = tonumber(redis.call('ZSCORE', booked, mine)) end
+if myScore then
+  redis.call('ZREM', booked, mine)
+  avail = avail + points(mine)
 end
 local room = avail
 if myScore or (ahead and followUp) then
