@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BUILT_CLI } from '../helpers/built-connector.js';
 import { DEMO_TOKEN } from './helpers.js';
 
 let child: ChildProcess | undefined;
@@ -9,7 +10,7 @@ afterEach(() => {
 });
 
 function runSandbox(args: string[]) {
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'sandbox', ...args], {
+  child = spawn(process.execPath, [BUILT_CLI, 'sandbox', ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
