@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Config } from '../config/index.js';
 import type { Logger } from './log.js';
+import { withTimeout } from './queue/timeout.js';
 
 /** So a webhook never waits behind a worker's CPU work; still one process for signals and logs. */
 
@@ -90,18 +91,12 @@ export async function startWorkersThread(
   return {
     metrics() {
       const id = nextId++;
-      return new Promise<ThreadMetrics>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          reject(new Error('the queue workers thread did not report its metrics in time'));
-        }, 5_000);
-        pending.set(id, (metrics) => {
-          clearTimeout(timer);
-          pending.delete(id);
-          resolve(metrics);
-        });
+      const answer = new Promise<ThreadMetrics>((resolve) => {
+        pending.set(id, resolve);
         thread.postMessage({ type: 'metrics', id } satisfies ToWorkersThread);
       });
+      const late = () => new Error('the queue workers thread did not report its metrics in time');
+      return withTimeout(answer, 5_000, late).finally(() => pending.delete(id));
     },
     async close() {
       if (closing) return;
@@ -110,10 +105,9 @@ export async function startWorkersThread(
         closed = resolve;
       });
       const limit = (data.shutdownGraceMs ?? 20_000) + CLOSE_MARGIN_MS;
-      let timer: NodeJS.Timeout | undefined;
       thread.postMessage({ type: 'close' } satisfies ToWorkersThread);
-      await Promise.race([done, new Promise((resolve) => (timer = setTimeout(resolve, limit)))]);
-      clearTimeout(timer);
+      // Past the limit the thread is ended all the same.
+      await withTimeout(done, limit, () => new Error('closing timed out')).catch(() => {});
       await thread.terminate();
     },
   };
