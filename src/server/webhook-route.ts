@@ -118,7 +118,7 @@ export async function webhookRoutes(app: FastifyInstance, deps: WebhookRouteDeps
           },
           {
             id: deliveryId,
-            bodyHash: bodyHash(topic, rawBody),
+            bodyHash: createHash('sha256').update(`${topic}\n`).update(rawBody).digest('base64url'),
             ...(body.line_items
               ? {
                   order: {
@@ -161,10 +161,6 @@ async function noteHmacFailure(deps: WebhookRouteDeps): Promise<void> {
   } catch {
     // The answer is 401 all the same.
   }
-}
-
-function bodyHash(topic: string, rawBody: string): string {
-  return createHash('sha256').update(`${topic}\n`).update(rawBody).digest('base64url');
 }
 
 function orderIdOf(body: z.infer<typeof orderWebhookBody>): string | null {
