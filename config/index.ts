@@ -554,7 +554,6 @@ const PARTS = {
 type Parts = typeof PARTS;
 export type ConfigPart = keyof Parts;
 export type Config = { readonly [K in ConfigPart]: ReturnType<Parts[K]['build']> };
-const ALL_PARTS = Object.keys(PARTS) as ConfigPart[];
 
 /** Throws one ConfigError listing every problem. */
 export function loadSettings<K extends ConfigPart>(
@@ -573,7 +572,7 @@ export function loadSettings<K extends ConfigPart>(
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  return loadSettings(ALL_PARTS, env);
+  return loadSettings(Object.keys(PARTS) as ConfigPart[], env);
 }
 
 /** For what runs without a configuration (logging); undefined when unset or bad. */

@@ -225,9 +225,8 @@ async function shipmentsWithoutOrder({ parts, store, orders, listed, requests }:
 }
 
 async function shippedNotFulfilled(scan: Scan) {
-  const fulfilQueue = scan.parts.queueOf(JOB_CATALOG.fulfilShipment);
   const failedJobs = new Map<string, FulfilJob>();
-  for (const job of await fulfilQueue.getFailed(0, -1)) {
+  for (const job of await scan.parts.queueOf(JOB_CATALOG.fulfilShipment).getFailed(0, -1)) {
     const reference = job?.data?.reference;
     if (typeof reference !== 'string' || !job.id) continue;
     failedJobs.set(reference, {

@@ -24,7 +24,6 @@ export async function readStoredOrderStatus(redis: Redis, prefix: string, orderI
     queue: new Queue(job.queue, { connection: redis, prefix }),
   }));
   try {
-    const records = OrderRecords.reader(redis, prefix);
     const tracking = new ShipmentTracking(redis, prefix, { lookbackDays: 1 });
     const runs: JobRun[] = [];
     for (const { queue } of queues) runs.push(...(await orderJobsIn(redis, queue, orderId)));
@@ -35,7 +34,7 @@ export async function readStoredOrderStatus(redis: Redis, prefix: string, orderI
     const pause = await readPartnerPause(redis, prefix);
     return {
       orderId,
-      record: await records.get(orderId),
+      record: await OrderRecords.reader(redis, prefix).get(orderId),
       shipment: await trackedShipment(tracking, orderId),
       jobs: runs.map(({ addedAt, processedAt, finishedAt, outcome, logs, ...job }) => ({
         ...job,

@@ -41,10 +41,9 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
   const entries = Object.entries(JOB_CATALOG) as [JobKey, AnyJobDefinition][];
   return entries.map(([key, job]) => {
     const processor = processorFor(job, context);
-    const priority = job.storePriority ?? 'registration';
     const worker = new Worker(
       job.queue,
-      (run: Job) => withStorePriority(priority, () => processor(run)),
+      (run: Job) => withStorePriority(job.storePriority ?? 'registration', () => processor(run)),
       {
         connection: options.connection,
         prefix: context.prefix,

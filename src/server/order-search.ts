@@ -75,8 +75,7 @@ async function search(raw: string, lookup: OrderLookup): Promise<Found> {
   try {
     order = await lookup.findByName(withHash(query));
   } catch (error) {
-    const reason = messageOf(error);
-    return { kind: 'lookup-failed', query, reason };
+    return { kind: 'lookup-failed', query, reason: messageOf(error) };
   }
   if (!order)
     return id ? { kind: 'order', query, orderId: id, jobs: [] } : { kind: 'unknown-name', query };
