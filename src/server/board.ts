@@ -5,6 +5,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import fastifyBasicAuth from '@fastify/basic-auth';
 import type { Queue } from 'bullmq';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config/index.js';
 import type { Logger } from '../log.js';
 import { digest } from './admin-token.js';
 import { boardAuditHooks } from './board-audit.js';
@@ -15,12 +16,8 @@ import { ORDER_SEARCH_PATH, type OrderSearchDeps, orderSearchRoutes } from './or
 
 export const BOARD_PATH = '/admin/queues';
 
-export interface AdminLogin {
-  user: string;
-  password: string;
-  /** Writes answer 405. */
-  readOnly: boolean;
-}
+/** `readOnly`: writes answer 405. */
+export type AdminLogin = NonNullable<Config['admin']>;
 
 export interface BoardDeps extends Omit<OrderSearchDeps, 'boardPath'> {
   queues: readonly Queue[];
