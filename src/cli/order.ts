@@ -33,21 +33,19 @@ export async function reportOrder(
 
 type OrderReport = Awaited<ReturnType<typeof reportOrder>>;
 
-export function formatOrderReport(report: OrderReport): string {
-  const lines = [`Order ${report.orderId}`];
-  const r = report.record;
-  if (!r) lines.push('  No record: the connector has not seen this order yet.');
-  else {
-    lines.push(`  State: ${stateWord(r.state)} (since ${r.updatedAt})`);
-    lines.push(...registrationLines(r, 'Provider status', true));
-  }
-  const j = report.job;
-  lines.push(
+export function formatOrderReport({ orderId, record: r, job: j }: OrderReport): string {
+  return [
+    `Order ${orderId}`,
+    ...(r
+      ? [
+          `  State: ${stateWord(r.state)} (since ${r.updatedAt})`,
+          ...registrationLines(r, 'Provider status', true),
+        ]
+      : ['  No record: the connector has not seen this order yet.']),
     j
       ? `  Job ${j.id}: ${j.state}, ${j.attemptsMade} attempt(s) made`
       : '  No create-shipment job is kept for it.',
-  );
-  return lines.join('\n');
+  ].join('\n');
 }
 
 export function registerOrderCommand(program: Command): void {
