@@ -97,16 +97,14 @@ export function registrationLines(r: OrderRecord, statusLabel: string, withReaso
 }
 
 function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
-  const lines = ['  Timeline (oldest first, times in UTC):'];
-  if (timeline.length === 0) lines.push('    nothing recorded for it');
-  for (const entry of timeline) {
-    lines.push(
+  return [
+    '  Timeline (oldest first, times in UTC):',
+    ...(timeline.length === 0 ? ['    nothing recorded for it'] : []),
+    ...timeline.flatMap((entry) => [
       `    ${utcText(entry.at)}  ${describeEntry(entry).trimEnd().replaceAll('\n', '\n        ')}`,
-    );
-    if (entry.kind === 'job-run')
-      for (const log of entry.logs) lines.push(`        ${indent(log)}`);
-  }
-  return lines;
+      ...(entry.kind === 'job-run' ? entry.logs.map((log) => `        ${indent(log)}`) : []),
+    ]),
+  ];
 }
 
 function describeEntry(entry: TimelineEntry): string {
@@ -151,7 +149,7 @@ function whatToDo({ record: r, orderId: id, jobs }: OrderStatus): string | undef
 function formatSync(shipment: StoredOrderStatus['shipment']): string[] {
   if (!shipment) return ['  Status sync: not following a shipment for this order (yet)'];
   const label = shipment.statusLabel ?? STATUS_LABELS[shipment.status] ?? shipment.status;
-  const lines = [
+  return [
     '  Status sync:',
     `    Provider status: ${shipment.status} (${label}), changed ${shipment.updatedAt}`,
     `    Carrier and tracking number: ${
@@ -160,13 +158,12 @@ function formatSync(shipment: StoredOrderStatus['shipment']): string[] {
         : 'none yet'
     }`,
     `    Shopify has: ${shopifySide(shipment).join('; ')}`,
+    ...(shipment.fulfilBlockedReason
+      ? [
+          `    Not fulfilled in Shopify: the order is ${shipment.fulfilBlockedReason} (tag ${ORDER_TAGS.notFulfilled}); release it, then replay its fulfil-shipment job.`,
+        ]
+      : []),
   ];
-  if (shipment.fulfilBlockedReason) {
-    lines.push(
-      `    Not fulfilled in Shopify: the order is ${shipment.fulfilBlockedReason} (tag ${ORDER_TAGS.notFulfilled}); release it, then replay its fulfil-shipment job.`,
-    );
-  }
-  return lines;
 }
 
 function shopifySide(s: NonNullable<StoredOrderStatus['shipment']>): string[] {
