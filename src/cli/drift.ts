@@ -18,7 +18,20 @@ function formatDrift(r: DriftReport): string {
     s.references.length > LIST
       ? `, … and ${s.references.length - LIST} more (--json lists all)`
       : '';
-  const lines = [
+  const total =
+    r.paidWithoutShipment.count + s.count + r.shippedNotFulfilled.count + f.count + w.count;
+  const younger = r.paidWithoutShipment.youngerLeftOut;
+  const verdict =
+    total > 0
+      ? `${plural(total, 'difference')} found.`
+      : younger > 0
+        ? `No drift older than ${plural(r.olderThanMinutes, 'minute')}.`
+        : 'No drift found.';
+  const lag =
+    younger > 0
+      ? ` ${plural(younger, 'paid order')} younger than that ${younger === 1 ? 'has' : 'have'} no shipment yet (on ${younger === 1 ? 'its' : 'their'} way, not counted; --older-than-minutes 0 lists ${younger === 1 ? 'it' : 'them'}).`
+      : '';
+  return [
     `Drift report, ${r.generatedAt}: orders and shipments since ${r.lookbackFrom}; differences younger than ${r.olderThanMinutes} minutes are left out.`,
     '',
     `${mark(r.paidWithoutShipment.count)} Paid orders with no shipment: ${r.paidWithoutShipment.count} (of ${r.paidWithoutShipment.ordersRead} orders read)`,
@@ -45,25 +58,9 @@ function formatDrift(r: DriftReport): string {
       w.orders,
       (o) => `${o.orderId}: since ${o.waitingSince}${o.reason ? ` (${o.reason})` : ''}`,
     ),
-  ];
-  const total =
-    r.paidWithoutShipment.count + s.count + r.shippedNotFulfilled.count + f.count + w.count;
-  const younger = r.paidWithoutShipment.youngerLeftOut;
-  const verdict =
-    total > 0
-      ? `${plural(total, 'difference')} found.`
-      : younger > 0
-        ? `No drift older than ${plural(r.olderThanMinutes, 'minute')}.`
-        : 'No drift found.';
-  const lag =
-    younger > 0
-      ? ` ${plural(younger, 'paid order')} younger than that ${younger === 1 ? 'has' : 'have'} no shipment yet (on ${younger === 1 ? 'its' : 'their'} way, not counted; --older-than-minutes 0 lists ${younger === 1 ? 'it' : 'them'}).`
-      : '';
-  lines.push(
     '',
     `${verdict}${lag} Requests: ${plural(r.requests.provider, 'request')} to the provider (list pages, ${plural(r.requests.shipmentsListed, 'shipment')} listed, from the shared budget at sync priority), ${plural(r.requests.shopify, 'Shopify read')}.`,
-  );
-  return lines.join('\n');
+  ].join('\n');
 }
 
 function positiveInt(name: string, min = 0) {
