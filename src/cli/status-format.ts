@@ -82,7 +82,7 @@ export function formatOrderStatus(status: OrderStatus): string {
 /** What the record says of the registration; `order` adds the refusal reason. */
 export function registrationLines(r: OrderRecord, statusLabel: string, withReason = false) {
   const edited = FINGERPRINT_PARTS.filter((p) => r.editReportedChanges?.split(',').includes(p));
-  const lines = [
+  return [
     r.orderNumber && `  Provider order number: ${r.orderNumber}`,
     r.partnerStatus && `  ${statusLabel}: ${r.partnerStatus}`,
     r.registeredAt && `  Registered: ${r.registeredAt}`,
@@ -92,8 +92,7 @@ export function registrationLines(r: OrderRecord, statusLabel: string, withReaso
     r.editReportedAt &&
       edited.length > 0 &&
       `  Edited in Shopify after registration (${r.editReportedAt}): ${describeChanges(edited)} changed; tell the provider.`,
-  ];
-  return lines.filter((line): line is string => Boolean(line));
+  ].filter((line): line is string => Boolean(line));
 }
 
 function formatTimeline(timeline: readonly TimelineEntry[]): string[] {
@@ -167,27 +166,23 @@ function formatSync(shipment: StoredOrderStatus['shipment']): string[] {
 }
 
 function shopifySide(s: NonNullable<StoredOrderStatus['shipment']>): string[] {
-  const has = [
+  const fulfilled = fulfilledInShopify(s);
+  return [
     s.newestStatusWritten
       ? `this status in the ${METAFIELD_NAMESPACE} metafields`
       : s.writtenStatus
         ? 'an earlier status in the metafields (this one is queued)'
         : 'no status metafields (the order shows the status itself, or they are queued)',
-  ];
-  if (s.progressReportedAt) has.push(`in progress reported ${s.progressReportedAt}`);
-  const fulfilled = fulfilledInShopify(s);
-  if (fulfilled) has.push(`fulfilled with tracking number ${s.fulfilledNumber}`);
-  else if (s.trackingNumber && s.unfulfillableNumber === s.trackingNumber)
-    has.push(
-      'no fulfillment: nothing of the order was left to fulfil (its fulfillment orders are closed or cancelled)',
-    );
-  else if (isHandedToCarrier(s.stage)) has.push('not fulfilled yet');
-  if (fulfilled && s.deliveryRecordedAt) has.push(`delivered recorded ${s.deliveryRecordedAt}`);
-  if (s.cancelFlaggedAt)
-    has.push(
+    s.progressReportedAt && `in progress reported ${s.progressReportedAt}`,
+    fulfilled
+      ? `fulfilled with tracking number ${s.fulfilledNumber}`
+      : s.trackingNumber && s.unfulfillableNumber === s.trackingNumber
+        ? 'no fulfillment: nothing of the order was left to fulfil (its fulfillment orders are closed or cancelled)'
+        : isHandedToCarrier(s.stage) && 'not fulfilled yet',
+    fulfilled && s.deliveryRecordedAt && `delivered recorded ${s.deliveryRecordedAt}`,
+    s.cancelFlaggedAt &&
       `cancelled at the provider flagged ${s.cancelFlaggedAt} (tag ${ORDER_TAGS.cancelledAtProvider})`,
-    );
-  return has;
+  ].filter((line): line is string => Boolean(line));
 }
 
 function formatLive(live: OrderStatus['live']): string[] {
