@@ -110,17 +110,14 @@ async function replayOne(
     const unsent = result === 'already_registered' || result === 'already_queued';
     return { ...base, outcome: unsent ? result : 'retried' };
   }
-  if (queue === markOrderJob.queue) {
-    return {
-      ...base,
-      outcome: (await retryFailedMark(parts, jobId)) ? 'retried' : 'already_queued',
-    };
-  }
   // A replay starts afresh, the retry-failed-jobs schedule's count included.
   const redrive = redriveOf(definition);
-  const outcome = await retryFailedJob(
-    job,
-    redrive ? { ...job.data, [redrive.countField]: 0 } : job.data,
-  );
-  return { ...base, outcome: outcome === 'retried' ? 'retried' : 'already_queued' };
+  const retried =
+    queue === markOrderJob.queue
+      ? await retryFailedMark(parts, jobId)
+      : (await retryFailedJob(
+          job,
+          redrive ? { ...job.data, [redrive.countField]: 0 } : job.data,
+        )) === 'retried';
+  return { ...base, outcome: retried ? 'retried' : 'already_queued' };
 }
