@@ -1,12 +1,7 @@
 import type { Command } from 'commander';
 import { loadSettings } from '../../config/index.js';
 import { buildStoreClient } from '../compose/clients.js';
-import {
-  needsAttention,
-  prepareStore,
-  type SetupItem,
-  type SetupResult,
-} from '../compose/store-setup.js';
+import { prepareStore, type SetupItem, type SetupResult } from '../compose/store-setup.js';
 import { createLogger } from '../log.js';
 import { StoreError } from '../store/errors.js';
 import { EXIT, exitOn, settingsOrExit } from './exit.js';
@@ -85,6 +80,6 @@ export function registerSetupCommand(program: Command): void {
       );
       if (!result) return;
       console.log(formatSetup(result));
-      if (needsAttention(result)) process.exitCode = SETUP_INCOMPLETE;
+      if (result.items.some((i) => i.state === 'missing')) process.exitCode = SETUP_INCOMPLETE;
     });
 }

@@ -61,10 +61,6 @@ export async function prepareStore(store: SetupStore, options: SetupOptions): Pr
   return result;
 }
 
-export function needsAttention(result: SetupResult): boolean {
-  return result.items.some((item) => item.state === 'missing');
-}
-
 function missing(text: string, ...details: string[]): SetupItem {
   return { state: 'missing', text, ...(details.length > 0 ? { details } : {}) };
 }
