@@ -7,12 +7,7 @@ import {
   shipmentRequestSchema,
 } from '../domain/shipment-contract.js';
 import type { Logger } from '../log.js';
-import {
-  type CreatedShipment,
-  describeZodIssues,
-  lookedUpSchema,
-  readAnswer,
-} from './create-answer.js';
+import { describeZodIssues, lookedUpSchema, readAnswer } from './create-answer.js';
 import {
   PartnerAuthError,
   PartnerBudgetExhaustedError,
@@ -161,7 +156,7 @@ export class PartnerClient {
   }
 
   /** The 2xx proves the shipment exists, so it is asked for by reference, never created again. */
-  private async lookUpCreated(reference: string, status: number): Promise<CreatedShipment> {
+  private async lookUpCreated(reference: string, status: number) {
     const confirmed = `Partner API answered ${status} to POST /shipments, so the shipment exists, but that answer could not be read`;
     const answer = await this.send({
       method: 'GET',
