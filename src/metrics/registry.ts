@@ -1,12 +1,4 @@
-import {
-  AggregatorRegistry,
-  Counter,
-  collectDefaultMetrics,
-  Gauge,
-  type MetricObjectWithValues,
-  type MetricValue,
-  Registry,
-} from 'prom-client';
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Logger } from '../log.js';
 import { withTimeout } from '../queue/timeout.js';
 
@@ -137,5 +129,5 @@ export class ConnectorMetrics {
 
 export interface OtherRegistry {
   name: string;
-  read(): Promise<MetricObjectWithValues<MetricValue<string>>[]>;
+  read(): ReturnType<Registry['getMetricsAsJSON']>;
 }
