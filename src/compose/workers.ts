@@ -38,8 +38,7 @@ export function jobConcurrency(settings: Config['concurrency']) {
 
 export function startWorkers(context: JobContext, options: WorkerOptions): Worker[] {
   const { logger } = context;
-  const entries = Object.entries(JOB_CATALOG) as [JobKey, AnyJobDefinition][];
-  return entries.map(([key, job]) => {
+  return (Object.entries(JOB_CATALOG) as [JobKey, AnyJobDefinition][]).map(([key, job]) => {
     const processor = processorFor(job, context);
     const worker = new Worker(
       job.queue,
