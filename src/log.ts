@@ -45,9 +45,7 @@ export function createLogger(
   return pino(opts, prettyStream({ write: (text) => process.stdout.write(text), isTTY: colour }));
 }
 
-export function stdoutLogFormat(
-  format: LogFormat = lenientSetting('LOG_FORMAT') ?? 'auto',
-): 'json' | 'pretty' {
+export function stdoutLogFormat(format: LogFormat = lenientSetting('LOG_FORMAT') ?? 'auto') {
   return format === 'pretty' || (format === 'auto' && Boolean(process.stdout.isTTY))
     ? 'pretty'
     : 'json';

@@ -149,11 +149,7 @@ const CONTENTS_SKIPS = new Set(['no_shipping', 'held']);
  * The worker's answer from the same contents; its skip stands while the order is unchanged.
  * A held order counts only while still in the waiting index: a release need not change the order.
  */
-async function shipsNothing(
-  scan: Scan,
-  order: StoreOrderSummary,
-  record: OrderRecord | null,
-): Promise<boolean> {
+async function shipsNothing(scan: Scan, order: StoreOrderSummary, record: OrderRecord | null) {
   const waitsAndIsWatched = () => scan.parts.records.isWaiting(order.id);
   if (
     record?.state === 'skipped' &&

@@ -17,9 +17,7 @@ export async function describePrefix(parts: Pick<SharedParts, 'redis' | 'prefix'
 }
 
 /** Refused while a worker or job runs: one on the old environment would write records back. */
-export async function forgetEnvironment(
-  parts: Pick<SharedParts, 'redis' | 'prefix' | 'queues'>,
-): Promise<{ deletedKeys: number }> {
+export async function forgetEnvironment(parts: Pick<SharedParts, 'redis' | 'prefix' | 'queues'>) {
   for (const queue of Object.values(parts.queues)) {
     const [workers, active] = await Promise.all([
       // CLIENT LIST may be disabled on managed Redis; active jobs still tell.

@@ -35,10 +35,7 @@ const AUTH_PROBE_INTERVAL_MS = 60_000;
 /** Should Redis have lost them. */
 const SCHEDULE_REFRESH_MS = 60_000;
 
-export async function startWorkerSide(
-  config: Config,
-  options: WorkerSideOptions,
-): Promise<{ close(): Promise<void> }> {
+export async function startWorkerSide(config: Config, options: WorkerSideOptions) {
   const { parts, redis, logger, requests } = options;
   const store = buildStoreClient(
     config.shopify,

@@ -102,10 +102,7 @@ export function startWorkers(context: JobContext, options: WorkerOptions): Worke
  * `onlyMissing`: in a rolling deploy processes would take turns, and BullMQ runs a scheduler at
  * once when its interval changes.
  */
-export async function upsertSchedules(
-  parts: SharedParts,
-  options: { onlyMissing?: boolean } = {},
-): Promise<void> {
+export async function upsertSchedules(parts: SharedParts, options: { onlyMissing?: boolean } = {}) {
   for (const job of JOBS) {
     if (!job.schedule) continue;
     const queue = parts.queueOf(job);

@@ -404,10 +404,7 @@ function endpointOf({ method, path }: PartnerRequest): string {
 }
 
 /** Seconds (the API's form) or an HTTP date; undefined when absent or unusable. */
-export function parseRetryAfterMs(
-  header: string | string[] | undefined,
-  now: number = Date.now(),
-): number | undefined {
+export function parseRetryAfterMs(header: string | string[] | undefined, now: number = Date.now()) {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
   if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);

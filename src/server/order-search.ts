@@ -39,10 +39,7 @@ type Found =
   | { kind: 'order'; query: string; orderId: string; name?: string; jobs: FoundJob[] };
 
 /** Registered in the board's scope: the same login guards it. */
-export async function orderSearchRoutes(
-  app: FastifyInstance,
-  deps: OrderSearchDeps,
-): Promise<void> {
+export async function orderSearchRoutes(app: FastifyInstance, deps: OrderSearchDeps) {
   app.get<{ Querystring: { order?: string } }>(ORDER_SEARCH_PATH, async (request, reply) => {
     const found = await search(String(request.query.order ?? ''), deps.lookup);
     const actions =
