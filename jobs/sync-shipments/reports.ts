@@ -66,21 +66,14 @@ export function applyReport(
       ? { deliveredAt: report.detail?.deliveredAt ?? current.updatedAt }
       : {}),
   };
-  return { side, needsDetail: needsDetail(known, side, labels) };
-}
-
-export function wantsDetail(
-  shipment: TrackedShipment,
-  labels: Readonly<Record<string, string>>,
-): boolean {
-  return needsDetail(null, shipment, labels);
+  return { side, needsDetail: wantsDetail(side, labels, known) };
 }
 
 /** A detail read costs one request, so it is made only when it tells something the list cannot. */
-function needsDetail(
-  known: TrackedShipment | null,
+export function wantsDetail(
   side: ProviderSide | TrackedShipment,
   labels: Readonly<Record<string, string>>,
+  known: TrackedShipment | null = null,
 ): boolean {
   const trackingNumber = side.trackingNumber ?? known?.trackingNumber;
   const trackingReadAt = side.trackingReadAt ?? known?.trackingReadAt;
