@@ -1,12 +1,8 @@
-import { z } from 'zod';
 import { StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
 import { defineJob } from '../job-definition.js';
 import { SHOPIFY_WRITE_JOBS } from '../kept-jobs.js';
 import { markOrderPayload } from './payload.js';
 import { writeOrderMarks } from './write-marks.js';
-
-/** Kept in the job's data so the board shows it; the processor's payload parse drops it. */
-const retryState = z.object({ refusedByShopify: z.boolean().catch(false) });
 
 /** Apart from registration, so a Shopify hiccup never posts to the provider again. */
 export const markOrderJob = defineJob({
@@ -23,8 +19,7 @@ export const markOrderJob = defineJob({
   // Outlasts a Shopify outage or a revoked token; a write Shopify refused would fail again.
   redrive: {
     retries: (job) =>
-      !retryState.safeParse(job.data).data?.refusedByShopify &&
-      markOrderPayload.safeParse(job.data).success,
+      job.data?.refusedByShopify !== true && markOrderPayload.safeParse(job.data).success,
     firstDelayMs: () => 15 * 60_000,
     maxDelayMs: 24 * 3_600_000,
     maxRetries: 10,
@@ -45,7 +40,8 @@ export const markOrderJob = defineJob({
   async onGiveUp(ctx, { orderId, kind }, reason, { error, job }) {
     // Fails the same way until someone changes something, so it is not retried on schedule.
     const refusedByShopify = error instanceof StoreUserError || error instanceof StoreNotFoundError;
-    // What the first run was handed is stale for any retry.
+    // What the first run was handed is stale for any retry. `refusedByShopify` stays in the data
+    // for the board; the processor's payload parse drops it.
     const { seen: _seen, ...data } = job.data;
     await job.updateData({ ...data, refusedByShopify });
     await ctx.counters.increment('order_marks_failed');
