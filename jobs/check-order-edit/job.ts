@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineJob } from '../job-definition.js';
+import { KEPT_JOBS } from '../kept-jobs.js';
 import { enqueueMarkOrder } from '../mark-order/enqueue.js';
 import { checkOrderEdit } from './check-order-edit.js';
-
-const DAY_S = 24 * 3600;
 
 /** The check reads the order from Shopify when it runs. */
 const checkOrderEditPayload = z.object({
@@ -19,8 +18,8 @@ export const checkOrderEditJob = defineJob({
   options: () => ({
     attempts: 5,
     backoff: { type: 'exponential', delay: 5_000, jitter: 0.2 },
-    removeOnComplete: { age: DAY_S, count: 10_000 },
-    removeOnFail: { age: 7 * DAY_S },
+    removeOnComplete: KEPT_JOBS.removeOnComplete,
+    removeOnFail: { age: 7 * 24 * 3600 },
   }),
   concurrency: 2,
   callsPartner: false,
