@@ -15,9 +15,6 @@ export const WHEN_INTERRUPTED: Redrive = {
   counter: 'interrupted_job_retries',
 };
 
-/** A staff replay resets the runs again. */
-export const FRESH_INTERRUPTED_RETRIES = { interruptedRetries: 0 } as const;
-
 /** A job's redrive: its own, or WHEN_INTERRUPTED; none for a scheduled job (the next run comes). */
 export function redriveOf(
   definition: Pick<AnyJobDefinition, 'redrive' | 'schedule'>,

@@ -9,7 +9,7 @@ import { enqueueEditCheck } from '../check-order-edit/enqueue.js';
 import type { QueueContext } from '../context.js';
 import { orderJobName } from '../job-name.js';
 import { registeredMarkJobId, retryFailedMark } from '../mark-order/enqueue.js';
-import { FRESH_INTERRUPTED_RETRIES } from '../redrive.js';
+import { WHEN_INTERRUPTED } from '../redrive.js';
 import { CREATE_SHIPMENT_QUEUE, createShipmentPayload, orderJobId } from './payload.js';
 
 export type EnqueueResult = 'queued' | 'requeued' | 'already_queued' | 'already_registered';
@@ -52,7 +52,7 @@ export async function enqueueOrder(
   try {
     if (action === 'retry_failed') {
       if (askedBy(source) === 'staff') {
-        await existing!.updateData({ ...existing!.data, ...FRESH_INTERRUPTED_RETRIES });
+        await existing!.updateData({ ...existing!.data, [WHEN_INTERRUPTED.countField]: 0 });
       }
       // resetAttemptsMade: else a job that used up its attempts gets one more try only (BullMQ and
       // the failure policy count from attemptsMade).
