@@ -309,10 +309,7 @@ async function whatToFulfil(
       ? sentLocations
       : (sentSettings ?? deps.settings.shipment).collectFromLocations;
   const left = new Map(asked);
-  deduct(
-    left,
-    fulfilled.flatMap((f) => f.lineItems),
-  );
+  for (const f of fulfilled) deduct(left, f.lineItems);
   // Only while sent units are owed: a later box staff fulfilled must not get this tracking.
   const owed = new Map(left);
   const untracked: FulfillmentState[] = [];
