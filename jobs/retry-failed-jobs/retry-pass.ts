@@ -1,7 +1,6 @@
-import type { CounterName } from '../../src/metrics/counters.js';
 import { allFailedJobs, retryFailedJob } from '../../src/queue/failed-jobs.js';
 import type { JobContext } from '../context.js';
-import type { AnyJobDefinition } from '../job-definition.js';
+import type { AnyJobDefinition, Redrive } from '../job-definition.js';
 import { redriveCount, redriveDelayMs, redriveOf } from '../redrive.js';
 
 /** Oldest failure first, so an outage comes back slowly. */
@@ -27,7 +26,7 @@ export async function retryFailedJobs(deps: RetryPassDeps, now: number = Date.no
     /** Left to staff after `maxRetries`. */
     exhausted: 0,
   };
-  const retriedBy = new Map<CounterName, number>();
+  const retriedBy = new Map<Redrive['counter'], number>();
   for (const definition of deps.jobs) {
     const redrive = redriveOf(definition);
     if (!redrive) continue;

@@ -1,7 +1,6 @@
 import type { Job } from 'bullmq';
-import type { StorePriority } from '../../src/store/index.js';
 import type { JobContext } from '../context.js';
-import { defineJob } from '../job-definition.js';
+import { defineJob, type JobDefinition } from '../job-definition.js';
 import { SHOPIFY_WRITE_JOBS } from '../kept-jobs.js';
 import {
   SHIPMENT_UPDATES,
@@ -18,7 +17,7 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
   log: Record<Outcome, string>;
   /** Each is noted on the order's timeline. */
   wrote: readonly NoInfer<Outcome>[];
-  storePriority?: StorePriority;
+  storePriority?: JobDefinition['storePriority'];
 }) {
   const queue = SHIPMENT_UPDATES[spec.update].queue;
   return defineJob({
