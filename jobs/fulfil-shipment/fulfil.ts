@@ -17,7 +17,6 @@ import {
 import { decodeSettings } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { trackingFor } from '../../src/domain/tracking-company.js';
-import type { Logger } from '../../src/log.js';
 import { FinalJobError } from '../../src/queue/failure-policy.js';
 import type { OrderRecords } from '../../src/records/order-records.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
@@ -29,9 +28,9 @@ import type {
   OrderMarks,
   OrderReader,
 } from '../../src/store/types.js';
-import type { JobSettings } from '../context.js';
+import type { JobSettings, QueueContext } from '../context.js';
 
-export interface FulfilDeps {
+export interface FulfilDeps extends Pick<QueueContext, 'logger'> {
   store: Pick<
     Fulfillments,
     'readFulfillmentState' | 'createFulfillment' | 'updateFulfillmentTracking'
@@ -42,7 +41,6 @@ export interface FulfilDeps {
   /** Its sentUnits: what the provider was asked to ship. */
   records: Pick<OrderRecords, 'get'>;
   settings: Pick<JobSettings, 'sync' | 'shipment'>;
-  logger: Logger;
   /** Throws once a later run took the order's write lock, so a cut-off run writes nothing. */
   keepWriteLock(): Promise<void>;
 }

@@ -3,20 +3,19 @@ import {
   METAFIELD_NAMESPACE,
   STATUS_LABELS,
 } from '../../src/domain/order-marks.js';
-import type { Logger } from '../../src/log.js';
 import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
 import { StoreUserError } from '../../src/store/errors.js';
 import type { MetafieldEntry, OrderMarks } from '../../src/store/types.js';
+import type { QueueContext } from '../context.js';
 import {
   type StatusSettings,
   statusMetafieldsDue,
   statusVersion,
 } from '../shipment-updates/follow-ups.js';
 
-export interface WriteStatusDeps {
+export interface WriteStatusDeps extends Pick<QueueContext, 'logger'> {
   store: Pick<OrderMarks, 'setOrderMetafields'>;
   tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
-  logger: Logger;
 }
 
 type FollowUpDeps = WriteStatusDeps & { settings: { sync: StatusSettings } };
