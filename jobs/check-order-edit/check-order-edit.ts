@@ -1,4 +1,3 @@
-import type { Config } from '../../config/index.js';
 import type { StoreOrder } from '../../src/domain/order.js';
 import {
   type ShipmentTime,
@@ -28,7 +27,7 @@ import type { MarkOrder } from '../mark-order/payload.js';
 export interface CheckOrderEditDeps extends Pick<JobContext, 'records' | 'counters' | 'logger'> {
   store: Pick<StoreClient, 'getOrder'>;
   tracking: Pick<ShipmentTracking, 'get'>;
-  settings: Pick<Config, 'shipment'>;
+  settings: Pick<JobContext['settings'], 'shipment'>;
   markOrder: MarkOrder;
 }
 

@@ -1,4 +1,3 @@
-import type { Config } from '../../config/index.js';
 import type { StoreOrder } from '../../src/domain/order.js';
 import {
   decideLook,
@@ -21,7 +20,7 @@ import type { OrderRecord } from '../../src/records/order-records.js';
 import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
 import type { OrderReader } from '../../src/store/types.js';
 import { compareWithSent } from '../check-order-edit/check-order-edit.js';
-import type { QueueContext } from '../context.js';
+import type { JobSettings, QueueContext } from '../context.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 
@@ -30,7 +29,7 @@ export interface RegisterShipmentDeps
   store: Pick<OrderReader, 'getOrder'>;
   partner: Pick<PartnerApi, 'reserveCreate' | 'createShipment' | 'getShipment'>;
   tracking: Pick<ShipmentTracking, 'track' | 'get'>;
-  settings: Pick<Config, 'shipment' | 'eligibility'>;
+  settings: Pick<JobSettings, 'shipment' | 'eligibility'>;
   markOrder: MarkOrder;
   /** A Logs-tab line: ids, names and provider numbers only (BullMQ keeps it in clear text). */
   step?(line: string): Promise<void>;

@@ -1,16 +1,15 @@
-import type { Config } from '../../config/index.js';
 import { precheckEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrderSummary } from '../../src/domain/order.js';
 import { carriesRegistrationMarks, hasTag, ORDER_TAGS } from '../../src/domain/order-marks.js';
 import type { OrderReader } from '../../src/store/types.js';
-import type { QueueContext } from '../context.js';
+import type { JobSettings, QueueContext } from '../context.js';
 import { acceptOrderEvent, type OrderEventDeps } from '../create-shipment/accept-order-event.js';
 import { bodyTaken } from '../create-shipment/accept-webhook.js';
 import { enqueueOrder } from '../create-shipment/enqueue.js';
 
 export interface ReconcileDeps extends OrderEventDeps, Pick<QueueContext, 'redis' | 'prefix'> {
   store: Pick<OrderReader, 'listOrdersUpdatedSince'>;
-  eligibility: Config['eligibility'];
+  eligibility: JobSettings['eligibility'];
   /** Waiting orders are due by it; tests drive it. */
   now?: () => Date;
 }
