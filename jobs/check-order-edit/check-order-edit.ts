@@ -19,14 +19,12 @@ import {
 } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import type { OrderRecord } from '../../src/records/order-records.js';
-import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
-import type { StoreClient } from '../../src/store/types.js';
 import type { JobContext } from '../context.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 
 export interface CheckOrderEditDeps extends Pick<JobContext, 'records' | 'counters' | 'logger'> {
-  store: Pick<StoreClient, 'getOrder'>;
-  tracking: Pick<ShipmentTracking, 'get'>;
+  store: Pick<JobContext['store'], 'getOrder'>;
+  tracking: Pick<JobContext['tracking'], 'get'>;
   settings: Pick<JobContext['settings'], 'shipment'>;
   markOrder: MarkOrder;
 }

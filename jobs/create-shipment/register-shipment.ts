@@ -17,18 +17,16 @@ import { PartnerNotFoundError, PartnerValidationError } from '../../src/partner/
 import { parsePartnerTimestamp } from '../../src/partner/time.js';
 import { FinalJobError } from '../../src/queue/failure-policy.js';
 import type { OrderRecord } from '../../src/records/order-records.js';
-import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
-import type { OrderReader } from '../../src/store/types.js';
 import { compareWithSent } from '../check-order-edit/check-order-edit.js';
-import type { JobSettings, QueueContext } from '../context.js';
+import type { JobContext, JobSettings, QueueContext } from '../context.js';
 import type { MarkOrder } from '../mark-order/payload.js';
 import { handleCancelledAfterRegistration } from './cancelled-after-registration.js';
 
 export interface RegisterShipmentDeps
   extends Pick<QueueContext, 'records' | 'counters' | 'logger'> {
-  store: Pick<OrderReader, 'getOrder'>;
+  store: Pick<JobContext['store'], 'getOrder'>;
   partner: Pick<PartnerApi, 'reserveCreate' | 'createShipment' | 'getShipment'>;
-  tracking: Pick<ShipmentTracking, 'track' | 'get'>;
+  tracking: Pick<QueueContext['tracking'], 'track' | 'get'>;
   settings: Pick<JobSettings, 'shipment' | 'eligibility'>;
   markOrder: MarkOrder;
   /** A Logs-tab line: ids, names and provider numbers only (BullMQ keeps it in clear text). */

@@ -18,28 +18,24 @@ import { decodeSettings } from '../../src/domain/shipment-fingerprint.js';
 import { isHandedToCarrier } from '../../src/domain/shipment-progress.js';
 import { trackingFor } from '../../src/domain/tracking-company.js';
 import { FinalJobError } from '../../src/queue/failure-policy.js';
-import type { OrderRecords } from '../../src/records/order-records.js';
-import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import { StoreUserError } from '../../src/store/errors.js';
-import type {
-  FulfillmentState,
-  FulfillmentSummary,
-  Fulfillments,
-  OrderMarks,
-  OrderReader,
-} from '../../src/store/types.js';
-import type { JobSettings, QueueContext } from '../context.js';
+import type { FulfillmentState, FulfillmentSummary } from '../../src/store/types.js';
+import type { JobContext, JobSettings, QueueContext } from '../context.js';
 
 export interface FulfilDeps extends Pick<QueueContext, 'logger'> {
   store: Pick<
-    Fulfillments,
-    'readFulfillmentState' | 'createFulfillment' | 'updateFulfillmentTracking'
-  > &
-    Pick<OrderMarks, 'addOrderTags' | 'appendOrderNote'> &
-    Pick<OrderReader, 'getOrder'>;
-  tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide'>;
+    JobContext['store'],
+    | 'readFulfillmentState'
+    | 'createFulfillment'
+    | 'updateFulfillmentTracking'
+    | 'addOrderTags'
+    | 'appendOrderNote'
+    | 'getOrder'
+  >;
+  tracking: Pick<QueueContext['tracking'], 'get' | 'saveShopifySide'>;
   /** Its sentUnits: what the provider was asked to ship. */
-  records: Pick<OrderRecords, 'get'>;
+  records: Pick<QueueContext['records'], 'get'>;
   settings: Pick<JobSettings, 'sync' | 'shipment'>;
   /** Throws once a later run took the order's write lock, so a cut-off run writes nothing. */
   keepWriteLock(): Promise<void>;

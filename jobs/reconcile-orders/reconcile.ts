@@ -1,14 +1,13 @@
 import { precheckEligibility } from '../../src/domain/eligibility.js';
 import type { StoreOrderSummary } from '../../src/domain/order.js';
 import { carriesRegistrationMarks, hasTag, ORDER_TAGS } from '../../src/domain/order-marks.js';
-import type { OrderReader } from '../../src/store/types.js';
-import type { JobSettings, QueueContext } from '../context.js';
+import type { JobContext, JobSettings, QueueContext } from '../context.js';
 import { acceptOrderEvent, type OrderEventDeps } from '../create-shipment/accept-order-event.js';
 import { bodyTaken } from '../create-shipment/accept-webhook.js';
 import { enqueueOrder } from '../create-shipment/enqueue.js';
 
 export interface ReconcileDeps extends OrderEventDeps, Pick<QueueContext, 'redis' | 'prefix'> {
-  store: Pick<OrderReader, 'listOrdersUpdatedSince'>;
+  store: Pick<JobContext['store'], 'listOrdersUpdatedSince'>;
   eligibility: JobSettings['eligibility'];
   /** Waiting orders are due by it; tests drive it. */
   now?: () => Date;

@@ -1,6 +1,5 @@
 import { FinalJobError } from '../../src/queue/failure-policy.js';
-import type { Fulfillments } from '../../src/store/types.js';
-import type { JobSettings } from '../context.js';
+import type { JobContext, JobSettings } from '../context.js';
 import {
   type WriteStatusDeps,
   writeEachWithStatus,
@@ -8,7 +7,7 @@ import {
 } from '../write-shipment-status/write-status.js';
 
 export interface RecordDeliveryDeps extends WriteStatusDeps {
-  store: Pick<Fulfillments, 'readFulfillmentState' | 'createFulfillmentEvent'> &
+  store: Pick<JobContext['store'], 'readFulfillmentState' | 'createFulfillmentEvent'> &
     WriteStatusDeps['store'];
   settings: Pick<JobSettings, 'sync'>;
 }
