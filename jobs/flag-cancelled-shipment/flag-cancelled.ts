@@ -1,10 +1,9 @@
 import { ORDER_TAGS } from '../../src/domain/order-marks.js';
-import type { ShipmentTracking } from '../../src/records/shipment-tracking.js';
-import type { OrderMarks } from '../../src/store/types.js';
+import type { JobContext } from '../context.js';
 
 export interface FlagCancelledDeps {
-  store: Pick<OrderMarks, 'addOrderTags' | 'appendOrderNote'>;
-  tracking: Pick<ShipmentTracking, 'get' | 'saveShopifySide'>;
+  store: Pick<JobContext['store'], 'addOrderTags' | 'appendOrderNote'>;
+  tracking: Pick<JobContext['tracking'], 'get' | 'saveShopifySide'>;
 }
 
 /** Ship, refund or cancel is the merchant's call; the order is left. Writes are idempotent. */

@@ -7,11 +7,11 @@ import {
   shipmentSentSinceMs,
 } from '../../src/domain/shipment-contents.js';
 import { decodeSettings, type FingerprintSettings } from '../../src/domain/shipment-fingerprint.js';
-import type { OrderRecord, OrderRecords } from '../../src/records/order-records.js';
+import type { OrderRecord } from '../../src/records/order-records.js';
 import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import { StoreAuthError, StoreNotFoundError, StoreUserError } from '../../src/store/errors.js';
-import type { FulfillmentOrderState, Fulfillments, OrderReader } from '../../src/store/types.js';
-import type { JobSettings } from '../context.js';
+import type { FulfillmentOrderState } from '../../src/store/types.js';
+import type { JobContext, JobSettings } from '../context.js';
 import {
   type WriteStatusDeps,
   writeEachWithStatus,
@@ -20,13 +20,12 @@ import {
 
 export interface ReportProgressDeps extends WriteStatusDeps {
   store: Pick<
-    Fulfillments,
-    'readFulfillmentState' | 'readFulfillmentOrders' | 'reportFulfillmentOrderProgress'
+    JobContext['store'],
+    'readFulfillmentState' | 'readFulfillmentOrders' | 'reportFulfillmentOrderProgress' | 'getOrder'
   > &
-    WriteStatusDeps['store'] &
-    Pick<OrderReader, 'getOrder'>;
+    WriteStatusDeps['store'];
   /** Its sentUnits: the fulfillment orders the units were on. */
-  records: Pick<OrderRecords, 'get'>;
+  records: Pick<JobContext['records'], 'get'>;
   settings: Pick<JobSettings, 'shipment' | 'sync'>;
 }
 
