@@ -180,12 +180,11 @@ export async function registerShipment(
       });
     const next = onCreateAnswer(created ? 'created' : 'existing', Boolean(record?.sentAt));
     const { order_number: orderNumber, status, created_at: createdAt } = shipment;
-    const made = next === 'record_made' ? sent : undefined;
     await deps.records.markRegistered(
       orderId,
       { orderNumber, status, createdAt },
       new Date(),
-      made,
+      next === 'record_made' ? sent : undefined,
     );
     if (next === 'record_existing') {
       // The provider ships the earlier request's contents: a change since is an edit after
