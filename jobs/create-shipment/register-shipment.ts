@@ -239,7 +239,7 @@ async function followShipment(
     status: movedOn ? 'pending' : status,
     updatedAt: movedOn ? createdAt : updatedAt,
     updatedAtMs: movedOn ? createdAtMs : updatedAtMs,
-    stage: movedOn ? 'pending' : furthestStage(undefined, status),
+    stage: 'pending',
     createdAtMs,
   });
 }
