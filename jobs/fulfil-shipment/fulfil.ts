@@ -128,11 +128,7 @@ async function createEach(
 }
 
 /** First attempt, unread; false when it cannot be tried or Shopify refused or fell short. */
-async function fulfilAsSent(
-  shipment: TrackedShipment,
-  number: string,
-  deps: FulfilDeps,
-): Promise<boolean> {
+async function fulfilAsSent(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
   const untouched =
     !shipment.fulfilStartedAt &&
     !shipment.fulfilledNumber &&
@@ -374,11 +370,7 @@ function carries(fulfillment: FulfillmentState, number: string): boolean {
 }
 
 /** Tells staff on the order, once per reason, that the provider shipped what Shopify holds. */
-async function reportHeldBack(
-  shipment: TrackedShipment,
-  heldBack: HeldUnits[],
-  deps: FulfilDeps,
-): Promise<void> {
+async function reportHeldBack(shipment: TrackedShipment, heldBack: HeldUnits[], deps: FulfilDeps) {
   const reason = describeHeld(heldBack);
   if (shipment.fulfilBlockedReason === reason) return;
   await deps.keepWriteLock();

@@ -86,11 +86,7 @@ export async function runSyncCycle(
 
 class SyncLockLost extends Error {}
 
-async function runCycle(
-  deps: SyncDeps,
-  summary: SyncSummary,
-  keepLock: () => Promise<void>,
-): Promise<void> {
+async function runCycle(deps: SyncDeps, summary: SyncSummary, keepLock: () => Promise<void>) {
   let cursor = await deps.tracking.cursor();
   if (!cursor) {
     const startedAtMs = Date.now();

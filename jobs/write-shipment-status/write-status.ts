@@ -110,10 +110,7 @@ export const metafieldText = (key: string, value: string, multiLine = false): Me
   type: multiLine ? 'multi_line_text_field' : 'single_line_text_field',
 });
 
-function statusMetafields(
-  shipment: TrackedShipment,
-  labels: Readonly<Record<string, string>>,
-): MetafieldEntry[] {
+function statusMetafields(shipment: TrackedShipment, labels: Readonly<Record<string, string>>) {
   const label = labels[shipment.status] ?? STATUS_LABELS[shipment.status] ?? shipment.status;
   return [
     metafieldText(METAFIELD_KEYS.orderNumber, shipment.orderNumber),
