@@ -34,12 +34,10 @@ export const checkOrderEditJob = defineJob({
   },
   process:
     (ctx) =>
-    async ({ orderId }, job) => {
-      const logger = ctx.logger.child({ module: 'check-order-edit', jobId: job.id });
-      return checkOrderEdit(orderId, {
+    async ({ orderId }, job) =>
+      checkOrderEdit(orderId, {
         ...ctx,
-        logger,
+        logger: ctx.logger.child({ module: 'check-order-edit', jobId: job.id }),
         markOrder: (id, kind) => enqueueMarkOrder(ctx, id, kind),
-      });
-    },
+      }),
 });

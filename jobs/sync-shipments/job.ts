@@ -9,11 +9,10 @@ export const syncShipmentsJob = defineScheduledJob({
   callsPartner: true,
   everyMs: (settings) => settings.sync.intervalMs,
   process: (ctx) => async (_payload, job) => {
-    const logger = ctx.logger.child({ module: 'sync', jobId: job.id });
     // One holder per execution: a re-run (only after a stall) takes the lock over, so a crash
     // does not stop the sync until the lock expires.
     const summary = await runSyncCycle(
-      { ...ctx, logger },
+      { ...ctx, logger: ctx.logger.child({ module: 'sync', jobId: job.id }) },
       `${job.id}/${job.token ?? ''}`,
       `${job.id}/`,
       // The scheduler's runs only: one added by hand always lists.
