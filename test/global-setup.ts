@@ -16,18 +16,19 @@ declare module 'vitest' {
 }
 
 /**
- * Finds the Redis for the tests before any worker starts: the one at REDIS_URL (default
- * 127.0.0.1:6379), or a private redis-server that lives as long as this run.
+ * Builds the connector the tests start as processes, and finds the Redis for the tests before any
+ * worker starts: the one at REDIS_URL (default 127.0.0.1:6379), or a private redis-server that
+ * lives as long as this run.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  await buildConnector();
+  const removeBuild = await buildConnector();
   const configured = process.env.REDIS_URL;
   if (configured && isClusterUrl(configured)) {
     // `npm run test:cluster` started the cluster and stops it: only check that it answers.
     const cluster = await connectedRedis(configured, 10_000);
     await cluster.quit();
     project.provide('redisUrl', configured);
-    return async () => {};
+    return removeBuild;
   }
   let redis: Awaited<ReturnType<typeof localRedis>>;
   try {
@@ -36,6 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     if (!(error instanceof NoRedisError || error instanceof PrivateRedisError)) throw error;
     // One line that says what to do, not a stack trace.
     process.stderr.write(`${error.message}\n`);
+    await removeBuild();
     process.exit(1);
   }
   if (redis.isPrivate) {
@@ -47,5 +49,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('redisUrl', redis.url);
   // Workers and the processes tests spawn inherit the environment: give them the same Redis.
   process.env.REDIS_URL = redis.url;
-  return () => redis.stop();
+  return async () => {
+    await redis.stop();
+    await removeBuild();
+  };
 }

@@ -5,12 +5,11 @@ import { build } from 'esbuild';
 /**
  * The product compiled to JavaScript file by file, as `npm run build` lays out dist/, for the tests
  * that start it as a process of its own (`connector`, the reliability suite's service process):
- * loading it costs half of what tsx does.
+ * loading it costs half of what tsx does. Each run builds its own, inside node_modules so that
+ * the packages resolve, and removes it when it ends.
  */
-export const BUILT_CONNECTOR_DIR = join('node_modules', '.cache', 'connector-test-build');
-
-export async function buildConnector(): Promise<void> {
-  await rm(BUILT_CONNECTOR_DIR, { recursive: true, force: true });
+export async function buildConnector(): Promise<() => Promise<void>> {
+  const dir = join('node_modules', '.cache', `connector-test-build-${process.pid}`);
   await build({
     entryPoints: [
       'config/**/*.ts',
@@ -20,23 +19,21 @@ export async function buildConnector(): Promise<void> {
       'test/reliability/service-process.ts',
     ],
     loader: { '.json': 'copy' },
-    outdir: BUILT_CONNECTOR_DIR,
+    outdir: dir,
     outbase: '.',
     format: 'esm',
     platform: 'node',
     target: 'node22',
-    sourcemap: 'inline',
     logLevel: 'warning',
   });
+  // Test workers inherit the environment.
+  process.env.CONNECTOR_TEST_BUILD = dir;
+  return () => rm(dir, { recursive: true, force: true });
 }
 
-/** The built CLI's entry, for `node <entry> …`. */
-export const BUILT_CLI = join(BUILT_CONNECTOR_DIR, 'src', 'cli', 'main.js');
-
-/** The reliability suite's service process, built beside the product it imports. */
-export const BUILT_SERVICE_PROCESS = join(
-  BUILT_CONNECTOR_DIR,
-  'test',
-  'reliability',
-  'service-process.js',
-);
+/** A built file, e.g. `src/cli/main.js`. */
+export function built(file: string): string {
+  const dir = process.env.CONNECTOR_TEST_BUILD;
+  if (!dir) throw new Error('No built connector: test/global-setup.ts builds it for each run');
+  return join(dir, file);
+}

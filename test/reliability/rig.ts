@@ -21,7 +21,7 @@ import {
   startFakeStore,
 } from '../../src/sandbox/store/index.js';
 import { type RunningService, startService } from '../../src/service.js';
-import { BUILT_SERVICE_PROCESS } from '../helpers/built-connector.js';
+import { built } from '../helpers/built-connector.js';
 import { dropKeys, uniquePrefix } from '../helpers/redis.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
 
@@ -151,7 +151,7 @@ export async function startRig(options: RigOptions) {
   const counts = { spawned: 0, killed: 0 };
 
   const spawnWorker = async (index: number): Promise<WorkerProcess> => {
-    const child = fork(BUILT_SERVICE_PROCESS, {
+    const child = fork(built('test/reliability/service-process.js'), {
       execArgv: [],
       env: { ...process.env, ...env, RELIABILITY_HTTP: 'false' },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
