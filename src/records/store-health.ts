@@ -4,12 +4,6 @@ import type { StoreOutcome } from '../store/transport/admin-transport.js';
 
 export type StoreHealthStatus = 'ok' | 'access_refused' | 'throttled' | 'failing';
 
-export interface StoreHealthReport {
-  status: StoreHealthStatus | 'unknown';
-  since: string | null;
-  reason: string | null;
-}
-
 const REFRESH_MS = 60_000;
 
 /** Writes only on a change (or once a minute), so Admin API calls cost no Redis round trip. */
@@ -40,9 +34,9 @@ export class StoreHealth {
     });
   }
 
-  async read(): Promise<StoreHealthReport> {
+  async read() {
     const raw = await this.redis.hgetall(this.key);
-    if (!raw.status) return { status: 'unknown', since: null, reason: null };
+    if (!raw.status) return { status: 'unknown' as const, since: null, reason: null };
     return {
       status: raw.status as StoreHealthStatus,
       since: raw.since ?? null,
