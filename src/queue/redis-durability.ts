@@ -44,8 +44,6 @@ export async function warnAboutRedisDurability(redis: Redis, logger: Logger) {
   return { checked: true, unsafe };
 }
 
-const SAFE_EVICTION_POLICY = 'noeviction';
-
 /** A CONFIG SET needs no restart of Redis, so the workers read it again. */
 export const EVICTION_CHECK_INTERVAL_MS = 180_000;
 
@@ -79,7 +77,7 @@ export async function refuseEvictingRedis(redis: Redis, logger: Logger, allowEvi
       { reason: reading.reason },
       'could not read Redis maxmemory-policy (CONFIG GET refused, as on most managed Redis): the workers start; make sure the service runs with eviction off (noeviction), as nothing here can check it',
     );
-  } else if (reading.policy !== SAFE_EVICTION_POLICY) {
+  } else if (reading.policy !== REQUIRED['maxmemory-policy'].wanted) {
     if (!allowEviction) throw new EvictionPolicyError(reading.policy);
     logger.warn(
       { policy: reading.policy },
@@ -119,7 +117,7 @@ export class EvictionPolicyWatch {
     const reading = await readEvictionPolicy(this.redis);
     if (!reading.checked) return this.paused ? 'paused' : 'unknown';
     const key = evictionPauseKey(this.prefix);
-    if (reading.policy === SAFE_EVICTION_POLICY) {
+    if (reading.policy === REQUIRED['maxmemory-policy'].wanted) {
       // Cleared by whichever process sees it fixed first.
       if ((await this.redis.del(key)) > 0 || this.paused) {
         this.logger.info(
