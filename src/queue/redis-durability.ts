@@ -47,14 +47,11 @@ export async function warnAboutRedisDurability(redis: Redis, logger: Logger) {
 /** A CONFIG SET needs no restart of Redis, so the workers read it again. */
 export const EVICTION_CHECK_INTERVAL_MS = 180_000;
 
-async function readEvictionPolicy(redis: Redis) {
-  try {
-    const policy = (await configValue(redis, 'maxmemory-policy')) ?? '(unset)';
-    return { checked: true as const, policy };
-  } catch (error) {
-    const reason = messageOf(error);
-    return { checked: false as const, reason };
-  }
+function readEvictionPolicy(redis: Redis) {
+  return configValue(redis, 'maxmemory-policy').then(
+    (policy) => ({ checked: true as const, policy: policy ?? '(unset)' }),
+    (error: unknown) => ({ checked: false as const, reason: messageOf(error) }),
+  );
 }
 
 const EVICTION_RISK =
