@@ -351,7 +351,6 @@ redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[4])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('ZREM', KEYS[4], ARGV[1])
-return 1
 `;
 
 // KEYS: waiting index, record, waiting-since index. ARGV: orderId, due (ms), oldest score kept,
@@ -365,7 +364,6 @@ if #stale > 0 then
   redis.call('ZREM', KEYS[3], unpack(stale))
 end
 if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('HSETNX', KEYS[2], 'waitingSince', ARGV[4]) end
-return 1
 `;
 
 // KEYS: waiting index, record, waiting-since index. ARGV: orderId.
@@ -373,7 +371,6 @@ const STOP_WAITING = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 redis.call('HDEL', KEYS[2], 'waitingSince')
-return 1
 `;
 
 const MARK_SENDING = `
@@ -382,7 +379,7 @@ if ARGV[3] ~= '' and redis.call('HEXISTS', KEYS[1], 'sentFingerprint') == 0 then
     ARGV[5])
 end
 local state = redis.call('HGET', KEYS[1], 'state')
-if state == 'registered' then return 0 end
+if state == 'registered' then return end
 if state ~= 'failed' then redis.call('HSET', KEYS[1], 'state', 'sending', 'updatedAt', ARGV[1]) end
 local now = redis.call('TIME')
 local nowMs = string.format('%.0f', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
@@ -391,7 +388,6 @@ if redis.call('HEXISTS', KEYS[1], 'firstSentAtMs') == 0 then
   redis.call('HSET', KEYS[1], 'firstSentAtMs', nowMs)
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-return 1
 `;
 
 const CLEAR_SENT = `
@@ -399,7 +395,6 @@ if redis.call('HGET', KEYS[1], 'sentAt') == ARGV[1] then
   redis.call('HDEL', KEYS[1], 'sentAt', 'firstSentAtMs', 'lastSentAtMs', 'sentFingerprint',
     'sentUnits', 'sentSettings')
 end
-return 1
 `;
 
 // Only on a record that exists: a field written to one that expired meanwhile would never expire.
@@ -422,10 +417,9 @@ return redis.call('HSETNX', KEYS[1], 'sentSettings', ARGV[1])
 `;
 
 const SET_FAILED_FINGERPRINT = `
-if redis.call('HGET', KEYS[1], 'state') == 'registered' then return 0 end
+if redis.call('HGET', KEYS[1], 'state') == 'registered' then return end
 if ARGV[1] then redis.call('HSET', KEYS[1], 'failedFingerprint', ARGV[1])
 else redis.call('HDEL', KEYS[1], 'failedFingerprint') end
-return 1
 `;
 
 const REPORT_EDIT = `
@@ -437,10 +431,9 @@ return 1
 `;
 
 const SET_UNLESS_REGISTERED = `
-if redis.call('HGET', KEYS[1], 'state') == 'registered' then return 0 end
+if redis.call('HGET', KEYS[1], 'state') == 'registered' then return end
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
-return 1
 `;
 
 function recordOf(orderId: string, raw: Record<string, string>): OrderRecord | null {

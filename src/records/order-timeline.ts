@@ -66,8 +66,7 @@ redis.call('PEXPIRE', ${key}, ${keepMs})`;
 }
 
 // KEYS: timeline. ARGV: entry, keepMs.
-const PUSH = `${pushEntryLua('KEYS[1]', 'ARGV[1]', 'ARGV[2]')}
-return 1`;
+const PUSH = pushEntryLua('KEYS[1]', 'ARGV[1]', 'ARGV[2]');
 
 export class OrderTimeline {
   constructor(

@@ -348,7 +348,6 @@ return 1
 const SAVE_SHOPIFY_SIDE = `
 redis.call('HSET', KEYS[1], unpack(ARGV, 2))
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
-return 1
 `;
 
 // KEYS: shipment, open, needs-detail, timeline. ARGV: reference, readUpdatedAtMs ('' = none),
