@@ -1,4 +1,3 @@
-/** Rejects with `error()` once `ms` have passed; the timer is cleared either way. */
 export async function withTimeout<T>(work: Promise<T>, ms: number, error: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
