@@ -135,9 +135,7 @@ export class ShipmentTracking {
       reference,
       this.keepMs,
       String(side.createdAtMs),
-      statusEntry(side.status),
-      TIMELINE_KEEP_MS,
-      ...fieldsOf(side),
+      ...providerSideArgs(side),
     );
     return created === 1;
   }
@@ -164,9 +162,7 @@ export class ShipmentTracking {
       this.keepMs,
       side.stage === 'delivered' || side.stage === 'cancelled' ? '1' : '0',
       needsDetail ? '1' : '0',
-      statusEntry(side.status),
-      TIMELINE_KEEP_MS,
-      ...fieldsOf(side),
+      ...providerSideArgs(side),
     );
     return saved === 1;
   }
@@ -313,9 +309,10 @@ export class ShipmentTracking {
   }
 }
 
-/** Kept only when the status changed. */
-function statusEntry(status: string): string {
-  return encodeEntry({ at: Date.now(), kind: 'provider-status', status });
+/** The status entry (kept only when the status changed), its timeline's keepMs, the fields. */
+function providerSideArgs(side: ProviderSide) {
+  const entry = encodeEntry({ at: Date.now(), kind: 'provider-status', status: side.status });
+  return [entry, TIMELINE_KEEP_MS, ...fieldsOf(side)];
 }
 
 function fieldsOf(side: object): string[] {
