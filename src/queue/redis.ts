@@ -71,16 +71,14 @@ export async function deleteIfHeld(redis: Redis, key: string, value: string): Pr
 export async function connectedRedis(url: string, timeoutMs = 5_000): Promise<Redis> {
   const redis = createRedis(url, 'client');
   redis.on('error', () => {}); // reported below, once, instead of on every retry
-  try {
-    await withTimeout(
-      new Promise((resolve) => redis.once('ready', resolve)),
-      timeoutMs,
-      () => new Error(`Redis at ${redactUrl(url)} did not answer within ${timeoutMs} ms.`),
-    );
-  } catch (error) {
+  await withTimeout(
+    new Promise((resolve) => redis.once('ready', resolve)),
+    timeoutMs,
+    () => new Error(`Redis at ${redactUrl(url)} did not answer within ${timeoutMs} ms.`),
+  ).catch((error: unknown) => {
     redis.disconnect();
     throw error;
-  }
+  });
   return redis;
 }
 
