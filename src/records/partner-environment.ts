@@ -131,10 +131,9 @@ export async function claimPartnerEnvironment(
   const reference = await newestRegisteredReference(redis, prefix);
   if (reference !== null) {
     const found = await readShipment(reference).catch((error) => {
-      const reason = messageOf(error);
       throw new PartnerEnvironmentMismatchError(prefix, stored, apiUrl, {
         undecided: true,
-        detail: `whether it belongs to the same account could not be checked: reading shipment ${reference} with it failed (${reason}); the next start checks again`,
+        detail: `whether it belongs to the same account could not be checked: reading shipment ${reference} with it failed (${messageOf(error)}); the next start checks again`,
       });
     });
     if (found === 'not_found') {
