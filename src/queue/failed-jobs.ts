@@ -12,11 +12,8 @@ export async function allFailedJobs(queue: Queue): Promise<Job[]> {
   }
 }
 
-/** `taken`: someone else ran it again meanwhile. */
-export type RetryOutcome = 'retried' | 'taken' | 'gone';
-
 /** Without the reset, a job that used up its attempts would get one more try only. */
-export async function retryFailedJob(job: Job, data: unknown = job.data): Promise<RetryOutcome> {
+export async function retryFailedJob(job: Job, data: unknown = job.data) {
   try {
     await job.updateData(data);
     await job.retry('failed', { resetAttemptsMade: true, resetAttemptsStarted: true });
@@ -24,6 +21,7 @@ export async function retryFailedJob(job: Job, data: unknown = job.data): Promis
   } catch (error) {
     const state = await job.getState();
     if (state === 'failed') throw error;
+    // `taken`: someone else ran it again meanwhile.
     return state === 'unknown' ? 'gone' : 'taken';
   }
 }
