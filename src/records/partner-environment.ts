@@ -82,8 +82,7 @@ function displayUrl(apiUrl: string): string {
 }
 
 const CLAIM = `
-local fingerprint = redis.call('HGET', KEYS[1], 'fingerprint')
-if fingerprint then
+if redis.call('HGET', KEYS[1], 'fingerprint') then
   return redis.call('HMGET', KEYS[1], 'fingerprint', 'apiUrl', 'claimedAt')
 end
 redis.call('HSET', KEYS[1], 'fingerprint', ARGV[1], 'apiUrl', ARGV[2], 'claimedAt', ARGV[3])

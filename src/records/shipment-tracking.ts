@@ -350,8 +350,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 // KEYS: shipment, open, needs-detail, timeline. ARGV: reference, readUpdatedAtMs ('' = none),
 // keepMs, final, needsDetail, status entry, timeline keepMs, fields…
 const SAVE_PROVIDER_SIDE = `
-local current = redis.call('HGET', KEYS[1], 'updatedAtMs')
-if (current or '') ~= ARGV[2] then return 0 end
+if (redis.call('HGET', KEYS[1], 'updatedAtMs') or '') ~= ARGV[2] then return 0 end
 local statusBefore = redis.call('HGET', KEYS[1], 'status')
 redis.call('HSET', KEYS[1], unpack(ARGV, 8))
 if redis.call('HGET', KEYS[1], 'status') ~= statusBefore then
