@@ -1,4 +1,4 @@
-import { Cluster, type ClusterOptions, Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { withTimeout } from './timeout.js';
 
 /**
@@ -13,15 +13,14 @@ export function createRedis(url: string, purpose: 'worker' | 'client'): Redis {
   const cluster = parseClusterUrl(url);
   if (!cluster) return new Redis(url, { ...options, lazyConnect: false });
   const { enableOfflineQueue, ...nodeOptions } = options;
-  const clusterOptions: ClusterOptions = {
+  return new Cluster(cluster.nodes, {
     lazyConnect: false,
     enableReadyCheck: true,
     ...(enableOfflineQueue === false ? { enableOfflineQueue: false } : {}),
     redisOptions: { ...nodeOptions, ...cluster.auth, ...(cluster.tls ? { tls: {} } : {}) },
     // Managed TLS clusters announce nodes by address while certificates name the host.
     ...(cluster.tls ? { dnsLookup: (address, callback) => callback(null, address) } : {}),
-  };
-  return new Cluster(cluster.nodes, clusterOptions) as unknown as Redis;
+  }) as unknown as Redis;
 }
 
 export function isClusterUrl(url: string): boolean {
