@@ -22,7 +22,7 @@ const MAX_ACTIONS_PER_ORDER = 100;
 /** A "retry all" of thousands of jobs stays one small entry. */
 export const MAX_IDS = 50;
 
-const DAY_MS = 24 * 3600_000;
+const RETENTION_MS = AUDIT_RETENTION_DAYS * 24 * 3600_000;
 
 function keys(prefix: string) {
   return {
@@ -48,8 +48,7 @@ export async function recordStaffAction(
     key: randomUUID().slice(0, 8),
   };
   const member = JSON.stringify(entry);
-  const oldest = action.at - AUDIT_RETENTION_DAYS * DAY_MS;
-  const keepS = Math.ceil((AUDIT_RETENTION_DAYS * DAY_MS) / 1000);
+  const oldest = action.at - RETENTION_MS;
   const multi = redis
     .multi()
     .zadd(k.all, action.at, member)
@@ -60,7 +59,7 @@ export async function recordStaffAction(
     multi
       .zadd(k.order(orderId), action.at, member)
       .zremrangebyrank(k.order(orderId), 0, -(MAX_ACTIONS_PER_ORDER + 1))
-      .expire(k.order(orderId), keepS);
+      .expire(k.order(orderId), RETENTION_MS / 1000);
   }
   await multi.exec();
 }
@@ -73,7 +72,7 @@ export async function listStaffActions(
   const k = keys(prefix);
   const key = options.orderId ? k.order(options.orderId) : k.all;
   const limit = Math.max(1, options.limit ?? 100);
-  const oldest = Math.max(options.since ?? 0, Date.now() - AUDIT_RETENTION_DAYS * DAY_MS);
+  const oldest = Math.max(options.since ?? 0, Date.now() - RETENTION_MS);
   const members = await redis.zrevrangebyscore(key, '+inf', oldest, 'LIMIT', 0, limit);
   return members.map((member) => {
     const { key: _key, ...action } = JSON.parse(member) as StaffAction & { key: string };
