@@ -26,7 +26,7 @@ export interface RegisterShipmentDeps
   extends Pick<QueueContext, 'records' | 'counters' | 'logger'> {
   store: Pick<JobContext['store'], 'getOrder'>;
   partner: Pick<PartnerApi, 'reserveCreate' | 'createShipment' | 'getShipment'>;
-  tracking: Pick<QueueContext['tracking'], 'track' | 'get'>;
+  tracking: Pick<JobContext['tracking'], 'track' | 'get'>;
   settings: Pick<JobSettings, 'shipment' | 'eligibility'>;
   markOrder: MarkOrder;
   /** A Logs-tab line: ids, names and provider numbers only (BullMQ keeps it in clear text). */

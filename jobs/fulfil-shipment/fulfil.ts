@@ -33,9 +33,9 @@ export interface FulfilDeps extends Pick<QueueContext, 'logger'> {
     | 'appendOrderNote'
     | 'getOrder'
   >;
-  tracking: Pick<QueueContext['tracking'], 'get' | 'saveShopifySide'>;
+  tracking: Pick<JobContext['tracking'], 'get' | 'saveShopifySide'>;
   /** Its sentUnits: what the provider was asked to ship. */
-  records: Pick<QueueContext['records'], 'get'>;
+  records: Pick<JobContext['records'], 'get'>;
   settings: Pick<JobSettings, 'sync' | 'shipment'>;
   /** Throws once a later run took the order's write lock, so a cut-off run writes nothing. */
   keepWriteLock(): Promise<void>;
