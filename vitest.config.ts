@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -10,5 +11,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Integration tests share one Redis; each uses its own key prefix, so files may run in parallel.
     pool: 'forks',
+    // Files mostly wait on servers, Redis and child processes: two at once even on two cores.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
