@@ -5,9 +5,9 @@ import {
   type OrderMarksSeen,
 } from '../../src/domain/order-marks.js';
 import { describeChanges, FINGERPRINT_PARTS } from '../../src/domain/shipment-fingerprint.js';
-import type { OrderRecords } from '../../src/records/order-records.js';
 import { orderNotFound } from '../../src/store/transport/order-ids.js';
 import type { MetafieldKey, OrderMarkChanges, OrderMarks } from '../../src/store/types.js';
+import type { JobContext } from '../context.js';
 import { type StatusSettings, statusMetafieldsDue } from '../shipment-updates/follow-ups.js';
 import {
   metafieldText as text,
@@ -19,7 +19,7 @@ import type { MarkOrderKind } from './payload.js';
 /** `tracking`: once it follows the shipment, the status sync owns the status metafields. */
 export interface OrderMarksDeps extends WriteStatusDeps {
   store: OrderMarks;
-  records: Pick<OrderRecords, 'get' | 'recordEditMarked'>;
+  records: Pick<JobContext['records'], 'get' | 'recordEditMarked'>;
   settings: { sync: StatusSettings };
 }
 

@@ -3,19 +3,19 @@ import {
   METAFIELD_NAMESPACE,
   STATUS_LABELS,
 } from '../../src/domain/order-marks.js';
-import type { ShipmentTracking, TrackedShipment } from '../../src/records/shipment-tracking.js';
+import type { TrackedShipment } from '../../src/records/shipment-tracking.js';
 import { StoreUserError } from '../../src/store/errors.js';
-import type { MetafieldEntry, OrderMarks } from '../../src/store/types.js';
-import type { QueueContext } from '../context.js';
+import type { MetafieldEntry } from '../../src/store/types.js';
+import type { JobContext } from '../context.js';
 import {
   type StatusSettings,
   statusMetafieldsDue,
   statusVersion,
 } from '../shipment-updates/follow-ups.js';
 
-export interface WriteStatusDeps extends Pick<QueueContext, 'logger'> {
-  store: Pick<OrderMarks, 'setOrderMetafields'>;
-  tracking: Pick<ShipmentTracking, 'get' | 'labels' | 'saveShopifySide'>;
+export interface WriteStatusDeps extends Pick<JobContext, 'logger'> {
+  store: Pick<JobContext['store'], 'setOrderMetafields'>;
+  tracking: Pick<JobContext['tracking'], 'get' | 'labels' | 'saveShopifySide'>;
 }
 
 type FollowUpDeps = WriteStatusDeps & { settings: { sync: StatusSettings } };
