@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { built } from '../helpers/built-connector.js';
+import { builtCli } from '../helpers/built-connector.js';
 import { startLocalApis } from '../helpers/local-service.js';
 import { waitUntilTrue } from '../helpers/npm-command.js';
 
@@ -23,7 +23,7 @@ afterEach(async () => {
 
 async function startConnector() {
   const { sandbox, store, port, env } = await startLocalApis({ name: 'start-threads' });
-  const child = spawn(process.execPath, [built('src/cli/main.js'), 'start'], {
+  const child = spawn(process.execPath, [builtCli(), 'start'], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, LOG_FORMAT: 'json' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -5,7 +5,7 @@ import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runTokenCommand } from '../../src/cli/token.js';
 import { type PartnerSandbox, startPartnerSandbox } from '../../src/sandbox/partner/index.js';
-import { built } from '../helpers/built-connector.js';
+import { builtCli } from '../helpers/built-connector.js';
 import { waitUntil } from '../helpers/shipment-stack.js';
 
 const URL = 'https://partner.test/api/v1';
@@ -82,7 +82,7 @@ describe('connector token at a terminal', () => {
     // util-linux `script` runs the command on a real pseudo-terminal, as a person's shell would.
     const command = [
       shellQuote(process.execPath),
-      `${built('src/cli/main.js')} token`,
+      `${shellQuote(builtCli())} token`,
       `--email demo@sandbox.local --url ${sandbox.url}`,
     ].join(' ');
     child = spawn('script', ['-q', '-e', '-c', command, '/dev/null'], {

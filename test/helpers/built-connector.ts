@@ -5,7 +5,7 @@ import { build } from 'esbuild';
 /**
  * The product compiled to JavaScript file by file, as `npm run build` lays out dist/, for the tests
  * that start it as a process of its own (`connector`, the reliability suite's service process):
- * loading it costs half of what tsx does. Each run builds its own, inside node_modules so that
+ * such a process starts without tsx's loader. Each run builds its own, inside node_modules so that
  * the packages resolve, and removes it when it ends.
  */
 export async function buildConnector(): Promise<() => Promise<void>> {
@@ -37,3 +37,6 @@ export function built(file: string): string {
   if (!dir) throw new Error('No built connector: test/global-setup.ts builds it for each run');
   return join(dir, file);
 }
+
+/** `connector`, for `node <it> …`. */
+export const builtCli = () => built('src/cli/main.js');

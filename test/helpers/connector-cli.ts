@@ -3,12 +3,12 @@ import { once } from 'node:events';
 import type { Queue, UnrecoverableError as Unrecoverable } from 'bullmq';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { built } from './built-connector.js';
+import { builtCli } from './built-connector.js';
 import { REDIS_URL } from './redis.js';
 
 /** `connector …` as its own process (the built CLI), with exactly `env` set. */
 export async function runConnector(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [built('src/cli/main.js'), ...args], {
+  const child = spawn(process.execPath, [builtCli(), ...args], {
     // Only PATH and HOME from the test's environment: a setting the test did not give is unset.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { built } from '../helpers/built-connector.js';
+import { builtCli } from '../helpers/built-connector.js';
 import { DEMO_TOKEN } from './helpers.js';
 
 let child: ChildProcess | undefined;
@@ -10,7 +10,7 @@ afterEach(() => {
 });
 
 function runSandbox(args: string[]) {
-  child = spawn(process.execPath, [built('src/cli/main.js'), 'sandbox', ...args], {
+  child = spawn(process.execPath, [builtCli(), 'sandbox', ...args], {
     env: { ...process.env, LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
