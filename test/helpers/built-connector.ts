@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -6,10 +6,13 @@ import { build } from 'esbuild';
  * The product compiled to JavaScript file by file, as `npm run build` lays out dist/, for the tests
  * that start it as a process of its own (`connector`, the reliability suite's service process):
  * such a process starts without tsx's loader. Each run builds its own, inside node_modules so that
- * the packages resolve, and removes it when it ends.
+ * the packages resolve, and removes it when it ends; a run killed before its end leaves its copy,
+ * removed by the next run.
  */
 export async function buildConnector(): Promise<() => Promise<void>> {
-  const dir = join('node_modules', '.cache', `connector-test-build-${process.pid}`);
+  const cache = join('node_modules', '.cache');
+  await removeLeftBuilds(cache);
+  const dir = join(cache, `${BUILD_DIR}${process.pid}`);
   await build({
     entryPoints: [
       'config/**/*.ts',
@@ -29,6 +32,30 @@ export async function buildConnector(): Promise<() => Promise<void>> {
   // Test workers inherit the environment.
   process.env.CONNECTOR_TEST_BUILD = dir;
   return () => rm(dir, { recursive: true, force: true });
+}
+
+const BUILD_DIR = 'connector-test-build-';
+
+/** The copies of runs whose process is gone: one that still runs keeps its own. */
+async function removeLeftBuilds(cache: string): Promise<void> {
+  const names = await readdir(cache).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(BUILD_DIR)) continue;
+    const pid = Number(name.slice(BUILD_DIR.length));
+    if (Number.isInteger(pid) && !isRunning(pid)) {
+      await rm(join(cache, name), { recursive: true, force: true });
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** A built file, e.g. `src/cli/main.js`. */
