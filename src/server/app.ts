@@ -60,7 +60,7 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     await app.register(async (scope) => healthRoutes(scope, deps));
   }
   if (surface === 'public') return app;
-  const { adminToken, metrics, board } = deps;
+  const { adminToken, metrics, board, redis, prefix, logger } = deps;
   await app.register(async (scope) => {
     if (adminToken) requireBearerToken(scope, adminToken);
     await statusRoutes(scope, deps);
@@ -71,12 +71,9 @@ export async function buildServer(deps: ServerDeps): Promise<FastifyInstance> {
     });
   });
   if (board.login) {
-    const { redis, prefix, logger } = deps;
-    await app.register(async (scope) =>
-      boardRoutes(scope, { ...board, login: board.login, redis, prefix, logger }),
-    );
+    await app.register(async (scope) => boardRoutes(scope, { ...board, redis, prefix, logger }));
   } else {
-    deps.logger.info(
+    logger.info(
       `Bull Board is not mounted at ${BOARD_PATH}: no admin login is set. Set ADMIN_USER and ADMIN_PASSWORD (and ADMIN_READ_ONLY=true for a board without retries) to enable it.`,
     );
   }
