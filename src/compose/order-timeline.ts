@@ -68,15 +68,8 @@ export function assembleTimeline(input: {
       logs: job.logs,
     });
   }
-  for (const action of input.staffActions) {
-    add(action.at, {
-      kind: 'staff-action',
-      who: action.who,
-      via: action.via,
-      action: action.action,
-      ...(action.queue ? { queue: action.queue } : {}),
-      count: action.count,
-    });
+  for (const { at, who, via, action, queue, count } of input.staffActions) {
+    add(at, { kind: 'staff-action', who, via, action, ...(queue ? { queue } : {}), count });
   }
   // Stable: entries of one instant keep the order they were added in.
   return entries
