@@ -5,7 +5,6 @@ import type { QueueContext } from '../../jobs/context.js';
 import { acceptOrderEvent } from '../../jobs/create-shipment/accept-order-event.js';
 import { acceptWebhook } from '../../jobs/create-shipment/accept-webhook.js';
 import { enqueueOrder } from '../../jobs/create-shipment/enqueue.js';
-import { CREATE_SHIPMENT_QUEUE, orderJobId } from '../../jobs/create-shipment/payload.js';
 import type { JobDefinition } from '../../jobs/job-definition.js';
 import { enqueueMarkOrder } from '../../jobs/mark-order/enqueue.js';
 import type { MarkOrder } from '../../jobs/mark-order/payload.js';
@@ -16,7 +15,7 @@ import { OrderRecords } from '../records/order-records.js';
 import { OrderTimeline } from '../records/order-timeline.js';
 import { ShipmentTracking } from '../records/shipment-tracking.js';
 
-export { CREATE_SHIPMENT_QUEUE, orderJobId };
+export { CREATE_SHIPMENT_QUEUE, orderJobId } from '../../jobs/create-shipment/payload.js';
 
 export type SharedParts = ReturnType<typeof buildSharedParts>;
 
