@@ -33,8 +33,7 @@ export interface OrderSearchDeps {
 
 type Found =
   | { kind: 'empty' }
-  | { kind: 'invalid'; query: string }
-  | { kind: 'unknown-name'; query: string }
+  | { kind: 'invalid' | 'unknown-name'; query: string }
   | { kind: 'lookup-failed'; query: string; reason: string }
   | { kind: 'order'; query: string; orderId: string; name?: string; jobs: FoundJob[] };
 
