@@ -13,7 +13,6 @@ const STATES = ['waiting', 'active', 'delayed', 'failed'] as const;
 /** A registration job that has not run to its end yet: the order waits. */
 const WAITING = ['waiting', 'prioritized', 'delayed'] as const;
 
-/** Only this many are looked at for the oldest. */
 const OLDEST_SCAN_LIMIT = 10_000;
 
 /** A scrape is costly in Redis commands: `cacheMs` reads each metric at most once per period. */
