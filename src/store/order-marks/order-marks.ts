@@ -12,7 +12,7 @@ import type { MetafieldKey, OrderMarks } from './types.js';
 
 const METAFIELDS_PER_CALL = 25;
 
-export function createOrderMarks(transport: StoreTransport): OrderMarks {
+export function createOrderMarks({ send }: StoreTransport): OrderMarks {
   const tagsWrite =
     <F extends string>(
       operation: string,
@@ -23,7 +23,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
     async (orderId: string, tags: string[]) => {
       const id = orderGidOf(orderId, operation);
       if (tags.length === 0) return;
-      const data = await transport.send(operation, document, schema, { id, tags });
+      const data = await send(operation, document, schema, { id, tags });
       throwOnUserErrors(operation, required<R.Payload>(data[field], operation).userErrors);
     };
 
@@ -34,7 +34,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       if (entries.length === 0) return;
       // One write, all or nothing; splitting would give up that silently.
       refuseOverMetafieldLimit(entries.length, operation);
-      const data = await transport.send(operation, D.SET_METAFIELDS, R.orderUpdateData, {
+      const data = await send(operation, D.SET_METAFIELDS, R.orderUpdateData, {
         order: { id, metafields: entries },
       });
       throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);
@@ -47,7 +47,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       if (keys.length === 0) return;
       // metafieldsDelete takes up to 25 at once; we never need more.
       refuseOverMetafieldLimit(keys.length, operation);
-      const data = await transport.send(operation, D.DELETE_METAFIELDS, R.deleteMetafieldsData, {
+      const data = await send(operation, D.DELETE_METAFIELDS, R.deleteMetafieldsData, {
         metafields: identifiers(ownerId, keys),
       });
       // A null entry in deletedMetafields is a metafield that was not there: already the aim.
@@ -70,20 +70,13 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
         removeTags: removeTags.length > 0,
       };
       if (!Object.values(parts).some(Boolean)) return;
-      const data = await transport.send(
-        operation,
-        combinedWriteDocument(parts),
-        R.writeOrderMarksData,
-        {
-          ...(parts.addTags || parts.removeTags ? { id } : {}),
-          ...(parts.setMetafields ? { order: { id, metafields: setMetafields } } : {}),
-          ...(parts.deleteMetafields
-            ? { deleteMetafields: identifiers(id, deleteMetafields) }
-            : {}),
-          ...(parts.addTags ? { addTags } : {}),
-          ...(parts.removeTags ? { removeTags } : {}),
-        },
-      );
+      const data = await send(operation, combinedWriteDocument(parts), R.writeOrderMarksData, {
+        ...(parts.addTags || parts.removeTags ? { id } : {}),
+        ...(parts.setMetafields ? { order: { id, metafields: setMetafields } } : {}),
+        ...(parts.deleteMetafields ? { deleteMetafields: identifiers(id, deleteMetafields) } : {}),
+        ...(parts.addTags ? { addTags } : {}),
+        ...(parts.removeTags ? { removeTags } : {}),
+      });
       const answers = {
         setMetafields: data.orderUpdate,
         deleteMetafields: data.metafieldsDelete,
@@ -100,7 +93,7 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
     async readOrderMarks(orderId) {
       const operation = 'GetOrderMarks';
       const id = orderGidOf(orderId, operation);
-      const data = await transport.send(operation, D.GET_ORDER_MARKS, R.getOrderMarksData, { id });
+      const data = await send(operation, D.GET_ORDER_MARKS, R.getOrderMarksData, { id });
       if (!data.order) return null;
       return marksSeenOn({
         tags: data.order.tags,
@@ -114,16 +107,14 @@ export function createOrderMarks(transport: StoreTransport): OrderMarks {
       const id = orderGidOf(orderId, operation);
       const line = text.trim();
       if (line === '') return;
-      const current = await transport.send('GetOrderNote', D.GET_ORDER_NOTE, R.getOrderNoteData, {
-        id,
-      });
+      const current = await send('GetOrderNote', D.GET_ORDER_NOTE, R.getOrderNoteData, { id });
       if (!current.order) throw orderNotFound(orderId, operation);
       const note = current.order.note ?? '';
       // A retried job must not write the same line twice.
       if (note.split('\n').some((existing) => existing.trim() === line)) return;
       // Shopify has no "append": a hand edit between our read and write is lost, a rare window
       // we accept.
-      const data = await transport.send(operation, D.UPDATE_ORDER_NOTE, R.orderUpdateData, {
+      const data = await send(operation, D.UPDATE_ORDER_NOTE, R.orderUpdateData, {
         input: { id, note: note ? `${note.replace(/\n+$/, '')}\n${line}` : line },
       });
       throwOnUserErrors(operation, required(data.orderUpdate, operation).userErrors);
