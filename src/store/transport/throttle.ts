@@ -41,12 +41,10 @@ export function throttleSignal(error: unknown): ThrottleSignal | null {
   }
   if (!(error instanceof GraphqlQueryError)) return null;
 
-  const body = throttledBodySchema.safeParse(error.body);
-  if (!body.success) return null;
-  const throttled = body.data.errors.graphQLErrors.some((e) => e.extensions?.code === 'THROTTLED');
-  if (!throttled) return null;
+  const body = throttledBodySchema.safeParse(error.body).data;
+  if (!body?.errors.graphQLErrors.some((e) => e.extensions?.code === 'THROTTLED')) return null;
 
-  const cost = body.data.extensions?.cost;
+  const cost = body.extensions?.cost;
   if (!cost) return { kind: 'cost', waitMs: DEFAULT_THROTTLE_WAIT_MS, status: 200 };
   const { currentlyAvailable, restoreRate } = cost.throttleStatus;
   // At least one point short: Shopify said no, so the bucket cannot already be full enough.
