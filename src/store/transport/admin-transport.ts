@@ -83,16 +83,29 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
     document: string,
     variables: Record<string, unknown>,
   ): Promise<unknown> {
+    /**
+     * Points for this send (none without a shared bucket) and the wait before it, at least
+     * `atLeastMs`. A wait past maxBudgetWaitMs throws StoreBudgetWaitError, freeing the worker.
+     */
+    async function book(booked?: GrantedTicket, atLeastMs = 0) {
+      const ticket = await gate?.take(
+        { cost: requestedCostOf(document), operation, priority: storePriority(), booked },
+        options.maxBudgetWaitMs ?? 10_000,
+      );
+      if (ticket?.granted === false) {
+        throw new StoreBudgetWaitError(operation, Math.max(atLeastMs, ticket.deferMs));
+      }
+      return { ticket, waitMs: Math.max(atLeastMs, ticket?.sendInMs ?? 0) };
+    }
+
     let waits = 0;
     let renewed = false;
-    let booking = await book(operation, document);
+    let booking = await book();
     for (;;) {
       // A booked place: wait for it, then ask again (the refill or refunds may cover it by then).
       while (booking.waitMs > 0) {
         await sleep(booking.waitMs);
-        booking = booking.ticket?.booking
-          ? await book(operation, document, booking.ticket)
-          : { ...booking, waitMs: 0 };
+        booking = booking.ticket?.booking ? await book(booking.ticket) : { ...booking, waitMs: 0 };
       }
       const session = await sessions.session();
       try {
@@ -111,9 +124,8 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
           waits += 1;
           // Booked before the wait so the wait logged is the wait made: the later of what Shopify
           // asks (for its whole bucket) and what the shared bucket needs for the connector's share.
-          const next = await book(operation, document, undefined, throttle.waitMs).catch(
-            (error: unknown) =>
-              error instanceof StoreBudgetWaitError ? error : Promise.reject(error),
+          const next = await book(undefined, throttle.waitMs).catch((error: unknown) =>
+            error instanceof StoreBudgetWaitError ? error : Promise.reject(error),
           );
           const deferred = next instanceof StoreBudgetWaitError;
           const throttleWaitMs = deferred ? undefined : next.waitMs;
@@ -138,28 +150,13 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
         if (!renewed && error instanceof HttpResponseError && error.response.code === 401) {
           renewed = true;
           if (await sessions.renewAfterUnauthorized(session)) {
-            booking = await book(operation, document);
+            booking = await book();
             continue;
           }
         }
         throw toStoreError(error, operation);
       }
     }
-  }
-
-  /**
-   * Points for one send (none without a shared bucket) and the wait before it, at least
-   * `atLeastMs`. A wait past maxBudgetWaitMs throws StoreBudgetWaitError, freeing the worker.
-   */
-  async function book(operation: string, document: string, booked?: GrantedTicket, atLeastMs = 0) {
-    const ticket = await gate?.take(
-      { cost: requestedCostOf(document), operation, priority: storePriority(), booked },
-      options.maxBudgetWaitMs ?? 10_000,
-    );
-    if (ticket?.granted === false) {
-      throw new StoreBudgetWaitError(operation, Math.max(atLeastMs, ticket.deferMs));
-    }
-    return { ticket, waitMs: Math.max(atLeastMs, ticket?.sendInMs ?? 0) };
   }
 
   /** Tells the shared bucket what the request cost; the answer stands even if Redis does not. */
