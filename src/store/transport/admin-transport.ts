@@ -73,7 +73,6 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
     options.auth.kind === 'accessToken'
       ? fixedTokenSessions(shopify, options.shop)
       : clientCredentialsSessions({ shopify, shop: options.shop, fetch, logger, now: options.now });
-  const maxThrottleWaits = options.maxThrottleWaits ?? 10;
   const sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   const gate = options.bucket;
   const clients = new WeakMap<Session, InstanceType<Shopify['clients']['Graphql']>>();
@@ -120,7 +119,7 @@ export function createAdminTransport(options: AdminClientOptions): StoreTranspor
         const throttle = throttleSignal(error);
         const cost = queryCostOf(error instanceof GraphqlQueryError ? error.body : undefined);
         await settle(booking.ticket, cost);
-        if (throttle && waits < maxThrottleWaits) {
+        if (throttle && waits < (options.maxThrottleWaits ?? 10)) {
           waits += 1;
           // Booked before the wait so the wait logged is the wait made: the later of what Shopify
           // asks (for its whole bucket) and what the shared bucket needs for the connector's share.
