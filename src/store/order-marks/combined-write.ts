@@ -20,11 +20,9 @@ const PARTS = {
   },
 } as const;
 
-export type CombinedWriteParts = Record<keyof typeof PARTS, boolean>;
-
 /** At least one part; named WriteOrderMarks whatever it holds. */
-export function combinedWriteDocument(parts: CombinedWriteParts): string {
-  const chosen = (Object.keys(PARTS) as (keyof CombinedWriteParts)[]).filter((key) => parts[key]);
+export function combinedWriteDocument(parts: Record<keyof typeof PARTS, boolean>): string {
+  const chosen = (Object.keys(PARTS) as (keyof typeof PARTS)[]).filter((key) => parts[key]);
   if (chosen.length === 0) throw new TypeError('A combined write needs at least one part');
   const variables = [
     ...(parts.addTags || parts.removeTags ? ['$id: ID!'] : []),
