@@ -3,15 +3,8 @@ import type { Logger } from '../../log.js';
 import { StoreAuthError, StoreRequestError } from '../errors.js';
 import { libFetch } from '../fetch-routing.js';
 
-/** Where the Admin client gets the session (and so the token) each request is sent with. */
-export interface AdminSessions {
-  session(): Promise<Session>;
-  /** After a 401: true when a fresh token is in place and one more try is worth it. */
-  renewAfterUnauthorized(refused: Session): Promise<boolean>;
-}
-
 /** A custom app's fixed token: the library adds it itself; nothing to renew. */
-export function fixedTokenSessions(shopify: Shopify, shop: string): AdminSessions {
+export function fixedTokenSessions(shopify: Shopify, shop: string) {
   const session = shopify.session.customAppSession(shop);
   return {
     session: async () => session,
@@ -29,7 +22,7 @@ export function clientCredentialsSessions(options: {
   fetch: typeof fetch;
   logger: Logger;
   now?: () => number;
-}): AdminSessions {
+}) {
   const now = options.now ?? Date.now;
   let current: { session: Session; renewAt: number } | undefined;
   let inFlight: Promise<Session> | undefined;
@@ -71,7 +64,8 @@ export function clientCredentialsSessions(options: {
     async session() {
       return current && now() < current.renewAt ? current.session : renew();
     },
-    async renewAfterUnauthorized(refused) {
+    /** After a 401: true when a fresh token is in place and one more try is worth it. */
+    async renewAfterUnauthorized(refused: Session) {
       // Another caller may have renewed already; then its token is the one to retry with.
       if (current && current.session !== refused) return true;
       options.logger.warn('Shopify refused the access token; requesting a new one');
