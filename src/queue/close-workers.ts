@@ -2,11 +2,7 @@ import type { Worker } from 'bullmq';
 import type { Logger } from '../log.js';
 
 /** A stopped job is picked up again once its lock expires. */
-export async function closeWorkers(
-  workers: Worker[],
-  graceMs: number,
-  logger: Logger,
-): Promise<'finished' | 'forced'> {
+export async function closeWorkers(workers: Worker[], graceMs: number, logger: Logger) {
   let timer: NodeJS.Timeout | undefined;
   // A close that started gracefully cannot be forced later, so pause first and choose.
   const finished = Promise.all(workers.map((w) => w.pause())).then(() => true);

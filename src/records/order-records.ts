@@ -266,21 +266,12 @@ export class OrderRecords {
   }
 
   /** For a registered order with none (old record, lost answer): this, and settings unless kept. */
-  async adoptSentFingerprint(
-    orderId: string,
-    fingerprint: string,
-    settings: string,
-  ): Promise<boolean> {
+  async adoptSentFingerprint(orderId: string, fingerprint: string, settings: string) {
     return this.onRecord(ADOPT_SENT_FINGERPRINT, orderId, fingerprint, settings);
   }
 
   /** Replaces an older-version sent fingerprint unless changed meanwhile; settings unless kept. */
-  async rebaseSentFingerprint(
-    orderId: string,
-    before: string,
-    now: string,
-    settings: string,
-  ): Promise<boolean> {
+  async rebaseSentFingerprint(orderId: string, before: string, now: string, settings: string) {
     return this.onRecord(REBASE_SENT_FINGERPRINT, orderId, before, now, settings);
   }
 

@@ -286,12 +286,7 @@ export class ShipmentTracking {
    * Two writes that must not interleave (two fulfilments of one order) take turns. `takeOverFrom`
    * as in `holdLock`; the stalled execution must check `keepWriteLock` before each write.
    */
-  async holdWriteLock(
-    reference: string,
-    holder: string,
-    ttlMs: number,
-    takeOverFrom?: string,
-  ): Promise<boolean> {
+  async holdWriteLock(reference: string, holder: string, ttlMs: number, takeOverFrom?: string) {
     return this.takeOver(this.writeLockKey(reference), holder, ttlMs, takeOverFrom);
   }
 
