@@ -318,11 +318,8 @@ function fieldsOf(side: object): string[] {
 
 function toShipment(reference: string, raw: Record<string, string>): TrackedShipment | null {
   if (!raw.status) return null;
-  const shipment: Record<string, string | number> = { reference };
-  for (const [field, value] of Object.entries(raw)) {
-    shipment[field] = NUMBER_FIELDS.has(field) ? Number(value) : value;
-  }
-  return shipment as unknown as TrackedShipment;
+  const fields = Object.entries(raw).map(([k, v]) => [k, NUMBER_FIELDS.has(k) ? Number(v) : v]);
+  return { reference, ...Object.fromEntries(fields) } as TrackedShipment;
 }
 
 // KEYS: shipment, open, timeline. ARGV: reference, keepMs, createdAtMs, status entry,
