@@ -85,8 +85,7 @@ export class OrderTimeline {
   async read(orderId: string, now = Date.now()): Promise<StoredTimelineEntry[]> {
     const raw = await this.redis.lrange(this.key(orderId), 0, TIMELINE_LIMIT - 1);
     return raw
-      .map(decodeEntry)
-      .filter((entry) => entry !== null)
+      .flatMap((line) => decodeEntry(line) ?? [])
       .filter((entry) => entry.at >= now - TIMELINE_KEEP_MS)
       .sort((a, b) => a.at - b.at);
   }
