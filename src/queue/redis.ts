@@ -28,11 +28,9 @@ export function isClusterUrl(url: string): boolean {
 }
 
 export function parseClusterUrl(url: string) {
-  const match = /^(rediss?)\+cluster:\/\/(?:([^@/]*)@)?([^/?#]+)/i.exec(url);
+  const match = /^(rediss?)\+cluster:\/\/(?:([^@/:]*)(?::([^@/]*))?@)?([^/?#]+)/i.exec(url);
   if (!match) return null;
-  const [, scheme, credentials, hosts] = match;
-  const [username, ...rest] = (credentials ?? '').split(':');
-  const password = rest.join(':');
+  const [, scheme, username, password, hosts] = match;
   const auth: { username?: string; password?: string } = {};
   if (username) auth.username = decodeURIComponent(username);
   if (password) auth.password = decodeURIComponent(password);
