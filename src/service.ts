@@ -99,13 +99,7 @@ export async function startService(config: Config, options: ServiceOptions) {
   if (workers && workersThread) {
     const thread = await startWorkersThread(
       { config, log: workersThread.log, shutdownGraceMs: options.shutdownGraceMs },
-      {
-        logger,
-        onUnexpectedExit: (reason) => {
-          logger.fatal(`${reason}: the connector stops`);
-          options.onFatal?.(reason);
-        },
-      },
+      options,
     ).catch(async (error) => {
       await parts.close();
       disconnect();

@@ -39,7 +39,7 @@ export async function startWorkersThread(
   options: {
     logger: Logger;
     /** An error the thread did not survive: the service must stop. */
-    onUnexpectedExit(reason: string): void;
+    onFatal?: (reason: string) => void;
   },
 ) {
   const extension = extname(fileURLToPath(import.meta.url));
@@ -74,11 +74,13 @@ export async function startWorkersThread(
       reject(new WorkersThreadError(`the queue workers thread failed: ${err.message}`));
     });
     thread.on('exit', (code) => {
-      reject(new WorkersThreadError(`the queue workers thread ended (exit code ${code})`));
+      const reason = `the queue workers thread ended (exit code ${code})`;
+      reject(new WorkersThreadError(reason));
       closed?.();
       if (!closing) {
         closing = true;
-        options.onUnexpectedExit(`the queue workers thread ended (exit code ${code})`);
+        options.logger.fatal(`${reason}: the connector stops`);
+        options.onFatal?.(reason);
       }
     });
   });
