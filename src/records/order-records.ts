@@ -101,7 +101,6 @@ export class OrderRecords {
     await this.onWaiting(STOP_WAITING, orderId);
   }
 
-  /** Runs a script on the waiting index, the record and the waiting-since index. */
   private onWaiting(script: string, orderId: string, ...args: (string | number)[]) {
     const keys = [this.waitingIndex, this.key(orderId), this.waitingSinceIndex];
     return this.redis.eval(script, 3, ...keys, orderId, ...args);
@@ -324,7 +323,6 @@ export class OrderRecords {
     await this.onRecord(SET_UNLESS_REGISTERED, orderId, keepMs, ...args);
   }
 
-  /** Runs a script whose one key is the order's record; true if it answered 1. */
   private async onRecord(script: string, orderId: string, ...args: (string | number)[]) {
     return (await this.redis.eval(script, 1, this.key(orderId), ...args)) === 1;
   }
