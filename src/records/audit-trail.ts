@@ -48,11 +48,10 @@ export async function recordStaffAction(
     key: randomUUID().slice(0, 8),
   };
   const member = JSON.stringify(entry);
-  const oldest = action.at - RETENTION_MS;
   const multi = redis
     .multi()
     .zadd(k.all, action.at, member)
-    .zremrangebyscore(k.all, '-inf', `(${oldest}`)
+    .zremrangebyscore(k.all, '-inf', `(${action.at - RETENTION_MS}`)
     .zremrangebyrank(k.all, 0, -(bounds.maxActions + 1))
     .hincrby(k.counts, `${action.via}:${action.action}`, 1);
   for (const orderId of entry.orderIds) {
