@@ -4,7 +4,7 @@ import {
   collects,
   decodeSentLines,
   decodeSentUnits,
-  describeHeld,
+  describeLeftOut,
   type HeldUnits,
   holdsSentUnits,
   keepingSentFrom,
@@ -233,7 +233,7 @@ async function fulfilAfterReading(
     // Failed, to be replayed once released: the replay fulfils what is left and nothing twice.
     const part = created.length > 0 ? 'The rest of the order was fulfilled; this part' : 'It';
     throw new FinalJobError(
-      `Order ${order.name}: ${describeHeld(heldBack)} in Shopify. ${part} was not fulfilled: the connector does not release holds it did not place. Release it in Shopify, then replay this job.`,
+      `Order ${order.name}: ${describeLeftOut(heldBack)} in Shopify. ${part} was not fulfilled: the connector does not release holds it did not place. Release it in Shopify, then replay this job.`,
     );
   }
   const withNumber = live.filter((f) => carries(f, number));
@@ -371,7 +371,7 @@ function carries(fulfillment: FulfillmentState, number: string): boolean {
 
 /** Tells staff on the order, once per reason, that the provider shipped what Shopify holds. */
 async function reportHeldBack(shipment: TrackedShipment, heldBack: HeldUnits[], deps: FulfilDeps) {
-  const reason = describeHeld(heldBack);
+  const reason = describeLeftOut(heldBack);
   if (shipment.fulfilBlockedReason === reason) return;
   await deps.keepWriteLock();
   await deps.store.addOrderTags(shipment.reference, [ORDER_TAGS.notFulfilled]);

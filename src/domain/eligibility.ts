@@ -1,11 +1,6 @@
 import type { Config } from '../../config/index.js';
 import type { StoreOrder, StoreOrderHeader, StoreOrderSummary } from './order.js';
-import {
-  describeHeld,
-  describeLeftOut,
-  type ShipmentContents,
-  shipmentContents,
-} from './shipment-contents.js';
+import { describeLeftOut, type ShipmentContents, shipmentContents } from './shipment-contents.js';
 import { hasAnyTag, normaliseTag } from './text.js';
 
 export type EligibilityRules = Config['eligibility'];
@@ -35,7 +30,7 @@ export function checkEligibility(
     const what = contents.lines.length > 0 ? 'the whole shipment' : 'the shipment';
     return skip(
       'held',
-      `Waiting: ${describeHeld(contents.held)} in Shopify; ${what} is registered once it is released.`,
+      `Waiting: ${describeLeftOut(contents.held)} in Shopify; ${what} is registered once it is released.`,
     );
   }
   if (contents.lines.length === 0) {

@@ -245,9 +245,6 @@ export function waitCountsFrom(held: readonly Pick<HeldUnits, 'until'>[], waitin
   return new Date(Math.max(waitingSince.getTime(), Math.min(...times)));
 }
 
-/** Held units read like left-out ones, never with an `of`. */
-export const describeHeld: (held: readonly HeldUnits[]) => string = describeLeftOut;
-
 /**
  * `lineItemId×quantity@fulfillmentOrderId.fulfillmentOrderLineItemId.locationId,…` (numeric ids,
  * no location when Shopify gives none). The fulfilment fulfils at most these; the ids spare it and
