@@ -22,9 +22,11 @@ export const lookedUpSchema = trackingRecordSchema.transform((record) => ({
 export function readAnswer(schema: z.ZodType<CreatedShipment>, body: unknown, reference: string) {
   const full = schema.safeParse(body);
   if (full.success) return { complete: true as const, shipment: full.data };
+  // Without an order number nothing is salvaged.
+  const salvaged = salvageable.safeParse(body);
   return {
     complete: false as const,
-    shipment: salvage(body, reference),
+    shipment: salvaged.success ? { reference, ...salvaged.data } : undefined,
     issues: describeZodIssues(full.error),
   };
 }
@@ -47,12 +49,6 @@ const salvageable = z.object({
   status: statusSchema.optional().catch(undefined),
   created_at: timestampSchema.optional().catch(undefined),
 });
-
-/** Undefined without an order number. */
-function salvage(body: unknown, reference: string): CreatedShipment | undefined {
-  const read = salvageable.safeParse(body);
-  return read.success ? { reference, ...read.data } : undefined;
-}
 
 export function describeZodIssues(error: z.ZodError): string {
   return error.issues
