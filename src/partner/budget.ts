@@ -127,21 +127,9 @@ export function budgetKeyBase(token: string, keyPrefix = 'partner-budget'): stri
   return `${keyPrefix}:{${id}}`;
 }
 
-/** In the order TAKE_SCRIPT reads them. */
-function budgetKeys(base: string) {
-  return {
-    log: `${base}:log`,
-    syncLog: `${base}:log-sync`,
-    blocked: `${base}:blocked`,
-    waitingCreate: `${base}:waiting-create`,
-    waitingSync: `${base}:waiting-sync`,
-    stats: `${base}:stats`,
-  };
-}
-
 export class PartnerBudget implements RequestGate {
   private readonly redis: BudgetRedis;
-  private readonly keys: ReturnType<typeof budgetKeys>;
+  private readonly keys;
   private readonly windowMs: number;
   private readonly reserve: number;
 
@@ -153,7 +141,16 @@ export class PartnerBudget implements RequestGate {
       for (const [name, command] of Object.entries(COMMANDS)) redis.defineCommand(name, command);
     }
     this.redis = redis as BudgetRedis;
-    this.keys = budgetKeys(budgetKeyBase(options.token, options.keyPrefix));
+    const base = budgetKeyBase(options.token, options.keyPrefix);
+    // In the order TAKE_SCRIPT reads them.
+    this.keys = {
+      log: `${base}:log`,
+      syncLog: `${base}:log-sync`,
+      blocked: `${base}:blocked`,
+      waitingCreate: `${base}:waiting-create`,
+      waitingSync: `${base}:waiting-sync`,
+      stats: `${base}:stats`,
+    };
     const margin =
       options.safetyMarginMs ?? Math.min(1_000, Math.max(100, Math.ceil(options.windowMs * 0.02)));
     this.windowMs = options.windowMs + margin;
