@@ -1,6 +1,5 @@
 import type { Config } from '../../config/index.js';
-import type { PackageLine } from './shipment-contract.js';
-import { LIMITS } from './shipment-contract.js';
+import { LIMITS, type PackageLine } from './shipment-contract.js';
 import { kilogramsToMilligrams, milligramsToKilograms } from './weight.js';
 
 export interface UnitsToPack {
