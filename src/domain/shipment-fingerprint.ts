@@ -90,10 +90,9 @@ const BODY_LINE_FIELDS = [
  * live weights and types, and fulfillment orders moved or held, are not in a body.
  */
 export function orderBodyView(parts: OrderBodyParts, documentTag: string): string {
-  const text = (value: unknown) => (value === undefined ? undefined : JSON.stringify(value));
   const receiver = hashOf([
-    text(parts.phone),
-    ...BODY_ADDRESS_FIELDS.map((field) => text(parts.shippingAddress?.[field])),
+    JSON.stringify(parts.phone),
+    ...BODY_ADDRESS_FIELDS.map((field) => JSON.stringify(parts.shippingAddress?.[field])),
   ]);
   const lines = hashOf([
     hasAnyTag((parts.tags ?? '').split(','), [documentTag]) ? 'document' : 'package',
