@@ -1,16 +1,11 @@
 import { z } from 'zod';
+import { SHIPMENT_STAGES } from '../domain/shipment-progress.js';
 import { parsePartnerTimestamp } from './time.js';
 
 /** Create requests are in src/domain/shipment-contract.ts, since the domain builds them. */
 
 /** Others may appear and are treated as "in progress". */
-export const KNOWN_STATUSES = [
-  'pending',
-  'processing',
-  'shipped',
-  'delivered',
-  'cancelled',
-] as const;
+export const KNOWN_STATUSES = [...SHIPMENT_STAGES, 'cancelled'] as const;
 /** A plain string, so an unknown status never fails parsing. */
 export const statusSchema = z.string().min(1);
 
