@@ -40,7 +40,7 @@ export function buildShipmentRequest(
   const orderType = hasAnyTag(order.tags, [settings.documentTag]) ? 'document' : 'package';
   const shippedItems = itemsOf(contents);
 
-  const draft = {
+  const parsed = shipmentRequestSchema.safeParse({
     reference: order.id,
     order_type: orderType,
     content_description: describeContents(shippedItems, orderType, settings.contentDescription),
@@ -58,9 +58,7 @@ export function buildShipmentRequest(
     }),
     receiver: buildReceiver(order, settings.sendReceiverEmail, problems),
     packages: buildPackages(shippedItems, orderType, settings, problems),
-  };
-
-  const parsed = shipmentRequestSchema.safeParse(draft);
+  });
   const schemaErrors = parsed.success ? {} : fieldErrorsFrom(parsed.error);
   const errors = mergeWithSchemaErrors(problems, schemaErrors);
   if (parsed.success && Object.keys(errors).length === 0) return { ok: true, request: parsed.data };
