@@ -651,6 +651,9 @@ describe('what goes into a shipment, through the whole flow', () => {
       /^Waiting: 1 × Ceramic mug is on hold \(.+\) in Shopify/,
     );
     expect(record.skipCode).toBe('held');
+    // Skipped is written before waiting, and a pass meeting the create job still running leaves it.
+    await waitUntil(async () => f.s.records.isWaiting(id), { what: 'the order to wait' });
+    await settled(f.s);
 
     const { updatedAt } = f.s.store.order(id)!;
     const [fo] = f.s.store.order(id)!.fulfillmentOrders;
