@@ -31,12 +31,7 @@ export function applyReport(
 ): { side: ProviderSide; needsDetail: boolean } | null {
   const updatedAtMs = parsePartnerTimestamp(report.updatedAt)?.getTime();
   if (updatedAtMs === undefined) return null;
-  const newStatus = supersedes(
-    { status: report.status, updatedAtMs },
-    known
-      ? { status: known.status, updatedAtMs: known.updatedAtMs, stage: known.stage }
-      : undefined,
-  );
+  const newStatus = supersedes({ status: report.status, updatedAtMs }, known ?? undefined);
   const newTracking =
     report.detail !== undefined &&
     (report.detail.trackingNumber !== (known?.trackingNumber ?? null) ||
