@@ -93,18 +93,13 @@ async function createEach(
   asSent: boolean,
 ): Promise<{ id: string }[] | undefined> {
   const { reference } = shipment;
-  const { tracking, notifyCustomer } = telling(shipment, number, deps);
+  const told = telling(shipment, number, deps);
   const ids = new Set(shipment.fulfillmentIds ? shipment.fulfillmentIds.split(',') : []);
   const created: { id: string }[] = [];
   for (const lines of groups) {
     await deps.keepWriteLock();
     const fulfillment = await deps.store
-      .createFulfillment({
-        orderId: reference,
-        lineItems: lines.map(fulfillmentLine),
-        tracking,
-        notifyCustomer,
-      })
+      .createFulfillment({ orderId: reference, lineItems: lines.map(fulfillmentLine), ...told })
       .catch((error) => {
         if (!asSent || !(error instanceof StoreUserError)) throw error;
         deps.logger.info(
