@@ -96,12 +96,7 @@ export async function registerLookingAgain(
 
 function registerDeps(ctx: JobContext, job?: Job): RegisterShipmentDeps {
   return {
-    store: ctx.store,
-    partner: ctx.partner,
-    records: ctx.records,
-    tracking: ctx.tracking,
-    counters: ctx.counters,
-    settings: ctx.settings,
+    ...ctx,
     markOrder: (orderId, kind, seen) => enqueueMarkOrder(ctx, orderId, kind, seen),
     logger: ctx.logger.child({ module: 'create-shipment', jobId: job?.id }),
     ...(job ? { step: async (line: string) => void (await job.log(line)) } : {}),
