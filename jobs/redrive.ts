@@ -16,9 +16,7 @@ export const WHEN_INTERRUPTED: Redrive = {
 };
 
 /** A job's redrive: its own, or WHEN_INTERRUPTED; none for a scheduled job (the next run comes). */
-export function redriveOf(
-  definition: Pick<AnyJobDefinition, 'redrive' | 'schedule'>,
-): Redrive | undefined {
+export function redriveOf(definition: Pick<AnyJobDefinition, 'redrive' | 'schedule'>) {
   return definition.redrive ?? (definition.schedule ? undefined : WHEN_INTERRUPTED);
 }
 

@@ -46,10 +46,7 @@ export { orderJobId };
  * Looks again when an event came during a look, whatever the outcome (a registered order may just
  * have been cancelled, a refused one fixed). Any throw but a refusal ends the run.
  */
-export async function registerLookingAgain(
-  orderId: string,
-  deps: RegisterShipmentDeps,
-): Promise<RegisterOutcome> {
+export async function registerLookingAgain(orderId: string, deps: RegisterShipmentDeps) {
   const { fromEvent, record: before } = await deps.records.startRun(orderId);
   try {
     for (let look = 0, record = before; ; look++) {

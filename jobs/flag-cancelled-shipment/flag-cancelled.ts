@@ -7,10 +7,7 @@ export interface FlagCancelledDeps {
 }
 
 /** Ship, refund or cancel is the merchant's call; the order is left. Writes are idempotent. */
-export async function flagCancelledShipment(
-  reference: string,
-  deps: FlagCancelledDeps,
-): Promise<'flagged' | 'stale'> {
+export async function flagCancelledShipment(reference: string, deps: FlagCancelledDeps) {
   const shipment = await deps.tracking.get(reference);
   if (shipment?.stage !== 'cancelled') return 'stale';
   await deps.store.addOrderTags(reference, [ORDER_TAGS.cancelledAtProvider]);

@@ -175,11 +175,7 @@ function holdsAll(fulfillment: FulfillmentSummary, lines: readonly FulfilledLine
   return [...unitsByItem(lines)].every(([id, quantity]) => (held.get(id) ?? 0) >= quantity);
 }
 
-async function fulfilAfterReading(
-  shipment: TrackedShipment,
-  number: string,
-  deps: FulfilDeps,
-): Promise<FulfilOutcome> {
+async function fulfilAfterReading(shipment: TrackedShipment, number: string, deps: FulfilDeps) {
   const { reference } = shipment;
   const order = await deps.store.readFulfillmentState(reference);
   if (!order) {

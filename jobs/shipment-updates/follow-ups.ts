@@ -19,10 +19,7 @@ type PendingUpdate = { update: ShipmentUpdate; payload: ShipmentUpdatePayload };
 export type StatusSettings = Pick<JobSettings['sync'], 'reportProgress' | 'statusMetafields'>;
 
 /** Progress, fulfil and delivery carry the status when due; `status` is apart, for if they fail. */
-export function pendingUpdates(
-  shipment: TrackedShipment,
-  settings: StatusSettings,
-): PendingUpdate[] {
+export function pendingUpdates(shipment: TrackedShipment, settings: StatusSettings) {
   const reference = shipment.reference;
   const updates: PendingUpdate[] = [];
   if (settings.reportProgress && shipment.stage === 'processing' && !shipment.progressReportedAt) {
