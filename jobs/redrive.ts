@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import type { JobContext } from './context.js';
+import type { JobSettings } from './context.js';
 import type { AnyJobDefinition, Redrive } from './job-definition.js';
 
 /** BullMQ's reason for a job stalled past `maxStalledCount` (moveStalledJobsToWait). */
@@ -26,11 +26,7 @@ export function redriveCount(job: Job, redrive: Redrive): number {
   return count.parse(job.data?.[redrive.countField]);
 }
 
-export function redriveDelayMs(
-  retriesSoFar: number,
-  redrive: Redrive,
-  settings: JobContext['settings'],
-): number {
+export function redriveDelayMs(retriesSoFar: number, redrive: Redrive, settings: JobSettings) {
   return Math.min(
     redrive.maxDelayMs ?? Number.POSITIVE_INFINITY,
     redrive.firstDelayMs(settings) * 2 ** retriesSoFar,
