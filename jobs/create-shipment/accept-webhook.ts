@@ -20,14 +20,12 @@ export const BODY_VIEW_TTL_S = 14 * 24 * 3600;
 
 const HANDLED = '1';
 
-export type WebhookResult = OrderEventResult | 'duplicate' | 'repeated';
-
 /** At most once per delivery id and per body hash, then taken as any other order event. */
 export async function acceptWebhook(
   event: OrderEvent,
   delivery: { id: string; bodyHash: string; order?: OrderBodyParts },
   deps: OrderEventDeps & Pick<QueueContext, 'redis' | 'prefix' | 'settings' | 'tracking'>,
-): Promise<WebhookResult> {
+): Promise<OrderEventResult | 'duplicate' | 'repeated'> {
   const seenKey = `${deps.prefix}:webhook-seen:${delivery.id}`;
   const bodyKey = `${deps.prefix}:webhook-body:${delivery.bodyHash}`;
   const viewKey = bodyViewKey(deps.prefix, event.orderId);
