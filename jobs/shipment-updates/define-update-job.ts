@@ -35,11 +35,8 @@ export function defineShipmentUpdateJob<Outcome extends string>(spec: {
         const outcome = await spec.write(reference, { ...ctx, logger }, job);
         await job.log(spec.log[outcome]);
         if (spec.wrote.includes(outcome)) {
-          await ctx.timeline.note(reference, {
-            at: Date.now(),
-            kind: 'shopify-write',
-            write: `${spec.update}: ${outcome}`,
-          });
+          const write = `${spec.update}: ${outcome}`;
+          await ctx.timeline.note(reference, { at: Date.now(), kind: 'shopify-write', write });
         }
         return { outcome };
       },
