@@ -27,13 +27,6 @@ export class StoreNotFoundError extends StoreError {
   readonly kind = 'not_found';
 }
 
-export interface StoreUserErrorDetail {
-  /** Path to the input field, e.g. ["metafields", "0", "value"]; empty when Shopify gave none. */
-  field: string[];
-  message: string;
-  code?: string;
-}
-
 /** A refusal Shopify is known to give; `code` is stable for callers to branch on. */
 export interface KnownRefusal {
   code: string;
@@ -54,7 +47,8 @@ export class StoreUserError extends StoreError {
   readonly writeMade: boolean;
   constructor(
     operation: string,
-    readonly userErrors: StoreUserErrorDetail[],
+    /** field: the input's path, e.g. ["metafields", "0", "value"]; empty when Shopify gave none. */
+    readonly userErrors: { field: string[]; message: string; code?: string }[],
     options: {
       knownRefusals?: readonly KnownRefusal[];
       orderStatusSet?: boolean;
