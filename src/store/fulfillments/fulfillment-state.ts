@@ -29,21 +29,18 @@ export async function readFulfillmentState(transport: StoreTransport, orderId: s
 
   const fulfillments: FulfillmentState[] = [];
   for (const node of fulfillmentNodes) {
+    const { location, fulfillmentLineItems, trackingInfo: tracking, ...fields } = node;
     const lines = await allFulfillmentLines(transport, node);
     fulfillments.push({
-      id: node.id,
-      status: node.status,
-      displayStatus: node.displayStatus,
-      createdAt: node.createdAt,
-      deliveredAt: node.deliveredAt,
-      locationId: node.location?.id ?? null,
-      locationName: node.location?.name ?? null,
-      atFulfillmentService: node.location?.isFulfillmentService ?? false,
+      ...fields,
+      locationId: location?.id ?? null,
+      locationName: location?.name ?? null,
+      atFulfillmentService: location?.isFulfillmentService ?? false,
       lineItems: lines.map((line) => ({
         lineItemId: line.lineItem.id,
         quantity: line.quantity ?? 0,
       })),
-      tracking: node.trackingInfo,
+      tracking,
     });
   }
   const fulfillmentOrders: FulfillmentOrderState[] = [];
