@@ -6,8 +6,6 @@ import * as D from './documents.js';
 import * as R from './responses.js';
 import type { OpenFulfillmentOrder } from './types.js';
 
-const OPEN_FULFILLMENT_ORDER_STATUSES = new Set(['OPEN', 'IN_PROGRESS']);
-
 /** Only lines with something left to fulfil; pages to keep each request cheap. */
 export async function readOpenFulfillmentOrders(transport: StoreTransport, orderId: string) {
   const operation = 'GetFulfillmentOrders';
@@ -24,7 +22,7 @@ export async function readOpenFulfillmentOrders(transport: StoreTransport, order
     if (!data.order) throw orderNotFound(orderId, operation);
     const { nodes, pageInfo } = data.order.fulfillmentOrders;
     for (const fo of nodes) {
-      if (!OPEN_FULFILLMENT_ORDER_STATUSES.has(fo.status)) continue;
+      if (fo.status !== 'OPEN' && fo.status !== 'IN_PROGRESS') continue;
       const lines = await allFulfillmentOrderLines(transport, fo, operation);
       const remaining = lines.map(toFulfillmentOrderLine).filter((l) => l.remainingQuantity > 0);
       if (remaining.length > 0) open.push({ id: fo.id, status: fo.status, lineItems: remaining });
