@@ -95,10 +95,9 @@ async function wholeOrder(transport: StoreTransport, gid: string, node: R.OrderN
         { operation: 'GetOrder' },
       );
     }
-    const after = nextCursor(page, operation);
     const data = await transport.send(operation, D.GET_ORDER_LINE_ITEMS, R.getOrderLineItemsData, {
       id: gid,
-      after,
+      after: nextCursor(page, operation),
     });
     // Deleted while being read: as if it had not been found.
     if (!data.order) return null;
