@@ -8,9 +8,6 @@ import * as D from './state-documents.js';
 import * as R from './state-responses.js';
 import type { FulfillmentOrderState, FulfillmentState } from './types.js';
 
-/** Must match `fulfillments(first: 10)` in READ_FULFILLMENT_STATE. */
-const FULFILLMENTS_FIRST_READ = 10;
-
 /** Null when the store has no such order (or it was deleted while being read). */
 export async function readFulfillmentState(transport: StoreTransport, orderId: string) {
   const operation = 'ReadFulfillmentState';
@@ -93,8 +90,8 @@ async function allFulfillments(
   { name: orderName, fulfillments: firstRead, fulfillmentsCount }: R.FulfillmentStateOrder,
 ): Promise<R.FulfillmentStateNode[] | null> {
   const operation = 'ReadOrderFulfillments';
-  // A first read short of its limit holds them all.
-  const count = firstRead.length < FULFILLMENTS_FIRST_READ ? 0 : (fulfillmentsCount?.count ?? 0);
+  // A first read short of READ_FULFILLMENT_STATE's `fulfillments(first: 10)` holds them all.
+  const count = firstRead.length < 10 ? 0 : (fulfillmentsCount?.count ?? 0);
   const byId = new Map(firstRead.map((f) => [f.id, f]));
   let since = newestCreatedAt(firstRead);
   while (byId.size < count) {

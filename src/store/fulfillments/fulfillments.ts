@@ -20,9 +20,6 @@ import type {
 } from './types.js';
 
 export function createFulfillments(transport: StoreTransport): Fulfillments {
-  /** Shopify keeps at most this much of a progress report's reasonNotes. */
-  const REASON_NOTES_MAX = 256;
-
   async function fulfillmentLines(input: CreateFulfillmentInput) {
     if (input.lineItems?.length) {
       const byOrder = new Map<string, { id: string; quantity: number }[]>();
@@ -121,7 +118,8 @@ export function createFulfillments(transport: StoreTransport): Fulfillments {
 
     async reportFulfillmentOrderProgress(fulfillmentOrderId, reasonNotes, options = {}) {
       const id = gidOf('FulfillmentOrder', fulfillmentOrderId);
-      const notes = reasonNotes.trim().slice(0, REASON_NOTES_MAX);
+      // Shopify keeps at most 256 characters of a progress report's reasonNotes.
+      const notes = reasonNotes.trim().slice(0, 256);
       await write(
         'ReportFulfillmentOrderProgress',
         [D.REPORT_FULFILLMENT_ORDER_PROGRESS, D.REPORT_FULFILLMENT_ORDER_PROGRESS_WITH_STATUS],
