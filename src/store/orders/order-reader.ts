@@ -58,9 +58,8 @@ export function createOrderReader(transport: StoreTransport): OrderReader {
     async findOrders(ids) {
       const found = new Map<string, { createdAt: string }>();
       for (let i = 0; i < ids.length; i += FIND_ORDERS_BATCH) {
-        const batch = ids.slice(i, i + FIND_ORDERS_BATCH);
         const data = await transport.send('FindOrders', D.FIND_ORDERS, R.findOrdersData, {
-          ids: batch.map((id) => orderGidOf(id, 'FindOrders')),
+          ids: ids.slice(i, i + FIND_ORDERS_BATCH).map((id) => orderGidOf(id, 'FindOrders')),
         });
         for (const node of data.nodes) {
           const id = node?.id ? parseOrderId(node.id) : null;
