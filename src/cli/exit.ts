@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { type Config, ConfigError, loadConfig, loadSettings } from '../../config/index.js';
+import { type Config, ConfigError, loadSettings } from '../../config/index.js';
 import { shipmentReader } from '../compose/shipment-reader.js';
 import { createLogger } from '../log.js';
 import { connectedRedis } from '../queue/redis.js';
@@ -31,8 +31,6 @@ export function settingsOrExit<T>(load: () => T, why?: string): T | undefined {
     return exitOn([ConfigError], EXIT.config, why)(error);
   }
 }
-
-export const configOrExit = (): Config | undefined => settingsOrExit(() => loadConfig());
 
 /** Runs `work` on a connection it closes after; nothing after saying why Redis is out of reach. */
 export async function withRedisAt(url: string, work: (redis: Redis) => Promise<void>) {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../../config/index.js';
+import { ConfigError, loadConfig } from '../../config/index.js';
 import { createLogger, stdoutLogFormat } from '../log.js';
 import { EvictionPolicyError } from '../queue/redis-durability.js';
 import { PartnerEnvironmentMismatchError } from '../records/partner-environment.js';
 import { type RunningService, startService } from '../service.js';
-import { configOrExit, EXIT, exitOn } from './exit.js';
+import { EXIT, exitOn, settingsOrExit } from './exit.js';
 import { whenStartedFromGone } from './parent-watch.js';
 
 export function registerStartCommand(program: Command): void {
@@ -18,7 +18,7 @@ export function registerStartCommand(program: Command): void {
       'run the workers in the main thread too: about 20 MB less memory at rest, slower webhook answers while the workers are busy',
     )
     .action(async (opts: { http: boolean; workers: boolean; oneThread?: boolean }) => {
-      const config = configOrExit();
+      const config = settingsOrExit(() => loadConfig());
       if (!config) return;
       const logger = createLogger({ level: config.logLevel });
       let service: RunningService | undefined;

@@ -1,7 +1,7 @@
-import type { Config } from '../../config/index.js';
+import { type Config, loadConfig } from '../../config/index.js';
 import { buildSharedParts, type SharedParts } from '../compose/parts.js';
 import { createLogger, type Logger } from '../log.js';
-import { configOrExit, withRedisAt } from './exit.js';
+import { settingsOrExit, withRedisAt } from './exit.js';
 
 /** Apart from exit.ts so that commands without queues do not load BullMQ and the jobs. */
 export async function withSharedParts(
@@ -9,7 +9,7 @@ export async function withSharedParts(
   /** For a command that does the service's work; otherwise warnings only. */
   options: { configuredLogLevel?: boolean } = {},
 ): Promise<void> {
-  const config = configOrExit();
+  const config = settingsOrExit(() => loadConfig());
   if (!config) return;
   await withRedisAt(config.redis.url, async (redis) => {
     const logger = createLogger({ level: options.configuredLogLevel ? config.logLevel : 'warn' });
