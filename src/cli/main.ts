@@ -3,10 +3,8 @@ import { Command } from 'commander';
 import { loadDotEnv } from '../../config/index.js';
 import { connectorVersion } from './version.js';
 
-type Register = (program: Command) => void;
-
 /** Only the command being run is loaded, so `connector start` carries no sandbox or demo code. */
-const COMMANDS: Record<string, () => Promise<Register>> = {
+const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   start: async () => (await import('./start.js')).registerStartCommand,
   setup: async () => (await import('./setup.js')).registerSetupCommand,
   backfill: async () => (await import('./backfill.js')).registerBackfillCommand,
