@@ -33,13 +33,11 @@ export function registerEnvironmentCommand(program: Command): void {
           );
           return;
         }
-        const same = stored.fingerprint === environmentFingerprint(config.partner);
-        const sameAddress = stored.apiUrl === config.partner.apiUrl;
         console.log(`Records made through ${stored.apiUrl}, since ${stored.claimedAt}.`);
         console.log(
-          same
+          stored.fingerprint === environmentFingerprint(config.partner)
             ? 'The configured address and token are the same: the connector starts.'
-            : sameAddress
+            : stored.apiUrl === config.partner.apiUrl
               ? 'The configured token is another one for the same address: at start the connector reads one shipment registered here with it (one request from the budget). A 200 (or no shipment registered yet) proves the same account and the new token is adopted; a 404 means another account, and the connector refuses to start. See `connector environment adopt-token --help` for when that check cannot decide.'
               : `The configured environment (${config.partner.apiUrl}) is another one: the connector refuses to start. See \`connector environment forget --help\` and \`connector environment adopt-token --help\`.`,
         );
