@@ -106,9 +106,8 @@ export function registerDriftCommand(program: Command): void {
     .action(async (opts: DriftOptions) => {
       await withSharedParts(async (parts, config, logger) => {
         const { partner } = buildPartnerSide(config.partner, parts.redis, logger);
-        const store = buildStoreClient(config.shopify, logger);
         const report = await driftReport(
-          { parts, partner, store },
+          { parts, partner, store: buildStoreClient(config.shopify, logger) },
           {
             olderThanMinutes: opts.olderThanMinutes,
             lookbackDays: opts.days ?? config.intake.firstLookbackDays,
