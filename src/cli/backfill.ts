@@ -1,10 +1,15 @@
 import type { Command } from 'commander';
 import { backfillOrders, describeBackfill } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
+import { StoreError } from '../store/errors.js';
 import { recordCliAction } from './audit.js';
 import { parseDay, parseUntil } from './dates.js';
-import { environmentOrExit } from './exit.js';
+import { EXIT, environmentOrExit, exitOn } from './exit.js';
 import { withSharedParts } from './with-parts.js';
+
+// Orders are queued page by page: a failed read leaves the pages before it queued.
+const UNREADABLE =
+  'Could not read Shopify (the orders queued before stay queued; run the same backfill again to go on)';
 
 export function registerBackfillCommand(program: Command): void {
   program
@@ -25,7 +30,8 @@ export function registerBackfillCommand(program: Command): void {
             buildStoreClient(config.shopify, logger),
             opts.since,
             opts.until,
-          );
+          ).catch(exitOn([StoreError], EXIT.unavailable, UNREADABLE));
+          if (!summary) return;
           console.log(`Backfill done: ${describeBackfill(summary)}`);
           await recordCliAction(parts.redis, parts.prefix, {
             action: 'backfill',

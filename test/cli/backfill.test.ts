@@ -146,6 +146,25 @@ describe('connector backfill (child process)', () => {
     ]);
   });
 
+  it('exits 69 with one line saying why when Shopify cannot be read', async () => {
+    const store = await storeWithOrders();
+    const parts = partsFor('backfill-unreadable');
+    await store.close();
+
+    const run = await runConnector(['backfill', '--since', '2026-11-01'], {
+      ...connectorEnv(store, parts.prefix),
+      LOG_LEVEL: 'fatal',
+    });
+
+    expect(run.code).toBe(69);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Could not read Shopify \(the orders queued before stay queued; run the same backfill again to go on\): \S/,
+      ),
+    ]);
+    expect(run.stdout).not.toContain('Backfill done');
+  });
+
   it('exits 78 and names what is missing when the configuration is incomplete', async () => {
     const store = await storeWithOrders();
     const parts = partsFor('backfill-config');
