@@ -48,8 +48,10 @@ async function interruptedUntilFailed(s: ShipmentStack, times: number): Promise<
   await s.stopWorkers();
   await interruptJob(s.redis, s.prefix, s.queues.createShipment, JOB_ID, times);
   s.startWorkers();
+  // The workers' start and BullMQ's stalled check come first: slow on a loaded machine.
   return waitForJob(s.queues.createShipment, JOB_ID, 'failed', {
     what: 'BullMQ to fail the interrupted job',
+    timeoutMs: 30_000,
   });
 }
 
@@ -63,7 +65,8 @@ async function recordReason(s: ShipmentStack): Promise<string | undefined> {
   );
 }
 
-describe('retrying jobs whose workers kept dying under them', () => {
+// Each test waits for BullMQ to fail the job one or more times (interruptedUntilFailed).
+describe('retrying jobs whose workers kept dying under them', { timeout: 120_000 }, () => {
   it('runs an interrupted create again once its wait is over: one shipment, registered', async () => {
     const s = await start({ workers: false });
     await s.parts.enqueueOrder(ID, 'test');
