@@ -13,10 +13,10 @@ export interface ReconcileDeps extends OrderEventDeps, Pick<QueueContext, 'redis
   now?: () => Date;
 }
 
-export type ReconcileSummary = ReturnType<typeof emptySummary>;
+export type ReconcileSummary = ReturnType<typeof emptyReconcileSummary>;
 
 /** The counts after `seen` add up to it. */
-function emptySummary() {
+export function emptyReconcileSummary() {
   return {
     pages: 0,
     seen: 0,
@@ -40,8 +40,9 @@ export async function reconcileOrders(
   source: string,
   deps: ReconcileDeps,
   until?: Date,
+  /** Filled as orders are seen, so a caller whose pass fails still knows what it did. */
+  summary = emptyReconcileSummary(),
 ): Promise<ReconcileSummary> {
-  const summary = emptySummary();
   const seen = new Set<string>();
   let cursor: string | undefined;
   do {

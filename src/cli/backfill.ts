@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { backfillOrders, describeBackfill } from '../compose/backfill.js';
+import { backfillOrders, describeBackfill, emptyReconcileSummary } from '../compose/backfill.js';
 import { buildStoreClient } from '../compose/clients.js';
 import { StoreError } from '../store/errors.js';
 import { recordCliAction } from './audit.js';
@@ -7,9 +7,8 @@ import { parseDay, parseUntil } from './dates.js';
 import { EXIT, environmentOrExit, exitOn } from './exit.js';
 import { withSharedParts } from './with-parts.js';
 
-// Orders are queued page by page: a failed read leaves the pages before it queued.
 const UNREADABLE =
-  'Could not read Shopify (the orders queued before stay queued; run the same backfill again to go on)';
+  'Could not read Shopify (what was queued stays queued; the same backfill run again queues the rest)';
 
 export function registerBackfillCommand(program: Command): void {
   program
@@ -25,20 +24,22 @@ export function registerBackfillCommand(program: Command): void {
       await withSharedParts(
         async (parts, config, logger) => {
           if (!(await environmentOrExit(parts.redis, config))) return;
-          const summary = await backfillOrders(
+          // Filled page by page: a read that fails leaves what came before it queued and counted.
+          const summary = emptyReconcileSummary();
+          const done = await backfillOrders(
             parts,
             buildStoreClient(config.shopify, logger),
             opts.since,
             opts.until,
-          ).catch(exitOn([StoreError], EXIT.unavailable, UNREADABLE));
-          if (!summary) return;
-          console.log(`Backfill done: ${describeBackfill(summary)}`);
+            summary,
+          ).then(() => true, exitOn([StoreError], EXIT.unavailable, UNREADABLE));
+          console.log(`Backfill ${done ? 'done' : 'stopped'}: ${describeBackfill(summary)}`);
           await recordCliAction(parts.redis, parts.prefix, {
             action: 'backfill',
             jobIds: [],
             orderIds: [],
             count: summary.queued,
-            detail: `orders since ${opts.since.toISOString()}${opts.until ? ` until ${opts.until.toISOString()}` : ''}`,
+            detail: `orders since ${opts.since.toISOString()}${opts.until ? ` until ${opts.until.toISOString()}` : ''}${done ? '' : ', stopped: Shopify could not be read'}`,
           });
         },
         { configuredLogLevel: true },

@@ -2,18 +2,22 @@ import { type ReconcileSummary, reconcileOrders } from '../../jobs/reconcile-ord
 import type { OrderReader } from '../store/types.js';
 import type { SharedParts } from './parts.js';
 
+export { emptyReconcileSummary } from '../../jobs/reconcile-orders/reconcile.js';
+
 /** Without the scheduled pass's watermark or lock. */
 export function backfillOrders(
   parts: SharedParts,
   store: Pick<OrderReader, 'listOrdersUpdatedSince'>,
   since: Date,
   until?: Date,
+  summary?: ReconcileSummary,
 ): Promise<ReconcileSummary> {
   return reconcileOrders(
     since,
     'backfill',
     { ...parts, store, eligibility: parts.settings.eligibility },
     until,
+    summary,
   );
 }
 

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { listStaffActions } from '../../src/records/audit-trail.js';
 import { fixtureOrders } from '../../src/sandbox/store/fixtures/index.js';
 import type { FakeStore } from '../../src/sandbox/store/index.js';
 import { runConnector } from '../helpers/connector-cli.js';
@@ -146,7 +147,7 @@ describe('connector backfill (child process)', () => {
     ]);
   });
 
-  it('exits 69 with one line saying why when Shopify cannot be read', async () => {
+  it('exits 69 with one line saying why when Shopify cannot be read, and tells and records what it did', async () => {
     const store = await storeWithOrders();
     const parts = partsFor('backfill-unreadable');
     await store.close();
@@ -159,10 +160,18 @@ describe('connector backfill (child process)', () => {
     expect(run.code).toBe(69);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /^Could not read Shopify \(the orders queued before stay queued; run the same backfill again to go on\): \S/,
+        /^Could not read Shopify \(what was queued stays queued; the same backfill run again queues the rest\): \S/,
       ),
     ]);
     expect(run.stdout).not.toContain('Backfill done');
+    expect(run.stdout).toContain('Backfill stopped: 0 orders seen: 0 queued');
+    expect(await listStaffActions(redis, parts.prefix)).toMatchObject([
+      {
+        action: 'backfill',
+        count: 0,
+        detail: 'orders since 2026-11-01T00:00:00.000Z, stopped: Shopify could not be read',
+      },
+    ]);
   });
 
   it('exits 78 and names what is missing when the configuration is incomplete', async () => {
